@@ -1,0 +1,30 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/DescriptorCheck.h"
+
+#include "clang-tidy/ClangTidyModule.h"
+
+namespace clang::tidy::tma {
+
+/// Registers the tma- checks.
+class TmaModule : public ClangTidyModule {
+public:
+  void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<DescriptorCheck>("tma-descriptor");
+  }
+};
+
+// Register the module with clang-tidy's registry (plugin load or link).
+static ClangTidyModuleRegistry::Add<TmaModule>
+    X("tma-module", "Checks CUDA Tensor Memory Accelerator (TMA) code.");
+
+} // namespace clang::tidy::tma
+
+// Referenced by binaries that link the module statically, so the linker keeps
+// the registration above.
+// NOLINTNEXTLINE(misc-use-internal-linkage)
+volatile int TmaModuleAnchorSource = 0;

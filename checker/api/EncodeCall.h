@@ -1,0 +1,42 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// Recognises tensor-map encode calls: the driver function itself, methods of
+// the same name, and calls through any function pointer or reference whose
+// type has the driver's signature (PFN_cuTensorMapEncodeTiled_v12000,
+// decltype(&cuTensorMapEncodeTiled), the cast result of
+// cudaGetDriverEntryPoint[ByVersion], cuGetProcAddress or dlsym).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_API_ENCODECALL_H
+#define TMA_TIDY_API_ENCODECALL_H
+
+#include "rules/Violation.h"
+
+#include "clang/AST/Expr.h"
+#include <optional>
+
+namespace clang::tidy::tma {
+
+/// The rule model lives outside Clang's namespace (it has no Clang
+/// dependency); checks refer to it by this alias.
+namespace rules = ::tma::rules;
+
+enum class EncodeKind { Tiled };
+
+/// The kind of encode call \p Call is, or std::nullopt.
+std::optional<EncodeKind> classifyEncodeCall(const CallExpr &Call);
+
+/// The argument of a Tiled encode call that holds \p P.
+const Expr *tiledArgument(const CallExpr &Call, rules::Param P);
+
+/// Number of operands of cuTensorMapEncodeTiled.
+constexpr unsigned TiledArgCount = 12;
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_API_ENCODECALL_H

@@ -1,0 +1,267 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/DescriptorCheck.h"
+#include "api/EncodeCall.h"
+#include "rules/TiledRules.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include <map>
+
+using namespace clang::ast_matchers;
+using ::tma::rules::Param;
+
+namespace clang::tidy::tma {
+
+namespace {
+
+/// The folded operands of one encode call, with their origins.
+struct FoldedOperands {
+  rules::TiledDescriptor Desc;
+  std::map<std::pair<Param, unsigned>, Origin> Origins;
+};
+
+} // namespace
+
+static constexpr llvm::StringLiteral CallId = "call";
+static constexpr llvm::StringLiteral FunctionId = "fn";
+/// The most elements any array operand of an encode call can need.
+static constexpr unsigned MaxArrayElems = 5;
+
+DescriptorCheck::DescriptorCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      StrideUnitHeuristics(Options.get("StrideUnitHeuristics", true)),
+      AddressTypeCheck(Options.get("AddressTypeCheck", true)) {}
+
+void DescriptorCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "StrideUnitHeuristics", StrideUnitHeuristics);
+  Options.store(Opts, "AddressTypeCheck", AddressTypeCheck);
+}
+
+void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
+      callExpr(argumentCountIs(TiledArgCount),
+               optionally(forCallable(functionDecl().bind(FunctionId))))
+          .bind(CallId),
+      this);
+}
+
+void DescriptorCheck::onEndOfTranslationUnit() {
+  Folder.reset();
+  Reported.clear();
+}
+
+/// The value the driver sees for a parameter of \p V's (already converted)
+/// type, as an unsigned 64-bit number.
+static uint64_t asDriverValue(const llvm::APSInt &V) {
+  return V.getBitWidth() > 64 ? V.trunc(64).getZExtValue() : V.getZExtValue();
+}
+
+/// Bits of one element that \p Address points to, when it is a typed pointer
+/// to a scalar element type (arithmetic, or a CUDA/CUTLASS half, bfloat16 or
+/// fp8 type).
+static rules::Known addressElementBits(const Expr *Address,
+                                       const ASTContext &Ctx) {
+  QualType T = Address->IgnoreParenCasts()->getType();
+  if (!T->isPointerType())
+    return std::nullopt;
+  QualType Elem = T->getPointeeType();
+  if (Elem->isIncompleteType() || Elem->isDependentType() ||
+      Elem->isBooleanType())
+    return std::nullopt;
+  bool Scalar = Elem->isArithmeticType();
+  if (const auto *RD = Elem->getAsRecordDecl())
+    Scalar = llvm::is_contained(
+        {"__half", "__nv_bfloat16", "__nv_fp8_e4m3", "__nv_fp8_e5m2",
+         "half_t", "bfloat16_t", "float_e4m3_t", "float_e5m2_t"},
+        RD->getName());
+  if (!Scalar)
+    return std::nullopt;
+  return Ctx.getTypeSize(Elem);
+}
+
+static FoldedOperands foldOperands(const CallExpr &Call, ConstantFolder &F,
+                                   const ASTContext &Ctx) {
+  FoldedOperands Out;
+  auto Scalar = [&](Param P) -> rules::Known {
+    auto V = F.foldInt(tiledArgument(Call, P));
+    if (!V)
+      return std::nullopt;
+    Out.Origins[{P, 0}] = V->From;
+    return asDriverValue(V->Value);
+  };
+  auto Array = [&](Param P) {
+    rules::KnownArray A;
+    auto V = F.foldArray(tiledArgument(Call, P), &Call, MaxArrayElems);
+    if (!V)
+      return A;
+    A.Provided = V->Provided;
+    for (unsigned I = 0; I < V->Elems.size(); ++I) {
+      if (!V->Elems[I]) {
+        A.Elems.emplace_back();
+        continue;
+      }
+      A.Elems.push_back(asDriverValue(V->Elems[I]->Value));
+      Out.Origins[{P, I}] = V->Elems[I]->From;
+    }
+    if (V->Array)
+      Out.Origins[{P, ~0U}] =
+          Origin{V->Array->getSourceRange(), V->Array, nullptr};
+    return A;
+  };
+  rules::TiledDescriptor &D = Out.Desc;
+  D.DataType = Scalar(Param::TensorDataType);
+  D.Rank = Scalar(Param::TensorRank);
+  D.GlobalDim = Array(Param::GlobalDim);
+  D.GlobalStrides = Array(Param::GlobalStrides);
+  D.BoxDim = Array(Param::BoxDim);
+  D.ElementStrides = Array(Param::ElementStrides);
+  D.Interleave = Scalar(Param::Interleave);
+  D.Swizzle = Scalar(Param::Swizzle);
+  D.L2Promotion = Scalar(Param::L2Promotion);
+  D.OobFill = Scalar(Param::OobFill);
+  D.AddressElementBits =
+      addressElementBits(tiledArgument(Call, Param::GlobalAddress), Ctx);
+  return Out;
+}
+
+static std::string operandName(Param P, std::optional<unsigned> Index) {
+  std::string S = rules::paramName(P);
+  if (Index)
+    S += "[" + std::to_string(*Index) + "]";
+  return S;
+}
+
+/// A range the user can edit: in a file, not in a macro body.
+static bool isEditable(SourceRange R, const SourceManager &SM) {
+  return R.isValid() && !R.getBegin().isMacroID() && !R.getEnd().isMacroID() &&
+         !SM.isInSystemHeader(R.getBegin());
+}
+
+/// True when \p E is something a value suggestion may replace outright: an
+/// integer literal or an enumerator, possibly under a cast.
+static bool isReplaceableLiteral(const Expr *E) {
+  // Not IgnoreParenCasts: it also looks through substituted template
+  // arguments, whose spelling is the parameter's name.
+  while (true) {
+    if (const auto *PE = dyn_cast<ParenExpr>(E))
+      E = PE->getSubExpr();
+    else if (const auto *CE = dyn_cast<CastExpr>(E))
+      E = CE->getSubExpr();
+    else
+      break;
+  }
+  if (isa<IntegerLiteral>(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return isa<EnumConstantDecl>(DRE->getDecl());
+  return false;
+}
+
+void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>(CallId);
+  const SourceManager &SM = *Result.SourceManager;
+  ASTContext &Ctx = *Result.Context;
+  if (!classifyEncodeCall(*Call) ||
+      SM.isInSystemHeader(SM.getFileLoc(Call->getBeginLoc())))
+    return;
+  if (!Folder)
+    Folder = std::make_unique<ConstantFolder>(Ctx);
+
+  FoldedOperands Ops = foldOperands(*Call, *Folder, Ctx);
+  rules::TiledRuleOptions Opts;
+  Opts.StrideUnitHeuristics = StrideUnitHeuristics;
+  Opts.AddressTypeCheck = AddressTypeCheck;
+
+  auto OriginFor = [&](Param P, std::optional<unsigned> I) -> const Origin * {
+    auto It = Ops.Origins.find({P, I.value_or(0)});
+    return It == Ops.Origins.end() ? nullptr : &It->second;
+  };
+  // A note for a value that did not come from the call itself.
+  auto NoteOrigin = [&](Param P, std::optional<unsigned> I, uint64_t Value,
+                        SourceLocation WarnLoc) {
+    const Origin *O = OriginFor(P, I);
+    if (!O || !O->Range.isValid())
+      return;
+    SourceLocation L = SM.getFileLoc(O->Range.getBegin());
+    if (L == WarnLoc || SM.isInSystemHeader(L))
+      return;
+    diag(L, "%0 = %1 comes from here", DiagnosticIDs::Note)
+        << operandName(P, I) << std::to_string(Value);
+  };
+
+  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FunctionId);
+  for (const rules::Violation &V : rules::checkTiled(Ops.Desc, Opts)) {
+    const Expr *Arg = tiledArgument(*Call, V.Parameter);
+    SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
+    std::string Message = V.Message + " (" + V.RuleId + ")";
+    if (!Reported.insert({Loc.getRawEncoding(), Message}).second)
+      continue;
+    diag(Loc, "%0") << Message;
+
+    if (V.Index || V.Parameter == Param::TensorDataType ||
+        V.Parameter == Param::TensorRank || V.Parameter == Param::Swizzle ||
+        V.Parameter == Param::Interleave || V.Parameter == Param::OobFill ||
+        V.Parameter == Param::L2Promotion)
+      NoteOrigin(V.Parameter, V.Index, V.Value, Loc);
+    else if (const Origin *O = OriginFor(V.Parameter, ~0U); O && O->Var)
+      diag(SM.getFileLoc(O->Var->getLocation()), "%0 declared here",
+           DiagnosticIDs::Note)
+          << O->Var;
+    for (const auto &[P, I] : V.AlsoUses)
+      if (P != V.Parameter)
+        if (const Origin *O = OriginFor(P, I); O && O->Var) {
+          rules::Known Value = P == Param::TensorDataType ? Ops.Desc.DataType
+                               : P == Param::TensorRank   ? Ops.Desc.Rank
+                               : P == Param::Swizzle      ? Ops.Desc.Swizzle
+                               : P == Param::Interleave ? Ops.Desc.Interleave
+                               : P == Param::GlobalDim
+                                   ? Ops.Desc.GlobalDim.at(I.value_or(0))
+                                   : std::nullopt;
+          if (Value)
+            NoteOrigin(P, I, *Value, Loc);
+        }
+
+    if (const auto &S = V.Suggested) {
+      if (S->Kind == rules::Suggestion::SkipFirstElement) {
+        SourceRange R = Arg->getSourceRange();
+        auto Note = diag(SM.getFileLoc(R.getBegin()), "%0",
+                         DiagnosticIDs::Note)
+                    << S->Text;
+        if (isEditable(R, SM) &&
+            isa<DeclRefExpr>(Arg->IgnoreParenImpCasts()))
+          Note << FixItHint::CreateInsertion(
+              Lexer::getLocForEndOfToken(R.getEnd(), 0, SM,
+                                         Ctx.getLangOpts()),
+              " + 1");
+      } else {
+        // Replace the literal that produced the value, wherever it is.
+        const Origin *O = OriginFor(S->Parameter, S->Index);
+        SourceRange R = O ? O->Range : Arg->getSourceRange();
+        SourceLocation L = SM.getFileLoc(R.getBegin());
+        if (!SM.isInSystemHeader(L)) {
+          auto Note = diag(L, "%0", DiagnosticIDs::Note) << S->Text;
+          const Expr *Source = O ? O->Source : Arg;
+          bool Literal = Source && isReplaceableLiteral(Source);
+          if (Literal && isEditable(R, SM))
+            Note << FixItHint::CreateReplacement(
+                CharSourceRange::getTokenRange(R),
+                S->Spelling.empty() ? std::to_string(S->Value) : S->Spelling);
+        }
+      }
+    }
+
+    if (Fn && Fn->isTemplateInstantiation() &&
+        Fn->getPointOfInstantiation().isValid())
+      diag(SM.getFileLoc(Fn->getPointOfInstantiation()),
+           "in instantiation of %0 requested here", DiagnosticIDs::Note)
+          << Fn;
+  }
+}
+
+} // namespace clang::tidy::tma

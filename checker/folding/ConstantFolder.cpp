@@ -1,0 +1,741 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "folding/ConstantFolder.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::tma {
+
+/// Bounds the recursion through variables, operators and arrays.
+static constexpr unsigned MaxDepth = 24;
+/// Pointer offsets beyond this are not followed (the arrays we fold hold at
+/// most five meaningful elements).
+static constexpr uint64_t MaxOffset = 64;
+
+static bool isUsable(const Expr *E) {
+  return E && !E->isValueDependent() && !E->isTypeDependent() &&
+         !E->containsErrors();
+}
+
+/// \p V converted to the integer or enumeration type \p T, as C++ does.
+static std::optional<llvm::APSInt> convertTo(const llvm::APSInt &V, QualType T,
+                                             const ASTContext &Ctx) {
+  if (T.isNull() || !T->isIntegralOrEnumerationType())
+    return std::nullopt;
+  if (T->isBooleanType())
+    return llvm::APSInt(llvm::APInt(Ctx.getIntWidth(T), V != 0),
+                        /*isUnsigned=*/true);
+  llvm::APSInt R = V.extOrTrunc(Ctx.getIntWidth(T));
+  R.setIsUnsigned(T->isUnsignedIntegerOrEnumerationType());
+  return R;
+}
+
+static Origin originOf(const Expr *E) {
+  Origin O{E->getSourceRange(), nullptr, E};
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (const Expr *Init = VD->getAnyInitializer())
+        O = Origin{Init->getSourceRange(), VD, Init};
+  return O;
+}
+
+/// The first parent of \p N, looking through declarations to statements.
+static DynTypedNode parentOf(ASTContext &Ctx, const DynTypedNode &N) {
+  DynTypedNodeList Parents = Ctx.getParents(N);
+  if (Parents.empty())
+    return DynTypedNode();
+  return Parents[0];
+}
+
+/// The statements from \p S up to (and including) \p Body.
+static llvm::SmallVector<const Stmt *, 16>
+ancestors(ASTContext &Ctx, const Stmt *S, const Stmt *Body) {
+  llvm::SmallVector<const Stmt *, 16> Chain;
+  DynTypedNode N = DynTypedNode::create(*S);
+  for (unsigned Steps = 0; Steps < 256 && !N.getNodeKind().isNone(); ++Steps) {
+    if (const auto *St = N.get<Stmt>()) {
+      Chain.push_back(St);
+      if (St == Body)
+        break;
+    }
+    N = parentOf(Ctx, N);
+  }
+  return Chain;
+}
+
+namespace {
+/// How a write (or escape) of a local relates to a later use of the local.
+enum class Order { Before, MaybeBefore, After };
+} // namespace
+
+/// Whether the statement \p Write runs before \p UseSite on every path that
+/// reaches it (straight-line code in a common block), maybe before it
+/// (branches, loops, lambdas), or only after it.
+static Order orderOf(ASTContext &Ctx, const Stmt *Write, const Stmt *UseSite,
+                     const Stmt *Body) {
+  auto UseChain = ancestors(Ctx, UseSite, Body);
+  auto WriteChain = ancestors(Ctx, Write, Body);
+  for (size_t U = 1; U < UseChain.size(); ++U) {
+    const auto *Block = dyn_cast<CompoundStmt>(UseChain[U]);
+    if (!Block)
+      continue;
+    const auto *InWrite = llvm::find(WriteChain, Block);
+    if (InWrite == WriteChain.end())
+      continue;
+    if (InWrite == WriteChain.begin())
+      return Order::MaybeBefore;
+    const Stmt *UseChild = UseChain[U - 1];
+    const Stmt *WriteChild = *(InWrite - 1);
+    if (UseChild == WriteChild)
+      return Order::MaybeBefore;
+    for (const Stmt *Child : Block->body()) {
+      if (Child == WriteChild)
+        return WriteChild == Write ? Order::Before : Order::MaybeBefore;
+      if (Child == UseChild)
+        break;
+    }
+    // The write follows the use in this block; a loop around the block runs
+    // it before the next use.
+    for (size_t A = U + 1; A < UseChain.size(); ++A)
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(UseChain[A]))
+        return Order::MaybeBefore;
+    return Order::After;
+  }
+  return Order::MaybeBefore;
+}
+
+const Stmt *ConstantFolder::bodyOf(const VarDecl *VD) const {
+  if (const auto *FD =
+          dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod()))
+    return FD->getBody();
+  return nullptr;
+}
+
+llvm::ArrayRef<const DeclRefExpr *>
+ConstantFolder::usesOf(const VarDecl *VD) {
+  const Stmt *Body = bodyOf(VD);
+  if (!Body)
+    return {};
+  auto It = Uses.find(Body);
+  if (It == Uses.end()) {
+    auto &Map = Uses[Body];
+    for (const BoundNodes &B :
+         match(findAll(declRefExpr(to(varDecl(hasLocalStorage()))).bind("r")),
+               *Body, Ctx)) {
+      const auto *DRE = B.getNodeAs<DeclRefExpr>("r");
+      Map[cast<VarDecl>(DRE->getDecl())].push_back(DRE);
+    }
+    It = Uses.find(Body);
+  }
+  auto Found = It->second.find(VD);
+  if (Found == It->second.end())
+    return {};
+  return Found->second;
+}
+
+bool ConstantFolder::isNeverWritten(const VarDecl *VD) {
+  auto It = NeverWritten.find(VD);
+  if (It != NeverWritten.end())
+    return It->second;
+  bool Result = false;
+  if (const Stmt *Body = bodyOf(VD)) {
+    auto &Analyzer = Analyzers[Body];
+    if (!Analyzer)
+      Analyzer = std::make_unique<ExprMutationAnalyzer>(*Body, Ctx);
+    Result = !Analyzer->isMutated(VD);
+  }
+  NeverWritten[VD] = Result;
+  return Result;
+}
+
+//===----------------------------------------------------------------------===//
+// Integers
+//===----------------------------------------------------------------------===//
+
+std::optional<FoldedInt> ConstantFolder::foldInt(const Expr *E) {
+  return foldIntImpl(E, 0);
+}
+
+static std::optional<llvm::APSInt> foldBinary(BinaryOperatorKind Op,
+                                              llvm::APSInt L, llvm::APSInt R,
+                                              QualType T,
+                                              const ASTContext &Ctx) {
+  if (BinaryOperator::isComparisonOp(Op) || BinaryOperator::isLogicalOp(Op)) {
+    int Cmp = llvm::APSInt::compareValues(L, R);
+    bool V = false;
+    switch (Op) {
+    case BO_LT: V = Cmp < 0; break;
+    case BO_GT: V = Cmp > 0; break;
+    case BO_LE: V = Cmp <= 0; break;
+    case BO_GE: V = Cmp >= 0; break;
+    case BO_EQ: V = Cmp == 0; break;
+    case BO_NE: V = Cmp != 0; break;
+    case BO_LAnd: V = L != 0 && R != 0; break;
+    case BO_LOr: V = L != 0 || R != 0; break;
+    default: return std::nullopt;
+    }
+    return convertTo(llvm::APSInt::get(V), T, Ctx);
+  }
+  bool Shift = Op == BO_Shl || Op == BO_Shr;
+  auto LC = convertTo(L, T, Ctx);
+  auto RC = Shift ? std::optional<llvm::APSInt>(R) : convertTo(R, T, Ctx);
+  if (!LC || !RC)
+    return std::nullopt;
+  L = *LC;
+  R = *RC;
+  bool U = L.isUnsigned();
+  bool Overflow = false;
+  llvm::APInt Res;
+  switch (Op) {
+  case BO_Add: Res = U ? L.uadd_ov(R, Overflow) : L.sadd_ov(R, Overflow); break;
+  case BO_Sub: Res = U ? L.usub_ov(R, Overflow) : L.ssub_ov(R, Overflow); break;
+  case BO_Mul: Res = U ? L.umul_ov(R, Overflow) : L.smul_ov(R, Overflow); break;
+  case BO_Div:
+  case BO_Rem:
+    if (R == 0 || (!U && L.isMinSignedValue() && R.isAllOnes()))
+      return std::nullopt;
+    Res = Op == BO_Div ? (U ? L.udiv(R) : L.sdiv(R))
+                       : (U ? L.urem(R) : L.srem(R));
+    break;
+  case BO_Shl:
+  case BO_Shr:
+    if (R.isNegative() || R.getZExtValue() >= L.getBitWidth())
+      return std::nullopt;
+    Res = Op == BO_Shl ? L.shl(R.getZExtValue())
+                       : (U ? L.lshr(R.getZExtValue())
+                            : L.ashr(R.getZExtValue()));
+    break;
+  case BO_And: Res = L & R; break;
+  case BO_Or: Res = L | R; break;
+  case BO_Xor: Res = L ^ R; break;
+  default: return std::nullopt;
+  }
+  // Unsigned arithmetic wraps; signed overflow is undefined: not a value.
+  if (Overflow && !U)
+    return std::nullopt;
+  return llvm::APSInt(Res, U);
+}
+
+std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
+                                                     unsigned Depth) {
+  if (!isUsable(E) || Depth > MaxDepth ||
+      !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+
+  // Clang's evaluator: literals, enumerators, sizeof, constexpr and const
+  // values, template arguments.
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx) && !R.HasSideEffects &&
+      !R.HasUndefinedBehavior && R.Val.isInt())
+    return FoldedInt{R.Val.getInt(), originOf(E)};
+
+  const Expr *S = E->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CastExpr>(S)) {
+    switch (Cast->getCastKind()) {
+    case CK_IntegralCast:
+    case CK_NoOp:
+    case CK_LValueToRValue:
+    case CK_IntegralToBoolean:
+      break;
+    default:
+      return std::nullopt;
+    }
+    auto Sub = foldIntImpl(Cast->getSubExpr(), Depth + 1);
+    if (!Sub)
+      return std::nullopt;
+    auto V = convertTo(Sub->Value, Cast->getType(), Ctx);
+    if (!V)
+      return std::nullopt;
+    return FoldedInt{*V, Sub->From};
+  }
+
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return foldLocalScalar(VD, Depth + 1);
+
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S)) {
+    auto Index = foldIntImpl(ASE->getIdx(), Depth + 1);
+    if (!Index || Index->Value.isNegative() ||
+        Index->Value.getZExtValue() >= MaxOffset)
+      return std::nullopt;
+    uint64_t I = Index->Value.getZExtValue();
+    auto Array = foldArrayImpl(ASE->getBase(), ASE, I + 1, Depth + 1);
+    if (!Array || I >= Array->Elems.size() || !Array->Elems[I])
+      return std::nullopt;
+    auto V = convertTo(Array->Elems[I]->Value, ASE->getType(), Ctx);
+    if (!V)
+      return std::nullopt;
+    return FoldedInt{*V, Array->Elems[I]->From};
+  }
+
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    auto L = foldIntImpl(BO->getLHS(), Depth + 1);
+    if (!L)
+      return std::nullopt;
+    // Short-circuit: the right operand need not fold.
+    if ((BO->getOpcode() == BO_LAnd && L->Value == 0) ||
+        (BO->getOpcode() == BO_LOr && L->Value != 0))
+      return FoldedInt{*convertTo(llvm::APSInt::get(L->Value != 0),
+                                  BO->getType(), Ctx),
+                       Origin{BO->getSourceRange(), nullptr, BO}};
+    auto Rhs = foldIntImpl(BO->getRHS(), Depth + 1);
+    if (!Rhs)
+      return std::nullopt;
+    auto V = foldBinary(BO->getOpcode(), L->Value, Rhs->Value, BO->getType(),
+                        Ctx);
+    if (!V)
+      return std::nullopt;
+    return FoldedInt{*V, Origin{BO->getSourceRange(), nullptr, BO}};
+  }
+
+  if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    auto Sub = foldIntImpl(UO->getSubExpr(), Depth + 1);
+    if (!Sub)
+      return std::nullopt;
+    auto V = convertTo(Sub->Value, UO->getType(), Ctx);
+    if (!V)
+      return std::nullopt;
+    switch (UO->getOpcode()) {
+    case UO_Plus:
+      break;
+    case UO_Minus:
+      if (!V->isUnsigned() && V->isMinSignedValue())
+        return std::nullopt;
+      *V = -*V;
+      break;
+    case UO_Not:
+      *V = ~*V;
+      break;
+    case UO_LNot:
+      V = convertTo(llvm::APSInt::get(*V == 0), UO->getType(), Ctx);
+      break;
+    default:
+      return std::nullopt;
+    }
+    return FoldedInt{*V, Origin{UO->getSourceRange(), nullptr, UO}};
+  }
+
+  if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+    auto Cond = foldIntImpl(CO->getCond(), Depth + 1);
+    if (!Cond)
+      return std::nullopt;
+    return foldIntImpl(Cond->Value != 0 ? CO->getTrueExpr()
+                                        : CO->getFalseExpr(),
+                       Depth + 1);
+  }
+  return std::nullopt;
+}
+
+std::optional<FoldedInt> ConstantFolder::foldLocalScalar(const VarDecl *VD,
+                                                         unsigned Depth) {
+  // Clang's evaluator already handled const and constexpr variables. A
+  // non-const local is its initialiser when nothing writes it or takes its
+  // address; parameters, globals and statics are unknown.
+  if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD) ||
+      VD->getType()->isReferenceType() ||
+      VD->getType().isVolatileQualified() || !VD->getInit() ||
+      !isNeverWritten(VD))
+    return std::nullopt;
+  auto Init = foldIntImpl(VD->getInit(), Depth + 1);
+  if (!Init)
+    return std::nullopt;
+  auto V = convertTo(Init->Value, VD->getType(), Ctx);
+  if (!V)
+    return std::nullopt;
+  Origin From = Init->From;
+  if (!From.Var)
+    From = Origin{VD->getInit()->getSourceRange(), VD, VD->getInit()};
+  return FoldedInt{*V, From};
+}
+
+//===----------------------------------------------------------------------===//
+// Arrays
+//===----------------------------------------------------------------------===//
+
+std::optional<FoldedArray>
+ConstantFolder::foldArray(const Expr *E, const Expr *UseSite,
+                          unsigned MaxElems) {
+  return foldArrayImpl(E, UseSite, MaxElems, 0);
+}
+
+/// Drops the first \p K elements of \p A (pointer arithmetic).
+static std::optional<FoldedArray> shifted(std::optional<FoldedArray> A,
+                                          uint64_t K) {
+  if (!A)
+    return std::nullopt;
+  if (A->Provided) {
+    if (K > *A->Provided)
+      return std::nullopt;
+    *A->Provided -= K;
+  }
+  A->Elems.erase(A->Elems.begin(),
+                 A->Elems.begin() + std::min<uint64_t>(K, A->Elems.size()));
+  return A;
+}
+
+/// True when \p T is std::array or cuda::std::array.
+static bool isStdArray(QualType T) {
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || RD->getName() != "array")
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(RD->getEnclosingNamespaceContext());
+  return NS && NS->getName() == "std";
+}
+
+std::optional<FoldedArray>
+ConstantFolder::foldArrayImpl(const Expr *E, const Expr *UseSite,
+                              unsigned MaxElems, unsigned Depth) {
+  if (!isUsable(E) || Depth > MaxDepth)
+    return std::nullopt;
+  E = E->IgnoreParens();
+
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    switch (Cast->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+    case CK_NoOp:
+    case CK_LValueToRValue:
+      return foldArrayImpl(Cast->getSubExpr(), UseSite, MaxElems, Depth + 1);
+    case CK_BitCast: {
+      // Reinterpreting the elements is only a view when the sizes agree.
+      QualType To = Cast->getType()->getPointeeType();
+      QualType From = Cast->getSubExpr()->getType()->getPointeeType();
+      if (From.isNull() && Cast->getSubExpr()->getType()->isArrayType())
+        From = Ctx.getAsArrayType(Cast->getSubExpr()->getType())
+                   ->getElementType();
+      if (To.isNull() || From.isNull() || !To->isIntegerType() ||
+          !From->isIntegerType() ||
+          Ctx.getTypeSize(To) != Ctx.getTypeSize(From))
+        return std::nullopt;
+      return foldArrayImpl(Cast->getSubExpr(), UseSite, MaxElems, Depth + 1);
+    }
+    default:
+      return std::nullopt;
+    }
+  }
+
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return std::nullopt;
+    if (VD->getType()->isPointerType()) {
+      // A local pointer that is never re-pointed aliases its initialiser.
+      if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !VD->getInit() ||
+          !isNeverWritten(VD))
+        return std::nullopt;
+      return foldArrayImpl(VD->getInit(), UseSite, MaxElems, Depth + 1);
+    }
+    return foldArrayVar(VD, UseSite, MaxElems, Depth + 1);
+  }
+
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub)
+      return std::nullopt;
+    const Expr *Ptr = BO->getLHS(), *Off = BO->getRHS();
+    if (!Ptr->getType()->isPointerType())
+      std::swap(Ptr, Off);
+    if (!Ptr->getType()->isPointerType() || BO->getOpcode() == BO_Sub)
+      return std::nullopt;
+    auto K = foldIntImpl(Off, Depth + 1);
+    if (!K || K->Value.isNegative() || K->Value.getZExtValue() > MaxOffset)
+      return std::nullopt;
+    uint64_t N = K->Value.getZExtValue();
+    return shifted(foldArrayImpl(Ptr, UseSite, MaxElems + N, Depth + 1), N);
+  }
+
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() != UO_AddrOf)
+      return std::nullopt;
+    const Expr *Sub = UO->getSubExpr()->IgnoreParens();
+    const Expr *Base = nullptr, *Index = nullptr;
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Sub)) {
+      Base = ASE->getBase();
+      Index = ASE->getIdx();
+    } else if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(Sub);
+               OCE && OCE->getOperator() == OO_Subscript &&
+               OCE->getNumArgs() == 2) {
+      Base = OCE->getArg(0);
+      Index = OCE->getArg(1);
+    }
+    if (!Base)
+      return std::nullopt;
+    auto K = foldIntImpl(Index, Depth + 1);
+    if (!K || K->Value.isNegative() || K->Value.getZExtValue() > MaxOffset)
+      return std::nullopt;
+    uint64_t N = K->Value.getZExtValue();
+    return shifted(foldArrayImpl(Base, UseSite, MaxElems + N, Depth + 1), N);
+  }
+
+  // std::array<T, N>::data()
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(E)) {
+    const auto *MD = MCE->getMethodDecl();
+    if (!MD || MD->getName() != "data" || MCE->getNumArgs() != 0)
+      return std::nullopt;
+    const Expr *Obj = MCE->getImplicitObjectArgument();
+    if (!Obj || !isStdArray(Obj->getType()))
+      return std::nullopt;
+    return foldArrayImpl(Obj, UseSite, MaxElems, Depth + 1);
+  }
+  return std::nullopt;
+}
+
+/// The element type and extent of a C array or std::array type.
+static std::optional<std::pair<QualType, uint64_t>>
+arrayShape(QualType T, const ASTContext &Ctx) {
+  if (const auto *CAT = Ctx.getAsConstantArrayType(T))
+    return std::make_pair(CAT->getElementType(), CAT->getZExtSize());
+  if (!isStdArray(T))
+    return std::nullopt;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() != 2)
+    return std::nullopt;
+  const TemplateArgument &Ty = Spec->getTemplateArgs()[0];
+  const TemplateArgument &N = Spec->getTemplateArgs()[1];
+  if (Ty.getKind() != TemplateArgument::Type ||
+      N.getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  return std::make_pair(Ty.getAsType(), N.getAsIntegral().getZExtValue());
+}
+
+/// The initialiser list of the elements: the list itself for a C array, the
+/// list of the single member array for std::array.
+static const InitListExpr *elementInits(const Expr *Init) {
+  const auto *ILE = dyn_cast_or_null<InitListExpr>(Init->IgnoreImplicit());
+  if (!ILE)
+    return nullptr;
+  if (ILE->getType()->isArrayType())
+    return ILE;
+  if (ILE->getNumInits() == 1)
+    return dyn_cast<InitListExpr>(ILE->getInit(0)->IgnoreImplicit());
+  return nullptr;
+}
+
+/// The elements of a constant-evaluated array or std::array value.
+static const APValue *elementValues(const APValue &V) {
+  if (V.isArray())
+    return &V;
+  if (V.isStruct() && V.getStructNumFields() == 1 &&
+      V.getStructField(0).isArray())
+    return &V.getStructField(0);
+  return nullptr;
+}
+
+std::optional<FoldedArray>
+ConstantFolder::foldArrayVar(const VarDecl *VD, const Expr *UseSite,
+                             unsigned MaxElems, unsigned Depth) {
+  auto Shape = arrayShape(VD->getType(), Ctx);
+  if (!Shape || !Shape->first->isIntegralOrEnumerationType())
+    return std::nullopt;
+  QualType ElemT = Shape->first;
+  FoldedArray A;
+  A.Provided = Shape->second;
+  A.Array = VD;
+  uint64_t Count = std::min<uint64_t>(Shape->second, MaxElems);
+  A.Elems.resize(Count);
+
+  const Expr *Init = VD->getAnyInitializer();
+  const InitListExpr *Inits = Init ? elementInits(Init) : nullptr;
+  auto OriginOf = [&](uint64_t I) {
+    if (Inits && I < Inits->getNumInits())
+      return Origin{Inits->getInit(I)->getSourceRange(), VD,
+                    Inits->getInit(I)};
+    return Origin{Init ? Init->getSourceRange() : VD->getSourceRange(), VD,
+                  nullptr};
+  };
+
+  bool IsConst = ElemT.isConstQualified() || VD->isConstexpr() ||
+                 VD->getType().isConstQualified();
+  if (IsConst && Init && !Init->isValueDependent()) {
+    // Const arrays: Clang's evaluator has the final answer.
+    if (const APValue *Value = VD->evaluateValue()) {
+      if (const APValue *Elems = elementValues(*Value)) {
+        for (uint64_t I = 0; I < Count; ++I) {
+          const APValue &E = I < Elems->getArrayInitializedElts()
+                                 ? Elems->getArrayInitializedElt(I)
+                                 : (Elems->hasArrayFiller()
+                                        ? Elems->getArrayFiller()
+                                        : APValue());
+          if (E.isInt())
+            A.Elems[I] = FoldedInt{E.getInt(), OriginOf(I)};
+        }
+      }
+    }
+    return A;
+  }
+
+  // Non-const globals and statics can be written anywhere: only the extent
+  // is known.
+  if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
+    return A;
+
+  if (Inits) {
+    for (uint64_t I = 0; I < Count; ++I) {
+      if (I < Inits->getNumInits()) {
+        if (auto V = foldIntImpl(Inits->getInit(I), Depth + 1))
+          if (auto C = convertTo(V->Value, ElemT, Ctx))
+            A.Elems[I] = FoldedInt{*C, OriginOf(I)};
+        continue;
+      }
+      // Elements past a partial initialiser list are zero.
+      A.Elems[I] = FoldedInt{llvm::APSInt(llvm::APInt(Ctx.getIntWidth(ElemT),
+                                                      0),
+                                          ElemT->isUnsignedIntegerOrEnumerationType()),
+                             OriginOf(I)};
+    }
+  }
+  applyStores(VD, UseSite, A, Depth);
+  return A;
+}
+
+namespace {
+/// What one use of a local array does to it.
+struct ArrayUse {
+  enum KindType { Read, Store, ElementWrite, Escape } Kind;
+  const Stmt *Where = nullptr;
+  const Expr *Index = nullptr;
+  const Expr *Value = nullptr;
+};
+} // namespace
+
+/// Skips parentheses and the casts that keep an expression's identity.
+static DynTypedNode skipTransparentParents(ASTContext &Ctx, const Expr *&E) {
+  DynTypedNode P = parentOf(Ctx, DynTypedNode::create(*E));
+  while (const auto *PE = P.get<Expr>()) {
+    const auto *Cast = dyn_cast<ImplicitCastExpr>(PE);
+    bool Transparent =
+        isa<ParenExpr>(PE) ||
+        (Cast && (Cast->getCastKind() == CK_ArrayToPointerDecay ||
+                  Cast->getCastKind() == CK_NoOp));
+    if (!Transparent)
+      break;
+    E = PE;
+    P = parentOf(Ctx, P);
+  }
+  return P;
+}
+
+/// Classifies the use \p DRE of a local array (C array or std::array).
+static ArrayUse classifyArrayUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
+  const Expr *E = DRE;
+  DynTypedNode P = skipTransparentParents(Ctx, E);
+
+  // std::array: `a.data()` is a pointer, `a[k]` an element.
+  if (const auto *ME = P.get<MemberExpr>()) {
+    DynTypedNode Call = parentOf(Ctx, P);
+    const auto *MCE = Call.get<CXXMemberCallExpr>();
+    if (!MCE || ME->getMemberDecl()->getName() != "data" ||
+        !ME->getMemberDecl()->isFunctionOrFunctionTemplate())
+      return {ArrayUse::Escape, DRE};
+    E = MCE;
+    P = skipTransparentParents(Ctx, E);
+  }
+
+  const Expr *Base = nullptr, *Index = nullptr, *Element = nullptr;
+  if (const auto *ASE = P.get<ArraySubscriptExpr>()) {
+    Base = ASE->getBase();
+    Index = ASE->getIdx();
+    Element = ASE;
+  } else if (const auto *OCE = P.get<CXXOperatorCallExpr>();
+             OCE && OCE->getOperator() == OO_Subscript &&
+             OCE->getNumArgs() == 2) {
+    Base = OCE->getArg(0);
+    Index = OCE->getArg(1);
+    Element = OCE;
+  }
+  if (Element && Base->IgnoreParenImpCasts() == E->IgnoreParenImpCasts()) {
+    const Expr *El = Element;
+    DynTypedNode EP = skipTransparentParents(Ctx, El);
+    if (const auto *Cast = EP.get<ImplicitCastExpr>();
+        Cast && Cast->getCastKind() == CK_LValueToRValue)
+      return {ArrayUse::Read, DRE};
+    if (const auto *BO = EP.get<BinaryOperator>();
+        BO && BO->getOpcode() == BO_Assign &&
+        BO->getLHS()->IgnoreParens() == El->IgnoreParens())
+      return {ArrayUse::Store, BO, Index, BO->getRHS()};
+    if (EP.get<UnaryExprOrTypeTraitExpr>())
+      return {ArrayUse::Read, DRE};
+    return {ArrayUse::ElementWrite, Element, Index};
+  }
+
+  // Unevaluated operands (sizeof, decltype) read nothing at run time.
+  if (P.get<UnaryExprOrTypeTraitExpr>())
+    return {ArrayUse::Read, DRE};
+
+  // A pointer that can only be read through: pointer-to-const after the
+  // implicit conversions (this covers the encode call's own arguments).
+  const Expr *Ptr = E;
+  for (;;) {
+    if (const auto *Cast = P.get<ImplicitCastExpr>()) {
+      Ptr = Cast;
+      P = parentOf(Ctx, P);
+      continue;
+    }
+    if (const auto *BO = P.get<BinaryOperator>();
+        BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
+        BO->getType()->isPointerType()) {
+      Ptr = BO;
+      P = parentOf(Ctx, P);
+      continue;
+    }
+    if (const auto *Paren = P.get<ParenExpr>()) {
+      Ptr = Paren;
+      P = parentOf(Ctx, P);
+      continue;
+    }
+    break;
+  }
+  QualType T = Ptr->getType();
+  if (T->isPointerType() && T->getPointeeType().isConstQualified())
+    return {ArrayUse::Read, DRE};
+  return {ArrayUse::Escape, DRE};
+}
+
+void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
+                                 FoldedArray &A, unsigned Depth) {
+  const Stmt *Body = bodyOf(VD);
+  if (!Body)
+    return;
+  QualType ElemT = arrayShape(VD->getType(), Ctx)->first;
+  auto Forget = [&A] {
+    for (auto &E : A.Elems)
+      E.reset();
+  };
+  for (const DeclRefExpr *DRE : usesOf(VD)) {
+    ArrayUse Use = classifyArrayUse(Ctx, DRE);
+    if (Use.Kind == ArrayUse::Read)
+      continue;
+    Order When = orderOf(Ctx, Use.Where, UseSite, Body);
+    if (When == Order::After)
+      continue;
+    if (Use.Kind == ArrayUse::Escape) {
+      Forget();
+      return;
+    }
+    auto Index = foldIntImpl(Use.Index, Depth + 1);
+    if (!Index || Index->Value.isNegative()) {
+      Forget();
+      continue;
+    }
+    uint64_t I = Index->Value.getZExtValue();
+    if (I >= A.Elems.size())
+      continue;
+    A.Elems[I].reset();
+    if (Use.Kind != ArrayUse::Store || When != Order::Before)
+      continue;
+    if (auto V = foldIntImpl(Use.Value, Depth + 1))
+      if (auto C = convertTo(V->Value, ElemT, Ctx))
+        A.Elems[I] =
+            FoldedInt{*C, Origin{Use.Value->getSourceRange(), VD, Use.Value}};
+  }
+}
+
+} // namespace clang::tidy::tma

@@ -1,0 +1,99 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// Expressions to known integers, or "unknown". Starts with Clang's evaluator
+// and adds what it does not fold: non-const locals that are never written
+// after initialisation, local arrays built from initialiser lists and
+// straight-line constant-index stores, pointer offsets into such arrays and
+// std::array::data(). Every value keeps the source range it came from.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_FOLDING_CONSTANTFOLDER_H
+#define TMA_TIDY_FOLDING_CONSTANTFOLDER_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace clang::tidy::tma {
+
+/// Where a folded value came from: the expression that produced it and, when
+/// it was read from a variable, that variable.
+struct Origin {
+  SourceRange Range;
+  const VarDecl *Var = nullptr;
+  /// The expression that produced the value, when there is one.
+  const Expr *Source = nullptr;
+};
+
+/// A known integer and its origin.
+struct FoldedInt {
+  llvm::APSInt Value;
+  Origin From;
+};
+
+/// The elements reachable from a pointer into a known array.
+struct FoldedArray {
+  /// Elements from the pointer on; std::nullopt for an unknown element.
+  std::vector<std::optional<FoldedInt>> Elems;
+  /// How many elements the array provides from the pointer on, when the
+  /// array's extent is known.
+  std::optional<uint64_t> Provided;
+  /// The array variable, for notes.
+  const VarDecl *Array = nullptr;
+};
+
+/// Folds expressions of one translation unit. Results about a function's
+/// local variables are memoised, so one folder should serve a whole TU.
+class ConstantFolder {
+public:
+  explicit ConstantFolder(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// The value of the integer or enumeration expression \p E, converted to
+  /// E's type, or std::nullopt when it is not provably constant.
+  std::optional<FoldedInt> foldInt(const Expr *E);
+
+  /// The array that the pointer expression \p E points into, as seen at
+  /// \p UseSite (stores after it do not count). At most \p MaxElems elements
+  /// are folded. std::nullopt when the pointer's target is not known.
+  std::optional<FoldedArray> foldArray(const Expr *E, const Expr *UseSite,
+                                       unsigned MaxElems);
+
+private:
+  std::optional<FoldedInt> foldIntImpl(const Expr *E, unsigned Depth);
+  std::optional<FoldedInt> foldLocalScalar(const VarDecl *VD,
+                                           unsigned Depth);
+  std::optional<FoldedArray> foldArrayImpl(const Expr *E,
+                                           const Expr *UseSite,
+                                           unsigned MaxElems, unsigned Depth);
+  std::optional<FoldedArray> foldArrayVar(const VarDecl *VD,
+                                          const Expr *UseSite,
+                                          unsigned MaxElems, unsigned Depth);
+  void applyStores(const VarDecl *VD, const Expr *UseSite, FoldedArray &A,
+                   unsigned Depth);
+  bool isNeverWritten(const VarDecl *VD);
+  const Stmt *bodyOf(const VarDecl *VD) const;
+  llvm::ArrayRef<const DeclRefExpr *> usesOf(const VarDecl *VD);
+
+  ASTContext &Ctx;
+  llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>>
+      Analyzers;
+  llvm::DenseMap<const VarDecl *, bool> NeverWritten;
+  llvm::DenseMap<const Stmt *,
+                 llvm::DenseMap<const VarDecl *,
+                                std::vector<const DeclRefExpr *>>>
+      Uses;
+};
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_FOLDING_CONSTANTFOLDER_H

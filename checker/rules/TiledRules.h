@@ -1,0 +1,66 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. The rule model: plain C++17, no Clang or LLVM include.
+//
+//===----------------------------------------------------------------------===//
+//
+// The rules of cuTensorMapEncodeTiled (tma-rules.md sections 1.A, 1.B, 6).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_RULES_TILEDRULES_H
+#define TMA_TIDY_RULES_TILEDRULES_H
+
+#include "rules/Violation.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace tma::rules {
+
+/// An array operand: the elements that could be folded, and how many elements
+/// the array provides from the pointer that was passed (std::nullopt when the
+/// array's extent is unknown). Elements past Elems.size() are unknown.
+struct KnownArray {
+  std::vector<Known> Elems;
+  std::optional<std::uint64_t> Provided;
+
+  Known at(std::size_t I) const { return I < Elems.size() ? Elems[I] : Known(); }
+};
+
+/// What the checker knows about one cuTensorMapEncodeTiled call. Every value
+/// is already converted to the type of the driver's parameter (a negative
+/// cuuint32_t is a large unsigned value, as the driver sees it).
+struct TiledDescriptor {
+  Known DataType;
+  Known Rank;
+  KnownArray GlobalDim;
+  KnownArray GlobalStrides;
+  KnownArray BoxDim;
+  KnownArray ElementStrides;
+  Known Interleave;
+  Known Swizzle;
+  Known L2Promotion;
+  Known OobFill;
+  /// Size in bits of the element type that globalAddress points to, when it is
+  /// a typed pointer to an arithmetic element type (not void, not a byte type).
+  Known AddressElementBits;
+};
+
+/// Options that switch heuristic rules off.
+struct TiledRuleOptions {
+  /// TMAP-ENC-GSTRIDE-UNITS: strides in elements, innermost stride included.
+  bool StrideUnitHeuristics = true;
+  /// TMAP-ENC-GADDR-TYPE: pointer element type against the data type.
+  bool AddressTypeCheck = true;
+};
+
+/// Every rule that \p D provably breaks, in a stable order (by parameter,
+/// then index). Unknown inputs never produce a violation.
+std::vector<Violation> checkTiled(const TiledDescriptor &D,
+                                  const TiledRuleOptions &Opts = {});
+
+} // namespace tma::rules
+
+#endif // TMA_TIDY_RULES_TILEDRULES_H

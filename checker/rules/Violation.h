@@ -1,0 +1,84 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. The rule model: plain C++17, no Clang or LLVM include.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_RULES_VIOLATION_H
+#define TMA_TIDY_RULES_VIOLATION_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tma::rules {
+
+/// An integer that is either known or unknown. Rules whose inputs are not all
+/// known produce nothing.
+using Known = std::optional<std::uint64_t>;
+
+/// The operands of a tensor-map encode call, in the driver's spelling.
+enum class Param {
+  TensorMap,
+  TensorDataType,
+  TensorRank,
+  GlobalAddress,
+  GlobalDim,
+  GlobalStrides,
+  BoxDim,
+  ElementStrides,
+  Interleave,
+  Swizzle,
+  L2Promotion,
+  OobFill,
+};
+
+/// The driver's name of \p P, e.g. "globalStrides".
+const char *paramName(Param P);
+
+/// A value change that would satisfy the rule. It goes on a note, never on
+/// the warning itself: it may not keep the author's intent.
+struct Suggestion {
+  enum KindType {
+    /// Replace the operand (or array element) by Value.
+    SetValue,
+    /// Pass the array from its second element on (the innermost stride was
+    /// included in globalStrides).
+    SkipFirstElement,
+  };
+  KindType Kind;
+  Param Parameter;
+  std::optional<unsigned> Index;
+  std::uint64_t Value;
+  /// Source spelling of Value when it is an enumerator, e.g.
+  /// "CU_TENSOR_MAP_SWIZZLE_128B"; empty for plain numbers.
+  std::string Spelling;
+  /// What to do, e.g. "pad globalStrides[0] to 208 bytes".
+  std::string Text;
+};
+
+/// One broken rule.
+struct Violation {
+  /// The rule id from tma-rules.md, e.g. "TMAP-ENC-GSTRIDE-ALIGN".
+  const char *RuleId;
+  /// The operand that holds the bad value.
+  Param Parameter;
+  /// The array element, for array operands.
+  std::optional<unsigned> Index;
+  /// The value found, in the operand's own unit.
+  std::uint64_t Value;
+  /// The limit it breaks (meaning depends on the rule; see Message).
+  std::uint64_t Limit;
+  /// The complete message without the rule id, e.g.
+  /// "globalStrides[0] is 200 bytes, not a multiple of 16".
+  std::string Message;
+  std::optional<Suggestion> Suggested;
+  /// Operands, other than Parameter, whose values the rule used; the checks
+  /// point notes at them.
+  std::vector<std::pair<Param, std::optional<unsigned>>> AlsoUses;
+};
+
+} // namespace tma::rules
+
+#endif // TMA_TIDY_RULES_VIOLATION_H
