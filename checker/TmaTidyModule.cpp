@@ -10,6 +10,7 @@
 
 namespace clang::tidy::tma {
 
+namespace {
 /// Registers the tma- checks.
 class TmaModule : public ClangTidyModule {
 public:
@@ -17,6 +18,7 @@ public:
     CheckFactories.registerCheck<DescriptorCheck>("tma-descriptor");
   }
 };
+} // namespace
 
 // Register the module with clang-tidy's registry (plugin load or link).
 static ClangTidyModuleRegistry::Add<TmaModule>

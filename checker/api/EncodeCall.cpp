@@ -58,7 +58,7 @@ std::optional<EncodeKind> classifyEncodeCall(const CallExpr &Call) {
 }
 
 const Expr *tiledArgument(const CallExpr &Call, rules::Param P) {
-  unsigned Index = static_cast<unsigned>(P);
+  auto Index = static_cast<unsigned>(P);
   assert(Index < TiledArgCount && "Tiled parameters are the first twelve");
   return Call.getArg(Index);
 }

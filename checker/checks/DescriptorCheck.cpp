@@ -76,10 +76,10 @@ static rules::Known addressElementBits(const Expr *Address,
     return std::nullopt;
   bool Scalar = Elem->isArithmeticType();
   if (const auto *RD = Elem->getAsRecordDecl())
-    Scalar = llvm::is_contained(
-        {"__half", "__nv_bfloat16", "__nv_fp8_e4m3", "__nv_fp8_e5m2",
-         "half_t", "bfloat16_t", "float_e4m3_t", "float_e5m2_t"},
-        RD->getName());
+    Scalar = llvm::is_contained({"__half", "__nv_bfloat16", "__nv_fp8_e4m3",
+                                 "__nv_fp8_e5m2", "half_t", "bfloat16_t",
+                                 "float_e4m3_t", "float_e5m2_t"},
+                                RD->getName());
   if (!Scalar)
     return std::nullopt;
   return Ctx.getTypeSize(Elem);
@@ -106,7 +106,7 @@ static FoldedOperands foldOperands(const CallExpr &Call, ConstantFolder &F,
         A.Elems.emplace_back();
         continue;
       }
-      A.Elems.push_back(asDriverValue(V->Elems[I]->Value));
+      A.Elems.emplace_back(asDriverValue(V->Elems[I]->Value));
       Out.Origins[{P, I}] = V->Elems[I]->From;
     }
     if (V->Array)
@@ -219,7 +219,7 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
           rules::Known Value = P == Param::TensorDataType ? Ops.Desc.DataType
                                : P == Param::TensorRank   ? Ops.Desc.Rank
                                : P == Param::Swizzle      ? Ops.Desc.Swizzle
-                               : P == Param::Interleave ? Ops.Desc.Interleave
+                               : P == Param::Interleave   ? Ops.Desc.Interleave
                                : P == Param::GlobalDim
                                    ? Ops.Desc.GlobalDim.at(I.value_or(0))
                                    : std::nullopt;
@@ -230,14 +230,11 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
     if (const auto &S = V.Suggested) {
       if (S->Kind == rules::Suggestion::SkipFirstElement) {
         SourceRange R = Arg->getSourceRange();
-        auto Note = diag(SM.getFileLoc(R.getBegin()), "%0",
-                         DiagnosticIDs::Note)
+        auto Note = diag(SM.getFileLoc(R.getBegin()), "%0", DiagnosticIDs::Note)
                     << S->Text;
-        if (isEditable(R, SM) &&
-            isa<DeclRefExpr>(Arg->IgnoreParenImpCasts()))
+        if (isEditable(R, SM) && isa<DeclRefExpr>(Arg->IgnoreParenImpCasts()))
           Note << FixItHint::CreateInsertion(
-              Lexer::getLocForEndOfToken(R.getEnd(), 0, SM,
-                                         Ctx.getLangOpts()),
+              Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts()),
               " + 1");
       } else {
         // Replace the literal that produced the value, wherever it is.

@@ -120,8 +120,7 @@ const Stmt *ConstantFolder::bodyOf(const VarDecl *VD) const {
   return nullptr;
 }
 
-llvm::ArrayRef<const DeclRefExpr *>
-ConstantFolder::usesOf(const VarDecl *VD) {
+llvm::ArrayRef<const DeclRefExpr *> ConstantFolder::usesOf(const VarDecl *VD) {
   const Stmt *Body = bodyOf(VD);
   if (!Body)
     return {};
@@ -173,15 +172,32 @@ static std::optional<llvm::APSInt> foldBinary(BinaryOperatorKind Op,
     int Cmp = llvm::APSInt::compareValues(L, R);
     bool V = false;
     switch (Op) {
-    case BO_LT: V = Cmp < 0; break;
-    case BO_GT: V = Cmp > 0; break;
-    case BO_LE: V = Cmp <= 0; break;
-    case BO_GE: V = Cmp >= 0; break;
-    case BO_EQ: V = Cmp == 0; break;
-    case BO_NE: V = Cmp != 0; break;
-    case BO_LAnd: V = L != 0 && R != 0; break;
-    case BO_LOr: V = L != 0 || R != 0; break;
-    default: return std::nullopt;
+    case BO_LT:
+      V = Cmp < 0;
+      break;
+    case BO_GT:
+      V = Cmp > 0;
+      break;
+    case BO_LE:
+      V = Cmp <= 0;
+      break;
+    case BO_GE:
+      V = Cmp >= 0;
+      break;
+    case BO_EQ:
+      V = Cmp == 0;
+      break;
+    case BO_NE:
+      V = Cmp != 0;
+      break;
+    case BO_LAnd:
+      V = L != 0 && R != 0;
+      break;
+    case BO_LOr:
+      V = L != 0 || R != 0;
+      break;
+    default:
+      return std::nullopt;
     }
     return convertTo(llvm::APSInt::get(V), T, Ctx);
   }
@@ -196,9 +212,15 @@ static std::optional<llvm::APSInt> foldBinary(BinaryOperatorKind Op,
   bool Overflow = false;
   llvm::APInt Res;
   switch (Op) {
-  case BO_Add: Res = U ? L.uadd_ov(R, Overflow) : L.sadd_ov(R, Overflow); break;
-  case BO_Sub: Res = U ? L.usub_ov(R, Overflow) : L.ssub_ov(R, Overflow); break;
-  case BO_Mul: Res = U ? L.umul_ov(R, Overflow) : L.smul_ov(R, Overflow); break;
+  case BO_Add:
+    Res = U ? L.uadd_ov(R, Overflow) : L.sadd_ov(R, Overflow);
+    break;
+  case BO_Sub:
+    Res = U ? L.usub_ov(R, Overflow) : L.ssub_ov(R, Overflow);
+    break;
+  case BO_Mul:
+    Res = U ? L.umul_ov(R, Overflow) : L.smul_ov(R, Overflow);
+    break;
   case BO_Div:
   case BO_Rem:
     if (R == 0 || (!U && L.isMinSignedValue() && R.isAllOnes()))
@@ -210,14 +232,21 @@ static std::optional<llvm::APSInt> foldBinary(BinaryOperatorKind Op,
   case BO_Shr:
     if (R.isNegative() || R.getZExtValue() >= L.getBitWidth())
       return std::nullopt;
-    Res = Op == BO_Shl ? L.shl(R.getZExtValue())
-                       : (U ? L.lshr(R.getZExtValue())
-                            : L.ashr(R.getZExtValue()));
+    Res = Op == BO_Shl
+              ? L.shl(R.getZExtValue())
+              : (U ? L.lshr(R.getZExtValue()) : L.ashr(R.getZExtValue()));
     break;
-  case BO_And: Res = L & R; break;
-  case BO_Or: Res = L | R; break;
-  case BO_Xor: Res = L ^ R; break;
-  default: return std::nullopt;
+  case BO_And:
+    Res = L & R;
+    break;
+  case BO_Or:
+    Res = L | R;
+    break;
+  case BO_Xor:
+    Res = L ^ R;
+    break;
+  default:
+    return std::nullopt;
   }
   // Unsigned arithmetic wraps; signed overflow is undefined: not a value.
   if (Overflow && !U)
@@ -284,14 +313,14 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
     // Short-circuit: the right operand need not fold.
     if ((BO->getOpcode() == BO_LAnd && L->Value == 0) ||
         (BO->getOpcode() == BO_LOr && L->Value != 0))
-      return FoldedInt{*convertTo(llvm::APSInt::get(L->Value != 0),
-                                  BO->getType(), Ctx),
-                       Origin{BO->getSourceRange(), nullptr, BO}};
+      return FoldedInt{
+          *convertTo(llvm::APSInt::get(L->Value != 0), BO->getType(), Ctx),
+          Origin{BO->getSourceRange(), nullptr, BO}};
     auto Rhs = foldIntImpl(BO->getRHS(), Depth + 1);
     if (!Rhs)
       return std::nullopt;
-    auto V = foldBinary(BO->getOpcode(), L->Value, Rhs->Value, BO->getType(),
-                        Ctx);
+    auto V =
+        foldBinary(BO->getOpcode(), L->Value, Rhs->Value, BO->getType(), Ctx);
     if (!V)
       return std::nullopt;
     return FoldedInt{*V, Origin{BO->getSourceRange(), nullptr, BO}};
@@ -328,9 +357,8 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
     auto Cond = foldIntImpl(CO->getCond(), Depth + 1);
     if (!Cond)
       return std::nullopt;
-    return foldIntImpl(Cond->Value != 0 ? CO->getTrueExpr()
-                                        : CO->getFalseExpr(),
-                       Depth + 1);
+    return foldIntImpl(
+        Cond->Value != 0 ? CO->getTrueExpr() : CO->getFalseExpr(), Depth + 1);
   }
   return std::nullopt;
 }
@@ -341,9 +369,8 @@ std::optional<FoldedInt> ConstantFolder::foldLocalScalar(const VarDecl *VD,
   // non-const local is its initialiser when nothing writes it or takes its
   // address; parameters, globals and statics are unknown.
   if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD) ||
-      VD->getType()->isReferenceType() ||
-      VD->getType().isVolatileQualified() || !VD->getInit() ||
-      !isNeverWritten(VD))
+      VD->getType()->isReferenceType() || VD->getType().isVolatileQualified() ||
+      !VD->getInit() || !isNeverWritten(VD))
     return std::nullopt;
   auto Init = foldIntImpl(VD->getInit(), Depth + 1);
   if (!Init)
@@ -361,9 +388,9 @@ std::optional<FoldedInt> ConstantFolder::foldLocalScalar(const VarDecl *VD,
 // Arrays
 //===----------------------------------------------------------------------===//
 
-std::optional<FoldedArray>
-ConstantFolder::foldArray(const Expr *E, const Expr *UseSite,
-                          unsigned MaxElems) {
+std::optional<FoldedArray> ConstantFolder::foldArray(const Expr *E,
+                                                     const Expr *UseSite,
+                                                     unsigned MaxElems) {
   return foldArrayImpl(E, UseSite, MaxElems, 0);
 }
 
@@ -391,9 +418,10 @@ static bool isStdArray(QualType T) {
   return NS && NS->getName() == "std";
 }
 
-std::optional<FoldedArray>
-ConstantFolder::foldArrayImpl(const Expr *E, const Expr *UseSite,
-                              unsigned MaxElems, unsigned Depth) {
+std::optional<FoldedArray> ConstantFolder::foldArrayImpl(const Expr *E,
+                                                         const Expr *UseSite,
+                                                         unsigned MaxElems,
+                                                         unsigned Depth) {
   if (!isUsable(E) || Depth > MaxDepth)
     return std::nullopt;
   E = E->IgnoreParens();
@@ -409,8 +437,8 @@ ConstantFolder::foldArrayImpl(const Expr *E, const Expr *UseSite,
       QualType To = Cast->getType()->getPointeeType();
       QualType From = Cast->getSubExpr()->getType()->getPointeeType();
       if (From.isNull() && Cast->getSubExpr()->getType()->isArrayType())
-        From = Ctx.getAsArrayType(Cast->getSubExpr()->getType())
-                   ->getElementType();
+        From =
+            Ctx.getAsArrayType(Cast->getSubExpr()->getType())->getElementType();
       if (To.isNull() || From.isNull() || !To->isIntegerType() ||
           !From->isIntegerType() ||
           Ctx.getTypeSize(To) != Ctx.getTypeSize(From))
@@ -494,8 +522,8 @@ arrayShape(QualType T, const ASTContext &Ctx) {
     return std::make_pair(CAT->getElementType(), CAT->getZExtSize());
   if (!isStdArray(T))
     return std::nullopt;
-  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(
-      T->getAsCXXRecordDecl());
+  const auto *Spec =
+      dyn_cast<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
   if (!Spec || Spec->getTemplateArgs().size() != 2)
     return std::nullopt;
   const TemplateArgument &Ty = Spec->getTemplateArgs()[0];
@@ -529,9 +557,10 @@ static const APValue *elementValues(const APValue &V) {
   return nullptr;
 }
 
-std::optional<FoldedArray>
-ConstantFolder::foldArrayVar(const VarDecl *VD, const Expr *UseSite,
-                             unsigned MaxElems, unsigned Depth) {
+std::optional<FoldedArray> ConstantFolder::foldArrayVar(const VarDecl *VD,
+                                                        const Expr *UseSite,
+                                                        unsigned MaxElems,
+                                                        unsigned Depth) {
   auto Shape = arrayShape(VD->getType(), Ctx);
   if (!Shape || !Shape->first->isIntegralOrEnumerationType())
     return std::nullopt;
@@ -546,8 +575,7 @@ ConstantFolder::foldArrayVar(const VarDecl *VD, const Expr *UseSite,
   const InitListExpr *Inits = Init ? elementInits(Init) : nullptr;
   auto OriginOf = [&](uint64_t I) {
     if (Inits && I < Inits->getNumInits())
-      return Origin{Inits->getInit(I)->getSourceRange(), VD,
-                    Inits->getInit(I)};
+      return Origin{Inits->getInit(I)->getSourceRange(), VD, Inits->getInit(I)};
     return Origin{Init ? Init->getSourceRange() : VD->getSourceRange(), VD,
                   nullptr};
   };
@@ -559,11 +587,11 @@ ConstantFolder::foldArrayVar(const VarDecl *VD, const Expr *UseSite,
     if (const APValue *Value = VD->evaluateValue()) {
       if (const APValue *Elems = elementValues(*Value)) {
         for (uint64_t I = 0; I < Count; ++I) {
-          const APValue &E = I < Elems->getArrayInitializedElts()
-                                 ? Elems->getArrayInitializedElt(I)
-                                 : (Elems->hasArrayFiller()
-                                        ? Elems->getArrayFiller()
-                                        : APValue());
+          const APValue &E =
+              I < Elems->getArrayInitializedElts()
+                  ? Elems->getArrayInitializedElt(I)
+                  : (Elems->hasArrayFiller() ? Elems->getArrayFiller()
+                                             : APValue());
           if (E.isInt())
             A.Elems[I] = FoldedInt{E.getInt(), OriginOf(I)};
         }
@@ -586,10 +614,10 @@ ConstantFolder::foldArrayVar(const VarDecl *VD, const Expr *UseSite,
         continue;
       }
       // Elements past a partial initialiser list are zero.
-      A.Elems[I] = FoldedInt{llvm::APSInt(llvm::APInt(Ctx.getIntWidth(ElemT),
-                                                      0),
-                                          ElemT->isUnsignedIntegerOrEnumerationType()),
-                             OriginOf(I)};
+      A.Elems[I] =
+          FoldedInt{llvm::APSInt(llvm::APInt(Ctx.getIntWidth(ElemT), 0),
+                                 ElemT->isUnsignedIntegerOrEnumerationType()),
+                    OriginOf(I)};
     }
   }
   applyStores(VD, UseSite, A, Depth);

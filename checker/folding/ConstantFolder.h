@@ -70,10 +70,8 @@ public:
 
 private:
   std::optional<FoldedInt> foldIntImpl(const Expr *E, unsigned Depth);
-  std::optional<FoldedInt> foldLocalScalar(const VarDecl *VD,
-                                           unsigned Depth);
-  std::optional<FoldedArray> foldArrayImpl(const Expr *E,
-                                           const Expr *UseSite,
+  std::optional<FoldedInt> foldLocalScalar(const VarDecl *VD, unsigned Depth);
+  std::optional<FoldedArray> foldArrayImpl(const Expr *E, const Expr *UseSite,
                                            unsigned MaxElems, unsigned Depth);
   std::optional<FoldedArray> foldArrayVar(const VarDecl *VD,
                                           const Expr *UseSite,
@@ -85,12 +83,10 @@ private:
   llvm::ArrayRef<const DeclRefExpr *> usesOf(const VarDecl *VD);
 
   ASTContext &Ctx;
-  llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>>
-      Analyzers;
+  llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> Analyzers;
   llvm::DenseMap<const VarDecl *, bool> NeverWritten;
-  llvm::DenseMap<const Stmt *,
-                 llvm::DenseMap<const VarDecl *,
-                                std::vector<const DeclRefExpr *>>>
+  llvm::DenseMap<const Stmt *, llvm::DenseMap<const VarDecl *,
+                                              std::vector<const DeclRefExpr *>>>
       Uses;
 };
 

@@ -30,24 +30,24 @@ constexpr std::uint64_t Last = U6Align16B;
 /// CUtensorMapInterleave values.
 namespace interleave {
 constexpr std::uint64_t None = 0, B16 = 1, B32 = 2, Last = B32;
-}
+} // namespace interleave
 
 /// CUtensorMapSwizzle values.
 namespace swizzle {
-constexpr std::uint64_t None = 0, B32 = 1, B64 = 2, B128 = 3,
-                        B128Atom32B = 4, B128Atom32BFlip8B = 5,
-                        B128Atom64B = 6, Last = B128Atom64B;
-}
+constexpr std::uint64_t None = 0, B32 = 1, B64 = 2, B128 = 3, B128Atom32B = 4,
+                        B128Atom32BFlip8B = 5, B128Atom64B = 6,
+                        Last = B128Atom64B;
+} // namespace swizzle
 
 /// CUtensorMapL2promotion values.
 namespace l2promo {
 constexpr std::uint64_t Last = 3;
-}
+} // namespace l2promo
 
 /// CUtensorMapFloatOOBfill values.
 namespace oobfill {
 constexpr std::uint64_t None = 0, NanRequestZeroFma = 1, Last = 1;
-}
+} // namespace oobfill
 
 /// The enumerator name of a data type, e.g. "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
 /// nullptr when out of range.

@@ -22,8 +22,8 @@ namespace tma::rules {
 namespace {
 
 constexpr std::uint64_t MaxRank = 5;
-constexpr std::uint64_t MaxGlobalDim = std::uint64_t(1) << 32;
-constexpr std::uint64_t MaxGlobalStrideExclusive = std::uint64_t(1) << 40;
+constexpr std::uint64_t MaxGlobalDim = std::uint64_t{1} << 32;
+constexpr std::uint64_t MaxGlobalStrideExclusive = std::uint64_t{1} << 40;
 constexpr std::uint64_t MaxBoxDim = 256;
 constexpr std::uint64_t MaxElementStride = 8;
 constexpr unsigned InnerBoxGranuleBits = 16 * 8;
@@ -37,7 +37,7 @@ public:
   TiledContext(const TiledDescriptor &D, const TiledRuleOptions &Opts)
       : D(D), Opts(Opts) {
     if (D.Rank && *D.Rank >= 1 && *D.Rank <= MaxRank)
-      ValidRank = *D.Rank;
+      ValidRank = D.Rank;
     if (D.DataType) {
       GlobalBits = globalElementBits(*D.DataType);
       BoxBits = boxElementBits(*D.DataType);
@@ -79,8 +79,8 @@ std::string indexed(Param P, std::uint64_t I) {
 
 /// "4 bytes", "16.5 bytes" or "4 bits" for a bit count.
 std::string bitsAsBytes(std::uint64_t Bits) {
-  static const char *const Fractions[] = {"",     ".125", ".25", ".375",
-                                          ".5",   ".625", ".75", ".875"};
+  static const char *const Fractions[] = {"",   ".125", ".25", ".375",
+                                          ".5", ".625", ".75", ".875"};
   return std::to_string(Bits / 8) + Fractions[Bits % 8] + " bytes";
 }
 
@@ -96,8 +96,8 @@ std::uint64_t roundUp(std::uint64_t V, std::uint64_t M) {
 
 Violation make(const char *Id, Param P, std::optional<unsigned> Index,
                std::uint64_t Value, std::uint64_t Limit, std::string Msg) {
-  return Violation{Id, P, Index, Value, Limit, std::move(Msg), std::nullopt,
-                   {}};
+  return Violation{Id,           P, Index, Value, Limit, std::move(Msg),
+                   std::nullopt, {}};
 }
 
 Suggestion setValue(Param P, std::optional<unsigned> Index, std::uint64_t V,
@@ -114,8 +114,8 @@ Suggestion setValue(Param P, std::optional<unsigned> Index, std::uint64_t V,
 void checkDataTypeEnum(const TiledContext &C, Violations &Out) {
   if (!C.D.DataType || *C.D.DataType <= dtype::Last)
     return;
-  Out.push_back(make("TMAP-ENC-DTYPE-ENUM", Param::TensorDataType,
-                     std::nullopt, *C.D.DataType, dtype::Last,
+  Out.push_back(make("TMAP-ENC-DTYPE-ENUM", Param::TensorDataType, std::nullopt,
+                     *C.D.DataType, dtype::Last,
                      "tensorDataType is " + std::to_string(*C.D.DataType) +
                          ", not a CUtensorMapDataType enumerator (0.." +
                          std::to_string(dtype::Last) + ")"));
@@ -128,9 +128,9 @@ void checkEnumRanges(const TiledContext &C, Violations &Out) {
     if (!V || *V <= Last)
       return nullptr;
     Out.push_back(make("TMAP-ENC-ENUM-RANGE", P, std::nullopt, *V, Last,
-                       std::string(paramName(P)) + " is " +
-                           std::to_string(*V) + ", not a " + Enum +
-                           " enumerator (0.." + std::to_string(Last) + ")"));
+                       std::string(paramName(P)) + " is " + std::to_string(*V) +
+                           ", not a " + Enum + " enumerator (0.." +
+                           std::to_string(Last) + ")"));
     return &Out.back();
   };
   Check(C.D.Interleave, Param::Interleave, "CUtensorMapInterleave",
@@ -154,8 +154,7 @@ void checkEnumRanges(const TiledContext &C, Violations &Out) {
   }
   Check(C.D.L2Promotion, Param::L2Promotion, "CUtensorMapL2promotion",
         l2promo::Last);
-  Check(C.D.OobFill, Param::OobFill, "CUtensorMapFloatOOBfill",
-        oobfill::Last);
+  Check(C.D.OobFill, Param::OobFill, "CUtensorMapFloatOOBfill", oobfill::Last);
 }
 
 //===----------------------------------------------------------------------===//
@@ -167,7 +166,7 @@ void checkRank(const TiledContext &C, Violations &Out) {
   const Known &R = C.D.Rank;
   if (R && (*R < 1 || *R > MaxRank)) {
     Out.push_back(make("TMAP-TILED-RANK", Param::TensorRank, std::nullopt, *R,
-                       MaxRank,
+                       *R == 0 ? 1 : MaxRank,
                        "tensorRank is " + std::to_string(*R) +
                            ", outside the supported range 1.." +
                            std::to_string(MaxRank)));
@@ -179,14 +178,13 @@ void checkRank(const TiledContext &C, Violations &Out) {
     std::uint64_t Needed = C.readCount(P);
     if (!A.Provided || *A.Provided >= Needed)
       return;
-    Violation V = make("TMAP-TILED-RANK", P, std::nullopt, *A.Provided, Needed,
-                       std::string(paramName(P)) + " provides " +
-                           std::to_string(*A.Provided) +
-                           " elements but tensorRank " +
-                           std::to_string(*C.ValidRank) + " reads " +
-                           std::to_string(Needed) +
-                           "; the driver reads past the end of the array");
-    V.AlsoUses.push_back({Param::TensorRank, std::nullopt});
+    Violation V = make(
+        "TMAP-TILED-RANK", P, std::nullopt, *A.Provided, Needed,
+        std::string(paramName(P)) + " provides " + std::to_string(*A.Provided) +
+            " elements but tensorRank " + std::to_string(*C.ValidRank) +
+            " reads " + std::to_string(Needed) +
+            "; the driver reads past the end of the array");
+    V.AlsoUses.emplace_back(Param::TensorRank, std::nullopt);
     Out.push_back(std::move(V));
   };
   CheckArray(C.D.GlobalDim, Param::GlobalDim);
@@ -202,11 +200,11 @@ void checkInterleaveRank(const TiledContext &C, Violations &Out) {
       *C.ValidRank >= 3)
     return;
   Violation V = make("TMAP-ENC-INTERLEAVE-RANK", Param::Interleave,
-                     std::nullopt, *C.ValidRank, 3,
+                     std::nullopt, *I, interleave::None,
                      std::string("interleave ") + interleaveName(*I) +
                          " needs tensorRank >= 3, but tensorRank is " +
                          std::to_string(*C.ValidRank));
-  V.AlsoUses.push_back({Param::TensorRank, std::nullopt});
+  V.AlsoUses.emplace_back(Param::TensorRank, std::nullopt);
   Out.push_back(std::move(V));
 }
 
@@ -249,9 +247,9 @@ void checkGlobalDimPacked(const TiledContext &C, Violations &Out) {
   else
     Msg += std::string(", not a multiple of 128 as ") + dataTypeName(DT) +
            " requires";
-  Violation Vi = make("TMAP-ENC-GDIM-PACKED", Param::GlobalDim, 0, *V,
-                      Multiple, std::move(Msg));
-  Vi.AlsoUses.push_back({Param::TensorDataType, std::nullopt});
+  Violation Vi = make("TMAP-ENC-GDIM-PACKED", Param::GlobalDim, 0, *V, Multiple,
+                      std::move(Msg));
+  Vi.AlsoUses.emplace_back(Param::TensorDataType, std::nullopt);
   Out.push_back(std::move(Vi));
 }
 
@@ -261,6 +259,13 @@ std::optional<Violation> strideInElements(const TiledContext &C, unsigned I,
                                           std::uint64_t Stride) {
   if (!C.GlobalBits || *C.GlobalBits <= 8 || *C.GlobalBits % 8)
     return std::nullopt;
+  // Element-count strides grow with the index; a smaller stride below this
+  // one is a permuted view, not a units mistake.
+  for (unsigned J = 0; J < I; ++J) {
+    Known Lower = C.read(C.D.GlobalStrides, Param::GlobalStrides, J);
+    if (!Lower || *Lower > Stride)
+      return std::nullopt;
+  }
   std::uint64_t Count = 1;
   for (unsigned J = 0; J <= I; ++J) {
     Known Dim = C.read(C.D.GlobalDim, Param::GlobalDim, J);
@@ -271,23 +276,22 @@ std::optional<Violation> strideInElements(const TiledContext &C, unsigned I,
   std::uint64_t Bytes = *C.GlobalBits / 8;
   if (Stride != Count || Count > UINT64_MAX / Bytes)
     return std::nullopt;
-  std::string Dims = I == 0 ? "globalDim[0]"
-                            : "globalDim[0] * ... * globalDim[" +
-                                  std::to_string(I) + "]";
+  std::string Dims =
+      I == 0 ? "globalDim[0]"
+             : "globalDim[0] * ... * globalDim[" + std::to_string(I) + "]";
   Violation V = make(
       "TMAP-ENC-GSTRIDE-UNITS", Param::GlobalStrides, I, Stride, Count * Bytes,
       indexed(Param::GlobalStrides, I) + " is " + std::to_string(Stride) +
-          ", the element count of " + Dims +
-          "; strides are in bytes, so a " + dataTypeName(*C.D.DataType) +
-          " tensor needs " + std::to_string(Count * Bytes));
-  V.Suggested =
-      setValue(Param::GlobalStrides, I, Count * Bytes,
-               "multiply by the element size: " +
-                   std::to_string(Count * Bytes) + " bytes (" +
-                   std::to_string(Count) + " elements * " +
-                   elementSize(*C.GlobalBits) + ")");
-  V.AlsoUses.push_back({Param::GlobalDim, 0});
-  V.AlsoUses.push_back({Param::TensorDataType, std::nullopt});
+          ", the element count of " + Dims + "; strides are in bytes, so a " +
+          dataTypeName(*C.D.DataType) + " tensor needs " +
+          std::to_string(Count * Bytes));
+  V.Suggested = setValue(
+      Param::GlobalStrides, I, Count * Bytes,
+      "multiply by the element size: " + std::to_string(Count * Bytes) +
+          " bytes (" + std::to_string(Count) + " elements * " +
+          elementSize(*C.GlobalBits) + ")");
+  V.AlsoUses.emplace_back(Param::GlobalDim, 0);
+  V.AlsoUses.emplace_back(Param::TensorDataType, std::nullopt);
   return V;
 }
 
@@ -300,13 +304,13 @@ std::optional<Violation> innermostStrideIncluded(const TiledContext &C,
   Known Dim0 = C.read(C.D.GlobalDim, Param::GlobalDim, 0);
   if (Dim0 && *Dim0 <= 1)
     return std::nullopt;
-  Violation V = make(
-      "TMAP-ENC-GSTRIDE-UNITS", Param::GlobalStrides, 0, Stride,
-      *C.GlobalBits / 8,
-      "globalStrides[0] is " + std::to_string(Stride) +
-          " bytes, the size of one " + dataTypeName(*C.D.DataType) +
-          " element: globalStrides starts with the stride of dimension 1, "
-          "the innermost stride is implicit");
+  Violation V =
+      make("TMAP-ENC-GSTRIDE-UNITS", Param::GlobalStrides, 0, Stride,
+           *C.GlobalBits / 8,
+           "globalStrides[0] is " + std::to_string(Stride) +
+               " bytes, the size of one " + dataTypeName(*C.D.DataType) +
+               " element: globalStrides starts with the stride of dimension 1, "
+               "the innermost stride is implicit");
   // Skipping the first element keeps enough strides only if the array has
   // one more than the driver reads.
   const KnownArray &S = C.D.GlobalStrides;
@@ -318,7 +322,7 @@ std::optional<Violation> innermostStrideIncluded(const TiledContext &C,
                              {},
                              "drop the innermost stride: pass the array from "
                              "its second element"};
-  V.AlsoUses.push_back({Param::TensorDataType, std::nullopt});
+  V.AlsoUses.emplace_back(Param::TensorDataType, std::nullopt);
   return V;
 }
 
@@ -360,22 +364,21 @@ void checkGlobalStrides(const TiledContext &C, Violations &Out) {
     }
     if (*S % Align == 0)
       continue;
-    Violation V = make("TMAP-ENC-GSTRIDE-ALIGN", Param::GlobalStrides, I, *S,
-                       Align,
-                       indexed(Param::GlobalStrides, I) + " is " +
-                           std::to_string(*S) + " bytes, not a multiple of " +
-                           std::to_string(Align) +
-                           (Why ? std::string(" as ") + Why + " requires"
-                                : std::string()));
+    Violation V = make(
+        "TMAP-ENC-GSTRIDE-ALIGN", Param::GlobalStrides, I, *S, Align,
+        indexed(Param::GlobalStrides, I) + " is " + std::to_string(*S) +
+            " bytes, not a multiple of " + std::to_string(Align) +
+            (Why ? std::string(" as ") + Why + " requires" : std::string()));
     std::uint64_t Padded = roundUp(*S, Align);
-    V.Suggested = setValue(Param::GlobalStrides, I, Padded,
-                           "pad the row to " + std::to_string(Padded) +
-                               " bytes");
+    V.Suggested =
+        setValue(Param::GlobalStrides, I, Padded,
+                 "pad the row to " + std::to_string(Padded) + " bytes");
     if (Why)
-      V.AlsoUses.push_back({Align == 32 && C.is(C.D.Interleave, interleave::B32)
-                                ? Param::Interleave
-                                : Param::TensorDataType,
-                            std::nullopt});
+      V.AlsoUses.emplace_back(Align == 32 &&
+                                      C.is(C.D.Interleave, interleave::B32)
+                                  ? Param::Interleave
+                                  : Param::TensorDataType,
+                              std::nullopt);
     Out.push_back(std::move(V));
   }
 }
@@ -409,12 +412,12 @@ void checkBoxPacked(const TiledContext &C, Violations &Out) {
   Known V = C.read(C.D.BoxDim, Param::BoxDim, 0);
   if (!V || *V == 128 || *V == 0 || *V > MaxBoxDim)
     return;
-  Violation Vi = make("TMAP-TILED-BOX-PACKED", Param::BoxDim, 0, *V, 128,
-                      "boxDim[0] is " + std::to_string(*V) + ", but " +
-                          dataTypeName(*C.D.DataType) +
-                          " requires exactly 128");
+  Violation Vi =
+      make("TMAP-TILED-BOX-PACKED", Param::BoxDim, 0, *V, 128,
+           "boxDim[0] is " + std::to_string(*V) + ", but " +
+               dataTypeName(*C.D.DataType) + " requires exactly 128");
   Vi.Suggested = setValue(Param::BoxDim, 0, 128, "use 128");
-  Vi.AlsoUses.push_back({Param::TensorDataType, std::nullopt});
+  Vi.AlsoUses.emplace_back(Param::TensorDataType, std::nullopt);
   Out.push_back(std::move(Vi));
 }
 
@@ -440,14 +443,14 @@ void checkInnerBox(const TiledContext &C, Violations &Out) {
     Step /= Bits;
     std::string Msg = Inner + (InnerBits % 8 ? ", not a whole number of bytes"
                                              : ", not a multiple of 16 bytes");
-    Violation V = make("TMAP-TILED-BOX-INNER-16B", Param::BoxDim, 0, *Box,
-                       Step, std::move(Msg));
+    Violation V = make("TMAP-TILED-BOX-INNER-16B", Param::BoxDim, 0, *Box, Step,
+                       std::move(Msg));
     std::uint64_t Up = roundUp(*Box, Step);
     if (Up <= MaxBoxDim)
       V.Suggested = setValue(Param::BoxDim, 0, Up,
                              "round boxDim[0] up to " + std::to_string(Up) +
                                  " (" + bitsAsBytes(Up * Bits) + ")");
-    V.AlsoUses.push_back({Param::TensorDataType, std::nullopt});
+    V.AlsoUses.emplace_back(Param::TensorDataType, std::nullopt);
     Out.push_back(std::move(V));
   }
 
@@ -460,13 +463,12 @@ void checkInnerBox(const TiledContext &C, Violations &Out) {
                      *Span * 8ULL / Bits,
                      Inner + ", above the " + std::to_string(*Span) +
                          "-byte span of " + swizzleName(*C.D.Swizzle));
-  V.Suggested = setValue(Param::BoxDim, 0, *Span * 8ULL / Bits,
-                         "use boxDim[0] = " +
-                             std::to_string(*Span * 8ULL / Bits) +
-                             " and issue one copy per " +
-                             std::to_string(*Span) + "-byte column");
-  V.AlsoUses.push_back({Param::Swizzle, std::nullopt});
-  V.AlsoUses.push_back({Param::TensorDataType, std::nullopt});
+  V.Suggested = setValue(
+      Param::BoxDim, 0, *Span * 8ULL / Bits,
+      "use boxDim[0] = " + std::to_string(*Span * 8ULL / Bits) +
+          " and issue one copy per " + std::to_string(*Span) + "-byte column");
+  V.AlsoUses.emplace_back(Param::Swizzle, std::nullopt);
+  V.AlsoUses.emplace_back(Param::TensorDataType, std::nullopt);
   Out.push_back(std::move(V));
 }
 
@@ -501,18 +503,17 @@ void checkInterleave32Swizzle(const TiledContext &C, Violations &Out) {
                                  "requires swizzle CU_TENSOR_MAP_SWIZZLE_32B, "
                                  "not ") +
                          swizzleName(*C.D.Swizzle));
-  V.Suggested = setValue(Param::Swizzle, std::nullopt, swizzle::B32,
-                         "use CU_TENSOR_MAP_SWIZZLE_32B",
-                         swizzleName(swizzle::B32));
-  V.AlsoUses.push_back({Param::Interleave, std::nullopt});
+  V.Suggested =
+      setValue(Param::Swizzle, std::nullopt, swizzle::B32,
+               "use CU_TENSOR_MAP_SWIZZLE_32B", swizzleName(swizzle::B32));
+  V.AlsoUses.emplace_back(Param::Interleave, std::nullopt);
   Out.push_back(std::move(V));
 }
 
 // TMAP-ENC-PACKED-INTERLEAVE
 void checkPackedInterleave(const TiledContext &C, Violations &Out) {
   if (!C.is(C.D.DataType, dtype::U6Align16B) || !C.D.Interleave ||
-      *C.D.Interleave == interleave::None ||
-      *C.D.Interleave > interleave::Last)
+      *C.D.Interleave == interleave::None || *C.D.Interleave > interleave::Last)
     return;
   Violation V = make("TMAP-ENC-PACKED-INTERLEAVE", Param::Interleave,
                      std::nullopt, *C.D.Interleave, interleave::None,
@@ -520,7 +521,7 @@ void checkPackedInterleave(const TiledContext &C, Violations &Out) {
                                  "requires interleave "
                                  "CU_TENSOR_MAP_INTERLEAVE_NONE, not ") +
                          interleaveName(*C.D.Interleave));
-  V.AlsoUses.push_back({Param::TensorDataType, std::nullopt});
+  V.AlsoUses.emplace_back(Param::TensorDataType, std::nullopt);
   Out.push_back(std::move(V));
 }
 
@@ -534,14 +535,12 @@ void checkPackedSwizzle(const TiledContext &C, Violations &Out) {
   if (S == swizzle::None || S == swizzle::B128 || S == swizzle::B128Atom32B ||
       (Is6Bit && S == swizzle::B128Atom64B))
     return;
-  Violation V = make("TMAP-ENC-PACKED-SWIZZLE", Param::Swizzle, std::nullopt,
-                     S, swizzle::B128,
-                     std::string("swizzle ") + swizzleName(S) +
-                         " is not supported for " +
-                         dataTypeName(*C.D.DataType) +
-                         " (allowed: NONE, 128B, 128B_ATOM_32B" +
-                         (Is6Bit ? ", 128B_ATOM_64B" : "") + ")");
-  V.AlsoUses.push_back({Param::TensorDataType, std::nullopt});
+  Violation V = make(
+      "TMAP-ENC-PACKED-SWIZZLE", Param::Swizzle, std::nullopt, S, swizzle::B128,
+      std::string("swizzle ") + swizzleName(S) + " is not supported for " +
+          dataTypeName(*C.D.DataType) + " (allowed: NONE, 128B, 128B_ATOM_32B" +
+          (Is6Bit ? ", 128B_ATOM_64B" : "") + ")");
+  V.AlsoUses.emplace_back(Param::TensorDataType, std::nullopt);
   Out.push_back(std::move(V));
 }
 
@@ -560,7 +559,7 @@ void checkOobFill(const TiledContext &C, Violations &Out) {
   V.Suggested = setValue(Param::OobFill, std::nullopt, oobfill::None,
                          "use CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE",
                          "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE");
-  V.AlsoUses.push_back({Param::TensorDataType, std::nullopt});
+  V.AlsoUses.emplace_back(Param::TensorDataType, std::nullopt);
   Out.push_back(std::move(V));
 }
 
@@ -571,13 +570,13 @@ void checkAddressType(const TiledContext &C, Violations &Out) {
   if (!C.Opts.AddressTypeCheck || !Bits || *Bits <= 8 || !C.GlobalBits ||
       isPackedType(*C.D.DataType) || *Bits == *C.GlobalBits)
     return;
-  Violation V = make("TMAP-ENC-GADDR-TYPE", Param::GlobalAddress,
-                     std::nullopt, *Bits, *C.GlobalBits,
+  Violation V = make("TMAP-ENC-GADDR-TYPE", Param::GlobalAddress, std::nullopt,
+                     *Bits, *C.GlobalBits,
                      "globalAddress points to " + std::to_string(*Bits) +
                          "-bit elements, but tensorDataType " +
                          dataTypeName(*C.D.DataType) + " has " +
                          std::to_string(*C.GlobalBits) + "-bit elements");
-  V.AlsoUses.push_back({Param::TensorDataType, std::nullopt});
+  V.AlsoUses.emplace_back(Param::TensorDataType, std::nullopt);
   Out.push_back(std::move(V));
 }
 

@@ -26,7 +26,9 @@ struct KnownArray {
   std::vector<Known> Elems;
   std::optional<std::uint64_t> Provided;
 
-  Known at(std::size_t I) const { return I < Elems.size() ? Elems[I] : Known(); }
+  Known at(std::size_t I) const {
+    return I < Elems.size() ? Elems[I] : Known();
+  }
 };
 
 /// What the checker knows about one cuTensorMapEncodeTiled call. Every value

@@ -1,0 +1,62 @@
+# -*- Python -*-
+# lit configuration of the tma-tidy tests. Run through the generated
+# <build>/tests/lit.site.cfg.py, which sets the config.* facts used here.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tma-tidy"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".cu", ".cpp", ".test"]
+# Inputs/ holds headers; unit/ holds gtest sources that ctest runs.
+config.excludes = ["Inputs", "unit"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = config.tma_tests_binary_dir
+
+if not os.path.isfile(config.tma_plugin):
+    lit_config.fatal("plugin %s not built: run ninja" % config.tma_plugin)
+cuda_include = os.path.join(config.cuda_path, "include")
+if not os.path.isfile(os.path.join(cuda_include, "cuda.h")):
+    lit_config.fatal("no CUDA toolkit at %s (set TMA_CUDA_PATH); the "
+                     "real-header tests must run" % config.cuda_path)
+
+# LLVM 22's tools, never the ones of PATH (/usr/bin/clang-tidy is LLVM 14):
+# FileCheck, `| not` and `| count` get absolute paths, and the tools directory
+# goes first in PATH for a leading `not`.
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# No clang driver configuration files from the machine.
+config.environment["CLANG_NO_DEFAULT_CONFIG"] = "1"
+
+clang_tidy = os.path.join(config.llvm_tools_dir, "clang-tidy")
+check_clang_tidy = os.path.join(config.test_source_root, "check_clang_tidy.py")
+stub_headers = os.path.join(config.test_source_root, "checkers", "Inputs",
+                            "Headers")
+
+# Hermetic CUDA: the mock headers of checkers/Inputs/Headers only. The
+# --cuda-path names a directory that is no CUDA installation, so the
+# toolkit of the machine (version, warnings) plays no part.
+cuda_stub = ("-x cuda --cuda-gpu-arch=sm_90a --cuda-path=%s -nocudainc "
+             "-nocudalib -nostdinc++ -std=c++17 -isystem %s"
+             % (stub_headers, stub_headers))
+# The real toolkit: cuda.h, cudaTypedefs.h, cuda_runtime.h (through clang's
+# CUDA wrapper) and CCCL (cuda/barrier, cuda/ptx), which nvcc finds in
+# include/cccl. CUDA 13.0 is newer than clang 22 knows.
+cuda_real = ("-x cuda --cuda-gpu-arch=sm_90a --cuda-path=%s -std=c++17 "
+             "-Wno-unknown-cuda-version -isystem %s"
+             % (config.cuda_path, os.path.join(cuda_include, "cccl")))
+
+config.substitutions += [
+    ("%check_clang_tidy",
+     "%s %s -clang-tidy=%s -filecheck=%s"
+     % (config.python_executable, check_clang_tidy, clang_tidy,
+        os.path.join(config.llvm_tools_dir, "FileCheck"))),
+    ("%clang_tidy", clang_tidy),
+    ("%tma_plugin", config.tma_plugin),
+    ("%cuda_stub_device", cuda_stub + " --cuda-device-only"),
+    ("%cuda_stub_host", cuda_stub + " --cuda-host-only"),
+    ("%cuda_real_device", cuda_real + " --cuda-device-only"),
+    ("%cuda_real_host", cuda_real + " --cuda-host-only"),
+]
