@@ -18,15 +18,7 @@ using ::tma::rules::Param;
 
 namespace clang::tidy::tma {
 
-namespace {
-
-/// The folded operands of one encode call, with their origins.
-struct FoldedOperands {
-  rules::TiledDescriptor Desc;
-  std::map<std::pair<Param, unsigned>, Origin> Origins;
-};
-
-} // namespace
+namespace {} // namespace
 
 static constexpr llvm::StringLiteral CallId = "call";
 static constexpr llvm::StringLiteral FunctionId = "fn";
@@ -111,7 +103,7 @@ static FoldedOperands foldOperands(const CallExpr &Call, ConstantFolder &F,
     }
     if (V->Array)
       Out.Origins[{P, ~0U}] =
-          Origin{V->Array->getSourceRange(), V->Array, nullptr};
+          Origin{V->Array->getSourceRange(), V->Array, nullptr, {}};
     return A;
   };
   rules::TiledDescriptor &D = Out.Desc;
@@ -166,99 +158,162 @@ static bool isReplaceableLiteral(const Expr *E) {
 void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>(CallId);
   const SourceManager &SM = *Result.SourceManager;
-  ASTContext &Ctx = *Result.Context;
   if (!classifyEncodeCall(*Call) ||
       SM.isInSystemHeader(SM.getFileLoc(Call->getBeginLoc())))
     return;
   if (!Folder)
-    Folder = std::make_unique<ConstantFolder>(Ctx);
-
-  FoldedOperands Ops = foldOperands(*Call, *Folder, Ctx);
+    Folder = std::make_unique<ConstantFolder>(*Result.Context);
   rules::TiledRuleOptions Opts;
   Opts.StrideUnitHeuristics = StrideUnitHeuristics;
   Opts.AddressTypeCheck = AddressTypeCheck;
 
-  auto OriginFor = [&](Param P, std::optional<unsigned> I) -> const Origin * {
-    auto It = Ops.Origins.find({P, I.value_or(0)});
-    return It == Ops.Origins.end() ? nullptr : &It->second;
-  };
-  // A note for a value that did not come from the call itself.
-  auto NoteOrigin = [&](Param P, std::optional<unsigned> I, uint64_t Value,
-                        SourceLocation WarnLoc) {
-    const Origin *O = OriginFor(P, I);
-    if (!O || !O->Range.isValid())
-      return;
-    SourceLocation L = SM.getFileLoc(O->Range.getBegin());
-    if (L == WarnLoc || SM.isInSystemHeader(L))
-      return;
-    diag(L, "%0 = %1 comes from here", DiagnosticIDs::Note)
-        << operandName(P, I) << std::to_string(Value);
-  };
-
+  // Evaluate the call under every context of its function; a message that
+  // several contexts produce is reported once, for the first of them.
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FunctionId);
-  for (const rules::Violation &V : rules::checkTiled(Ops.Desc, Opts)) {
-    const Expr *Arg = tiledArgument(*Call, V.Parameter);
-    SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
-    std::string Message = V.Message + " (" + V.RuleId + ")";
-    if (!Reported.insert({Loc.getRawEncoding(), Message}).second)
-      continue;
-    diag(Loc, "%0") << Message;
-
-    if (V.Index || V.Parameter == Param::TensorDataType ||
-        V.Parameter == Param::TensorRank || V.Parameter == Param::Swizzle ||
-        V.Parameter == Param::Interleave || V.Parameter == Param::OobFill ||
-        V.Parameter == Param::L2Promotion)
-      NoteOrigin(V.Parameter, V.Index, V.Value, Loc);
-    else if (const Origin *O = OriginFor(V.Parameter, ~0U); O && O->Var)
-      diag(SM.getFileLoc(O->Var->getLocation()), "%0 declared here",
-           DiagnosticIDs::Note)
-          << O->Var;
-    for (const auto &[P, I] : V.AlsoUses)
-      if (P != V.Parameter)
-        if (const Origin *O = OriginFor(P, I); O && O->Var) {
-          rules::Known Value = P == Param::TensorDataType ? Ops.Desc.DataType
-                               : P == Param::TensorRank   ? Ops.Desc.Rank
-                               : P == Param::Swizzle      ? Ops.Desc.Swizzle
-                               : P == Param::Interleave   ? Ops.Desc.Interleave
-                               : P == Param::GlobalDim
-                                   ? Ops.Desc.GlobalDim.at(I.value_or(0))
-                                   : std::nullopt;
-          if (Value)
-            NoteOrigin(P, I, *Value, Loc);
-        }
-
-    if (const auto &S = V.Suggested) {
-      if (S->Kind == rules::Suggestion::SkipFirstElement) {
-        SourceRange R = Arg->getSourceRange();
-        auto Note = diag(SM.getFileLoc(R.getBegin()), "%0", DiagnosticIDs::Note)
-                    << S->Text;
-        if (isEditable(R, SM) && isa<DeclRefExpr>(Arg->IgnoreParenImpCasts()))
-          Note << FixItHint::CreateInsertion(
-              Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts()),
-              " + 1");
-      } else {
-        // Replace the literal that produced the value, wherever it is.
-        const Origin *O = OriginFor(S->Parameter, S->Index);
-        SourceRange R = O ? O->Range : Arg->getSourceRange();
-        SourceLocation L = SM.getFileLoc(R.getBegin());
-        if (!SM.isInSystemHeader(L)) {
-          auto Note = diag(L, "%0", DiagnosticIDs::Note) << S->Text;
-          const Expr *Source = O ? O->Source : Arg;
-          bool Literal = Source && isReplaceableLiteral(Source);
-          if (Literal && isEditable(R, SM))
-            Note << FixItHint::CreateReplacement(
-                CharSourceRange::getTokenRange(R),
-                S->Spelling.empty() ? std::to_string(S->Value) : S->Spelling);
-        }
+  std::vector<Finding> Findings;
+  std::map<std::pair<SourceLocation::UIntTy, std::string>, size_t> Seen;
+  for (const CallContext *Context : Folder->contextsOf(Fn)) {
+    Folder->enterContext(Context);
+    auto Ops = std::make_shared<FoldedOperands>(
+        foldOperands(*Call, *Folder, *Result.Context));
+    for (rules::Violation &V : rules::checkTiled(Ops->Desc, Opts)) {
+      SourceLocation Loc =
+          SM.getFileLoc(tiledArgument(*Call, V.Parameter)->getBeginLoc());
+      std::string Message = V.Message + " (" + V.RuleId + ")";
+      auto Key = std::make_pair(Loc.getRawEncoding(), Message);
+      if (Reported.count(Key))
+        continue;
+      auto [It, New] = Seen.try_emplace(Key, Findings.size());
+      if (!New) {
+        ++Findings[It->second].Others;
+        continue;
       }
+      Findings.push_back({std::move(V), Ops, Loc, std::move(Message), 0});
     }
+  }
+  Folder->enterContext(nullptr);
 
+  for (const Finding &F : Findings) {
+    Reported.insert({F.Loc.getRawEncoding(), F.Message});
+    report(*Call, F, Result);
     if (Fn && Fn->isTemplateInstantiation() &&
         Fn->getPointOfInstantiation().isValid())
       diag(SM.getFileLoc(Fn->getPointOfInstantiation()),
            "in instantiation of %0 requested here", DiagnosticIDs::Note)
           << Fn;
   }
+}
+
+void DescriptorCheck::report(const CallExpr &Call, const Finding &F,
+                             const MatchFinder::MatchResult &Result) {
+  const SourceManager &SM = *Result.SourceManager;
+  const rules::Violation &V = F.V;
+  const FoldedOperands &Ops = *F.Ops;
+  const Expr *Arg = tiledArgument(Call, V.Parameter);
+  diag(F.Loc, "%0") << F.Message;
+
+  auto OriginFor = [&](Param P, std::optional<unsigned> I) -> const Origin * {
+    auto It = Ops.Origins.find({P, I.value_or(0)});
+    return It == Ops.Origins.end() ? nullptr : &It->second;
+  };
+  // A note for a value that did not come from the call itself.
+  auto NoteOrigin = [&](Param P, std::optional<unsigned> I, uint64_t Value) {
+    const Origin *O = OriginFor(P, I);
+    if (!O || !O->Range.isValid())
+      return;
+    SourceLocation L = SM.getFileLoc(O->Range.getBegin());
+    if (L == F.Loc || SM.isInSystemHeader(L))
+      return;
+    diag(L, "%0 = %1 comes from here", DiagnosticIDs::Note)
+        << operandName(P, I) << std::to_string(Value);
+  };
+
+  bool IsArray =
+      V.Parameter == Param::GlobalDim || V.Parameter == Param::GlobalStrides ||
+      V.Parameter == Param::BoxDim || V.Parameter == Param::ElementStrides;
+  if (!IsArray || V.Index)
+    NoteOrigin(V.Parameter, V.Index, V.Value);
+  else if (const Origin *O = OriginFor(V.Parameter, ~0U); O && O->Var)
+    diag(SM.getFileLoc(O->Var->getLocation()), "%0 declared here",
+         DiagnosticIDs::Note)
+        << O->Var;
+  for (const auto &[P, I] : V.AlsoUses) {
+    const Origin *O = OriginFor(P, I);
+    if (P == V.Parameter || !O || !O->Var)
+      continue;
+    rules::Known Value = P == Param::TensorDataType ? Ops.Desc.DataType
+                         : P == Param::TensorRank   ? Ops.Desc.Rank
+                         : P == Param::Swizzle      ? Ops.Desc.Swizzle
+                         : P == Param::Interleave   ? Ops.Desc.Interleave
+                         : P == Param::GlobalDim
+                             ? Ops.Desc.GlobalDim.at(I.value_or(0))
+                             : std::nullopt;
+    if (Value)
+      NoteOrigin(P, I, *Value);
+  }
+
+  // The calls that bound the parameters the bad value was read through,
+  // innermost first.
+  if (const Origin *O = OriginFor(V.Parameter, V.Index)) {
+    for (const Binding &B : llvm::reverse(O->Through)) {
+      const Expr *BoundArg = nullptr;
+      unsigned Index = B.Param->getFunctionScopeIndex();
+      if (isa<CXXOperatorCallExpr>(B.Context->Call) &&
+          isa<CXXMethodDecl>(B.Context->Callee))
+        ++Index;
+      if (Index < B.Context->Call->getNumArgs())
+        BoundArg = B.Context->Call->getArg(Index);
+      Folder->enterContext(B.Context->Parent);
+      auto Value = BoundArg ? Folder->foldInt(BoundArg) : std::nullopt;
+      Folder->enterContext(nullptr);
+      SourceLocation L =
+          SM.getFileLoc((BoundArg ? BoundArg : B.Context->Call)->getBeginLoc());
+      if (Value)
+        diag(L, "with %0 = %1 from this call", DiagnosticIDs::Note)
+            << B.Param << toString(Value->Value, 10);
+      else
+        diag(L, "with %0 from this call", DiagnosticIDs::Note) << B.Param;
+    }
+    if (F.Others && !O->Through.empty())
+      diag(Call.getBeginLoc(),
+           "the same value also comes from %0 other call%s0 of %1",
+           DiagnosticIDs::Note)
+          << F.Others << O->Through.back().Context->Callee;
+  }
+
+  if (const auto &S = V.Suggested)
+    suggest(*S, Arg, Ops, Result);
+}
+
+void DescriptorCheck::suggest(const rules::Suggestion &S, const Expr *Arg,
+                              const FoldedOperands &Ops,
+                              const MatchFinder::MatchResult &Result) {
+  const SourceManager &SM = *Result.SourceManager;
+  const LangOptions &LangOpts = Result.Context->getLangOpts();
+  if (S.Kind == rules::Suggestion::SkipFirstElement) {
+    SourceRange R = Arg->getSourceRange();
+    auto Note = diag(SM.getFileLoc(R.getBegin()), "%0", DiagnosticIDs::Note)
+                << S.Text;
+    if (isEditable(R, SM) && isa<DeclRefExpr>(Arg->IgnoreParenImpCasts()))
+      Note << FixItHint::CreateInsertion(
+          Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LangOpts), " + 1");
+    return;
+  }
+  // Replace the literal that produced the value, wherever it is.
+  auto It = Ops.Origins.find({S.Parameter, S.Index.value_or(0)});
+  const Origin *O = It == Ops.Origins.end() ? nullptr : &It->second;
+  SourceRange R = O ? O->Range : Arg->getSourceRange();
+  SourceLocation L = SM.getFileLoc(R.getBegin());
+  if (SM.isInSystemHeader(L))
+    return;
+  auto Note = diag(L, "%0", DiagnosticIDs::Note) << S.Text;
+  const Expr *Source = O ? O->Source : Arg;
+  // A value that came through a parameter is shared with other callers.
+  bool Shared = O && !O->Through.empty();
+  if (Source && !Shared && isReplaceableLiteral(Source) && isEditable(R, SM))
+    Note << FixItHint::CreateReplacement(
+        CharSourceRange::getTokenRange(R),
+        S.Spelling.empty() ? std::to_string(S.Value) : S.Spelling);
 }
 
 } // namespace clang::tidy::tma

@@ -7,14 +7,24 @@
 #ifndef TMA_TIDY_CHECKS_DESCRIPTORCHECK_H
 #define TMA_TIDY_CHECKS_DESCRIPTORCHECK_H
 
+#include "api/EncodeCall.h"
 #include "folding/ConstantFolder.h"
+#include "rules/TiledRules.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
 
 namespace clang::tidy::tma {
+
+/// The folded operands of one encode call under one context, with the origin
+/// of each value (array elements by index; ~0U for the array variable).
+struct FoldedOperands {
+  rules::TiledDescriptor Desc;
+  std::map<std::pair<rules::Param, unsigned>, Origin> Origins;
+};
 
 /// Finds cuTensorMapEncodeTiled calls whose folded operands break a rule of
 /// the driver, so the call would return CUDA_ERROR_INVALID_VALUE or encode a
@@ -33,6 +43,21 @@ public:
   }
 
 private:
+  /// A violation to report, the operands it was found with, and how many
+  /// other contexts of the same call produced the same message.
+  struct Finding {
+    rules::Violation V;
+    std::shared_ptr<const FoldedOperands> Ops;
+    SourceLocation Loc;
+    std::string Message;
+    unsigned Others;
+  };
+  void report(const CallExpr &Call, const Finding &F,
+              const ast_matchers::MatchFinder::MatchResult &Result);
+  void suggest(const rules::Suggestion &S, const Expr *Arg,
+               const FoldedOperands &Ops,
+               const ast_matchers::MatchFinder::MatchResult &Result);
+
   const bool StrideUnitHeuristics;
   const bool AddressTypeCheck;
   std::unique_ptr<ConstantFolder> Folder;

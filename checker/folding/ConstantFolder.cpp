@@ -8,6 +8,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
@@ -20,6 +21,12 @@ static constexpr unsigned MaxDepth = 24;
 /// Pointer offsets beyond this are not followed (the arrays we fold hold at
 /// most five meaningful elements).
 static constexpr uint64_t MaxOffset = 64;
+/// Call-site contexts follow at most this many callers outwards...
+static constexpr unsigned MaxContextDepth = 4;
+/// ...keep at most this many contexts per function...
+static constexpr size_t MaxContextsPerFunction = 64;
+/// ...and at most this many in a translation unit.
+static constexpr size_t MaxContextsPerTU = 16384;
 
 static bool isUsable(const Expr *E) {
   return E && !E->isValueDependent() && !E->isTypeDependent() &&
@@ -40,11 +47,22 @@ static std::optional<llvm::APSInt> convertTo(const llvm::APSInt &V, QualType T,
 }
 
 static Origin originOf(const Expr *E) {
-  Origin O{E->getSourceRange(), nullptr, E};
+  Origin O{E->getSourceRange(), nullptr, E, {}};
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       if (const Expr *Init = VD->getAnyInitializer())
-        O = Origin{Init->getSourceRange(), VD, Init};
+        O = Origin{Init->getSourceRange(), VD, Init, {}};
+  return O;
+}
+
+/// The origin of a value computed by \p E from \p Operands: E itself, and
+/// every parameter the operands were read through.
+static Origin
+computedOrigin(const Expr *E,
+               std::initializer_list<const FoldedInt *> Operands) {
+  Origin O{E->getSourceRange(), nullptr, E, {}};
+  for (const FoldedInt *Op : Operands)
+    O.Through.append(Op->From.Through.begin(), Op->From.Through.end());
   return O;
 }
 
@@ -287,9 +305,12 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
     return FoldedInt{*V, Sub->From};
   }
 
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+      return foldParam(PVD, Depth + 1);
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       return foldLocalScalar(VD, Depth + 1);
+  }
 
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S)) {
     auto Index = foldIntImpl(ASE->getIdx(), Depth + 1);
@@ -315,7 +336,7 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
         (BO->getOpcode() == BO_LOr && L->Value != 0))
       return FoldedInt{
           *convertTo(llvm::APSInt::get(L->Value != 0), BO->getType(), Ctx),
-          Origin{BO->getSourceRange(), nullptr, BO}};
+          computedOrigin(BO, {&*L})};
     auto Rhs = foldIntImpl(BO->getRHS(), Depth + 1);
     if (!Rhs)
       return std::nullopt;
@@ -323,7 +344,7 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
         foldBinary(BO->getOpcode(), L->Value, Rhs->Value, BO->getType(), Ctx);
     if (!V)
       return std::nullopt;
-    return FoldedInt{*V, Origin{BO->getSourceRange(), nullptr, BO}};
+    return FoldedInt{*V, computedOrigin(BO, {&*L, &*Rhs})};
   }
 
   if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
@@ -350,7 +371,7 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
     default:
       return std::nullopt;
     }
-    return FoldedInt{*V, Origin{UO->getSourceRange(), nullptr, UO}};
+    return FoldedInt{*V, computedOrigin(UO, {&*Sub})};
   }
 
   if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
@@ -379,8 +400,11 @@ std::optional<FoldedInt> ConstantFolder::foldLocalScalar(const VarDecl *VD,
   if (!V)
     return std::nullopt;
   Origin From = Init->From;
-  if (!From.Var)
-    From = Origin{VD->getInit()->getSourceRange(), VD, VD->getInit()};
+  if (!From.Var) {
+    From.Range = VD->getInit()->getSourceRange();
+    From.Var = VD;
+    From.Source = VD->getInit();
+  }
   return FoldedInt{*V, From};
 }
 
@@ -454,6 +478,8 @@ std::optional<FoldedArray> ConstantFolder::foldArrayImpl(const Expr *E,
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
       return std::nullopt;
+    if (const auto *PVD = dyn_cast<ParmVarDecl>(VD))
+      return foldParamArray(PVD, MaxElems, Depth + 1);
     if (VD->getType()->isPointerType()) {
       // A local pointer that is never re-pointed aliases its initialiser.
       if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !VD->getInit() ||
@@ -575,9 +601,10 @@ std::optional<FoldedArray> ConstantFolder::foldArrayVar(const VarDecl *VD,
   const InitListExpr *Inits = Init ? elementInits(Init) : nullptr;
   auto OriginOf = [&](uint64_t I) {
     if (Inits && I < Inits->getNumInits())
-      return Origin{Inits->getInit(I)->getSourceRange(), VD, Inits->getInit(I)};
-    return Origin{Init ? Init->getSourceRange() : VD->getSourceRange(), VD,
-                  nullptr};
+      return Origin{
+          Inits->getInit(I)->getSourceRange(), VD, Inits->getInit(I), {}};
+    return Origin{
+        Init ? Init->getSourceRange() : VD->getSourceRange(), VD, nullptr, {}};
   };
 
   bool IsConst = ElemT.isConstQualified() || VD->isConstexpr() ||
@@ -609,8 +636,10 @@ std::optional<FoldedArray> ConstantFolder::foldArrayVar(const VarDecl *VD,
     for (uint64_t I = 0; I < Count; ++I) {
       if (I < Inits->getNumInits()) {
         if (auto V = foldIntImpl(Inits->getInit(I), Depth + 1))
-          if (auto C = convertTo(V->Value, ElemT, Ctx))
+          if (auto C = convertTo(V->Value, ElemT, Ctx)) {
             A.Elems[I] = FoldedInt{*C, OriginOf(I)};
+            A.Elems[I]->From.Through = V->From.Through;
+          }
         continue;
       }
       // Elements past a partial initialiser list are zero.
@@ -761,9 +790,160 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
       continue;
     if (auto V = foldIntImpl(Use.Value, Depth + 1))
       if (auto C = convertTo(V->Value, ElemT, Ctx))
-        A.Elems[I] =
-            FoldedInt{*C, Origin{Use.Value->getSourceRange(), VD, Use.Value}};
+        A.Elems[I] = FoldedInt{*C, Origin{Use.Value->getSourceRange(), VD,
+                                          Use.Value, V->From.Through}};
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Call-site contexts
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Collects the calls of every function, template instantiations included.
+class CallIndexer : public RecursiveASTVisitor<CallIndexer> {
+public:
+  explicit CallIndexer(
+      llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> &Out)
+      : Out(Out) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (const FunctionDecl *FD = Call->getDirectCallee())
+      Out[FD->getCanonicalDecl()].push_back(Call);
+    return true;
+  }
+
+private:
+  llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> &Out;
+};
+} // namespace
+
+void ConstantFolder::indexCalls() {
+  if (Callers)
+    return;
+  Callers.emplace();
+  CallIndexer(*Callers).TraverseAST(Ctx);
+}
+
+/// The function (or lambda call operator) whose body contains \p S.
+static const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNode N = DynTypedNode::create(*S);
+  for (unsigned Steps = 0; Steps < 512 && !N.getNodeKind().isNone(); ++Steps) {
+    if (const auto *FD = N.get<FunctionDecl>())
+      return FD;
+    if (const auto *Lambda = N.get<LambdaExpr>())
+      return Lambda->getCallOperator();
+    N = parentOf(Ctx, N);
+  }
+  return nullptr;
+}
+
+const CallContext *ConstantFolder::intern(const CallExpr *Call,
+                                          const FunctionDecl *Callee,
+                                          const CallContext *Parent) {
+  auto [It, New] = Interned.try_emplace({Call, Callee, Parent}, nullptr);
+  if (New) {
+    Contexts.push_back(CallContext{Call, Callee, Parent});
+    It->second = &Contexts.back();
+  }
+  return It->second;
+}
+
+llvm::ArrayRef<const CallContext *>
+ConstantFolder::contextsOf(const FunctionDecl *F) {
+  static const CallContext *const NoContext[] = {nullptr};
+  if (!F)
+    return NoContext;
+  auto It = ContextsOf.find(F);
+  if (It != ContextsOf.end())
+    return It->second;
+  std::vector<const CallContext *> Found;
+  collectContexts(F, 0, Found);
+  if (Found.empty())
+    Found.push_back(nullptr);
+  return ContextsOf[F] = std::move(Found);
+}
+
+void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
+                                     std::vector<const CallContext *> &Out) {
+  indexCalls();
+  auto It = Callers->find(F->getCanonicalDecl());
+  if (Depth >= MaxContextDepth || It == Callers->end())
+    return;
+  for (const CallExpr *Call : It->second) {
+    std::vector<const CallContext *> Outer;
+    if (const FunctionDecl *Caller = enclosingFunction(Ctx, Call))
+      collectContexts(Caller, Depth + 1, Outer);
+    if (Outer.empty())
+      Outer.push_back(nullptr);
+    for (const CallContext *Parent : Outer) {
+      if (Out.size() >= MaxContextsPerFunction ||
+          Contexts.size() >= MaxContextsPerTU)
+        return;
+      Out.push_back(intern(Call, F, Parent));
+    }
+  }
+}
+
+const Expr *ConstantFolder::boundArgument(const ParmVarDecl *PVD) const {
+  if (!Current)
+    return nullptr;
+  const auto *F = dyn_cast<FunctionDecl>(PVD->getDeclContext());
+  if (!F || F->getCanonicalDecl() != Current->Callee->getCanonicalDecl())
+    return nullptr;
+  // A member operator call passes the object as argument 0.
+  unsigned Index = PVD->getFunctionScopeIndex();
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(F);
+      MD && MD->isInstance() && isa<CXXOperatorCallExpr>(Current->Call))
+    ++Index;
+  if (Index >= Current->Call->getNumArgs())
+    return nullptr;
+  const Expr *Arg = Current->Call->getArg(Index);
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
+    Arg = Default->getExpr();
+  return Arg;
+}
+
+std::optional<FoldedInt> ConstantFolder::foldParam(const ParmVarDecl *PVD,
+                                                   unsigned Depth) {
+  const Expr *Arg = boundArgument(PVD);
+  if (!Arg || PVD->getType().isVolatileQualified() || !isNeverWritten(PVD))
+    return std::nullopt;
+  const CallContext *Bound = Current;
+  Current = Bound->Parent;
+  auto V = foldIntImpl(Arg, Depth + 1);
+  Current = Bound;
+  if (!V)
+    return std::nullopt;
+  auto C = convertTo(V->Value, PVD->getType().getNonReferenceType(), Ctx);
+  if (!C)
+    return std::nullopt;
+  V->Value = *C;
+  V->From.Through.push_back(Binding{PVD, Bound});
+  return V;
+}
+
+std::optional<FoldedArray>
+ConstantFolder::foldParamArray(const ParmVarDecl *PVD, unsigned MaxElems,
+                               unsigned Depth) {
+  const Expr *Arg = boundArgument(PVD);
+  QualType Pointee = PVD->getType()->getPointeeType();
+  if (!Arg || Pointee.isNull() || !isNeverWritten(PVD))
+    return std::nullopt;
+  // Through a pointer to non-const the callee could write the elements.
+  if (!Pointee.isConstQualified())
+    for (const DeclRefExpr *Use : usesOf(PVD))
+      if (classifyArrayUse(Ctx, Use).Kind != ArrayUse::Read)
+        return std::nullopt;
+  const CallContext *Bound = Current;
+  Current = Bound->Parent;
+  auto A = foldArrayImpl(Arg, Bound->Call, MaxElems, Depth + 1);
+  Current = Bound;
+  if (A)
+    for (auto &E : A->Elems)
+      if (E)
+        E->From.Through.push_back(Binding{PVD, Bound});
+  return A;
 }
 
 } // namespace clang::tidy::tma

@@ -20,19 +20,40 @@
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/DenseMap.h"
+#include <deque>
+#include <map>
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 namespace clang::tidy::tma {
 
+/// One call of a function whose parameters a folded value depends on: the
+/// call, the function it calls, and the context of the caller (null at the
+/// outermost caller). Contexts are interned by the folder and live as long
+/// as it does.
+struct CallContext {
+  const CallExpr *Call;
+  const FunctionDecl *Callee;
+  const CallContext *Parent;
+};
+
+/// A parameter that a value was read through, and the call that bound it.
+struct Binding {
+  const ParmVarDecl *Param;
+  const CallContext *Context;
+};
+
 /// Where a folded value came from: the expression that produced it and, when
-/// it was read from a variable, that variable.
+/// it was read from a variable, that variable; and the parameters it passed
+/// through, outermost call first.
 struct Origin {
   SourceRange Range;
   const VarDecl *Var = nullptr;
   /// The expression that produced the value, when there is one.
   const Expr *Source = nullptr;
+  llvm::SmallVector<Binding, 2> Through;
 };
 
 /// A known integer and its origin.
@@ -58,6 +79,15 @@ class ConstantFolder {
 public:
   explicit ConstantFolder(ASTContext &Ctx) : Ctx(Ctx) {}
 
+  /// The contexts in which to evaluate code of \p F: one per call of F in the
+  /// translation unit (recursively through its callers, bounded in depth and
+  /// count), or a single null context when F has no caller.
+  llvm::ArrayRef<const CallContext *> contextsOf(const FunctionDecl *F);
+
+  /// Evaluates parameters of Context->Callee as the arguments of
+  /// Context->Call from now on (null: parameters are unknown).
+  void enterContext(const CallContext *Context) { Current = Context; }
+
   /// The value of the integer or enumeration expression \p E, converted to
   /// E's type, or std::nullopt when it is not provably constant.
   std::optional<FoldedInt> foldInt(const Expr *E);
@@ -78,11 +108,32 @@ private:
                                           unsigned MaxElems, unsigned Depth);
   void applyStores(const VarDecl *VD, const Expr *UseSite, FoldedArray &A,
                    unsigned Depth);
+  std::optional<FoldedInt> foldParam(const ParmVarDecl *PVD, unsigned Depth);
+  std::optional<FoldedArray> foldParamArray(const ParmVarDecl *PVD,
+                                            unsigned MaxElems, unsigned Depth);
+  const Expr *boundArgument(const ParmVarDecl *PVD) const;
+  void indexCalls();
+  void collectContexts(const FunctionDecl *F, unsigned Depth,
+                       std::vector<const CallContext *> &Out);
+  const CallContext *intern(const CallExpr *Call, const FunctionDecl *Callee,
+                            const CallContext *Parent);
   bool isNeverWritten(const VarDecl *VD);
   const Stmt *bodyOf(const VarDecl *VD) const;
   llvm::ArrayRef<const DeclRefExpr *> usesOf(const VarDecl *VD);
 
   ASTContext &Ctx;
+  const CallContext *Current = nullptr;
+  /// Calls of each function in the TU, built on first use.
+  std::optional<
+      llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>>
+      Callers;
+  std::deque<CallContext> Contexts;
+  std::map<
+      std::tuple<const CallExpr *, const FunctionDecl *, const CallContext *>,
+      const CallContext *>
+      Interned;
+  llvm::DenseMap<const FunctionDecl *, std::vector<const CallContext *>>
+      ContextsOf;
   llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> Analyzers;
   llvm::DenseMap<const VarDecl *, bool> NeverWritten;
   llvm::DenseMap<const Stmt *, llvm::DenseMap<const VarDecl *,
