@@ -28,11 +28,13 @@ static constexpr unsigned MaxArrayElems = 5;
 DescriptorCheck::DescriptorCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       StrideUnitHeuristics(Options.get("StrideUnitHeuristics", true)),
-      AddressTypeCheck(Options.get("AddressTypeCheck", true)) {}
+      AddressTypeCheck(Options.get("AddressTypeCheck", true)),
+      CoverageReport(Options.get("CoverageReport", false)) {}
 
 void DescriptorCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "StrideUnitHeuristics", StrideUnitHeuristics);
   Options.store(Opts, "AddressTypeCheck", AddressTypeCheck);
+  Options.store(Opts, "CoverageReport", CoverageReport);
 }
 
 void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
@@ -122,6 +124,27 @@ static FoldedOperands foldOperands(const CallExpr &Call, ConstantFolder &F,
   return Out;
 }
 
+/// How many of the ten value operands are known: scalars, and arrays whose
+/// every element the driver reads is known.
+static unsigned knownOperands(const rules::TiledDescriptor &D) {
+  unsigned Known = 0;
+  for (const rules::Known *V : {&D.DataType, &D.Rank, &D.Interleave, &D.Swizzle,
+                                &D.L2Promotion, &D.OobFill})
+    Known += V->has_value();
+  if (!D.Rank || *D.Rank < 1 || *D.Rank > 5)
+    return Known;
+  auto AllKnown = [](const rules::KnownArray &A, uint64_t N) {
+    for (uint64_t I = 0; I < N; ++I)
+      if (!A.at(I))
+        return false;
+    return true;
+  };
+  Known += AllKnown(D.GlobalDim, *D.Rank) + AllKnown(D.BoxDim, *D.Rank) +
+           AllKnown(D.ElementStrides, *D.Rank) +
+           AllKnown(D.GlobalStrides, *D.Rank - 1);
+  return Known;
+}
+
 static std::string operandName(Param P, std::optional<unsigned> Index) {
   std::string S = rules::paramName(P);
   if (Index)
@@ -172,10 +195,13 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FunctionId);
   std::vector<Finding> Findings;
   std::map<std::pair<SourceLocation::UIntTy, std::string>, size_t> Seen;
-  for (const CallContext *Context : Folder->contextsOf(Fn)) {
+  unsigned BestKnown = 0;
+  auto Contexts = Folder->contextsOf(Fn);
+  for (const CallContext *Context : Contexts) {
     Folder->enterContext(Context);
     auto Ops = std::make_shared<FoldedOperands>(
         foldOperands(*Call, *Folder, *Result.Context));
+    BestKnown = std::max(BestKnown, knownOperands(Ops->Desc));
     for (rules::Violation &V : rules::checkTiled(Ops->Desc, Opts)) {
       SourceLocation Loc =
           SM.getFileLoc(tiledArgument(*Call, V.Parameter)->getBeginLoc());
@@ -192,6 +218,10 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
     }
   }
   Folder->enterContext(nullptr);
+  if (CoverageReport)
+    diag(SM.getFileLoc(Call->getBeginLoc()),
+         "encode call: %0 of 10 operands folded (best of %1 context%s1)")
+        << BestKnown << static_cast<unsigned>(Contexts.size());
 
   for (const Finding &F : Findings) {
     Reported.insert({F.Loc.getRawEncoding(), F.Message});

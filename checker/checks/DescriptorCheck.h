@@ -60,6 +60,8 @@ private:
 
   const bool StrideUnitHeuristics;
   const bool AddressTypeCheck;
+  /// Debugging aid: a warning per encode call saying how much was folded.
+  const bool CoverageReport;
   std::unique_ptr<ConstantFolder> Folder;
   /// (location, message) pairs already reported in this translation unit:
   /// template instantiations repeat the same call.

@@ -181,8 +181,8 @@ void checkRank(const TiledContext &C, Violations &Out) {
     Violation V = make(
         "TMAP-TILED-RANK", P, std::nullopt, *A.Provided, Needed,
         std::string(paramName(P)) + " provides " + std::to_string(*A.Provided) +
-            " elements but tensorRank " + std::to_string(*C.ValidRank) +
-            " reads " + std::to_string(Needed) +
+            (*A.Provided == 1 ? " element" : " elements") + " but tensorRank " +
+            std::to_string(*C.ValidRank) + " reads " + std::to_string(Needed) +
             "; the driver reads past the end of the array");
     V.AlsoUses.emplace_back(Param::TensorRank, std::nullopt);
     Out.push_back(std::move(V));
@@ -398,9 +398,20 @@ void checkBoxRange(const TiledContext &C, Violations &Out) {
                                : ", above the limit of 256");
     Violation Vi = make("TMAP-TILED-BOX-RANGE", Param::BoxDim, I, *V,
                         *V == 0 ? 1 : MaxBoxDim, std::move(Msg));
-    if (*V != 0)
-      Vi.Suggested = setValue(Param::BoxDim, I, MaxBoxDim,
-                              "split the box: at most 256 per dimension");
+    if (*V != 0) {
+      // The inner dimension is also capped by the swizzle span.
+      std::uint64_t Max = MaxBoxDim;
+      std::optional<unsigned> Span =
+          C.D.Swizzle ? swizzleSpanBytes(*C.D.Swizzle) : std::nullopt;
+      if (I == 0 && Span && C.BoxBits && C.is(C.D.Interleave, interleave::None))
+        Max = std::min<std::uint64_t>(Max, *Span * 8ULL / *C.BoxBits);
+      Vi.Suggested =
+          setValue(Param::BoxDim, I, Max,
+                   Max == MaxBoxDim
+                       ? std::string("split the box: at most 256 per dimension")
+                       : "split the box: at most " + std::to_string(Max) +
+                             " elements fit the swizzle span");
+    }
     Out.push_back(std::move(Vi));
   }
 }
@@ -434,6 +445,10 @@ void checkInnerBox(const TiledContext &C, Violations &Out) {
   std::string Inner = "inner box is boxDim[0] = " + std::to_string(*Box) +
                       " * " + elementSize(Bits) + " = " +
                       bitsAsBytes(InnerBits);
+  // The swizzle span caps the inner box; a suggestion must respect it.
+  std::optional<unsigned> Span =
+      C.D.Swizzle ? swizzleSpanBytes(*C.D.Swizzle) : std::nullopt;
+  bool AboveSpan = Span && InnerBits > *Span * 8ULL;
 
   if (InnerBits % InnerBoxGranuleBits) {
     // Smallest number of elements that makes a 16-byte granule.
@@ -445,19 +460,23 @@ void checkInnerBox(const TiledContext &C, Violations &Out) {
                                              : ", not a multiple of 16 bytes");
     Violation V = make("TMAP-TILED-BOX-INNER-16B", Param::BoxDim, 0, *Box, Step,
                        std::move(Msg));
+    std::uint64_t Limit = Span ? *Span * 8ULL / Bits : MaxBoxDim;
     std::uint64_t Up = roundUp(*Box, Step);
-    if (Up <= MaxBoxDim)
-      V.Suggested = setValue(Param::BoxDim, 0, Up,
-                             "round boxDim[0] up to " + std::to_string(Up) +
-                                 " (" + bitsAsBytes(Up * Bits) + ")");
+    std::uint64_t Down = *Box / Step * Step;
+    // Above the span, the span rule's suggestion fixes both.
+    if (!AboveSpan && (Up <= Limit || Down >= Step)) {
+      std::uint64_t To = Up <= Limit ? Up : Down;
+      V.Suggested = setValue(
+          Param::BoxDim, 0, To,
+          std::string(To > *Box ? "round boxDim[0] up to "
+                                : "round boxDim[0] down to ") +
+              std::to_string(To) + " (" + bitsAsBytes(To * Bits) + ")");
+    }
     V.AlsoUses.emplace_back(Param::TensorDataType, std::nullopt);
     Out.push_back(std::move(V));
   }
 
-  if (!C.D.Swizzle)
-    return;
-  std::optional<unsigned> Span = swizzleSpanBytes(*C.D.Swizzle);
-  if (!Span || InnerBits <= *Span * 8ULL)
+  if (!AboveSpan)
     return;
   Violation V = make("TMAP-TILED-SWIZZLE-INNER", Param::BoxDim, 0, *Box,
                      *Span * 8ULL / Bits,
