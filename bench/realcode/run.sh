@@ -6,6 +6,8 @@
 #   REALCODE  checkout root     (default /work/realcode; one dir per repo name)
 # env:
 #   OUT=dir        where each run's output goes (default /tmp/tma-realcode-out)
+#   TIDY_ARGS=...  extra clang-tidy arguments, e.g.
+#                  --config-file=cov.yaml (e.g. tma-descriptor.CoverageReport)
 #   CHECKS=...     --checks value (default '-*,tma-*'; without a plugin the
 #                  script dry-runs '-*,bugprone-integer-division' instead)
 #   ONLY=regex     only repos whose name matches
@@ -59,6 +61,7 @@ run_one() {
   local pf=--cuda-device-only; [[ $pass = host ]] && pf=--cuda-host-only
   local t0=$SECONDS rc
   (cd "$root" && "$TIDY" "${LOAD[@]}" --checks="$CHECKS" --header-filter='.*' \
+      ${TIDY_ARGS:+$TIDY_ARGS} \
       "$path" -- "${BASE[@]}" "$pf" "${fl[@]}") >"$OUT/$id.txt" 2>&1
   rc=$?
   local errs warns st=ok
