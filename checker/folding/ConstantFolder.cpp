@@ -11,6 +11,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace clang::ast_matchers;
 
@@ -71,6 +72,13 @@ static DynTypedNode parentOf(ASTContext &Ctx, const DynTypedNode &N) {
   DynTypedNodeList Parents = Ctx.getParents(N);
   if (Parents.empty())
     return DynTypedNode();
+  // An initialiser list has a syntactic and a semantic form; the semantic
+  // one (with its implicit casts) says how the element is used.
+  for (const DynTypedNode &P : Parents) {
+    const auto *ILE = P.get<InitListExpr>();
+    if (!ILE || !ILE->isSyntacticForm() || !ILE->getSemanticForm())
+      return P;
+  }
   return Parents[0];
 }
 
@@ -720,18 +728,24 @@ static ArrayUse classifyArrayUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
       return {ArrayUse::Store, BO, Index, BO->getRHS()};
     if (EP.get<UnaryExprOrTypeTraitExpr>())
       return {ArrayUse::Read, DRE};
-    return {ArrayUse::ElementWrite, Element, Index};
+    const auto *AddrOf = EP.get<UnaryOperator>();
+    if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
+      return {ArrayUse::ElementWrite, Element, Index};
+    // `&arr[k]` is a pointer into the array: classified below.
+    E = AddrOf;
+    P = parentOf(Ctx, EP);
   }
 
   // Unevaluated operands (sizeof, decltype) read nothing at run time.
-  if (P.get<UnaryExprOrTypeTraitExpr>())
+  if (!Element && P.get<UnaryExprOrTypeTraitExpr>())
     return {ArrayUse::Read, DRE};
 
   // A pointer that can only be read through: pointer-to-const after the
   // implicit conversions (this covers the encode call's own arguments).
   const Expr *Ptr = E;
   for (;;) {
-    if (const auto *Cast = P.get<ImplicitCastExpr>()) {
+    if (const auto *Cast = P.get<CastExpr>();
+        Cast && Cast->getType()->isPointerType()) {
       Ptr = Cast;
       P = parentOf(Ctx, P);
       continue;
@@ -870,9 +884,16 @@ void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
   auto It = Callers->find(F->getCanonicalDecl());
   if (Depth >= MaxContextDepth || It == Callers->end())
     return;
+  Path.push_back(F->getCanonicalDecl());
+  llvm::scope_exit Pop([this] { Path.pop_back(); });
   for (const CallExpr *Call : It->second) {
+    const FunctionDecl *Caller = enclosingFunction(Ctx, Call);
+    // A recursive call binds values that depend on how deep the recursion
+    // goes, which is not known: only calls from outside the cycle count.
+    if (Caller && llvm::is_contained(Path, Caller->getCanonicalDecl()))
+      continue;
     std::vector<const CallContext *> Outer;
-    if (const FunctionDecl *Caller = enclosingFunction(Ctx, Call))
+    if (Caller)
       collectContexts(Caller, Depth + 1, Outer);
     if (Outer.empty())
       Outer.push_back(nullptr);

@@ -128,6 +128,8 @@ private:
       llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>>
       Callers;
   std::deque<CallContext> Contexts;
+  /// The functions whose contexts are being collected (cycle guard).
+  llvm::SmallVector<const FunctionDecl *, 8> Path;
   std::map<
       std::tuple<const CallExpr *, const FunctionDecl *, const CallContext *>,
       const CallContext *>

@@ -102,7 +102,26 @@ void pong(CUtensorMap *Map, bf16 *Ptr, int Cols) {
   ping(Map, Ptr, Cols);
   createTensorMap<64, 32>(Map, Ptr, 64, Cols);
 }
+// A recursive call binds values that depend on the recursion depth: only
+// calls from outside the cycle are contexts (64 is passed; 164 is reached
+// at run time but 264 and 364 never are, so nothing may be guessed).
+void grow(CUtensorMap *Map, bf16 *Ptr, cuuint32_t Rows, int N) {
+  if (N > 0)
+    grow(Map, Ptr, Rows + 100, N - 1);
+  cuuint64_t Dims[2] = {64, 64};
+  cuuint64_t Strides[1] = {128};
+  cuuint32_t Box[2] = {64, Rows};
+  cuuint32_t ElemStrides[2] = {1, 1};
+  cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, Ptr, Dims,
+                         Strides, Box, ElemStrides,
+                         CU_TENSOR_MAP_INTERLEAVE_NONE,
+                         CU_TENSOR_MAP_SWIZZLE_128B,
+                         CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
 void startRecursion(CUtensorMap *Map, bf16 *Ptr) {
+  grow(Map, Ptr, 64, 1);
   recurse(Map, Ptr, 3, 4096);
   ping(Map, Ptr, 512);
 }

@@ -597,11 +597,9 @@ void uninitialised(CUtensorMap *Map, void *Src) {
 // Known limitations
 //===----------------------------------------------------------------------===//
 
-// FIXME: `&arr[k]` into a non-const local array (C array or std::array)
-// loses element k: the folder takes the `arr[k]` under the `&` for a write to
-// element k, so the first element the pointer reaches is unknown (the ones
-// after it are still folded). The spec asks for two warnings here:
-// globalStrides[0] is 200 bytes, not a multiple of 16; boxDim[0] is 300.
+// `&arr[k]` into a non-const local array (C array or std::array) reaches
+// element k on (it was taken for a write before; kept here as a regression
+// test).
 void addressOfElement(CUtensorMap *Map, void *Src) {
   cuuint64_t Dims[2] = {64, 64};
   cuuint64_t Strides[3] = {0, 0, 200};
@@ -609,12 +607,16 @@ void addressOfElement(CUtensorMap *Map, void *Src) {
   cuuint32_t Es[2] = {1, 1};
   cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, Src, Dims,
                          &Strides[2], &Box[1], Es, MODES);
+  // CHECK-NOTES: :[[@LINE-1]]:26: warning: globalStrides[0] is 200 bytes, not a multiple of 16 (TMAP-ENC-GSTRIDE-ALIGN) [tma-descriptor]
+  // CHECK-NOTES: :[[@LINE-6]]:34: note: globalStrides[0] = 200 comes from here
+  // CHECK-NOTES: :[[@LINE-7]]:34: note: pad the row to 208 bytes
+  // CHECK-NOTES: :[[@LINE-4]]:39: warning: boxDim[0] is 300, above the limit of 256 (TMAP-TILED-BOX-RANGE) [tma-descriptor]
+  // CHECK-NOTES: :[[@LINE-8]]:36: note: boxDim[0] = 300 comes from here
+  // CHECK-NOTES: :[[@LINE-9]]:36: note: split the box: at most 256 per dimension
 }
 
-// FIXME: an explicit C-style or reinterpret_cast pointer cast of a non-const
-// local array counts as an escape, even to a pointer to const; only
-// static_cast (whose conversion is implicit underneath) is seen through.
-// A warning for globalStrides[0] = 200 and elementStrides[1] = 9 is expected.
+// Explicit pointer casts to pointer-to-const read the array (they were taken
+// for escapes before; kept here as a regression test).
 void explicitPointerCasts(CUtensorMap *Map, void *Src) {
   cuuint64_t Dims[2] = {64, 64};
   std::size_t Strides[1] = {200};
@@ -623,6 +625,11 @@ void explicitPointerCasts(CUtensorMap *Map, void *Src) {
   cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, Src, Dims,
                          reinterpret_cast<const cuuint64_t *>(Strides), Box,
                          (const cuuint32_t *)Es, MODES);
+  // CHECK-NOTES: :[[@LINE-2]]:26: warning: globalStrides[0] is 200 bytes, not a multiple of 16 (TMAP-ENC-GSTRIDE-ALIGN) [tma-descriptor]
+  // CHECK-NOTES: :[[@LINE-7]]:29: note: globalStrides[0] = 200 comes from here
+  // CHECK-NOTES: :[[@LINE-8]]:29: note: pad the row to 208 bytes
+  // CHECK-NOTES: :[[@LINE-4]]:26: warning: elementStrides[1] is 9, outside 1..8 (TMAP-ENC-ESTRIDE-RANGE) [tma-descriptor]
+  // CHECK-NOTES: :[[@LINE-8]]:19: note: elementStrides[1] = 9 comes from here
 }
 
 // FIXME: an element of another local array read inside a braced initialiser
