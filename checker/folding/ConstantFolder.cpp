@@ -28,6 +28,9 @@ static constexpr unsigned MaxContextDepth = 4;
 static constexpr size_t MaxContextsPerFunction = 64;
 /// ...and at most this many in a translation unit.
 static constexpr size_t MaxContextsPerTU = 16384;
+/// Folding steps allowed per context of one call site: a budget, so that
+/// pathological code costs a bounded time and is left unknown.
+static constexpr unsigned MaxSteps = 100000;
 
 static bool isUsable(const Expr *E) {
   return E && !E->isValueDependent() && !E->isTypeDependent() &&
@@ -282,7 +285,7 @@ static std::optional<llvm::APSInt> foldBinary(BinaryOperatorKind Op,
 
 std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
                                                      unsigned Depth) {
-  if (!isUsable(E) || Depth > MaxDepth ||
+  if (!isUsable(E) || Depth > MaxDepth || ++Steps > MaxSteps ||
       !E->getType()->isIntegralOrEnumerationType())
     return std::nullopt;
 
@@ -454,7 +457,7 @@ std::optional<FoldedArray> ConstantFolder::foldArrayImpl(const Expr *E,
                                                          const Expr *UseSite,
                                                          unsigned MaxElems,
                                                          unsigned Depth) {
-  if (!isUsable(E) || Depth > MaxDepth)
+  if (!isUsable(E) || Depth > MaxDepth || ++Steps > MaxSteps)
     return std::nullopt;
   E = E->IgnoreParens();
 
@@ -595,6 +598,29 @@ std::optional<FoldedArray> ConstantFolder::foldArrayVar(const VarDecl *VD,
                                                         const Expr *UseSite,
                                                         unsigned MaxElems,
                                                         unsigned Depth) {
+  // Arrays filled from other arrays' elements would be refolded for every
+  // element read: remember each (array, use, context).
+  auto Key = std::make_tuple(VD, UseSite, Current);
+  auto It = ArrayMemo.find(Key);
+  if (It != ArrayMemo.end()) {
+    const FoldedArray &Cached = It->second;
+    if (Cached.Elems.size() >= MaxElems ||
+        (Cached.Provided && Cached.Elems.size() >= *Cached.Provided)) {
+      FoldedArray A = Cached;
+      if (A.Elems.size() > MaxElems)
+        A.Elems.resize(MaxElems);
+      return A;
+    }
+  }
+  auto A = computeArrayVar(VD, UseSite, MaxElems, Depth);
+  if (A)
+    ArrayMemo[Key] = *A;
+  return A;
+}
+
+std::optional<FoldedArray>
+ConstantFolder::computeArrayVar(const VarDecl *VD, const Expr *UseSite,
+                                unsigned MaxElems, unsigned Depth) {
   auto Shape = arrayShape(VD->getType(), Ctx);
   if (!Shape || !Shape->first->isIntegralOrEnumerationType())
     return std::nullopt;

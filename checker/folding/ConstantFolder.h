@@ -86,7 +86,10 @@ public:
 
   /// Evaluates parameters of Context->Callee as the arguments of
   /// Context->Call from now on (null: parameters are unknown).
-  void enterContext(const CallContext *Context) { Current = Context; }
+  void enterContext(const CallContext *Context) {
+    Current = Context;
+    Steps = 0;
+  }
 
   /// The value of the integer or enumeration expression \p E, converted to
   /// E's type, or std::nullopt when it is not provably constant.
@@ -106,6 +109,10 @@ private:
   std::optional<FoldedArray> foldArrayVar(const VarDecl *VD,
                                           const Expr *UseSite,
                                           unsigned MaxElems, unsigned Depth);
+  std::optional<FoldedArray> computeArrayVar(const VarDecl *VD,
+                                             const Expr *UseSite,
+                                             unsigned MaxElems,
+                                             unsigned Depth);
   void applyStores(const VarDecl *VD, const Expr *UseSite, FoldedArray &A,
                    unsigned Depth);
   std::optional<FoldedInt> foldParam(const ParmVarDecl *PVD, unsigned Depth);
@@ -123,6 +130,10 @@ private:
 
   ASTContext &Ctx;
   const CallContext *Current = nullptr;
+  unsigned Steps = 0;
+  std::map<std::tuple<const VarDecl *, const Expr *, const CallContext *>,
+           FoldedArray>
+      ArrayMemo;
   /// Calls of each function in the TU, built on first use.
   std::optional<
       llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>>
