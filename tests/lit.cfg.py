@@ -17,6 +17,11 @@ config.test_exec_root = config.tma_tests_binary_dir
 
 if not os.path.isfile(config.tma_plugin):
     lit_config.fatal("plugin %s not built: run ninja" % config.tma_plugin)
+# tma-clangd is optional (TMA_BUILD_CLANGD); its tests REQUIRE: tma-clangd.
+if config.tma_clangd:
+    if not os.path.isfile(config.tma_clangd):
+        lit_config.fatal("%s not built: run ninja" % config.tma_clangd)
+    config.available_features.add("tma-clangd")
 cuda_include = os.path.join(config.cuda_path, "include")
 if not os.path.isfile(os.path.join(cuda_include, "cuda.h")):
     lit_config.fatal("no CUDA toolkit at %s (set TMA_CUDA_PATH); the "
@@ -55,6 +60,10 @@ config.substitutions += [
         os.path.join(config.llvm_tools_dir, "FileCheck"))),
     ("%clang_tidy", clang_tidy),
     ("%tma_plugin", config.tma_plugin),
+    ("%tma_clangd", config.tma_clangd),
+    ("%lsp_client", "%s %s" % (config.python_executable,
+                               os.path.join(config.test_source_root,
+                                            "infrastructure", "lsp_client.py"))),
     ("%cuda_stub_device", cuda_stub + " --cuda-device-only"),
     ("%cuda_stub_host", cuda_stub + " --cuda-host-only"),
     ("%cuda_real_device", cuda_real + " --cuda-device-only"),
