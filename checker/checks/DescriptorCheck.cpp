@@ -181,8 +181,9 @@ static bool isReplaceableLiteral(const Expr *E) {
 void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>(CallId);
   const SourceManager &SM = *Result.SourceManager;
-  if (!classifyEncodeCall(*Call) ||
-      SM.isInSystemHeader(SM.getFileLoc(Call->getBeginLoc())))
+  // Calls in system headers are analysed too: a forwarding wrapper there
+  // (CUTLASS's driver wrapper) reports at the user's call of the wrapper.
+  if (!classifyEncodeCall(*Call))
     return;
   if (!Folder)
     Folder = std::make_unique<ConstantFolder>(*Result.Context);
@@ -203,8 +204,13 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
         foldOperands(*Call, *Folder, *Result.Context));
     BestKnown = std::max(BestKnown, knownOperands(Ops->Desc));
     for (rules::Violation &V : rules::checkTiled(Ops->Desc, Opts)) {
-      SourceLocation Loc =
-          SM.getFileLoc(tiledArgument(*Call, V.Parameter)->getBeginLoc());
+      // An operand that only forwards a parameter is reported where the
+      // caller wrote it.
+      const CallContext *Outer = Context;
+      const Expr *Arg = forwardedFrom(tiledArgument(*Call, V.Parameter), Outer);
+      SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
+      if (SM.isInSystemHeader(Loc))
+        continue;
       std::string Message = V.Message + " (" + V.RuleId + ")";
       auto Key = std::make_pair(Loc.getRawEncoding(), Message);
       if (Reported.count(Key))
@@ -214,7 +220,7 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
         ++Findings[It->second].Others;
         continue;
       }
-      Findings.push_back({std::move(V), Ops, Loc, std::move(Message), 0});
+      Findings.push_back({std::move(V), Ops, Arg, Loc, std::move(Message), 0});
     }
   }
   Folder->enterContext(nullptr);
@@ -239,7 +245,7 @@ void DescriptorCheck::report(const CallExpr &Call, const Finding &F,
   const SourceManager &SM = *Result.SourceManager;
   const rules::Violation &V = F.V;
   const FoldedOperands &Ops = *F.Ops;
-  const Expr *Arg = tiledArgument(Call, V.Parameter);
+  const Expr *Arg = F.Arg;
   diag(F.Loc, "%0") << F.Message;
 
   auto OriginFor = [&](Param P, std::optional<unsigned> I) -> const Origin * {
@@ -298,6 +304,8 @@ void DescriptorCheck::report(const CallExpr &Call, const Finding &F,
       Folder->enterContext(nullptr);
       SourceLocation L =
           SM.getFileLoc((BoundArg ? BoundArg : B.Context->Call)->getBeginLoc());
+      if (L == F.Loc) // The warning is already at this argument.
+        continue;
       if (Value)
         diag(L, "with %0 = %1 from this call", DiagnosticIDs::Note)
             << B.Param << toString(Value->Value, 10);

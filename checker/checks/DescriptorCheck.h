@@ -48,6 +48,8 @@ private:
   struct Finding {
     rules::Violation V;
     std::shared_ptr<const FoldedOperands> Ops;
+    /// The operand as the user wrote it (past forwarding wrappers).
+    const Expr *Arg;
     SourceLocation Loc;
     std::string Message;
     unsigned Others;

@@ -37,6 +37,19 @@ static bool isUsable(const Expr *E) {
          !E->containsErrors();
 }
 
+/// The argument of a call to std::forward or std::move, which forwarding
+/// wrappers put around every operand.
+static const Expr *forwardedArgument(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParens());
+  if (!Call || Call->getNumArgs() != 1)
+    return nullptr;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->isInStdNamespace() ||
+      (FD->getName() != "forward" && FD->getName() != "move"))
+    return nullptr;
+  return Call->getArg(0);
+}
+
 /// \p V converted to the integer or enumeration type \p T, as C++ does.
 static std::optional<llvm::APSInt> convertTo(const llvm::APSInt &V, QualType T,
                                              const ASTContext &Ctx) {
@@ -316,6 +329,12 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
     return FoldedInt{*V, Sub->From};
   }
 
+  if (const Expr *Forwarded = forwardedArgument(S))
+    return foldIntImpl(Forwarded, Depth + 1);
+  // A prvalue bound to a reference parameter (forwarding wrappers).
+  if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(S))
+    return foldIntImpl(Temp->getSubExpr(), Depth + 1);
+
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
       return foldParam(PVD, Depth + 1);
@@ -385,6 +404,28 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
     return FoldedInt{*V, computedOrigin(UO, {&*Sub})};
   }
 
+  // A field of an aggregate built from an initialiser list.
+  if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD || ME->isArrow())
+      return std::nullopt;
+    FieldInit Init;
+    if (!fieldInit(ME->getBase(), FD, Depth + 1, Init))
+      return std::nullopt;
+    const CallContext *Saved = Current;
+    Current = Init.Context;
+    auto V = foldIntImpl(Init.E, Depth + 1);
+    Current = Saved;
+    if (!V)
+      return std::nullopt;
+    auto C = convertTo(V->Value, ME->getType(), Ctx);
+    if (!C)
+      return std::nullopt;
+    V->Value = *C;
+    V->From.Through.append(Init.Through.begin(), Init.Through.end());
+    return V;
+  }
+
   if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
     auto Cond = foldIntImpl(CO->getCond(), Depth + 1);
     if (!Cond)
@@ -417,6 +458,83 @@ std::optional<FoldedInt> ConstantFolder::foldLocalScalar(const VarDecl *VD,
     From.Source = VD->getInit();
   }
   return FoldedInt{*V, From};
+}
+
+bool ConstantFolder::fieldInit(const Expr *Base, const FieldDecl *FD,
+                               unsigned Depth, FieldInit &Out) {
+  if (!Base || Depth > MaxDepth || ++Steps > MaxSteps)
+    return false;
+  Base = Base->IgnoreParenImpCasts();
+  if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(Base))
+    return fieldInit(Temp->getSubExpr(), FD, Depth + 1, Out);
+  // A trivial copy of an aggregate has its source's fields.
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Base)) {
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    if (Construct->getNumArgs() != 1 || !Ctor->isCopyOrMoveConstructor() ||
+        !Ctor->isTrivial())
+      return false;
+    return fieldInit(Construct->getArg(0), FD, Depth + 1, Out);
+  }
+  if (const auto *ILE = dyn_cast<InitListExpr>(Base)) {
+    if (ILE->isSyntacticForm() && ILE->getSemanticForm())
+      ILE = ILE->getSemanticForm();
+    if (ILE->getType()->getAsRecordDecl() != FD->getParent())
+      return false;
+    unsigned Index = FD->getFieldIndex();
+    const Expr *Init = Index < ILE->getNumInits() ? ILE->getInit(Index)
+                                                  : FD->getInClassInitializer();
+    if (const auto *Default = dyn_cast_or_null<CXXDefaultInitExpr>(Init))
+      Init = Default->getExpr();
+    if (!Init)
+      return false;
+    Out.E = Init;
+    Out.Context = Current;
+    return true;
+  }
+  // A field of a field: find the inner aggregate's initialiser first.
+  if (const auto *ME = dyn_cast<MemberExpr>(Base)) {
+    const auto *Inner = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    FieldInit Outer;
+    if (!Inner || ME->isArrow() ||
+        !fieldInit(ME->getBase(), Inner, Depth + 1, Outer))
+      return false;
+    const CallContext *Saved = Current;
+    Current = Outer.Context;
+    bool Found = fieldInit(Outer.E, FD, Depth + 1, Out);
+    Current = Saved;
+    Out.Through.insert(Out.Through.begin(), Outer.Through.begin(),
+                       Outer.Through.end());
+    return Found;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || VD->getType().isVolatileQualified())
+    return false;
+  if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
+    // A configuration struct passed by value or by const reference (a
+    // const reference cannot be written through).
+    const Expr *Arg = boundArgument(PVD);
+    QualType T = PVD->getType();
+    bool ConstRef =
+        T->isReferenceType() && T->getPointeeType().isConstQualified();
+    if (!Arg || (T->isReferenceType() && !ConstRef) ||
+        (!ConstRef && !isNeverWritten(PVD)))
+      return false;
+    const CallContext *Bound = Current;
+    Current = Bound->Parent;
+    bool Found = fieldInit(Arg, FD, Depth + 1, Out);
+    Current = Bound;
+    Out.Through.push_back(Binding{PVD, Bound});
+    return Found;
+  }
+  // A local (or constant) aggregate that nothing writes after its
+  // initialisation.
+  bool IsConst = VD->getType().isConstQualified() || VD->isConstexpr();
+  const Expr *Init = VD->getAnyInitializer();
+  if (!Init || VD->getType()->isReferenceType() ||
+      (!IsConst && (!VD->hasLocalStorage() || !isNeverWritten(VD))))
+    return false;
+  return fieldInit(Init, FD, Depth + 1, Out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -453,6 +571,25 @@ static bool isStdArray(QualType T) {
   return NS && NS->getName() == "std";
 }
 
+/// The element type and extent of a C array or std::array type.
+static std::optional<std::pair<QualType, uint64_t>>
+arrayShape(QualType T, const ASTContext &Ctx) {
+  if (const auto *CAT = Ctx.getAsConstantArrayType(T))
+    return std::make_pair(CAT->getElementType(), CAT->getZExtSize());
+  if (!isStdArray(T))
+    return std::nullopt;
+  const auto *Spec =
+      dyn_cast<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() != 2)
+    return std::nullopt;
+  const TemplateArgument &Ty = Spec->getTemplateArgs()[0];
+  const TemplateArgument &N = Spec->getTemplateArgs()[1];
+  if (Ty.getKind() != TemplateArgument::Type ||
+      N.getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  return std::make_pair(Ty.getAsType(), N.getAsIntegral().getZExtValue());
+}
+
 std::optional<FoldedArray> ConstantFolder::foldArrayImpl(const Expr *E,
                                                          const Expr *UseSite,
                                                          unsigned MaxElems,
@@ -484,6 +621,9 @@ std::optional<FoldedArray> ConstantFolder::foldArrayImpl(const Expr *E,
       return std::nullopt;
     }
   }
+
+  if (const Expr *Forwarded = forwardedArgument(E))
+    return foldArrayImpl(Forwarded, UseSite, MaxElems, Depth + 1);
 
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
@@ -539,6 +679,38 @@ std::optional<FoldedArray> ConstantFolder::foldArrayImpl(const Expr *E,
     return shifted(foldArrayImpl(Base, UseSite, MaxElems + N, Depth + 1), N);
   }
 
+  // An array field of an aggregate built from an initialiser list.
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    auto Shape = FD ? arrayShape(FD->getType(), Ctx) : std::nullopt;
+    FieldInit Init;
+    if (!Shape || ME->isArrow() ||
+        !fieldInit(ME->getBase(), FD, Depth + 1, Init))
+      return std::nullopt;
+    const auto *Inits = dyn_cast<InitListExpr>(Init.E->IgnoreImplicit());
+    if (!Inits || !Inits->getType()->isArrayType())
+      return std::nullopt;
+    FoldedArray A;
+    A.Provided = Shape->second;
+    A.Elems.resize(std::min<uint64_t>(Shape->second, MaxElems));
+    const CallContext *Saved = Current;
+    Current = Init.Context;
+    for (unsigned I = 0; I < A.Elems.size(); ++I) {
+      const Expr *El = I < Inits->getNumInits() ? Inits->getInit(I) : nullptr;
+      auto V = El ? foldIntImpl(El, Depth + 1) : std::nullopt;
+      if (!V && !El)
+        V = FoldedInt{llvm::APSInt::get(0),
+                      Origin{Inits->getSourceRange(), nullptr, nullptr, {}}};
+      if (auto C = V ? convertTo(V->Value, Shape->first, Ctx) : std::nullopt) {
+        A.Elems[I] = FoldedInt{*C, V->From};
+        A.Elems[I]->From.Through.append(Init.Through.begin(),
+                                        Init.Through.end());
+      }
+    }
+    Current = Saved;
+    return A;
+  }
+
   // std::array<T, N>::data()
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(E)) {
     const auto *MD = MCE->getMethodDecl();
@@ -550,25 +722,6 @@ std::optional<FoldedArray> ConstantFolder::foldArrayImpl(const Expr *E,
     return foldArrayImpl(Obj, UseSite, MaxElems, Depth + 1);
   }
   return std::nullopt;
-}
-
-/// The element type and extent of a C array or std::array type.
-static std::optional<std::pair<QualType, uint64_t>>
-arrayShape(QualType T, const ASTContext &Ctx) {
-  if (const auto *CAT = Ctx.getAsConstantArrayType(T))
-    return std::make_pair(CAT->getElementType(), CAT->getZExtSize());
-  if (!isStdArray(T))
-    return std::nullopt;
-  const auto *Spec =
-      dyn_cast<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
-  if (!Spec || Spec->getTemplateArgs().size() != 2)
-    return std::nullopt;
-  const TemplateArgument &Ty = Spec->getTemplateArgs()[0];
-  const TemplateArgument &N = Spec->getTemplateArgs()[1];
-  if (Ty.getKind() != TemplateArgument::Type ||
-      N.getKind() != TemplateArgument::Integral)
-    return std::nullopt;
-  return std::make_pair(Ty.getAsType(), N.getAsIntegral().getZExtValue());
 }
 
 /// The initialiser list of the elements: the list itself for a C array, the
@@ -618,9 +771,10 @@ std::optional<FoldedArray> ConstantFolder::foldArrayVar(const VarDecl *VD,
   return A;
 }
 
-std::optional<FoldedArray>
-ConstantFolder::computeArrayVar(const VarDecl *VD, const Expr *UseSite,
-                                unsigned MaxElems, unsigned Depth) {
+std::optional<FoldedArray> ConstantFolder::computeArrayVar(const VarDecl *VD,
+                                                           const Expr *UseSite,
+                                                           unsigned MaxElems,
+                                                           unsigned Depth) {
   auto Shape = arrayShape(VD->getType(), Ctx);
   if (!Shape || !Shape->first->isIntegralOrEnumerationType())
     return std::nullopt;
@@ -762,6 +916,15 @@ static ArrayUse classifyArrayUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
     P = parentOf(Ctx, EP);
   }
 
+  // std::forward and std::move hand the same object on.
+  while (const auto *Call = P.get<CallExpr>()) {
+    const Expr *Arg = forwardedArgument(Call);
+    if (!Arg || Arg->IgnoreParenImpCasts() != E->IgnoreParenImpCasts())
+      break;
+    E = Call;
+    P = skipTransparentParents(Ctx, E);
+  }
+
   // Unevaluated operands (sizeof, decltype) read nothing at run time.
   if (!Element && P.get<UnaryExprOrTypeTraitExpr>())
     return {ArrayUse::Read, DRE};
@@ -807,6 +970,11 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
       E.reset();
   };
   for (const DeclRefExpr *DRE : usesOf(VD)) {
+    // The use site's own operands are what is being folded; whatever the
+    // callee does through them happens after the values are read (callees
+    // that write through a parameter are refused in foldParamArray).
+    if (llvm::is_contained(ancestors(Ctx, DRE, UseSite), UseSite))
+      continue;
     ArrayUse Use = classifyArrayUse(Ctx, DRE);
     if (Use.Kind == ArrayUse::Read)
       continue;
@@ -932,23 +1100,46 @@ void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
   }
 }
 
-const Expr *ConstantFolder::boundArgument(const ParmVarDecl *PVD) const {
-  if (!Current)
+/// The argument that \p Context's call passes for \p PVD, or null when
+/// PVD is not a parameter of the called function.
+static const Expr *argumentFor(const ParmVarDecl *PVD,
+                               const CallContext *Context) {
+  if (!Context)
     return nullptr;
   const auto *F = dyn_cast<FunctionDecl>(PVD->getDeclContext());
-  if (!F || F->getCanonicalDecl() != Current->Callee->getCanonicalDecl())
+  if (!F || F->getCanonicalDecl() != Context->Callee->getCanonicalDecl())
     return nullptr;
   // A member operator call passes the object as argument 0.
   unsigned Index = PVD->getFunctionScopeIndex();
   if (const auto *MD = dyn_cast<CXXMethodDecl>(F);
-      MD && MD->isInstance() && isa<CXXOperatorCallExpr>(Current->Call))
+      MD && MD->isInstance() && isa<CXXOperatorCallExpr>(Context->Call))
     ++Index;
-  if (Index >= Current->Call->getNumArgs())
+  if (Index >= Context->Call->getNumArgs())
     return nullptr;
-  const Expr *Arg = Current->Call->getArg(Index);
+  const Expr *Arg = Context->Call->getArg(Index);
   if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
     Arg = Default->getExpr();
   return Arg;
+}
+
+const Expr *ConstantFolder::boundArgument(const ParmVarDecl *PVD) const {
+  return argumentFor(PVD, Current);
+}
+
+const Expr *forwardedFrom(const Expr *E, const CallContext *&Context) {
+  for (unsigned Steps = 0; Steps < 64 && Context; ++Steps) {
+    const Expr *Inner = E->IgnoreParenImpCasts();
+    if (const Expr *Forwarded = forwardedArgument(Inner))
+      Inner = Forwarded->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Inner);
+    const auto *PVD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    const Expr *Arg = PVD ? argumentFor(PVD, Context) : nullptr;
+    if (!Arg)
+      break;
+    E = Arg;
+    Context = Context->Parent;
+  }
+  return E;
 }
 
 std::optional<FoldedInt> ConstantFolder::foldParam(const ParmVarDecl *PVD,
@@ -975,7 +1166,9 @@ ConstantFolder::foldParamArray(const ParmVarDecl *PVD, unsigned MaxElems,
                                unsigned Depth) {
   const Expr *Arg = boundArgument(PVD);
   QualType Pointee = PVD->getType()->getPointeeType();
-  if (!Arg || Pointee.isNull() || !isNeverWritten(PVD))
+  // A pointer parameter must not be re-pointed; a reference cannot be.
+  if (!Arg || Pointee.isNull() ||
+      (!PVD->getType()->isReferenceType() && !isNeverWritten(PVD)))
     return std::nullopt;
   // Through a pointer to non-const the callee could write the elements.
   if (!Pointee.isConstQualified())

@@ -73,6 +73,12 @@ struct FoldedArray {
   const VarDecl *Array = nullptr;
 };
 
+/// The argument that the operand \p E passes on unchanged from the calls of
+/// \p Context (a parameter, possibly through std::forward), followed
+/// outwards; E itself when it is not such a parameter. \p Context becomes
+/// the context of the returned expression.
+const Expr *forwardedFrom(const Expr *E, const CallContext *&Context);
+
 /// Folds expressions of one translation unit. Results about a function's
 /// local variables are memoised, so one folder should serve a whole TU.
 class ConstantFolder {
@@ -102,6 +108,14 @@ public:
                                        unsigned MaxElems);
 
 private:
+  /// The initialiser of a field and the context to evaluate it in.
+  struct FieldInit {
+    const Expr *E = nullptr;
+    const CallContext *Context = nullptr;
+    llvm::SmallVector<Binding, 2> Through;
+  };
+  bool fieldInit(const Expr *Base, const FieldDecl *FD, unsigned Depth,
+                 FieldInit &Out);
   std::optional<FoldedInt> foldIntImpl(const Expr *E, unsigned Depth);
   std::optional<FoldedInt> foldLocalScalar(const VarDecl *VD, unsigned Depth);
   std::optional<FoldedArray> foldArrayImpl(const Expr *E, const Expr *UseSite,
@@ -111,8 +125,7 @@ private:
                                           unsigned MaxElems, unsigned Depth);
   std::optional<FoldedArray> computeArrayVar(const VarDecl *VD,
                                              const Expr *UseSite,
-                                             unsigned MaxElems,
-                                             unsigned Depth);
+                                             unsigned MaxElems, unsigned Depth);
   void applyStores(const VarDecl *VD, const Expr *UseSite, FoldedArray &A,
                    unsigned Depth);
   std::optional<FoldedInt> foldParam(const ParmVarDecl *PVD, unsigned Depth);

@@ -70,7 +70,6 @@ void encodeWith(CUtensorMap *Map, float *Ptr, const cuuint64_t *Dims,
   cuuint32_t ElemStrides[2] = {1, 1};
   cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, Ptr, Dims,
                          Strides, Box, ElemStrides,
-  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: globalStrides[0] is 100, the element count of globalDim[0]; strides are in bytes, so a CU_TENSOR_MAP_DATA_TYPE_FLOAT32 tensor needs 400 (TMAP-ENC-GSTRIDE-UNITS) [tma-descriptor]
                          CU_TENSOR_MAP_INTERLEAVE_NONE,
                          CU_TENSOR_MAP_SWIZZLE_128B,
                          CU_TENSOR_MAP_L2_PROMOTION_NONE,
@@ -81,7 +80,10 @@ void arrayCallers(CUtensorMap *Map, float *Ptr) {
   cuuint64_t Dims[2] = {100, 64};
   cuuint64_t Bad[1] = {100};
   cuuint64_t Good[1] = {400};
+  // An operand that only forwards a parameter is reported at the caller's
+  // argument, where the bad value is.
   encodeWith(Map, Ptr, Dims, Bad);
+  // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: globalStrides[0] is 100, the element count of globalDim[0]; strides are in bytes, so a CU_TENSOR_MAP_DATA_TYPE_FLOAT32 tensor needs 400 (TMAP-ENC-GSTRIDE-UNITS) [tma-descriptor]
   encodeWith(Map, Ptr, Dims, Good);
 }
 

@@ -562,7 +562,8 @@ void globals(CUtensorMap *Map, void *Src) {
                          Strides, MutableBox, Es, MODES);
 }
 
-// Values read from memory, returned by functions, or held in a struct.
+// Values read from memory, returned by functions, or held in a struct
+// parameter that no call binds. (A local aggregate's field is folded.)
 struct Shape {
   cuuint32_t Cols, Rows;
 };
@@ -581,6 +582,9 @@ void memoryAndRuntime(CUtensorMap *Map, void *Src, const cuuint32_t *Rows,
                          Strides + 0, Box2, Es, MODES);
   cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, Src, Dims,
                          Strides, Box3, Es, MODES);
+  // CHECK-NOTES: :[[@LINE-1]]:35: warning: boxDim[0] is 300, above the limit of 256 (TMAP-TILED-BOX-RANGE) [tma-descriptor]
+  // CHECK-NOTES: :[[@LINE-9]]:25: note: boxDim[0] = 300 comes from here
+  // CHECK-NOTES: :[[@LINE-10]]:25: note: split the box: at most 256 per dimension
 }
 
 // Arrays that are not initialised at all.
@@ -633,11 +637,9 @@ void explicitPointerCasts(CUtensorMap *Map, void *Src) {
 }
 
 // FIXME: an element of another local array read inside a braced initialiser
-// is not folded: the ParentMap gives the element two parents (the syntactic
-// InitListExpr first), and the read is taken for a write to Tile[1]. It also
-// hides Tile[1] from every later read, so all three calls are silent.
-// Expected: boxDim[1] is 300, three times. (Without the braced read, a
-// scalar or a store is folded: see elementsOfAnotherArray above.)
+// is folded (the parent map's semantic form of the list says it is read),
+// but the same element read through a scalar local or a store into a third
+// array after that call is still not: expected boxDim[1] is 300 three times.
 void elementInInitialiser(CUtensorMap *Map, void *Src) {
   cuuint64_t Dims[2] = {64, 64};
   cuuint64_t Strides[1] = {256};
@@ -646,6 +648,9 @@ void elementInInitialiser(CUtensorMap *Map, void *Src) {
   cuuint32_t Es[2] = {1, 1};
   cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, Src, Dims,
                          Strides, Box, Es, MODES);
+  // CHECK-NOTES: :[[@LINE-1]]:35: warning: boxDim[1] is 300, above the limit of 256 (TMAP-TILED-BOX-RANGE) [tma-descriptor]
+  // CHECK-NOTES: :[[@LINE-5]]:28: note: boxDim[1] = 300 comes from here
+  // CHECK-NOTES: :[[@LINE-6]]:28: note: split the box: at most 256 per dimension
   cuuint32_t Rows = Tile[1];
   cuuint32_t Box2[2] = {64, Rows};
   cuuint32_t Box3[2];
