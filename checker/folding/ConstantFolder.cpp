@@ -433,7 +433,113 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
     return foldIntImpl(
         Cond->Value != 0 ? CO->getTrueExpr() : CO->getFalseExpr(), Depth + 1);
   }
+
+  // A call of a small function (a type-to-enum or swizzle mapping): its
+  // body under a context that binds its parameters to the arguments.
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD || !FD->getBody() || isa<CXXMethodDecl>(FD) ||
+        FD->getNumParams() != Call->getNumArgs())
+      return std::nullopt;
+    const CallContext *Saved = Current;
+    Current = intern(Call, FD, Saved);
+    std::optional<FoldedInt> Result;
+    bool Returned = false;
+    if (!execute(FD->getBody(), Depth + 1, Result, Returned) || !Returned)
+      Result.reset();
+    Current = Saved;
+    if (!Result)
+      return std::nullopt;
+    auto C = convertTo(Result->Value, Call->getType(), Ctx);
+    if (!C)
+      return std::nullopt;
+    Result->Value = *C;
+    return Result;
+  }
   return std::nullopt;
+}
+
+bool ConstantFolder::execute(const Stmt *S, unsigned Depth,
+                             std::optional<FoldedInt> &Result, bool &Returned) {
+  if (!S || Depth > MaxDepth || ++Steps > MaxSteps)
+    return false;
+  if (const auto *Block = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *Child : Block->body()) {
+      if (!execute(Child, Depth + 1, Result, Returned))
+        return false;
+      if (Returned)
+        return true;
+    }
+    return true;
+  }
+  if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
+    Returned = true;
+    Result = Return->getRetValue()
+                 ? foldIntImpl(Return->getRetValue(), Depth + 1)
+                 : std::nullopt;
+    return Result.has_value();
+  }
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    if (If->getInit() || If->getConditionVariable())
+      return false;
+    auto Cond = foldIntImpl(If->getCond(), Depth + 1);
+    if (!Cond)
+      return false;
+    const Stmt *Taken = Cond->Value != 0 ? If->getThen() : If->getElse();
+    return !Taken || execute(Taken, Depth + 1, Result, Returned);
+  }
+  if (const auto *Switch = dyn_cast<SwitchStmt>(S)) {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(Switch->getBody());
+    if (Switch->getInit() || Switch->getConditionVariable() || !Body)
+      return false;
+    auto Cond = foldIntImpl(Switch->getCond(), Depth + 1);
+    if (!Cond)
+      return false;
+    // Run from the matching label (or default) to the end of the body; a
+    // break ends the switch.
+    const Stmt *Start = nullptr;
+    for (const SwitchCase *Case = Switch->getSwitchCaseList(); Case;
+         Case = Case->getNextSwitchCase()) {
+      if (isa<DefaultStmt>(Case)) {
+        if (!Start)
+          Start = Case;
+        continue;
+      }
+      const auto *C = cast<CaseStmt>(Case);
+      auto Label = foldIntImpl(C->getLHS(), Depth + 1);
+      if (!Label || C->getRHS())
+        return false;
+      if (llvm::APSInt::compareValues(Label->Value, Cond->Value) == 0)
+        Start = Case;
+    }
+    if (!Start)
+      return true;
+    bool Running = false;
+    for (const Stmt *Child : Body->body()) {
+      Running = Running || Child == Start;
+      if (!Running)
+        continue;
+      const Stmt *Inner = Child;
+      while (const auto *Case = dyn_cast<SwitchCase>(Inner))
+        Inner = Case->getSubStmt();
+      if (isa<BreakStmt>(Inner))
+        return true;
+      if (!execute(Inner, Depth + 1, Result, Returned))
+        return false;
+      if (Returned)
+        return true;
+    }
+    return true;
+  }
+  if (isa<NullStmt, BreakStmt>(S))
+    return true;
+  // Declarations of constants are read where they are used.
+  if (const auto *Decls = dyn_cast<DeclStmt>(S))
+    return llvm::all_of(Decls->decls(), [](const Decl *D) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      return !VD || VD->getType().isConstQualified() || VD->isConstexpr();
+    });
+  return false;
 }
 
 std::optional<FoldedInt> ConstantFolder::foldLocalScalar(const VarDecl *VD,

@@ -116,6 +116,10 @@ private:
   };
   bool fieldInit(const Expr *Base, const FieldDecl *FD, unsigned Depth,
                  FieldInit &Out);
+  /// Runs \p S as far as it is straight-line code on folded values; false
+  /// when it cannot. Sets Returned (and Result) at a return statement.
+  bool execute(const Stmt *S, unsigned Depth, std::optional<FoldedInt> &Result,
+               bool &Returned);
   std::optional<FoldedInt> foldIntImpl(const Expr *E, unsigned Depth);
   std::optional<FoldedInt> foldLocalScalar(const VarDecl *VD, unsigned Depth);
   std::optional<FoldedArray> foldArrayImpl(const Expr *E, const Expr *UseSite,
