@@ -338,6 +338,9 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
       return foldParam(PVD, Depth + 1);
+    if (auto It = LoopValues.find(DRE->getDecl()); It != LoopValues.end())
+      return FoldedInt{*convertTo(It->second, DRE->getType(), Ctx),
+                       Origin{DRE->getSourceRange(), nullptr, DRE, {}}};
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       return foldLocalScalar(VD, Depth + 1);
   }
@@ -947,7 +950,6 @@ std::optional<FoldedArray> ConstantFolder::computeArrayVar(const VarDecl *VD,
   return A;
 }
 
-namespace {
 /// What one use of a local array does to it.
 struct ArrayUse {
   enum KindType { Read, Store, ElementWrite, Escape } Kind;
@@ -955,7 +957,6 @@ struct ArrayUse {
   const Expr *Index = nullptr;
   const Expr *Value = nullptr;
 };
-} // namespace
 
 /// Skips parentheses and the casts that keep an expression's identity.
 static DynTypedNode skipTransparentParents(ASTContext &Ctx, const Expr *&E) {
@@ -1065,6 +1066,94 @@ static ArrayUse classifyArrayUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
   return {ArrayUse::Escape, DRE};
 }
 
+/// The loop variable of `for (T I = A; I < B; ++I)` (also <=, !=, I++,
+/// I += 1), when the body does not write it.
+static const VarDecl *countedLoopVar(const ForStmt *Loop, ASTContext &Ctx) {
+  const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+  if (!Init || !Init->isSingleDecl())
+    return nullptr;
+  const auto *Var = dyn_cast<VarDecl>(Init->getSingleDecl());
+  if (!Var || !Var->getInit() || !Var->getType()->isIntegerType())
+    return nullptr;
+  auto IsVar = [Var](const Expr *E) {
+    const auto *DRE =
+        E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+    return DRE && DRE->getDecl() == Var;
+  };
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
+  if (!Cond || !IsVar(Cond->getLHS()) ||
+      (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE &&
+       Cond->getOpcode() != BO_NE))
+    return nullptr;
+  const Expr *Inc = Loop->getInc();
+  bool Step = false;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
+    Step = UO->isIncrementOp() && IsVar(UO->getSubExpr());
+  else if (const auto *CAO = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    Step = CAO->getOpcode() == BO_AddAssign && IsVar(CAO->getLHS()) &&
+           isa<IntegerLiteral>(CAO->getRHS()->IgnoreParenImpCasts()) &&
+           cast<IntegerLiteral>(CAO->getRHS()->IgnoreParenImpCasts())
+                   ->getValue() == 1;
+  if (!Step || ExprMutationAnalyzer(*Loop->getBody(), Ctx).isMutated(Var))
+    return nullptr;
+  return Var;
+}
+
+const ForStmt *ConstantFolder::fillLoopOf(const ArrayUse &Use,
+                                          const VarDecl *Array) {
+  // The store must be a statement of the loop body itself.
+  DynTypedNode P = parentOf(Ctx, DynTypedNode::create(*Use.Where));
+  if (const auto *Block = P.get<CompoundStmt>()) {
+    // Another write of the same array in the body would interleave with it.
+    unsigned Writes = 0;
+    for (const DeclRefExpr *DRE : usesOf(Array))
+      if (llvm::is_contained(ancestors(Ctx, DRE, Block), Block) &&
+          classifyArrayUse(Ctx, DRE).Kind != ArrayUse::Read)
+        ++Writes;
+    if (Writes != 1)
+      return nullptr;
+    P = parentOf(Ctx, P);
+  }
+  const auto *Loop = P.get<ForStmt>();
+  if (!Loop || !countedLoopVar(Loop, Ctx))
+    return nullptr;
+  return Loop;
+}
+
+bool ConstantFolder::unrollStore(const ForStmt *Loop, const ArrayUse &Use,
+                                 const VarDecl *Array, FoldedArray &A,
+                                 unsigned Depth) {
+  const VarDecl *Var = countedLoopVar(Loop, Ctx);
+  const auto *Cond = cast<BinaryOperator>(Loop->getCond());
+  auto First = foldIntImpl(Var->getInit(), Depth + 1);
+  auto Bound = foldIntImpl(Cond->getRHS(), Depth + 1);
+  if (!First || !Bound)
+    return false;
+  int64_t From = First->Value.getExtValue();
+  int64_t To = Bound->Value.getExtValue() + (Cond->getOpcode() == BO_LE);
+  if (To - From > static_cast<int64_t>(MaxOffset) || From > To)
+    return false;
+  QualType ElemT = arrayShape(Array->getType(), Ctx)->first;
+  for (int64_t I = From; I < To; ++I) {
+    LoopValues[Var] = llvm::APSInt::get(I);
+    auto Index = foldIntImpl(Use.Index, Depth + 1);
+    auto Value = foldIntImpl(Use.Value, Depth + 1);
+    if (!Index || Index->Value.isNegative()) {
+      LoopValues.erase(Var);
+      return false;
+    }
+    uint64_t K = Index->Value.getZExtValue();
+    if (K >= A.Elems.size())
+      continue;
+    A.Elems[K].reset();
+    if (auto C = Value ? convertTo(Value->Value, ElemT, Ctx) : std::nullopt)
+      A.Elems[K] = FoldedInt{*C, Origin{Use.Value->getSourceRange(), Array,
+                                        Use.Value, Value->From.Through}};
+  }
+  LoopValues.erase(Var);
+  return true;
+}
+
 void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
                                  FoldedArray &A, unsigned Depth) {
   const Stmt *Body = bodyOf(VD);
@@ -1087,6 +1176,14 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
     Order When = orderOf(Ctx, Use.Where, UseSite, Body);
     if (When == Order::After)
       continue;
+    if (Use.Kind == ArrayUse::Store && When == Order::MaybeBefore)
+      if (const ForStmt *Loop = fillLoopOf(Use, VD)) {
+        Order LoopOrder = orderOf(Ctx, Loop, UseSite, Body);
+        if (LoopOrder == Order::After)
+          continue;
+        if (LoopOrder == Order::Before && unrollStore(Loop, Use, VD, A, Depth))
+          continue;
+      }
     if (Use.Kind == ArrayUse::Escape) {
       Forget();
       return;

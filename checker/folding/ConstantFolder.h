@@ -79,6 +79,8 @@ struct FoldedArray {
 /// the context of the returned expression.
 const Expr *forwardedFrom(const Expr *E, const CallContext *&Context);
 
+struct ArrayUse;
+
 /// Folds expressions of one translation unit. Results about a function's
 /// local variables are memoised, so one folder should serve a whole TU.
 class ConstantFolder {
@@ -130,6 +132,9 @@ private:
   std::optional<FoldedArray> computeArrayVar(const VarDecl *VD,
                                              const Expr *UseSite,
                                              unsigned MaxElems, unsigned Depth);
+  const ForStmt *fillLoopOf(const ArrayUse &Use, const VarDecl *Array);
+  bool unrollStore(const ForStmt *Loop, const ArrayUse &Use,
+                   const VarDecl *Array, FoldedArray &A, unsigned Depth);
   void applyStores(const VarDecl *VD, const Expr *UseSite, FoldedArray &A,
                    unsigned Depth);
   std::optional<FoldedInt> foldParam(const ParmVarDecl *PVD, unsigned Depth);
@@ -148,6 +153,8 @@ private:
   ASTContext &Ctx;
   const CallContext *Current = nullptr;
   unsigned Steps = 0;
+  /// Values of counted-loop variables while a fill loop is unrolled.
+  llvm::DenseMap<const Decl *, llvm::APSInt> LoopValues;
   std::map<std::tuple<const VarDecl *, const Expr *, const CallContext *>,
            FoldedArray>
       ArrayMemo;
