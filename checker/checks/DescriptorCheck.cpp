@@ -29,11 +29,13 @@ DescriptorCheck::DescriptorCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       StrideUnitHeuristics(Options.get("StrideUnitHeuristics", true)),
       AddressTypeCheck(Options.get("AddressTypeCheck", true)),
+      CallSiteContexts(Options.get("CallSiteContexts", true)),
       CoverageReport(Options.get("CoverageReport", false)) {}
 
 void DescriptorCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "StrideUnitHeuristics", StrideUnitHeuristics);
   Options.store(Opts, "AddressTypeCheck", AddressTypeCheck);
+  Options.store(Opts, "CallSiteContexts", CallSiteContexts);
   Options.store(Opts, "CoverageReport", CoverageReport);
 }
 
@@ -197,7 +199,7 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   std::vector<Finding> Findings;
   std::map<std::pair<SourceLocation::UIntTy, std::string>, size_t> Seen;
   unsigned BestKnown = 0;
-  auto Contexts = Folder->contextsOf(Fn);
+  auto Contexts = Folder->contextsOf(CallSiteContexts ? Fn : nullptr);
   for (const CallContext *Context : Contexts) {
     Folder->enterContext(Context);
     auto Ops = std::make_shared<FoldedOperands>(

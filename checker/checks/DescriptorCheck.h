@@ -62,6 +62,8 @@ private:
 
   const bool StrideUnitHeuristics;
   const bool AddressTypeCheck;
+  /// Evaluate the call under each call of its function (parameters folded).
+  const bool CallSiteContexts;
   /// Debugging aid: a warning per encode call saying how much was folded.
   const bool CoverageReport;
   std::unique_ptr<ConstantFolder> Folder;
