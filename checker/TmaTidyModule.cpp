@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/DescriptorCheck.h"
+#include "checks/EncodeResultCheck.h"
+#include "checks/TensorMapPlacementCheck.h"
 
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -16,6 +18,9 @@ class TmaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<DescriptorCheck>("tma-descriptor");
+    CheckFactories.registerCheck<EncodeResultCheck>("tma-encode-result");
+    CheckFactories.registerCheck<TensorMapPlacementCheck>(
+        "tma-tensor-map-placement");
   }
 };
 } // namespace

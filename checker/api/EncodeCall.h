@@ -4,11 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Recognises tensor-map encode calls: the driver function itself, methods of
-// the same name, and calls through any function pointer or reference whose
-// type has the driver's signature (PFN_cuTensorMapEncodeTiled_v12000,
-// decltype(&cuTensorMapEncodeTiled), the cast result of
-// cudaGetDriverEntryPoint[ByVersion], cuGetProcAddress or dlsym).
+// Recognises tensor-map encode calls (cuTensorMapEncodeTiled, Im2col,
+// Im2colWide and cuTensorMapReplaceAddress): the driver function itself,
+// methods of the same name, and calls through any function pointer or
+// reference whose type has the driver's signature
+// (PFN_cuTensorMapEncodeTiled_v12000, decltype(&cuTensorMapEncodeTiled), the
+// cast result of cudaGetDriverEntryPoint[ByVersion], cuGetProcAddress or
+// dlsym).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,16 +28,26 @@ namespace clang::tidy::tma {
 /// dependency); checks refer to it by this alias.
 namespace rules = ::tma::rules;
 
-enum class EncodeKind { Tiled };
+/// The driver entry points that write a tensor map.
+enum class EncodeKind { Tiled, Im2col, Im2colWide, ReplaceAddress };
 
 /// The kind of encode call \p Call is, or std::nullopt.
 std::optional<EncodeKind> classifyEncodeCall(const CallExpr &Call);
+
+/// The driver's name of \p K, e.g. "cuTensorMapEncodeTiled".
+llvm::StringRef encodeKindName(EncodeKind K);
 
 /// The argument of a Tiled encode call that holds \p P.
 const Expr *tiledArgument(const CallExpr &Call, rules::Param P);
 
 /// Number of operands of cuTensorMapEncodeTiled.
 constexpr unsigned TiledArgCount = 12;
+/// Number of operands of cuTensorMapEncodeIm2col.
+constexpr unsigned Im2colArgCount = 15;
+/// Number of operands of cuTensorMapEncodeIm2colWide.
+constexpr unsigned Im2colWideArgCount = 16;
+/// Number of operands of cuTensorMapReplaceAddress.
+constexpr unsigned ReplaceAddressArgCount = 2;
 
 } // namespace clang::tidy::tma
 

@@ -185,7 +185,7 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   // Calls in system headers are analysed too: a forwarding wrapper there
   // (CUTLASS's driver wrapper) reports at the user's call of the wrapper.
-  if (!classifyEncodeCall(*Call))
+  if (classifyEncodeCall(*Call) != EncodeKind::Tiled)
     return;
   if (!Folder)
     Folder = std::make_unique<ConstantFolder>(*Result.Context);

@@ -1154,6 +1154,39 @@ bool ConstantFolder::unrollStore(const ForStmt *Loop, const ArrayUse &Use,
   return true;
 }
 
+std::optional<bool> ConstantFolder::runsUnderFoldedIfs(const Stmt *Write,
+                                                       const Stmt *UseSite,
+                                                       const Stmt *Body,
+                                                       unsigned Depth) {
+  // Climb from the store through blocks and `if`s with folded conditions to
+  // the statement that is straight-line before the use.
+  auto UseChain = ancestors(Ctx, UseSite, Body);
+  const Stmt *Child = Write;
+  bool Runs = true;
+  for (unsigned Steps = 0; Steps < 32; ++Steps) {
+    DynTypedNode P = parentOf(Ctx, DynTypedNode::create(*Child));
+    const Stmt *Parent = P.get<Stmt>();
+    if (!Parent)
+      return std::nullopt;
+    if (isa<CompoundStmt>(Parent) && llvm::is_contained(UseChain, Parent))
+      break;
+    if (const auto *If = dyn_cast<IfStmt>(Parent)) {
+      if (If->getInit() || If->getConditionVariable() || Child == If->getCond())
+        return std::nullopt;
+      auto Cond = foldIntImpl(If->getCond(), Depth + 1);
+      if (!Cond)
+        return std::nullopt;
+      Runs = Runs && ((Cond->Value != 0) == (Child == If->getThen()));
+    } else if (!isa<CompoundStmt>(Parent)) {
+      return std::nullopt;
+    }
+    Child = Parent;
+  }
+  if (Child == Write || orderOf(Ctx, Child, UseSite, Body) != Order::Before)
+    return std::nullopt;
+  return Runs;
+}
+
 void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
                                  FoldedArray &A, unsigned Depth) {
   const Stmt *Body = bodyOf(VD);
@@ -1176,14 +1209,20 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
     Order When = orderOf(Ctx, Use.Where, UseSite, Body);
     if (When == Order::After)
       continue;
-    if (Use.Kind == ArrayUse::Store && When == Order::MaybeBefore)
+    if (Use.Kind == ArrayUse::Store && When == Order::MaybeBefore) {
       if (const ForStmt *Loop = fillLoopOf(Use, VD)) {
         Order LoopOrder = orderOf(Ctx, Loop, UseSite, Body);
         if (LoopOrder == Order::After)
           continue;
         if (LoopOrder == Order::Before && unrollStore(Loop, Use, VD, A, Depth))
           continue;
+      } else if (auto Runs =
+                     runsUnderFoldedIfs(Use.Where, UseSite, Body, Depth)) {
+        if (!*Runs)
+          continue;
+        When = Order::Before;
       }
+    }
     if (Use.Kind == ArrayUse::Escape) {
       Forget();
       return;

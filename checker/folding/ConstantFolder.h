@@ -135,6 +135,10 @@ private:
   const ForStmt *fillLoopOf(const ArrayUse &Use, const VarDecl *Array);
   bool unrollStore(const ForStmt *Loop, const ArrayUse &Use,
                    const VarDecl *Array, FoldedArray &A, unsigned Depth);
+  /// Whether a store under `if`s with folded conditions runs before the use
+  /// (std::nullopt: not such a store).
+  std::optional<bool> runsUnderFoldedIfs(const Stmt *Write, const Stmt *UseSite,
+                                         const Stmt *Body, unsigned Depth);
   void applyStores(const VarDecl *VD, const Expr *UseSite, FoldedArray &A,
                    unsigned Depth);
   std::optional<FoldedInt> foldParam(const ParmVarDecl *PVD, unsigned Depth);

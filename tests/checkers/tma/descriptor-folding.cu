@@ -662,8 +662,8 @@ void elementInInitialiser(CUtensorMap *Map, void *Src) {
                          Strides, Box3, Es, MODES);
 }
 
-// Stores in a nested block are not "straight-line" for the folder: they
-// are forgotten, not applied.
+// A store in a nested block is straight-line code too (it used to be
+// forgotten; kept as a regression test).
 void storeInNestedBlock(CUtensorMap *Map, void *Src) {
   cuuint64_t Dims[2] = {64, 64};
   cuuint64_t Strides[1] = {256};
@@ -674,6 +674,9 @@ void storeInNestedBlock(CUtensorMap *Map, void *Src) {
   cuuint32_t Es[2] = {1, 1};
   cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, Src, Dims,
                          Strides, Box, Es, MODES);
+  // CHECK-NOTES: :[[@LINE-1]]:35: warning: boxDim[1] is 300, above the limit of 256 (TMAP-TILED-BOX-RANGE) [tma-descriptor]
+  // CHECK-NOTES: :[[@LINE-6]]:14: note: boxDim[1] = 300 comes from here
+  // CHECK-NOTES: :[[@LINE-7]]:14: note: split the box: at most 256 per dimension
 }
 
 // A chain of non-const locals longer than the folder's depth limit.

@@ -203,3 +203,31 @@ void unknownConfig(CUtensorMap *Map, unsigned short *Ptr, int Bytes) {
                          Strides, Box2, ElemStrides,
                          MODES(CU_TENSOR_MAP_SWIZZLE_128B));
 }
+
+//===----------------------------------------------------------------------===//
+// Stores under `if`s on template arguments
+//===----------------------------------------------------------------------===//
+
+template <bool Padding, bool Swizzle>
+void encodeVariant(CUtensorMap *Map, unsigned short *Ptr, bool Runtime) {
+  cuuint64_t Dims[2] = {4096, 4096};
+  cuuint64_t Strides[1] = {8192};
+  cuuint32_t Box[2] = {64, 64};
+  cuuint32_t ElemStrides[2] = {1, 1};
+  if (Padding) {
+    Box[0] = 72;
+  }
+  if (Runtime)
+    ElemStrides[1] = 9; // not known: silent
+  cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, Ptr, Dims,
+                         Strides, Box, ElemStrides,
+                         // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: inner box is boxDim[0] = 72 * 2 bytes = 144 bytes, above the 128-byte span of CU_TENSOR_MAP_SWIZZLE_128B (TMAP-TILED-SWIZZLE-INNER) [tma-descriptor]
+                         MODES(Swizzle ? CU_TENSOR_MAP_SWIZZLE_128B
+                                       : CU_TENSOR_MAP_SWIZZLE_NONE));
+}
+
+void variants(CUtensorMap *Map, unsigned short *Ptr, bool Runtime) {
+  encodeVariant<true, false>(Map, Ptr, Runtime); // 144 bytes unswizzled: fine
+  encodeVariant<false, true>(Map, Ptr, Runtime); // 128 bytes: fine
+  encodeVariant<true, true>(Map, Ptr, Runtime);  // 144 bytes > 128B span
+}

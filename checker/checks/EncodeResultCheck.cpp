@@ -1,0 +1,151 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/EncodeResultCheck.h"
+#include "api/EncodeCall.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::tma {
+
+static constexpr llvm::StringLiteral CallId = "call";
+
+void EncodeResultCheck::registerMatchers(MatchFinder *Finder) {
+  // Only the operand counts of the four encoders; classifyEncodeCall decides.
+  Finder->addMatcher(
+      callExpr(anyOf(argumentCountIs(TiledArgCount),
+                     argumentCountIs(Im2colArgCount),
+                     argumentCountIs(Im2colWideArgCount),
+                     argumentCountIs(ReplaceAddressArgCount)))
+          .bind(CallId),
+      this);
+}
+
+/// True when \p E is written as a whole argument of a function-like macro,
+/// `CHECK_CU(cuTensorMapEncodeTiled(...))`: the macro takes the result, and
+/// what it does with it is the macro author's business.
+static bool isWholeMacroArgument(const Expr &E, const SourceManager &SM,
+                                 const LangOptions &LangOpts) {
+  SourceLocation Begin = E.getBeginLoc(), End = E.getEndLoc();
+  if (!SM.isMacroArgExpansion(Begin) || !SM.isMacroArgExpansion(End))
+    return false;
+  std::optional<Token> Prev = Lexer::findPreviousToken(
+      SM.getSpellingLoc(Begin), SM, LangOpts, /*IncludeComments=*/false);
+  std::optional<Token> Next =
+      Lexer::findNextToken(SM.getSpellingLoc(End), SM, LangOpts);
+  return Prev && Next && Prev->isOneOf(tok::l_paren, tok::comma) &&
+         Next->isOneOf(tok::r_paren, tok::comma);
+}
+
+/// True when \p S is \p Parent's sub-statement whose value is discarded: a
+/// statement of a block (not the value of a GNU statement expression), the
+/// body or branch of a control statement, or a for-loop increment.
+static bool isDiscardedSubStmt(const Stmt &S, const DynTypedNode &Parent,
+                               ASTContext &Ctx) {
+  if (const auto *CS = Parent.get<CompoundStmt>()) {
+    // ({ ...; E; }) yields E.
+    if (CS->body_back() == &S) {
+      for (const DynTypedNode &Outer : Ctx.getParents(*CS))
+        if (Outer.get<StmtExpr>())
+          return false;
+    }
+    return true;
+  }
+  if (const auto *If = Parent.get<IfStmt>())
+    return If->getThen() == &S || If->getElse() == &S;
+  if (const auto *For = Parent.get<ForStmt>())
+    return For->getBody() == &S || For->getInc() == &S;
+  if (const auto *While = Parent.get<WhileStmt>())
+    return While->getBody() == &S;
+  if (const auto *Do = Parent.get<DoStmt>())
+    return Do->getBody() == &S;
+  if (const auto *Range = Parent.get<CXXForRangeStmt>())
+    return Range->getBody() == &S;
+  if (const auto *Switch = Parent.get<SwitchStmt>())
+    return Switch->getBody() == &S;
+  if (const auto *Case = Parent.get<SwitchCase>())
+    return Case->getSubStmt() == &S;
+  if (const auto *Label = Parent.get<LabelStmt>())
+    return Label->getSubStmt() == &S;
+  if (const auto *Attributed = Parent.get<AttributedStmt>())
+    return Attributed->getSubStmt() == &S;
+  return false;
+}
+
+/// True when the value of \p Call is provably thrown away: the call is an
+/// expression statement or is cast to void, possibly under parentheses, the
+/// left side of a comma or a branch of ?:. Anything else (assigned, returned,
+/// passed on, compared, a condition, a macro argument) counts as checked.
+static bool isDiscarded(const CallExpr &Call, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Expr *E = &Call;
+  // Bounded: each step goes one node up.
+  for (unsigned Depth = 0; Depth < 32; ++Depth) {
+    if (isWholeMacroArgument(*E, SM, Ctx.getLangOpts()))
+      return false;
+    DynTypedNodeList Parents = Ctx.getParents(*E);
+    if (Parents.size() != 1)
+      return false;
+    const DynTypedNode &P = Parents[0];
+    if (const auto *Cast = P.get<ExplicitCastExpr>()) {
+      if (Cast->getTypeAsWritten()->isVoidType())
+        return true;
+      E = Cast;
+      continue;
+    }
+    if (const auto *PE = P.get<Expr>()) {
+      if (isa<ParenExpr, ImplicitCastExpr, FullExpr,
+              MaterializeTemporaryExpr>(PE)) {
+        E = PE;
+        continue;
+      }
+      if (const auto *BO = dyn_cast<BinaryOperator>(PE);
+          BO && BO->getOpcode() == BO_Comma) {
+        if (BO->getLHS() == E)
+          return true;
+        E = PE;
+        continue;
+      }
+      if (const auto *CO = dyn_cast<ConditionalOperator>(PE);
+          CO && CO->getCond() != E) {
+        E = PE;
+        continue;
+      }
+      return false;
+    }
+    return isDiscardedSubStmt(*E, P, Ctx);
+  }
+  return false;
+}
+
+void EncodeResultCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>(CallId);
+  std::optional<EncodeKind> Kind = classifyEncodeCall(*Call);
+  if (!Kind)
+    return;
+  // The value must be a CUresult (a wrapper method may return void).
+  const auto *Enum = Call->getType().getCanonicalType()->getAsTagDecl();
+  if (!Enum || Enum->getName() != "cudaError_enum")
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  SourceLocation Loc = SM.getFileLoc(Call->getBeginLoc());
+  if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+    return;
+  if (!isDiscarded(*Call, *Result.Context))
+    return;
+  if (!Reported.insert(Loc.getRawEncoding()).second)
+    return;
+  diag(Loc, "the CUresult of %0 is discarded; a rejected descriptor is only "
+            "reported through it (TMAP-ENC-RESULT-CHECKED)")
+      << encodeKindName(*Kind);
+}
+
+} // namespace clang::tidy::tma

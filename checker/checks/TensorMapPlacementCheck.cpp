@@ -1,0 +1,612 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/TensorMapPlacementCheck.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <memory>
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::tma {
+
+namespace {
+
+/// What an expression is with respect to the tensor map being followed.
+enum class Ref {
+  None,
+  /// An lvalue that designates the map, or a subobject that holds one.
+  Object,
+  /// A variable whose value is the map's address.
+  AddressVar,
+  /// A value that is the map's address: a pointer or a 64-bit integer.
+  Address,
+};
+
+/// The declarations, TMA candidates and references of one function body, in
+/// source order.
+class BodyNodes : public RecursiveASTVisitor<BodyNodes> {
+public:
+  bool VisitVarDecl(VarDecl *V) {
+    if (!isa<ParmVarDecl>(V))
+      Vars.push_back(V);
+    return true;
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt *S) {
+    Sites.push_back(S);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    Sites.push_back(C);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    Refs.push_back(D);
+    return true;
+  }
+
+  std::vector<const VarDecl *> Vars;
+  std::vector<const Stmt *> Sites;
+  std::vector<const DeclRefExpr *> Refs;
+};
+
+/// Follows the address of one kernel parameter through the kernel and the
+/// device functions it calls.
+class AddressFlow {
+public:
+  AddressFlow(ASTContext &Ctx, unsigned MaxDepth)
+      : Ctx(Ctx), MaxDepth(MaxDepth) {}
+
+  /// The statements from \p FD's body to the TMA operation that the map
+  /// reaches, starting from \p Var (an Object or an AddressVar): the calls
+  /// that pass it on, then the operation. Empty when nothing is proven.
+  llvm::SmallVector<const Stmt *, 4> follow(const FunctionDecl &FD,
+                                            const VarDecl &Var, Ref Kind,
+                                            unsigned Depth);
+
+private:
+  ASTContext &Ctx;
+  const unsigned MaxDepth;
+};
+
+} // namespace
+
+static constexpr llvm::StringLiteral KernelId = "kernel";
+/// The deepest a record is searched for a tensor-map member.
+static constexpr unsigned MaxRecordDepth = 4;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// True when \p DC is namespace \p Name at global scope, ignoring inline
+/// (versioning) namespaces.
+static bool isTopNamespace(const DeclContext *DC, StringRef Name) {
+  while (DC && (isa<LinkageSpecDecl>(DC) ||
+                (isa<NamespaceDecl>(DC) && cast<NamespaceDecl>(DC)->isInline())))
+    DC = DC->getParent();
+  const auto *NS = dyn_cast_or_null<NamespaceDecl>(DC);
+  if (!NS || NS->getName() != Name)
+    return false;
+  DC = NS->getParent();
+  while (DC && (isa<LinkageSpecDecl>(DC) ||
+                (isa<NamespaceDecl>(DC) && cast<NamespaceDecl>(DC)->isInline())))
+    DC = DC->getParent();
+  return DC && isa<TranslationUnitDecl>(DC);
+}
+
+/// True when \p RD is CUtensorMap, or the byte array CuTe calls
+/// TmaDescriptor when cuda.h is too old.
+static bool isMapRecord(const RecordDecl &RD) {
+  if (RD.getName() == "CUtensorMap_st")
+    return true;
+  StringRef Name = RD.getName();
+  if (Name.empty())
+    if (const TypedefNameDecl *TD = RD.getTypedefNameForAnonDecl())
+      Name = TD->getName();
+  return (Name == "TmaDescriptor" || Name == "Im2ColTmaDescriptor") &&
+         isTopNamespace(RD.getDeclContext(), "cute");
+}
+
+/// True when \p T is a tensor map, an array of them, or a class that holds
+/// one (in a field or base, at any depth up to MaxRecordDepth).
+static bool holdsMap(QualType T, unsigned Depth = 0) {
+  if (T.isNull() || T->isDependentType())
+    return false;
+  T = T.getCanonicalType();
+  while (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr()))
+    T = AT->getElementType().getCanonicalType();
+  const RecordDecl *RD = T->getAsRecordDecl();
+  if (!RD)
+    return false;
+  if (isMapRecord(*RD))
+    return true;
+  RD = RD->getDefinition();
+  if (!RD || Depth >= MaxRecordDepth)
+    return false;
+  for (const FieldDecl *F : RD->fields())
+    if (holdsMap(F->getType(), Depth + 1))
+      return true;
+  if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD))
+    for (const CXXBaseSpecifier &B : CRD->bases())
+      if (holdsMap(B.getType(), Depth + 1))
+        return true;
+  return false;
+}
+
+/// True when \p T is the map type itself (not a class that holds one).
+static bool isMapType(QualType T) {
+  const RecordDecl *RD = T.getCanonicalType()->getAsRecordDecl();
+  return RD && isMapRecord(*RD);
+}
+
+/// True when a value of type \p T can carry an address: a pointer or an
+/// integer of at least 64 bits.
+static bool isAddressType(QualType T, const ASTContext &Ctx) {
+  if (T->isPointerType())
+    return true;
+  return T->isIntegerType() && !T->isBooleanType() && !T->isEnumeralType() &&
+         Ctx.getTypeSize(T) >= 64;
+}
+
+//===----------------------------------------------------------------------===//
+// TMA operations
+//===----------------------------------------------------------------------===//
+
+/// True when the text of \p S issues a TMA operation that reads a tensor map.
+static bool isTmaAsm(const GCCAsmStmt &S) {
+  const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
+  if (!Text || Text->getCharByteWidth() != 1)
+    return false;
+  StringRef T = Text->getString();
+  return llvm::any_of(
+      {"cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor",
+       "cp.async.bulk.prefetch.tensor", "prefetch.tensormap", "tensormap."},
+      [&](const char *Op) { return T.contains(Op); });
+}
+
+/// True when \p FD is a CCCL function that issues a TMA operation on a
+/// tensor-map argument: cuda::ptx::cp_async_bulk_tensor*,
+/// cuda::ptx::cp_reduce_async_bulk_tensor,
+/// cuda::device::experimental::cp_async_bulk_tensor_*.
+static bool isTmaApi(const FunctionDecl &FD) {
+  if (!FD.getIdentifier())
+    return false;
+  StringRef Name = FD.getName();
+  const auto *NS = dyn_cast<NamespaceDecl>(FD.getDeclContext());
+  while (NS && NS->isInline())
+    NS = dyn_cast<NamespaceDecl>(NS->getParent());
+  if (!NS)
+    return false;
+  if (NS->getName() == "ptx" && isTopNamespace(NS->getParent(), "cuda"))
+    return Name.starts_with("cp_async_bulk_tensor") ||
+           Name == "cp_reduce_async_bulk_tensor";
+  if (NS->getName() != "experimental")
+    return false;
+  const auto *Device = dyn_cast<NamespaceDecl>(NS->getParent());
+  while (Device && Device->isInline())
+    Device = dyn_cast<NamespaceDecl>(Device->getParent());
+  return Device && Device->getName() == "device" &&
+         isTopNamespace(Device->getParent(), "cuda") &&
+         Name.starts_with("cp_async_bulk_tensor_");
+}
+
+//===----------------------------------------------------------------------===//
+// Address flow
+//===----------------------------------------------------------------------===//
+
+using TrackedVars = llvm::DenseMap<const ValueDecl *, Ref>;
+
+/// What \p E is with respect to the followed map, given the variables known
+/// to hold it (\p Vars).
+static Ref classify(const Expr *E, const TrackedVars &Vars,
+                    const ASTContext &Ctx) {
+  if (!E)
+    return Ref::None;
+  E = E->IgnoreParens();
+  if (const auto *FE = dyn_cast<FullExpr>(E))
+    return classify(FE->getSubExpr(), Vars, Ctx);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    // A lambda capture may be a copy.
+    if (DRE->refersToEnclosingVariableOrCapture())
+      return Ref::None;
+    auto It = Vars.find(DRE->getDecl());
+    return It == Vars.end() ? Ref::None : It->second;
+  }
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    Ref Sub = classify(Cast->getSubExpr(), Vars, Ctx);
+    switch (Sub) {
+    case Ref::None:
+      return Ref::None;
+    case Ref::Object:
+      if (Cast->getCastKind() == CK_ArrayToPointerDecay)
+        return Ref::Address;
+      if (Cast->isGLValue() &&
+          llvm::is_contained({CK_NoOp, CK_DerivedToBase,
+                              CK_UncheckedDerivedToBase, CK_LValueBitCast},
+                             Cast->getCastKind()))
+        return Ref::Object;
+      return Ref::None; // A copy.
+    case Ref::AddressVar:
+      if (Cast->getCastKind() == CK_LValueToRValue)
+        return Ref::Address;
+      if (Cast->getCastKind() == CK_NoOp && Cast->isGLValue())
+        return Ref::AddressVar;
+      return Ref::None;
+    case Ref::Address:
+      return isAddressType(Cast->getType(), Ctx) ? Ref::Address : Ref::None;
+    }
+    llvm_unreachable("covered switch");
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    Ref Sub = classify(UO->getSubExpr(), Vars, Ctx);
+    if (UO->getOpcode() == UO_AddrOf && Sub == Ref::Object)
+      return Ref::Address;
+    if (UO->getOpcode() == UO_Deref && Sub == Ref::Address)
+      return Ref::Object;
+    return Ref::None;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (!holdsMap(ME->getType()))
+      return Ref::None;
+    Ref Base = classify(ME->getBase(), Vars, Ctx);
+    return (ME->isArrow() ? Base == Ref::Address : Base == Ref::Object)
+               ? Ref::Object
+               : Ref::None;
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return classify(AS->getBase(), Vars, Ctx) == Ref::Address ? Ref::Object
+                                                             : Ref::None;
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // std::addressof(map), __builtin_addressof(map).
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (FD && Call->getNumArgs() == 1 &&
+        (FD->getBuiltinID() == Builtin::BI__builtin_addressof ||
+         (FD->getIdentifier() && FD->getName() == "addressof" &&
+          FD->isInStdNamespace())) &&
+        classify(Call->getArg(0), Vars, Ctx) == Ref::Object)
+      return Ref::Address;
+  }
+  return Ref::None;
+}
+
+llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
+                                                       const VarDecl &Var,
+                                                       Ref Kind,
+                                                       unsigned Depth) {
+  const Stmt *Body = FD.getBody();
+  if (!Body)
+    return {};
+  BodyNodes Nodes;
+  Nodes.TraverseStmt(const_cast<Stmt *>(Body));
+  std::unique_ptr<ExprMutationAnalyzer> Mutations;
+  // A variable that holds the address must keep it: not reassigned.
+  auto Keeps = [&](const VarDecl &V) {
+    if (V.getType().isConstQualified())
+      return true;
+    if (!Mutations)
+      Mutations = std::make_unique<ExprMutationAnalyzer>(*Body, Ctx);
+    return !Mutations->isMutated(&V);
+  };
+  if (Kind == Ref::AddressVar && !Keeps(Var))
+    return {};
+
+  TrackedVars Vars;
+  Vars[&Var] = Kind;
+  // Locals bound to the map (references) or initialised with its address.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const VarDecl *V : Nodes.Vars) {
+      if (Vars.count(V) || !V->getInit())
+        continue;
+      Ref R = classify(V->getInit(), Vars, Ctx);
+      bool Tracks =
+          V->getType()->isReferenceType()
+              ? R == Ref::Object
+              : R == Ref::Address && isAddressType(V->getType(), Ctx) &&
+                    Keeps(*V);
+      if (Tracks) {
+        Vars[V] = V->getType()->isReferenceType() ? Ref::Object
+                                                  : Ref::AddressVar;
+        Changed = true;
+      }
+    }
+  }
+
+  for (const Stmt *S : Nodes.Sites) {
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      if (!isTmaAsm(*Asm))
+        continue;
+      for (unsigned I = 0; I < Asm->getNumInputs(); ++I)
+        if (classify(Asm->getInputExpr(I), Vars, Ctx) != Ref::None)
+          return {S};
+      for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
+        if (classify(Asm->getOutputExpr(I), Vars, Ctx) != Ref::None)
+          return {S};
+      continue;
+    }
+    const auto *Call = cast<CallExpr>(S);
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      continue;
+    bool Api = isTmaApi(*Callee);
+    const FunctionDecl *Def = Callee;
+    if (!Api) {
+      Def = Callee->getDefinition();
+      if (Depth >= MaxDepth || !Def || !Def->hasBody())
+        continue;
+    }
+    // An operator call on an object passes the object as argument 0.
+    unsigned Offset = 0;
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+        Method && isa<CXXOperatorCallExpr>(Call) && Method->isInstance())
+      Offset = 1;
+    for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
+      if (I - Offset >= Def->getNumParams())
+        break; // Variadic.
+      Ref R = classify(Call->getArg(I), Vars, Ctx);
+      const ParmVarDecl &P = *Def->getParamDecl(I - Offset);
+      bool ByAddress = R == Ref::Address && isAddressType(P.getType(), Ctx);
+      bool ByReference = R == Ref::Object && P.getType()->isReferenceType();
+      if (!ByAddress && !ByReference)
+        continue;
+      if (Api)
+        return {S};
+      auto Rest = follow(*Def, P, ByAddress ? Ref::AddressVar : Ref::Object,
+                         Depth + 1);
+      if (!Rest.empty()) {
+        Rest.insert(Rest.begin(), S);
+        return Rest;
+      }
+    }
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Whether 'const' can be added
+//===----------------------------------------------------------------------===//
+
+/// True when the pointer value \p E stays usable once it points to const:
+/// converted to a pointer to const or an integer, C-style cast, compared, or
+/// an asm input.
+static bool isReadOnlyAddressUse(const Expr *E, ASTContext &Ctx) {
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(*E);
+    if (Parents.size() != 1)
+      return false;
+    const DynTypedNode &P = Parents[0];
+    if (const auto *PE = P.get<ParenExpr>()) {
+      E = PE;
+      continue;
+    }
+    if (const auto *Cast = P.get<CastExpr>()) {
+      QualType T = Cast->getType();
+      if (isa<CStyleCastExpr, CXXFunctionalCastExpr, CXXConstCastExpr>(Cast))
+        return true;
+      if (T->isIntegerType() || T->isBooleanType())
+        return true;
+      return T->isPointerType() && T->getPointeeType().isConstQualified();
+    }
+    if (const auto *Asm = P.get<GCCAsmStmt>())
+      return llvm::is_contained(Asm->inputs(), E);
+    if (const auto *BO = P.get<BinaryOperator>())
+      return BO->isComparisonOp();
+    return false;
+  }
+  return false;
+}
+
+/// True when the lvalue \p E (the parameter, or a subobject of it) is only
+/// read: the code still compiles when the parameter becomes const.
+static bool isReadOnlyObjectUse(const Expr *E, ASTContext &Ctx) {
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(*E);
+    if (Parents.size() != 1)
+      return false;
+    const DynTypedNode &P = Parents[0];
+    if (const auto *PE = P.get<ParenExpr>()) {
+      E = PE;
+      continue;
+    }
+    if (const auto *ME = P.get<MemberExpr>()) {
+      if (ME->getBase() != E || ME->isArrow())
+        return false;
+      E = ME;
+      continue;
+    }
+    if (const auto *Cast = P.get<ImplicitCastExpr>()) {
+      switch (Cast->getCastKind()) {
+      case CK_LValueToRValue:
+      case CK_NoOp: // Adds const.
+        return true;
+      case CK_DerivedToBase:
+      case CK_UncheckedDerivedToBase:
+        E = Cast;
+        continue;
+      case CK_ArrayToPointerDecay:
+        return isReadOnlyAddressUse(Cast, Ctx);
+      default:
+        return false;
+      }
+    }
+    if (const auto *UO = P.get<UnaryOperator>())
+      return UO->getOpcode() == UO_AddrOf && isReadOnlyAddressUse(UO, Ctx);
+    if (const auto *Construct = P.get<CXXConstructExpr>()) {
+      unsigned Quals = 0;
+      return Construct->getConstructor()->isCopyConstructor(Quals) &&
+             (Quals & Qualifiers::Const);
+    }
+    if (P.get<UnaryExprOrTypeTraitExpr>())
+      return true;
+    return false;
+  }
+  return false;
+}
+
+/// True when every use of \p Param in \p Kernel still compiles once the
+/// parameter is const.
+static bool survivesConst(const ParmVarDecl &Param, const FunctionDecl &Kernel,
+                          ASTContext &Ctx) {
+  BodyNodes Nodes;
+  Nodes.TraverseStmt(Kernel.getBody());
+  return llvm::all_of(Nodes.Refs, [&](const DeclRefExpr *DRE) {
+    return DRE->getDecl() != &Param || isReadOnlyObjectUse(DRE, Ctx);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// The check
+//===----------------------------------------------------------------------===//
+
+/// True when an identifier such as CUTLASS_GRID_CONSTANT is written around
+/// the parameter's type: a macro that expands to __grid_constant__ for nvcc
+/// and to nothing here. The author asked for the attribute.
+static bool hasGridConstantMacro(const ParmVarDecl &P, const SourceManager &SM,
+                                 const LangOptions &LangOpts) {
+  auto IsGridConstantName = [](const Token &Tok) {
+    return Tok.is(tok::raw_identifier) &&
+           Tok.getRawIdentifier().contains_insensitive("grid_constant");
+  };
+  SourceLocation Begin = SM.getFileLoc(P.getBeginLoc());
+  SourceLocation Name = SM.getFileLoc(P.getLocation());
+  // Back to the '(' or ',' before the parameter.
+  SourceLocation Loc = Begin;
+  for (unsigned I = 0; I < 4; ++I) {
+    std::optional<Token> Tok = Lexer::findPreviousToken(
+        Loc, SM, LangOpts, /*IncludeComments=*/false);
+    if (!Tok || Tok->isOneOf(tok::l_paren, tok::comma))
+      break;
+    if (IsGridConstantName(*Tok))
+      return true;
+    Loc = Tok->getLocation();
+  }
+  // From the type to the name.
+  Loc = Begin;
+  for (unsigned I = 0; I < 16 && Loc.isValid() && Loc != Name; ++I) {
+    Token Tok;
+    if (Lexer::getRawToken(Loc, Tok, SM, LangOpts, /*IgnoreWhiteSpace=*/true))
+      break;
+    if (IsGridConstantName(Tok))
+      return true;
+    std::optional<Token> Next = Lexer::findNextToken(Loc, SM, LangOpts);
+    if (!Next)
+      break;
+    Loc = Next->getLocation();
+  }
+  return false;
+}
+
+TensorMapPlacementCheck::TensorMapPlacementCheck(StringRef Name,
+                                                 ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      CallDepth(Options.get("CallDepth", 3U)) {}
+
+void TensorMapPlacementCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "CallDepth", CallDepth);
+}
+
+void TensorMapPlacementCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
+      functionDecl(hasAttr(attr::CUDAGlobal), isDefinition()).bind(KernelId),
+      this);
+}
+
+/// The insertions that make parameter \p Index of \p Kernel
+/// 'const __grid_constant__' on every declaration of the kernel, or nothing
+/// when one of them cannot be edited safely.
+static std::vector<FixItHint> gridConstantFixes(const FunctionDecl &Kernel,
+                                                unsigned Index,
+                                                const SourceManager &SM,
+                                                const LangOptions &LangOpts) {
+  const FunctionDecl *Written = Kernel.getTemplateInstantiationPattern();
+  if (!Written)
+    Written = &Kernel;
+  std::vector<FixItHint> Fixes;
+  for (const FunctionDecl *Decl : Written->redecls()) {
+    if (Index >= Decl->getNumParams())
+      return {};
+    const ParmVarDecl &P = *Decl->getParamDecl(Index);
+    // A template parameter's type is shared with other instantiations.
+    if (P.getType()->isDependentType())
+      return {};
+    SourceLocation Begin = P.getBeginLoc();
+    if (Begin.isInvalid() || Begin.isMacroID() || SM.isInSystemHeader(Begin))
+      return {};
+    if (!P.getType().isConstQualified()) {
+      Fixes.push_back(
+          FixItHint::CreateInsertion(Begin, "const __grid_constant__ "));
+      continue;
+    }
+    // 'const CUtensorMap' -> 'const __grid_constant__ CUtensorMap'.
+    Token Tok;
+    if (!Lexer::getRawToken(Begin, Tok, SM, LangOpts) &&
+        Tok.is(tok::raw_identifier) && Tok.getRawIdentifier() == "const")
+      Fixes.push_back(FixItHint::CreateInsertion(
+          Lexer::getLocForEndOfToken(Begin, 0, SM, LangOpts),
+          " __grid_constant__"));
+    else
+      Fixes.push_back(FixItHint::CreateInsertion(Begin, "__grid_constant__ "));
+  }
+  return Fixes;
+}
+
+void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>(KernelId);
+  // Templates are checked per instantiation.
+  if (Kernel->isDependentContext() || !Kernel->getBody())
+    return;
+  ASTContext &Ctx = *Result.Context;
+  const SourceManager &SM = *Result.SourceManager;
+  for (unsigned I = 0; I < Kernel->getNumParams(); ++I) {
+    const ParmVarDecl &P = *Kernel->getParamDecl(I);
+    QualType T = P.getType();
+    // Pointers (a map in global memory) and references are not copies.
+    if (!P.getIdentifier() || T->isReferenceType() || T->isPointerType() ||
+        !holdsMap(T) || P.hasAttr<CUDAGridConstantAttr>())
+      continue;
+    SourceLocation Loc = SM.getFileLoc(P.getLocation());
+    if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
+        Reported.count(Loc.getRawEncoding()) ||
+        hasGridConstantMacro(P, SM, getLangOpts()))
+      continue;
+    auto Path = AddressFlow(Ctx, CallDepth).follow(*Kernel, P, Ref::Object,
+                                                  /*Depth=*/0);
+    if (Path.empty())
+      continue;
+    Reported.insert(Loc.getRawEncoding());
+
+    std::vector<FixItHint> Fixes;
+    if (survivesConst(P, *Kernel, Ctx))
+      Fixes = gridConstantFixes(*Kernel, I, SM, getLangOpts());
+    diag(Loc, "%select{CUtensorMap parameter %1 is|parameter %1 holds a "
+              "CUtensorMap and is}0 passed by value without 'const "
+              "__grid_constant__': its address points to a local copy, which "
+              "TMA cannot read (TMAP-PLACE-GRID-CONSTANT)")
+        << !isMapType(T) << &P << Fixes;
+
+    SourceLocation First = SM.getFileLoc(Path.front()->getBeginLoc());
+    diag(First,
+         Path.size() == 1
+             ? "the address of %0 reaches a TMA operation here"
+             : "the address of %0 is passed on here and reaches a TMA "
+               "operation",
+         DiagnosticIDs::Note)
+        << &P;
+    SourceLocation Last = SM.getFileLoc(Path.back()->getBeginLoc());
+    if (Path.size() > 1 && !SM.isInSystemHeader(Last))
+      diag(Last, "the TMA operation", DiagnosticIDs::Note);
+  }
+}
+
+} // namespace clang::tidy::tma
