@@ -169,10 +169,10 @@ static bool isTmaAsm(const GCCAsmStmt &S) {
   if (!Text || Text->getCharByteWidth() != 1)
     return false;
   StringRef T = Text->getString();
-  return llvm::any_of(
-      {"cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor",
-       "cp.async.bulk.prefetch.tensor", "prefetch.tensormap", "tensormap."},
-      [&](const char *Op) { return T.contains(Op); });
+  static constexpr llvm::StringLiteral Ops[] = {
+      "cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor",
+      "cp.async.bulk.prefetch.tensor", "prefetch.tensormap", "tensormap."};
+  return llvm::any_of(Ops, [&](StringRef Op) { return T.contains(Op); });
 }
 
 /// True when \p FD is a CCCL function that issues a TMA operation on a

@@ -183,6 +183,13 @@ llvm::ArrayRef<const DeclRefExpr *> ConstantFolder::usesOf(const VarDecl *VD) {
   return Found->second;
 }
 
+bool ConstantFolder::hasJumps(const Stmt *Body) {
+  auto [It, New] = Jumps.try_emplace(Body, false);
+  if (New)
+    It->second = !match(findAll(gotoStmt()), *Body, Ctx).empty();
+  return It->second;
+}
+
 bool ConstantFolder::isNeverWritten(const VarDecl *VD) {
   auto It = NeverWritten.find(VD);
   if (It != NeverWritten.end())
@@ -1207,6 +1214,9 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
     if (Use.Kind == ArrayUse::Read)
       continue;
     Order When = orderOf(Ctx, Use.Where, UseSite, Body);
+    // A goto can jump over straight-line code (or back over the use).
+    if (When != Order::MaybeBefore && hasJumps(Body))
+      When = Order::MaybeBefore;
     if (When == Order::After)
       continue;
     if (Use.Kind == ArrayUse::Store && When == Order::MaybeBefore) {

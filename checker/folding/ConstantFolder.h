@@ -151,6 +151,9 @@ private:
   const CallContext *intern(const CallExpr *Call, const FunctionDecl *Callee,
                             const CallContext *Parent);
   bool isNeverWritten(const VarDecl *VD);
+  /// Whether \p Body contains a goto (straight-line order then proves
+  /// nothing).
+  bool hasJumps(const Stmt *Body);
   const Stmt *bodyOf(const VarDecl *VD) const;
   llvm::ArrayRef<const DeclRefExpr *> usesOf(const VarDecl *VD);
 
@@ -177,6 +180,7 @@ private:
       ContextsOf;
   llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> Analyzers;
   llvm::DenseMap<const VarDecl *, bool> NeverWritten;
+  llvm::DenseMap<const Stmt *, bool> Jumps;
   llvm::DenseMap<const Stmt *, llvm::DenseMap<const VarDecl *,
                                               std::vector<const DeclRefExpr *>>>
       Uses;

@@ -231,3 +231,18 @@ void variants(CUtensorMap *Map, unsigned short *Ptr, bool Runtime) {
   encodeVariant<false, true>(Map, Ptr, Runtime); // 128 bytes: fine
   encodeVariant<true, true>(Map, Ptr, Runtime);  // 144 bytes > 128B span
 }
+
+// A goto can jump over straight-line code: stores in such a function are
+// not trusted.
+void jumpsOverStore(CUtensorMap *Map, unsigned short *Ptr) {
+  cuuint64_t Dims[2] = {4096, 4096};
+  cuuint64_t Strides[1] = {8192};
+  cuuint32_t Box[2] = {64, 64};
+  cuuint32_t ElemStrides[2] = {1, 1};
+  goto Encode;
+  Box[1] = 300;
+Encode:
+  cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, Ptr, Dims,
+                         Strides, Box, ElemStrides,
+                         MODES(CU_TENSOR_MAP_SWIZZLE_128B));
+}
