@@ -18,8 +18,6 @@ using ::tma::rules::Param;
 
 namespace clang::tidy::tma {
 
-namespace {} // namespace
-
 static constexpr llvm::StringLiteral CallId = "call";
 static constexpr llvm::StringLiteral FunctionId = "fn";
 /// The most elements any array operand of an encode call can need.
@@ -233,8 +231,11 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
 
   for (const Finding &F : Findings) {
     Reported.insert({F.Loc.getRawEncoding(), F.Message});
-    report(*Call, F, Result);
-    if (Fn && Fn->isTemplateInstantiation() &&
+    report(F, Result);
+    // A forwarded operand is reported at the caller: the wrapper's
+    // instantiation says nothing more.
+    bool Forwarded = F.Arg != tiledArgument(*Call, F.V.Parameter);
+    if (!Forwarded && Fn && Fn->isTemplateInstantiation() &&
         Fn->getPointOfInstantiation().isValid())
       diag(SM.getFileLoc(Fn->getPointOfInstantiation()),
            "in instantiation of %0 requested here", DiagnosticIDs::Note)
@@ -242,7 +243,7 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   }
 }
 
-void DescriptorCheck::report(const CallExpr &Call, const Finding &F,
+void DescriptorCheck::report(const Finding &F,
                              const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   const rules::Violation &V = F.V;
@@ -315,8 +316,7 @@ void DescriptorCheck::report(const CallExpr &Call, const Finding &F,
         diag(L, "with %0 from this call", DiagnosticIDs::Note) << B.Param;
     }
     if (F.Others && !O->Through.empty())
-      diag(Call.getBeginLoc(),
-           "the same value also comes from %0 other call%s0 of %1",
+      diag(F.Loc, "the same value also comes from %0 other call%s0 of %1",
            DiagnosticIDs::Note)
           << F.Others << O->Through.back().Context->Callee;
   }

@@ -54,7 +54,7 @@ private:
     std::string Message;
     unsigned Others;
   };
-  void report(const CallExpr &Call, const Finding &F,
+  void report(const Finding &F,
               const ast_matchers::MatchFinder::MatchResult &Result);
   void suggest(const rules::Suggestion &S, const Expr *Arg,
                const FoldedOperands &Ops,
