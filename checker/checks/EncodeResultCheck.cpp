@@ -20,13 +20,12 @@ static constexpr llvm::StringLiteral CallId = "call";
 
 void EncodeResultCheck::registerMatchers(MatchFinder *Finder) {
   // Only the operand counts of the four encoders; classifyEncodeCall decides.
-  Finder->addMatcher(
-      callExpr(anyOf(argumentCountIs(TiledArgCount),
-                     argumentCountIs(Im2colArgCount),
-                     argumentCountIs(Im2colWideArgCount),
-                     argumentCountIs(ReplaceAddressArgCount)))
-          .bind(CallId),
-      this);
+  Finder->addMatcher(callExpr(anyOf(argumentCountIs(TiledArgCount),
+                                    argumentCountIs(Im2colArgCount),
+                                    argumentCountIs(Im2colWideArgCount),
+                                    argumentCountIs(ReplaceAddressArgCount)))
+                         .bind(CallId),
+                     this);
 }
 
 /// True when \p E is written as a whole argument of a function-like macro,
@@ -102,8 +101,8 @@ static bool isDiscarded(const CallExpr &Call, ASTContext &Ctx) {
       continue;
     }
     if (const auto *PE = P.get<Expr>()) {
-      if (isa<ParenExpr, ImplicitCastExpr, FullExpr,
-              MaterializeTemporaryExpr>(PE)) {
+      if (isa<ParenExpr, ImplicitCastExpr, FullExpr, MaterializeTemporaryExpr>(
+              PE)) {
         E = PE;
         continue;
       }

@@ -70,9 +70,8 @@ public:
   /// The statements from \p FD's body to the TMA operation that the map
   /// reaches, starting from \p Var (an Object or an AddressVar): the calls
   /// that pass it on, then the operation. Empty when nothing is proven.
-  llvm::SmallVector<const Stmt *, 4> follow(const FunctionDecl &FD,
-                                            const VarDecl &Var, Ref Kind,
-                                            unsigned Depth);
+  llvm::SmallVector<const Stmt *, 4>
+  follow(const FunctionDecl &FD, const VarDecl &Var, Ref Kind, unsigned Depth);
 
 private:
   ASTContext &Ctx;
@@ -92,15 +91,17 @@ static constexpr unsigned MaxRecordDepth = 4;
 /// True when \p DC is namespace \p Name at global scope, ignoring inline
 /// (versioning) namespaces.
 static bool isTopNamespace(const DeclContext *DC, StringRef Name) {
-  while (DC && (isa<LinkageSpecDecl>(DC) ||
-                (isa<NamespaceDecl>(DC) && cast<NamespaceDecl>(DC)->isInline())))
+  while (DC &&
+         (isa<LinkageSpecDecl>(DC) ||
+          (isa<NamespaceDecl>(DC) && cast<NamespaceDecl>(DC)->isInline())))
     DC = DC->getParent();
   const auto *NS = dyn_cast_or_null<NamespaceDecl>(DC);
   if (!NS || NS->getName() != Name)
     return false;
   DC = NS->getParent();
-  while (DC && (isa<LinkageSpecDecl>(DC) ||
-                (isa<NamespaceDecl>(DC) && cast<NamespaceDecl>(DC)->isInline())))
+  while (DC &&
+         (isa<LinkageSpecDecl>(DC) ||
+          (isa<NamespaceDecl>(DC) && cast<NamespaceDecl>(DC)->isInline())))
     DC = DC->getParent();
   return DC && isa<TranslationUnitDecl>(DC);
 }
@@ -207,6 +208,15 @@ static bool isTmaApi(const FunctionDecl &FD) {
 
 using TrackedVars = llvm::DenseMap<const ValueDecl *, Ref>;
 
+/// True when \p Call is __builtin_addressof(X) or std::addressof(X).
+static bool isAddressOfCall(const CallExpr &Call) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  return FD && Call.getNumArgs() == 1 &&
+         (FD->getBuiltinID() == Builtin::BI__builtin_addressof ||
+          (FD->getIdentifier() && FD->getName() == "addressof" &&
+           FD->isInStdNamespace()));
+}
+
 /// What \p E is with respect to the followed map, given the variables known
 /// to hold it (\p Vars).
 static Ref classify(const Expr *E, const TrackedVars &Vars,
@@ -266,17 +276,11 @@ static Ref classify(const Expr *E, const TrackedVars &Vars,
   }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     return classify(AS->getBase(), Vars, Ctx) == Ref::Address ? Ref::Object
-                                                             : Ref::None;
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    // std::addressof(map), __builtin_addressof(map).
-    const FunctionDecl *FD = Call->getDirectCallee();
-    if (FD && Call->getNumArgs() == 1 &&
-        (FD->getBuiltinID() == Builtin::BI__builtin_addressof ||
-         (FD->getIdentifier() && FD->getName() == "addressof" &&
-          FD->isInStdNamespace())) &&
+                                                              : Ref::None;
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (isAddressOfCall(*Call) &&
         classify(Call->getArg(0), Vars, Ctx) == Ref::Object)
       return Ref::Address;
-  }
   return Ref::None;
 }
 
@@ -310,14 +314,13 @@ llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
       if (Vars.count(V) || !V->getInit())
         continue;
       Ref R = classify(V->getInit(), Vars, Ctx);
-      bool Tracks =
-          V->getType()->isReferenceType()
-              ? R == Ref::Object
-              : R == Ref::Address && isAddressType(V->getType(), Ctx) &&
-                    Keeps(*V);
+      bool Tracks = V->getType()->isReferenceType()
+                        ? R == Ref::Object
+                        : R == Ref::Address &&
+                              isAddressType(V->getType(), Ctx) && Keeps(*V);
       if (Tracks) {
-        Vars[V] = V->getType()->isReferenceType() ? Ref::Object
-                                                  : Ref::AddressVar;
+        Vars[V] =
+            V->getType()->isReferenceType() ? Ref::Object : Ref::AddressVar;
         Changed = true;
       }
     }
@@ -362,8 +365,8 @@ llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
         continue;
       if (Api)
         return {S};
-      auto Rest = follow(*Def, P, ByAddress ? Ref::AddressVar : Ref::Object,
-                         Depth + 1);
+      auto Rest =
+          follow(*Def, P, ByAddress ? Ref::AddressVar : Ref::Object, Depth + 1);
       if (!Rest.empty()) {
         Rest.insert(Rest.begin(), S);
         return Rest;
@@ -377,9 +380,16 @@ llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
 // Whether 'const' can be added
 //===----------------------------------------------------------------------===//
 
+static bool isReadOnlyObjectUse(const Expr *E, ASTContext &Ctx);
+
+/// True when \p T is a reference to const.
+static bool isConstReference(QualType T) {
+  return T->isReferenceType() && T->getPointeeType().isConstQualified();
+}
+
 /// True when the pointer value \p E stays usable once it points to const:
-/// converted to a pointer to const or an integer, C-style cast, compared, or
-/// an asm input.
+/// converted to a pointer to const or an integer, C-style cast, compared, an
+/// asm input, or subscripted (and the element only read).
 static bool isReadOnlyAddressUse(const Expr *E, ASTContext &Ctx) {
   for (unsigned Depth = 0; Depth < 16; ++Depth) {
     DynTypedNodeList Parents = Ctx.getParents(*E);
@@ -402,6 +412,8 @@ static bool isReadOnlyAddressUse(const Expr *E, ASTContext &Ctx) {
       return llvm::is_contained(Asm->inputs(), E);
     if (const auto *BO = P.get<BinaryOperator>())
       return BO->isComparisonOp();
+    if (const auto *AS = P.get<ArraySubscriptExpr>())
+      return AS->getBase() == E && isReadOnlyObjectUse(AS, Ctx);
     return false;
   }
   return false;
@@ -449,6 +461,27 @@ static bool isReadOnlyObjectUse(const Expr *E, ASTContext &Ctx) {
     }
     if (P.get<UnaryExprOrTypeTraitExpr>())
       return true;
+    // __builtin_addressof(Map), std::addressof(Map).
+    if (const auto *Call = P.get<CallExpr>()) {
+      if (isAddressOfCall(*Call))
+        return isReadOnlyAddressUse(Call, Ctx);
+      // Bound to a reference parameter of the callee: const, or not.
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee)
+        return false;
+      unsigned Offset = isa<CXXOperatorCallExpr>(Call) &&
+                                isa<CXXMethodDecl>(Callee) &&
+                                cast<CXXMethodDecl>(Callee)->isInstance()
+                            ? 1
+                            : 0;
+      for (unsigned I = Offset; I < Call->getNumArgs(); ++I)
+        if (Call->getArg(I) == E && I - Offset < Callee->getNumParams())
+          return isConstReference(
+              Callee->getParamDecl(I - Offset)->getType());
+      return false;
+    }
+    if (const auto *Var = P.get<VarDecl>())
+      return Var->getInit() == E && isConstReference(Var->getType());
     return false;
   }
   return false;
@@ -458,6 +491,8 @@ static bool isReadOnlyObjectUse(const Expr *E, ASTContext &Ctx) {
 /// parameter is const.
 static bool survivesConst(const ParmVarDecl &Param, const FunctionDecl &Kernel,
                           ASTContext &Ctx) {
+  if (Param.getType().isConstQualified())
+    return true;
   BodyNodes Nodes;
   Nodes.TraverseStmt(Kernel.getBody());
   return llvm::all_of(Nodes.Refs, [&](const DeclRefExpr *DRE) {
@@ -483,8 +518,8 @@ static bool hasGridConstantMacro(const ParmVarDecl &P, const SourceManager &SM,
   // Back to the '(' or ',' before the parameter.
   SourceLocation Loc = Begin;
   for (unsigned I = 0; I < 4; ++I) {
-    std::optional<Token> Tok = Lexer::findPreviousToken(
-        Loc, SM, LangOpts, /*IncludeComments=*/false);
+    std::optional<Token> Tok =
+        Lexer::findPreviousToken(Loc, SM, LangOpts, /*IncludeComments=*/false);
     if (!Tok || Tok->isOneOf(tok::l_paren, tok::comma))
       break;
     if (IsGridConstantName(*Tok))
@@ -509,8 +544,7 @@ static bool hasGridConstantMacro(const ParmVarDecl &P, const SourceManager &SM,
 
 TensorMapPlacementCheck::TensorMapPlacementCheck(StringRef Name,
                                                  ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
-      CallDepth(Options.get("CallDepth", 3U)) {}
+    : ClangTidyCheck(Name, Context), CallDepth(Options.get("CallDepth", 3U)) {}
 
 void TensorMapPlacementCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CallDepth", CallDepth);
@@ -580,8 +614,9 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
         Reported.count(Loc.getRawEncoding()) ||
         hasGridConstantMacro(P, SM, getLangOpts()))
       continue;
-    auto Path = AddressFlow(Ctx, CallDepth).follow(*Kernel, P, Ref::Object,
-                                                  /*Depth=*/0);
+    auto Path = AddressFlow(Ctx, CallDepth)
+                    .follow(*Kernel, P, Ref::Object,
+                            /*Depth=*/0);
     if (Path.empty())
       continue;
     Reported.insert(Loc.getRawEncoding());
