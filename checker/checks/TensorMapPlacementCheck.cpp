@@ -476,8 +476,7 @@ static bool isReadOnlyObjectUse(const Expr *E, ASTContext &Ctx) {
                             : 0;
       for (unsigned I = Offset; I < Call->getNumArgs(); ++I)
         if (Call->getArg(I) == E && I - Offset < Callee->getNumParams())
-          return isConstReference(
-              Callee->getParamDecl(I - Offset)->getType());
+          return isConstReference(Callee->getParamDecl(I - Offset)->getType());
       return false;
     }
     if (const auto *Var = P.get<VarDecl>())
