@@ -24,8 +24,7 @@ using namespace tma::device;
 namespace tma::ptx {
 
 bool Instruction::hasQualifier(std::string_view Q) const {
-  return std::find(Qualifiers.begin(), Qualifiers.end(), Q) !=
-         Qualifiers.end();
+  return std::find(Qualifiers.begin(), Qualifiers.end(), Q) != Qualifiers.end();
 }
 
 //===----------------------------------------------------------------------===//
@@ -85,9 +84,8 @@ static std::size_t wordLength(std::string_view S, std::size_t I) {
 /// Reads the PTX integer literal at \p I (decimal, 0x hex, 0b binary, 0
 /// octal, optional U suffix). Sets \p Len to its length; std::nullopt for a
 /// malformed or out-of-range literal (or a float such as 0f3F800000).
-static std::optional<std::uint64_t> readInteger(std::string_view S,
-                                                std::size_t I,
-                                                std::size_t &Len) {
+static std::optional<std::uint64_t>
+readInteger(std::string_view S, std::size_t I, std::size_t &Len) {
   unsigned Base = 10;
   std::size_t J = I;
   char Next = I + 1 < S.size() ? S[I + 1] : '\0';
@@ -112,8 +110,7 @@ static std::optional<std::uint64_t> readInteger(std::string_view S,
       D = std::tolower(C) - 'a' + 10;
     else
       break;
-    if (D >= Base ||
-        V > (std::numeric_limits<std::uint64_t>::max() - D) / Base)
+    if (D >= Base || V > (std::numeric_limits<std::uint64_t>::max() - D) / Base)
       return std::nullopt;
     V = V * Base + D;
   }
@@ -288,8 +285,8 @@ static std::optional<std::vector<std::pair<TokenRange, TokenRange>>>
 splitTopLevel(TokenRange B, TokenRange E) {
   std::vector<std::pair<TokenRange, TokenRange>> Parts;
   int Depth = 0;
-  TokenRange Start = B;
-  for (TokenRange I = B; I != E; ++I) {
+  auto Start = B;
+  for (auto I = B; I != E; ++I) {
     if (I->is('[') || I->is('{'))
       ++Depth;
     else if (I->is(']') || I->is('}'))
@@ -343,7 +340,7 @@ static std::optional<Operand> parseOperand(TokenRange B, TokenRange E) {
     if (!(E - 1)->is(']') || E - B < 3)
       return std::nullopt;
     O.Kind = Operand::Memory;
-    TokenRange IB = B + 1, IE = E - 1;
+    auto IB = B + 1, IE = E - 1;
     auto Parts = splitTopLevel(IB, IE);
     if (!Parts || Parts->empty() || Parts->size() > 2)
       return std::nullopt;
@@ -353,8 +350,8 @@ static std::optional<Operand> parseOperand(TokenRange B, TokenRange E) {
       if (!VB->is('{') || !(VE - 1)->is('}'))
         return std::nullopt;
       auto Elems = parseVectorBody(VB + 1, VE - 1);
-      std::optional<Value> Base = parseScalar((*Parts)[0].first,
-                                              (*Parts)[0].second);
+      std::optional<Value> Base =
+          parseScalar((*Parts)[0].first, (*Parts)[0].second);
       if (!Elems || !Base)
         return std::nullopt;
       O.Base = *Base;
@@ -362,7 +359,7 @@ static std::optional<Operand> parseOperand(TokenRange B, TokenRange E) {
       return O;
     }
     // [base], [base+off], [base-off]
-    TokenRange Sign = IB;
+    auto Sign = IB;
     while (Sign != IE && !Sign->is('+') && !Sign->is('-'))
       ++Sign;
     std::optional<Value> Base = parseScalar(IB, Sign);
@@ -370,9 +367,8 @@ static std::optional<Operand> parseOperand(TokenRange B, TokenRange E) {
       return std::nullopt;
     if (Sign != IE) {
       if (IE - Sign != 2 || (Sign + 1)->Kind != Token::Number ||
-          (Sign + 1)->Num >
-              static_cast<std::uint64_t>(
-                  std::numeric_limits<std::int64_t>::max()))
+          (Sign + 1)->Num > static_cast<std::uint64_t>(
+                                std::numeric_limits<std::int64_t>::max()))
         return std::nullopt;
       auto Off = static_cast<std::int64_t>((Sign + 1)->Num);
       Base->Offset = Sign->is('-') ? -Off : Off;
@@ -507,8 +503,8 @@ static const std::pair<std::string_view, unsigned> FlagNames[] = {
 };
 
 static bool isElemType(std::string_view Q) {
-  for (std::string_view T : {"b32", "b64", "u32", "s32", "u64", "s64", "f32",
-                             "f64", "f16", "bf16"})
+  for (std::string_view T :
+       {"b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64", "f16", "bf16"})
     if (Q == T)
       return true;
   return false;
@@ -547,7 +543,7 @@ readQualifiers(const std::vector<std::string> &Qs) {
       R.Scope = *Sc;
       Ok = Mark(QScope);
     } else if (auto Se = lookup(Q, SemNames)) {
-      R.Semantics = *Se;
+      R.Semantics = Se;
       Ok = Mark(QSem);
     } else if (auto F = lookup(Q, FlagNames)) {
       Ok = Mark(*F);
@@ -580,8 +576,7 @@ public:
   }
   /// [tensorMap, {c0, ...}]: the map, and the coordinates into \p Coords.
   std::optional<Value> tensor(std::vector<Value> &Coords) {
-    if (!more() || Ops[Next].Kind != Operand::Memory ||
-        Ops[Next].Elems.empty())
+    if (!more() || Ops[Next].Kind != Operand::Memory || Ops[Next].Elems.empty())
       return std::nullopt;
     Coords = Ops[Next].Elems;
     return Ops[Next++].Base;
@@ -770,8 +765,8 @@ static bool decodeBulkCopy(Instruction &I, const Qualifiers &Q) {
            optionalScalar(R, Q.has(QCacheHint), I.CachePolicy) && !R.more();
   case BulkDirection::SharedToCluster:
     I.Barrier = R.address();
-    return I.Barrier && !Q.has(QCpMask) && !I.Multicast &&
-           !Q.has(QCacheHint) && !R.more();
+    return I.Barrier && !Q.has(QCpMask) && !I.Multicast && !Q.has(QCacheHint) &&
+           !R.more();
   case BulkDirection::SharedToGlobal:
     return !I.Multicast &&
            optionalScalar(R, Q.has(QCacheHint), I.CachePolicy) &&
@@ -982,7 +977,7 @@ static bool decode(Instruction &I) {
 
 /// One instruction statement, [B, E) without its semicolon.
 static std::optional<Instruction> parseStatement(TokenRange B, TokenRange E) {
-  for (TokenRange T = B; T != E; ++T)
+  for (auto T = B; T != E; ++T)
     if (T->Kind == Token::Error)
       return std::nullopt;
   Instruction I;
@@ -1005,6 +1000,10 @@ static std::optional<Instruction> parseStatement(TokenRange B, TokenRange E) {
   I.Opcode = B->Text;
   I.Pos = B->Pos;
   ++B;
+  // ptxas also reads qualifiers separated by white space (tilelang writes
+  // "...bulk_group " ".L2::cache_hint"); no operand starts with a dot.
+  for (; B != E && B->Kind == Token::Word && B->Text[0] == '.'; ++B)
+    I.Opcode += B->Text;
   auto Parts = splitTopLevel(B, E);
   if (!Parts)
     return std::nullopt;
@@ -1022,7 +1021,7 @@ static std::optional<Instruction> parseStatement(TokenRange B, TokenRange E) {
 std::vector<Instruction> parseAsm(std::string_view Text, bool Extended) {
   std::vector<Token> Toks = lex(Text, Extended);
   std::vector<Instruction> Result;
-  TokenRange I = Toks.begin(), End = Toks.end();
+  auto I = Toks.cbegin(), End = Toks.cend();
   while (I != End) {
     // Scope braces and empty statements.
     if (I->is('{') || I->is('}') || I->is(';')) {
@@ -1034,7 +1033,7 @@ std::vector<Instruction> parseAsm(std::string_view Text, bool Extended) {
       I += 2;
       continue;
     }
-    TokenRange Semi = I;
+    auto Semi = I;
     while (Semi != End && !Semi->is(';'))
       ++Semi;
     // Directives (.reg, .pragma) carry no operation; a statement without

@@ -110,8 +110,8 @@ struct Instruction {
   device::FenceKind Fence = device::FenceKind::ProxyAsync;
 
   // Operand roles.
-  std::optional<Value> Dst, Src, Size, Barrier, TensorMap, CtaMask,
-      CachePolicy, ByteMask;
+  std::optional<Value> Dst, Src, Size, Barrier, TensorMap, CtaMask, CachePolicy,
+      ByteMask;
   std::vector<Value> Coords, Im2colInfo;
   /// mbarrier.init count; mbarrier.arrive count.
   std::optional<Value> Count;

@@ -1,0 +1,739 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/DeviceOpsFinder.h"
+#include "api/PtxParser.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/ErrorHandling.h"
+#include <array>
+#include <cstdint>
+
+namespace clang::tidy::tma {
+
+namespace ptx = ::tma::ptx;
+using device::BulkDirection;
+using device::FenceKind;
+using device::ReduceOp;
+using device::Space;
+using device::TensorDirection;
+using device::TensorMode;
+
+/// How many conversions, helper calls and locals lookThrough follows.
+static constexpr unsigned MaxLookThrough = 16;
+
+//===----------------------------------------------------------------------===//
+// Looking through address conversions
+//===----------------------------------------------------------------------===//
+
+static bool isScalar(QualType T) {
+  return T->isIntegerType() || T->isPointerType();
+}
+
+const Expr *DeviceOpsFinder::lookThrough(const Expr *E) {
+  return lookThrough(E, 0);
+}
+
+const Expr *DeviceOpsFinder::lookThrough(const Expr *E, unsigned Depth) {
+  while (E && Depth++ < MaxLookThrough) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+      if (!isScalar(Cast->getType()) ||
+          !isScalar(Cast->getSubExpr()->getType()))
+        return E;
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const Expr *Arg = helperArgument(Call, Depth);
+      if (!Arg)
+        return E;
+      E = Arg;
+      continue;
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!VD || isa<ParmVarDecl>(VD) || !VD->isLocalVarDecl() ||
+        !VD->getInit() || !isScalar(VD->getType()))
+      return E;
+    // A local stands for its initialiser only when that converts something
+    // (`uint32_t bar_ptr = __cvta_generic_to_shared(bar)`). A plain copy of
+    // a value stays: the folder reads it and keeps it as the value's origin.
+    const Expr *Init = VD->getInit();
+    const Expr *Through = lookThrough(Init, Depth);
+    if (Through == Init->IgnoreParenImpCasts() || !isNeverModified(VD))
+      return E;
+    return Through;
+  }
+  return E;
+}
+
+/// For a call of an address conversion or of a one-line helper whose
+/// `return` converts one of its parameters (CCCL's __as_ptr_smem, CUTLASS's
+/// cast_smem_ptr_to_uint, tilelang's smem_ptr_to_uint), the argument that is
+/// converted; otherwise null.
+const Expr *DeviceOpsFinder::helperArgument(const CallExpr *Call,
+                                            unsigned Depth) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !isScalar(FD->getReturnType()))
+    return nullptr;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic())
+    return nullptr;
+  if (FD->getIdentifier() && Call->getNumArgs() == 1 &&
+      (FD->getName() == "__cvta_generic_to_shared" ||
+       FD->getName() == "__cvta_generic_to_global"))
+    return Call->getArg(0);
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def))
+    return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body || Body->size() != 1)
+    return nullptr;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  if (!Ret || !Ret->getRetValue())
+    return nullptr;
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(lookThrough(Ret->getRetValue(), Depth));
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (!Param || Param->getDeclContext() != Def ||
+      Param->getFunctionScopeIndex() >= Call->getNumArgs())
+    return nullptr;
+  return Call->getArg(Param->getFunctionScopeIndex());
+}
+
+bool DeviceOpsFinder::isNeverModified(const VarDecl *VD) {
+  if (VD->getType().isConstQualified())
+    return true;
+  auto It = NeverModified.find(VD);
+  if (It != NeverModified.end())
+    return It->second;
+  bool Result = false;
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (const Stmt *Body = FD ? FD->getBody() : nullptr) {
+    auto &Analyzer = Analyzers[Body];
+    if (!Analyzer)
+      Analyzer = std::make_unique<ExprMutationAnalyzer>(*Body, Ctx);
+    Result = !Analyzer->isMutated(VD);
+  }
+  NeverModified[VD] = Result;
+  return Result;
+}
+
+//===----------------------------------------------------------------------===//
+// Inline PTX
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Binds the operand references of one asm statement to its operand
+/// expressions (outputs first, then inputs, as GCC numbers them).
+class AsmOperands {
+public:
+  AsmOperands(DeviceOpsFinder &Finder, const GCCAsmStmt &S)
+      : Finder(Finder), S(S) {}
+
+  OpValue operator()(const std::optional<ptx::Value> &V) const {
+    return V ? bind(*V) : OpValue();
+  }
+
+  std::vector<OpValue> operator()(const std::vector<ptx::Value> &Vs) const {
+    std::vector<OpValue> Out;
+    Out.reserve(Vs.size());
+    for (const ptx::Value &V : Vs)
+      Out.push_back(bind(V));
+    return Out;
+  }
+
+private:
+  OpValue bind(const ptx::Value &V) const {
+    OpValue R;
+    R.Present = true;
+    R.Offset = V.Offset;
+    if (V.Kind == ptx::Value::Immediate)
+      R.Imm = V.Imm;
+    if (V.Kind != ptx::Value::Ref)
+      return R;
+    int Index =
+        V.Index ? static_cast<int>(*V.Index) : S.getNamedOperand(V.Name);
+    if (Index < 0)
+      return R;
+    auto I = static_cast<unsigned>(Index);
+    if (I < S.getNumOutputs())
+      R.Written = S.getOutputExpr(I);
+    else if (I - S.getNumOutputs() < S.getNumInputs())
+      R.Written = S.getInputExpr(I - S.getNumOutputs());
+    R.E = Finder.lookThrough(R.Written);
+    return R;
+  }
+
+  DeviceOpsFinder &Finder;
+  const GCCAsmStmt &S;
+};
+
+} // namespace
+
+/// An op of kind \p Op issued at \p Site.
+template <typename Op> static Op at(const OpSite &Site) {
+  Op Result;
+  static_cast<OpSite &>(Result) = Site;
+  return Result;
+}
+
+static DeviceOp asmOpOf(const ptx::Instruction &I, const AsmOperands &Bind,
+                        const OpSite &Site) {
+  switch (I.Kind) {
+  case device::OpKind::BulkCopy: {
+    auto Op = at<BulkCopy>(Site);
+    Op.Direction = I.BulkDir;
+    Op.DstSpace = I.DstSpace;
+    Op.Reduce = I.Reduce;
+    Op.ReduceType = I.ElemType;
+    Op.Dst = Bind(I.Dst);
+    Op.Src = Bind(I.Src);
+    Op.Size = Bind(I.Size);
+    Op.Barrier = Bind(I.Barrier);
+    Op.CtaMask = Bind(I.CtaMask);
+    Op.CachePolicy = Bind(I.CachePolicy);
+    Op.ByteMask = Bind(I.ByteMask);
+    return Op;
+  }
+  case device::OpKind::TensorCopy: {
+    auto Op = at<TensorCopy>(Site);
+    bool Load = I.TensorDir == TensorDirection::Load;
+    Op.Direction = I.TensorDir;
+    Op.Mode = I.Mode;
+    Op.Dims = I.Dims;
+    Op.DstSpace = Load ? I.DstSpace : Space::Generic;
+    Op.Reduce = I.Reduce;
+    Op.Map = Bind(I.TensorMap);
+    Op.Smem = Bind(Load ? I.Dst : I.Src);
+    Op.Coords = Bind(I.Coords);
+    Op.Im2colInfo = Bind(I.Im2colInfo);
+    Op.Barrier = Bind(I.Barrier);
+    Op.CtaMask = Bind(I.CtaMask);
+    Op.CachePolicy = Bind(I.CachePolicy);
+    Op.CtaGroup = I.CtaGroup;
+    return Op;
+  }
+  case device::OpKind::ExpectTx: {
+    auto Op = at<ExpectTx>(Site);
+    Op.WithArrive = I.WithArrive;
+    Op.BarrierSpace = I.DstSpace;
+    Op.Barrier = Bind(I.Barrier);
+    Op.Bytes = Bind(I.TxCount);
+    return Op;
+  }
+  case device::OpKind::Arrive: {
+    auto Op = at<Arrive>(Site);
+    Op.BarrierSpace = I.DstSpace;
+    Op.Barrier = Bind(I.Barrier);
+    Op.Count = Bind(I.Count);
+    return Op;
+  }
+  case device::OpKind::BarrierInit: {
+    auto Op = at<BarrierInit>(Site);
+    Op.Barrier = Bind(I.Barrier);
+    Op.Count = Bind(I.Count);
+    return Op;
+  }
+  case device::OpKind::Wait: {
+    auto Op = at<Wait>(Site);
+    Op.TryWait = I.TryWait;
+    Op.Parity = I.Parity;
+    Op.Barrier = Bind(I.Barrier);
+    Op.Phase = Bind(I.Phase);
+    return Op;
+  }
+  case device::OpKind::Fence: {
+    auto Op = at<Fence>(Site);
+    Op.Kind = I.Fence;
+    Op.FencedSpace = I.DstSpace;
+    Op.Scope = I.Scope;
+    Op.Address = Bind(I.Address);
+    Op.Size = Bind(I.AddressSize);
+    return Op;
+  }
+  }
+  llvm_unreachable("covered switch over OpKind");
+}
+
+std::vector<DeviceOp> DeviceOpsFinder::opsOf(const GCCAsmStmt &S) {
+  const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
+  if (!Text || Text->getCharByteWidth() != 1)
+    return {};
+  AsmOperands Bind(*this, S);
+  std::vector<DeviceOp> Ops;
+  for (const ptx::Instruction &I :
+       ptx::parseAsm(Text->getString(), /*Extended=*/!S.isSimple())) {
+    OpSite Site{&S, S.getAsmLoc(), OpApi::InlinePtx, I.Predicate.has_value()};
+    Ops.push_back(asmOpOf(I, Bind, Site));
+  }
+  return Ops;
+}
+
+//===----------------------------------------------------------------------===//
+// Library wrappers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// What an argument of a library call provides.
+enum class Role : std::uint8_t {
+  None,
+  Dst,
+  Src,
+  Size,
+  Barrier,
+  Mask,
+  ByteMask,
+  Map,
+  Coords,
+  Count,
+  Bytes,
+  ArriveCount,
+  Phase,
+  Addr,
+  AddrSize,
+};
+constexpr unsigned NumRoles = static_cast<unsigned>(Role::AddrSize) + 1;
+
+/// The op a library function issues.
+enum class Shape : std::uint8_t {
+  Bulk,
+  BulkReduce,
+  TensorLoad,
+  TensorStore,
+  TensorReduce,
+  Init,
+  ExpectTx,
+  ArriveExpectTx,
+  Arrive,
+  TryWait,
+  TestWait,
+  FenceProxyAsync,
+  FenceTensormap,
+};
+
+/// One library function: where it lives, what it issues, and what its
+/// arguments are after the leading cuda::ptx tag arguments (space_global,
+/// sem_release, op_add, cta_group_2, ...), which it may lack.
+struct LibraryFunction {
+  const char *Name;
+  OpApi Api;
+  Shape Kind;
+  /// The state spaces of a wrapper that takes no space tags.
+  Space Dst, Src;
+  TensorMode Mode;
+  /// Wrappers that take N scalar coordinates (cde's _Nd_): N. Zero when
+  /// the coordinates are one `const int32_t (&)[N]` argument.
+  unsigned Dims;
+  std::array<Role, 6> Args;
+};
+
+/// The tag arguments of a cuda::ptx call.
+struct PtxTags {
+  llvm::SmallVector<Space, 2> Spaces;
+  device::Scope Scope = device::Scope::None;
+  llvm::StringRef Sem;
+  ReduceOp Op = ReduceOp::None;
+  std::optional<unsigned> CtaGroup;
+};
+
+/// The operand of each role.
+struct BoundArgs {
+  std::array<OpValue, NumRoles> Slots;
+  std::vector<OpValue> Coords;
+
+  const OpValue &operator[](Role R) const {
+    return Slots[static_cast<unsigned>(R)];
+  }
+};
+
+} // namespace
+
+// clang-format off
+/// The wrappers of tma-rules.md section 8. cde's load wrappers emit a
+/// .shared::cluster destination, like the PTX they wrap.
+static const LibraryFunction LibraryFunctions[] = {
+  // cuda::ptx: spaces, semantics, scopes and reductions come from tags.
+  {"cp_async_bulk", OpApi::CudaPtx, Shape::Bulk, Space::Generic,
+   Space::Generic, TensorMode::Tile, 0,
+   {Role::Dst, Role::Src, Role::Size, Role::Barrier, Role::Mask}},
+  {"cp_async_bulk_cp_mask", OpApi::CudaPtx, Shape::Bulk, Space::Generic,
+   Space::Generic, TensorMode::Tile, 0,
+   {Role::Dst, Role::Src, Role::Size, Role::ByteMask}},
+  {"cp_reduce_async_bulk", OpApi::CudaPtx, Shape::BulkReduce, Space::Generic,
+   Space::Generic, TensorMode::Tile, 0,
+   {Role::Dst, Role::Src, Role::Size, Role::Barrier}},
+  {"cp_async_bulk_tensor", OpApi::CudaPtx, Shape::TensorLoad, Space::Generic,
+   Space::Generic, TensorMode::Tile, 0,
+   {Role::Dst, Role::Map, Role::Coords, Role::Barrier, Role::Mask}},
+  {"cp_async_bulk_tensor", OpApi::CudaPtx, Shape::TensorStore,
+   Space::Generic, Space::Generic, TensorMode::Tile, 0,
+   {Role::Map, Role::Coords, Role::Src}},
+  {"cp_async_bulk_tensor_tile_gather4", OpApi::CudaPtx, Shape::TensorLoad,
+   Space::Generic, Space::Generic, TensorMode::TileGather4, 0,
+   {Role::Dst, Role::Map, Role::Coords, Role::Barrier, Role::Mask}},
+  {"cp_async_bulk_tensor_tile_scatter4", OpApi::CudaPtx, Shape::TensorStore,
+   Space::Generic, Space::Generic, TensorMode::TileScatter4, 0,
+   {Role::Map, Role::Coords, Role::Src}},
+  {"cp_reduce_async_bulk_tensor", OpApi::CudaPtx, Shape::TensorReduce,
+   Space::Generic, Space::Generic, TensorMode::Tile, 0,
+   {Role::Map, Role::Coords, Role::Src}},
+  {"mbarrier_init", OpApi::CudaPtx, Shape::Init, Space::Generic,
+   Space::Generic, TensorMode::Tile, 0, {Role::Barrier, Role::Count}},
+  {"mbarrier_arrive_expect_tx", OpApi::CudaPtx, Shape::ArriveExpectTx,
+   Space::Generic, Space::Generic, TensorMode::Tile, 0,
+   {Role::Barrier, Role::Bytes}},
+  {"mbarrier_expect_tx", OpApi::CudaPtx, Shape::ExpectTx, Space::Generic,
+   Space::Generic, TensorMode::Tile, 0, {Role::Barrier, Role::Bytes}},
+  {"mbarrier_arrive", OpApi::CudaPtx, Shape::Arrive, Space::Generic,
+   Space::Generic, TensorMode::Tile, 0, {Role::Barrier, Role::Count}},
+  {"mbarrier_try_wait", OpApi::CudaPtx, Shape::TryWait, Space::Generic,
+   Space::Generic, TensorMode::Tile, 0, {Role::Barrier, Role::Phase}},
+  {"mbarrier_try_wait_parity", OpApi::CudaPtx, Shape::TryWait,
+   Space::Generic, Space::Generic, TensorMode::Tile, 0,
+   {Role::Barrier, Role::Phase}},
+  {"mbarrier_test_wait", OpApi::CudaPtx, Shape::TestWait, Space::Generic,
+   Space::Generic, TensorMode::Tile, 0, {Role::Barrier, Role::Phase}},
+  {"mbarrier_test_wait_parity", OpApi::CudaPtx, Shape::TestWait,
+   Space::Generic, Space::Generic, TensorMode::Tile, 0,
+   {Role::Barrier, Role::Phase}},
+  {"fence_proxy_async", OpApi::CudaPtx, Shape::FenceProxyAsync,
+   Space::Generic, Space::Generic, TensorMode::Tile, 0, {}},
+  {"fence_proxy_tensormap_generic", OpApi::CudaPtx, Shape::FenceTensormap,
+   Space::Generic, Space::Generic, TensorMode::Tile, 0,
+   {Role::Addr, Role::AddrSize}},
+  // cuda::device::experimental (cde): the name gives the spaces.
+  {"cp_async_bulk_global_to_shared", OpApi::Cde, Shape::Bulk,
+   Space::SharedCluster, Space::Global, TensorMode::Tile, 0,
+   {Role::Dst, Role::Src, Role::Size, Role::Barrier}},
+  {"cp_async_bulk_shared_to_global", OpApi::Cde, Shape::Bulk, Space::Global,
+   Space::SharedCta, TensorMode::Tile, 0, {Role::Dst, Role::Src, Role::Size}},
+#define TMA_CDE_TENSOR(N)                                                      \
+  {"cp_async_bulk_tensor_" #N "d_global_to_shared", OpApi::Cde,                \
+   Shape::TensorLoad, Space::SharedCluster, Space::Global, TensorMode::Tile,   \
+   N, {Role::Dst, Role::Map, Role::Coords, Role::Barrier}},                    \
+  {"cp_async_bulk_tensor_" #N "d_shared_to_global", OpApi::Cde,                \
+   Shape::TensorStore, Space::Global, Space::SharedCta, TensorMode::Tile, N,   \
+   {Role::Map, Role::Coords, Role::Src}},
+  TMA_CDE_TENSOR(1) TMA_CDE_TENSOR(2) TMA_CDE_TENSOR(3) TMA_CDE_TENSOR(4)
+  TMA_CDE_TENSOR(5)
+#undef TMA_CDE_TENSOR
+  {"fence_proxy_async_shared_cta", OpApi::Cde, Shape::FenceProxyAsync,
+   Space::SharedCta, Space::Generic, TensorMode::Tile, 0, {}},
+  // cuda::device: the barrier is a cuda::barrier<thread_scope_block>.
+  {"barrier_arrive_tx", OpApi::CudaDevice, Shape::ArriveExpectTx,
+   Space::Generic, Space::Generic, TensorMode::Tile, 0,
+   {Role::Barrier, Role::ArriveCount, Role::Bytes}},
+  {"barrier_expect_tx", OpApi::CudaDevice, Shape::ExpectTx, Space::Generic,
+   Space::Generic, TensorMode::Tile, 0, {Role::Barrier, Role::Bytes}},
+};
+// clang-format on
+
+/// True when \p D is declared in the namespace \p Path (outermost first),
+/// inline (ABI-versioning) namespaces aside.
+static bool isInNamespace(const Decl *D, llvm::ArrayRef<llvm::StringRef> Path) {
+  const DeclContext *DC = D->getDeclContext();
+  for (llvm::StringRef Name : llvm::reverse(Path)) {
+    while (DC && (DC->isInlineNamespace() || isa<LinkageSpecDecl>(DC)))
+      DC = DC->getParent();
+    const auto *NS = dyn_cast_or_null<NamespaceDecl>(DC);
+    if (!NS || NS->getName() != Name)
+      return false;
+    DC = NS->getParent();
+  }
+  while (DC && (DC->isInlineNamespace() || isa<LinkageSpecDecl>(DC)))
+    DC = DC->getParent();
+  return DC && DC->isTranslationUnit();
+}
+
+static std::optional<OpApi> apiOf(const FunctionDecl &FD) {
+  if (isInNamespace(&FD, {"cuda", "ptx"}))
+    return OpApi::CudaPtx;
+  if (isInNamespace(&FD, {"cuda", "device", "experimental"}))
+    return OpApi::Cde;
+  if (isInNamespace(&FD, {"cuda", "device"}))
+    return OpApi::CudaDevice;
+  return std::nullopt;
+}
+
+/// The specialisation of std::integral_constant that \p T is: the type of
+/// every cuda::ptx tag (space_t<dot_space::global>) and of n32_t<N>.
+static const ClassTemplateSpecializationDecl *integralConstant(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getName() != "integral_constant" ||
+      Spec->getTemplateArgs().size() != 2 ||
+      Spec->getTemplateArgs()[1].getKind() != TemplateArgument::Integral)
+    return nullptr;
+  return Spec;
+}
+
+/// For a cuda::ptx tag type: the name of its enumeration and enumerator
+/// ("dot_space", "global").
+static std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
+tagOf(QualType T) {
+  const ClassTemplateSpecializationDecl *Spec = integralConstant(T);
+  if (!Spec)
+    return std::nullopt;
+  const TemplateArgument &V = Spec->getTemplateArgs()[1];
+  const EnumDecl *ED = V.getIntegralType()->getAsEnumDecl();
+  if (ED && ED->getDefinition())
+    ED = ED->getDefinition();
+  if (!ED || !ED->getName().starts_with("dot_"))
+    return std::nullopt;
+  for (const EnumConstantDecl *C : ED->enumerators())
+    if (llvm::APSInt::isSameValue(C->getInitVal(), V.getAsIntegral()))
+      return std::make_pair(ED->getName(), C->getName());
+  return std::nullopt;
+}
+
+/// Reads one tag into \p Tags; false when \p T is no tag.
+static bool readTag(QualType T, PtxTags &Tags) {
+  auto Tag = tagOf(T);
+  if (!Tag)
+    return false;
+  auto [Enum, Value] = *Tag;
+  if (Enum == "dot_space") {
+    Tags.Spaces.push_back(llvm::StringSwitch<Space>(Value)
+                              .Case("global", Space::Global)
+                              .Case("shared", Space::SharedCta)
+                              .Case("cluster", Space::SharedCluster)
+                              .Default(Space::Generic));
+  } else if (Enum == "dot_scope") {
+    Tags.Scope = llvm::StringSwitch<device::Scope>(Value)
+                     .Case("cta", device::Scope::Cta)
+                     .Case("cluster", device::Scope::Cluster)
+                     .Case("gpu", device::Scope::Gpu)
+                     .Case("sys", device::Scope::Sys)
+                     .Default(device::Scope::None);
+  } else if (Enum == "dot_sem") {
+    Tags.Sem = Value;
+  } else if (Enum == "dot_op") {
+    Tags.Op = llvm::StringSwitch<ReduceOp>(Value)
+                  .Case("add", ReduceOp::Add)
+                  .Case("min", ReduceOp::Min)
+                  .Case("max", ReduceOp::Max)
+                  .Case("inc", ReduceOp::Inc)
+                  .Case("dec", ReduceOp::Dec)
+                  .Case("and_op", ReduceOp::And)
+                  .Case("or_op", ReduceOp::Or)
+                  .Case("xor_op", ReduceOp::Xor)
+                  .Default(ReduceOp::None);
+  } else if (Enum == "dot_cta_group") {
+    Tags.CtaGroup = Value == "cta_group_2" ? 2 : 1;
+  }
+  return true;
+}
+
+/// The first table entry for \p Name in \p Api that fits the spaces of the
+/// call (a tensor store row needs a global destination, a load row a shared
+/// one).
+static const LibraryFunction *lookupFunction(llvm::StringRef Name, OpApi Api,
+                                             const PtxTags &Tags) {
+  for (const LibraryFunction &F : LibraryFunctions) {
+    if (F.Api != Api || Name != F.Name)
+      continue;
+    bool GlobalDst = !Tags.Spaces.empty() && Tags.Spaces[0] == Space::Global;
+    if (Api == OpApi::CudaPtx && F.Kind == Shape::TensorLoad && GlobalDst)
+      continue;
+    if (Api == OpApi::CudaPtx && F.Kind == Shape::TensorStore && !GlobalDst)
+      continue;
+    return &F;
+  }
+  return nullptr;
+}
+
+static bool isSharedSpace(Space S) {
+  return S == Space::SharedCta || S == Space::SharedCluster;
+}
+
+/// The length of a `const int32_t (&)[N]` coordinate parameter.
+static unsigned arrayLength(QualType T) {
+  if (const auto *AT = dyn_cast<ConstantArrayType>(
+          T.getNonReferenceType()->getAsArrayTypeUnsafe()))
+    return static_cast<unsigned>(AT->getZExtSize());
+  return 0;
+}
+
+std::optional<DeviceOp> DeviceOpsFinder::opOf(const CallExpr &Call) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  if (!FD || !FD->getIdentifier())
+    return std::nullopt;
+  std::optional<OpApi> Api = apiOf(*FD);
+  if (!Api)
+    return std::nullopt;
+  PtxTags Tags;
+  unsigned First = 0;
+  if (*Api == OpApi::CudaPtx)
+    while (First < Call.getNumArgs() &&
+           readTag(Call.getArg(First)->getType(), Tags))
+      ++First;
+  const LibraryFunction *F = lookupFunction(FD->getName(), *Api, Tags);
+  if (!F)
+    return std::nullopt;
+  Space Dst = Tags.Spaces.size() > 0 ? Tags.Spaces[0] : F->Dst;
+  Space Src = Tags.Spaces.size() > 1 ? Tags.Spaces[1] : F->Src;
+
+  // Bind the arguments after the tags to the roles of the table.
+  BoundArgs Args;
+  unsigned Dims = F->Dims;
+  auto Bind = [&](unsigned I) {
+    OpValue V;
+    V.Present = true;
+    V.Written = Call.getArg(I);
+    V.E = lookThrough(V.Written);
+    if (const ClassTemplateSpecializationDecl *N =
+            integralConstant(V.Written->getType());
+        N && !tagOf(V.Written->getType()))
+      V.Imm = N->getTemplateArgs()[1].getAsIntegral().getZExtValue();
+    return V;
+  };
+  unsigned Arg = First;
+  for (Role R : F->Args) {
+    if (R == Role::None || Arg >= Call.getNumArgs())
+      break;
+    if (R == Role::Coords && F->Dims) {
+      for (unsigned C = 0; C < F->Dims && Arg < Call.getNumArgs(); ++C)
+        Args.Coords.push_back(Bind(Arg++));
+      continue;
+    }
+    OpValue V = Bind(Arg);
+    if (R == Role::Coords) {
+      if (Arg < FD->getNumParams())
+        Dims = arrayLength(FD->getParamDecl(Arg)->getType());
+      // A braced list passed to the array parameter: its elements.
+      if (const auto *List = dyn_cast<InitListExpr>(
+              Call.getArg(Arg)->IgnoreImplicit()->IgnoreParens()))
+        for (const Expr *Init : List->inits()) {
+          OpValue C;
+          C.Present = true;
+          C.Written = Init;
+          C.E = lookThrough(Init);
+          Args.Coords.push_back(C);
+        }
+    }
+    Args.Slots[static_cast<unsigned>(R)] = V;
+    ++Arg;
+  }
+  // More arguments than the table knows: an overload it does not describe.
+  if (Arg < Call.getNumArgs())
+    return std::nullopt;
+
+  OpSite Site{&Call, Call.getBeginLoc(), *Api, /*Predicated=*/false};
+  switch (F->Kind) {
+  case Shape::Bulk:
+  case Shape::BulkReduce: {
+    auto Op = at<BulkCopy>(Site);
+    if (isSharedSpace(Dst) && Src == Space::Global)
+      Op.Direction = BulkDirection::GlobalToShared;
+    else if (Dst == Space::SharedCluster && Src == Space::SharedCta)
+      Op.Direction = BulkDirection::SharedToCluster;
+    else if (Dst == Space::Global && Src == Space::SharedCta)
+      Op.Direction = BulkDirection::SharedToGlobal;
+    else
+      return std::nullopt;
+    Op.DstSpace = Dst;
+    Op.Reduce = F->Kind == Shape::BulkReduce ? Tags.Op : ReduceOp::None;
+    Op.Dst = Args[Role::Dst];
+    Op.Src = Args[Role::Src];
+    Op.Size = Args[Role::Size];
+    Op.Barrier = Args[Role::Barrier];
+    Op.CtaMask = Args[Role::Mask];
+    Op.ByteMask = Args[Role::ByteMask];
+    return Op;
+  }
+  case Shape::TensorLoad:
+  case Shape::TensorStore:
+  case Shape::TensorReduce: {
+    auto Op = at<TensorCopy>(Site);
+    bool Load = F->Kind == Shape::TensorLoad;
+    if (Load)
+      Op.Direction = TensorDirection::Load;
+    else if (F->Kind == Shape::TensorStore)
+      Op.Direction = TensorDirection::Store;
+    else
+      Op.Direction = TensorDirection::Reduce;
+    Op.Mode = F->Mode;
+    Op.Dims = Dims;
+    Op.DstSpace = Load ? Dst : Space::Generic;
+    Op.Reduce = F->Kind == Shape::TensorReduce ? Tags.Op : ReduceOp::None;
+    Op.Map = Args[Role::Map];
+    Op.Smem = Load ? Args[Role::Dst] : Args[Role::Src];
+    Op.Coords = std::move(Args.Coords);
+    if (!F->Dims)
+      Op.CoordArray = Args[Role::Coords];
+    Op.Barrier = Args[Role::Barrier];
+    Op.CtaMask = Args[Role::Mask];
+    Op.CtaGroup = Tags.CtaGroup;
+    return Op;
+  }
+  case Shape::Init: {
+    auto Op = at<BarrierInit>(Site);
+    Op.Barrier = Args[Role::Barrier];
+    Op.Count = Args[Role::Count];
+    return Op;
+  }
+  case Shape::ExpectTx:
+  case Shape::ArriveExpectTx: {
+    auto Op = at<ExpectTx>(Site);
+    Op.WithArrive = F->Kind == Shape::ArriveExpectTx;
+    Op.BarrierSpace = Dst;
+    Op.Barrier = Args[Role::Barrier];
+    Op.Bytes = Args[Role::Bytes];
+    Op.ArriveCount = Args[Role::ArriveCount];
+    return Op;
+  }
+  case Shape::Arrive: {
+    auto Op = at<Arrive>(Site);
+    Op.BarrierSpace = Dst;
+    Op.Barrier = Args[Role::Barrier];
+    Op.Count = Args[Role::Count];
+    return Op;
+  }
+  case Shape::TryWait:
+  case Shape::TestWait: {
+    auto Op = at<Wait>(Site);
+    Op.TryWait = F->Kind == Shape::TryWait;
+    Op.Parity = FD->getName().ends_with("_parity");
+    Op.Barrier = Args[Role::Barrier];
+    Op.Phase = Args[Role::Phase];
+    return Op;
+  }
+  case Shape::FenceProxyAsync: {
+    auto Op = at<Fence>(Site);
+    Op.Kind = FenceKind::ProxyAsync;
+    Op.FencedSpace = Dst;
+    return Op;
+  }
+  case Shape::FenceTensormap: {
+    auto Op = at<Fence>(Site);
+    if (Tags.Sem == "release")
+      Op.Kind = FenceKind::TensormapRelease;
+    else if (Tags.Sem == "acquire")
+      Op.Kind = FenceKind::TensormapAcquire;
+    else
+      return std::nullopt;
+    Op.Scope = Tags.Scope;
+    Op.Address = Args[Role::Addr];
+    Op.Size = Args[Role::AddrSize];
+    return Op;
+  }
+  }
+  llvm_unreachable("covered switch over Shape");
+}
+
+} // namespace clang::tidy::tma

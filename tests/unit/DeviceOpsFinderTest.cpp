@@ -1,0 +1,518 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. Unit tests of the device-op finder (api/DeviceOpsFinder).
+//
+//===----------------------------------------------------------------------===//
+//
+// One CUDA translation unit, parsed for the device (sm_90a) against the stub
+// headers of the lit tests: fast.cu-style inline-PTX helpers, helpers with
+// named operands, outputs and register addresses, and calls of cuda::ptx,
+// cde and cuda::device wrappers declared the way CCCL declares them (tags are
+// std::integral_constant specialisations of dot_* enumerations, inside
+// inline ABI namespaces). Each test checks the model of one site.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/DeviceOpsFinder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "gtest/gtest.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace clang::tidy::tma;
+
+namespace {
+
+const char *const Code = R"cuda(
+#include <cuda_runtime.h>
+#include <cuda.h>
+#include <cstdint>
+
+__device__ size_t __cvta_generic_to_shared(const void *);
+using bf16 = unsigned short;
+
+// fast.cu
+__device__ static __forceinline__ void expect_bytes(uint64_t *bar,
+                                                    uint32_t bytes) {
+  uint32_t bar_ptr = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
+               :: "r"(bar_ptr), "r"(bytes));
+}
+
+__device__ static inline void load_async(bf16 *dst, void const *const src_tma_map,
+                                         uint64_t *bar, int global_col_idx,
+                                         int global_row_idx) {
+  uint64_t tma_ptr = reinterpret_cast<uint64_t>(src_tma_map);
+  uint32_t mbar_ptr = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
+  uint32_t dst_ptr = static_cast<uint32_t>(__cvta_generic_to_shared(dst));
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4, %5}], [%2];"
+      :
+      : "r"(dst_ptr), "l"(tma_ptr), "r"(mbar_ptr), "n"(0),
+        "r"(global_row_idx), "r"(global_col_idx / 64)
+      : "memory");
+}
+
+// A one-line address helper (CCCL's __as_ptr_smem, tilelang's
+// smem_ptr_to_uint), operands numbered the other way round.
+__device__ __forceinline__ uint32_t smem_u32(const void *p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ void init_bar(uint64_t *bar, int count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%1], %0;"
+               :: "r"(count), "r"(smem_u32(bar)));
+}
+
+// A named operand; the local is modified, so it stands for itself.
+__device__ void arrive_named(uint64_t *bar) {
+  uint32_t addr = smem_u32(bar);
+  addr += 8;
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%[b]];" :: [b] "r"(addr));
+}
+
+// An output operand comes first in the numbering.
+__device__ uint64_t arrive_state(uint64_t *bar) {
+  uint64_t state;
+  asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1], 2;"
+               : "=l"(state) : "r"(smem_u32(bar)));
+  return state;
+}
+
+// A barrier address computed in the asm text; a guarded instruction.
+__device__ void arrive_remote(uint64_t *bar, uint32_t cta) {
+  asm volatile("{\n\t.reg .b32 remAddr32;\n\t"
+               "mapa.shared::cluster.u32  remAddr32, %0, %1;\n\t"
+               "mbarrier.arrive.shared::cluster.b64  _, [remAddr32];\n\t}"
+               :: "r"(smem_u32(bar)), "r"(cta));
+}
+__device__ void predicated(uint64_t *bar, uint32_t p) {
+  asm volatile("{\n.reg .pred P;\nsetp.ne.u32 P, %1, 0;\n"
+               "@P mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 64;\n}"
+               :: "r"(smem_u32(bar)), "r"(p));
+}
+
+// Basic asm: no operands, `%` is not special.
+__device__ void fences() {
+  asm volatile("fence.proxy.async.shared::cta;");
+  asm volatile("cp.async.bulk.commit_group;");
+}
+
+// Library stubs with CCCL's shapes.
+namespace cuda {
+namespace std {
+template <class T, T V> struct integral_constant {
+  static constexpr T value = V;
+};
+} // namespace std
+template <int Scope> struct barrier {};
+namespace ptx {
+inline namespace __4 {
+enum class dot_space { global, cluster, shared };
+enum class dot_sem { acq_rel, acquire, relaxed, release, sc, weak };
+enum class dot_scope { cta, cluster, gpu, sys };
+enum class dot_op { add, dec, inc, max, min, and_op, or_op, xor_op };
+template <dot_space S> using space_t = ::cuda::std::integral_constant<dot_space, S>;
+template <dot_sem S> using sem_t = ::cuda::std::integral_constant<dot_sem, S>;
+template <dot_scope S> using scope_t = ::cuda::std::integral_constant<dot_scope, S>;
+template <dot_op O> using op_t = ::cuda::std::integral_constant<dot_op, O>;
+template <int N> using n32_t = ::cuda::std::integral_constant<int, N>;
+using space_global_t = space_t<dot_space::global>;
+using space_shared_t = space_t<dot_space::shared>;
+using space_cluster_t = space_t<dot_space::cluster>;
+using sem_release_t = sem_t<dot_sem::release>;
+using sem_acquire_t = sem_t<dot_sem::acquire>;
+using scope_cta_t = scope_t<dot_scope::cta>;
+using scope_gpu_t = scope_t<dot_scope::gpu>;
+using op_add_t = op_t<dot_op::add>;
+constexpr space_global_t space_global{};
+constexpr space_shared_t space_shared{};
+constexpr space_cluster_t space_cluster{};
+constexpr sem_release_t sem_release{};
+constexpr sem_acquire_t sem_acquire{};
+constexpr scope_cta_t scope_cta{};
+constexpr scope_gpu_t scope_gpu{};
+constexpr op_add_t op_add{};
+
+template <typename = void>
+__device__ void cp_async_bulk(space_cluster_t, space_global_t, void *,
+                              const void *, const uint32_t &, uint64_t *);
+template <typename = void>
+__device__ void cp_async_bulk(space_global_t, space_shared_t, void *,
+                              const void *, const uint32_t &);
+template <int N>
+__device__ void cp_async_bulk_tensor(space_cluster_t, space_global_t, void *,
+                                     const void *, const int32_t (&)[N],
+                                     uint64_t *);
+template <int N>
+__device__ void cp_async_bulk_tensor(space_global_t, space_shared_t,
+                                     const void *, const int32_t (&)[N],
+                                     const void *);
+template <dot_op Op, int N>
+__device__ void cp_reduce_async_bulk_tensor(space_global_t, space_shared_t,
+                                            op_t<Op>, const void *,
+                                            const int32_t (&)[N],
+                                            const void *);
+template <typename = void>
+__device__ void mbarrier_init(uint64_t *, const uint32_t &);
+template <dot_scope S>
+__device__ uint64_t mbarrier_arrive_expect_tx(sem_release_t, scope_t<S>,
+                                              space_shared_t, uint64_t *,
+                                              const uint32_t &);
+template <typename = void>
+__device__ bool mbarrier_try_wait_parity(uint64_t *, const uint32_t &);
+template <int N, dot_scope S>
+__device__ void fence_proxy_tensormap_generic(sem_acquire_t, scope_t<S>,
+                                              const void *, n32_t<N>);
+template <typename = void> __device__ uint32_t get_sreg_ctaid_x();
+} // namespace __4
+} // namespace ptx
+namespace device {
+inline namespace __4 {
+__device__ void barrier_arrive_tx(barrier<0> &, long, long);
+__device__ void barrier_expect_tx(barrier<0> &, long);
+} // namespace __4
+namespace experimental {
+inline namespace __4 {
+__device__ void cp_async_bulk_global_to_shared(void *, const void *, uint32_t,
+                                               barrier<0> &);
+__device__ void cp_async_bulk_tensor_2d_global_to_shared(void *,
+                                                         const CUtensorMap *,
+                                                         int, int,
+                                                         barrier<0> &);
+__device__ void cp_async_bulk_tensor_3d_shared_to_global(const CUtensorMap *,
+                                                         int, int, int,
+                                                         const void *);
+} // namespace __4
+} // namespace experimental
+} // namespace device
+} // namespace cuda
+namespace mine {
+__device__ void cp_async_bulk_global_to_shared(void *, const void *, uint32_t,
+                                               cuda::barrier<0> &);
+}
+
+__global__ void library(const __grid_constant__ CUtensorMap map,
+                        const float *g, int x, int y) {
+  namespace ptx = cuda::ptx;
+  namespace cde = cuda::device::experimental;
+  __shared__ alignas(128) float smem[256];
+  __shared__ uint64_t bar;
+  __shared__ cuda::barrier<0> cbar;
+  ptx::mbarrier_init(&bar, 1);
+  ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, smem, g,
+                     sizeof(smem), &bar);
+  int32_t coords[2] = {x, y};
+  ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, smem, &map,
+                            coords, &bar);
+  ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, &map,
+                            {x, y, 0}, smem);
+  ptx::cp_reduce_async_bulk_tensor(ptx::space_global, ptx::space_shared,
+                                   ptx::op_add, &map, coords, smem);
+  ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta,
+                                 ptx::space_shared, &bar, 1024u);
+  ptx::mbarrier_try_wait_parity(&bar, 0);
+  ptx::fence_proxy_tensormap_generic(ptx::sem_acquire, ptx::scope_gpu, &map,
+                                     ptx::n32_t<128>());
+  ptx::get_sreg_ctaid_x();
+  cde::cp_async_bulk_global_to_shared(smem, g, 1024, cbar);
+  cde::cp_async_bulk_tensor_2d_global_to_shared(smem, &map, x, y, cbar);
+  cde::cp_async_bulk_tensor_3d_shared_to_global(&map, x, y, 0, smem);
+  cuda::device::barrier_arrive_tx(cbar, 1, sizeof(smem));
+  cuda::device::barrier_expect_tx(cbar, 512);
+  mine::cp_async_bulk_global_to_shared(smem, g, 1024, cbar);
+}
+)cuda";
+
+class DeviceOpsFinderTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    AST = tooling::buildASTFromCodeWithArgs(
+        Code,
+        {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90a",
+         "-nocudainc", "-nocudalib", "-nostdinc++", "-std=c++17",
+         "--cuda-path=" TMA_TEST_HEADERS, "-isystem", TMA_TEST_HEADERS,
+         "-resource-dir", TMA_CLANG_RESOURCE_DIR},
+        "input.cu");
+  }
+  static void TearDownTestSuite() { AST.reset(); }
+
+  void SetUp() override {
+    ASSERT_TRUE(AST);
+    ASSERT_FALSE(AST->getDiagnostics().hasErrorOccurred());
+    Finder = std::make_unique<DeviceOpsFinder>(AST->getASTContext());
+  }
+
+  /// The ops of the asm statements of function \p Function, in order.
+  std::vector<DeviceOp> asmOps(const std::string &Function) {
+    std::vector<DeviceOp> Ops;
+    for (const BoundNodes &B :
+         match(functionDecl(hasName(Function),
+                            forEachDescendant(asmStmt().bind("asm"))),
+               AST->getASTContext()))
+      if (const auto *S = B.getNodeAs<GCCAsmStmt>("asm"))
+        for (DeviceOp &Op : Finder->opsOf(*S))
+          Ops.push_back(std::move(Op));
+    return Ops;
+  }
+
+  /// The op of each call in the kernel `library`, in source order
+  /// (std::nullopt for a call that issues none).
+  std::vector<std::optional<DeviceOp>> callOps() {
+    std::vector<const CallExpr *> Calls;
+    for (const BoundNodes &B :
+         match(functionDecl(hasName("library"),
+                            forEachDescendant(callExpr().bind("call"))),
+               AST->getASTContext()))
+      Calls.push_back(B.getNodeAs<CallExpr>("call"));
+    const SourceManager &SM = AST->getSourceManager();
+    llvm::sort(Calls, [&SM](const CallExpr *A, const CallExpr *B) {
+      return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+    });
+    std::vector<std::optional<DeviceOp>> Ops;
+    for (const CallExpr *Call : Calls)
+      Ops.push_back(Finder->opOf(*Call));
+    return Ops;
+  }
+
+  /// The source text of \p E ("<null>" for none).
+  std::string text(const Expr *E) {
+    if (!E)
+      return "<null>";
+    const ASTContext &Ctx = AST->getASTContext();
+    return Lexer::getSourceText(
+               CharSourceRange::getTokenRange(E->getSourceRange()),
+               Ctx.getSourceManager(), Ctx.getLangOpts())
+        .str();
+  }
+
+  static std::unique_ptr<ASTUnit> AST;
+  std::unique_ptr<DeviceOpsFinder> Finder;
+};
+
+std::unique_ptr<ASTUnit> DeviceOpsFinderTest::AST;
+
+/// The op of kind \p T in \p Op (a failed assertion when it is another).
+template <typename T> const T &as(const DeviceOp &Op) {
+  const T *P = std::get_if<T>(&Op);
+  EXPECT_TRUE(P) << "op kind " << Op.index();
+  static const T Empty{};
+  return P ? *P : Empty;
+}
+
+template <typename T> const T &as(const std::optional<DeviceOp> &Op) {
+  EXPECT_TRUE(Op.has_value());
+  static const DeviceOp Empty = T{};
+  return as<T>(Op ? *Op : Empty);
+}
+
+//===----------------------------------------------------------------------===//
+// Inline PTX
+//===----------------------------------------------------------------------===//
+
+TEST_F(DeviceOpsFinderTest, FastCuExpectBytes) {
+  std::vector<DeviceOp> Ops = asmOps("expect_bytes");
+  ASSERT_EQ(Ops.size(), 1u);
+  EXPECT_EQ(kindOf(Ops[0]), device::OpKind::ExpectTx);
+  const auto &Op = as<ExpectTx>(Ops[0]);
+  EXPECT_TRUE(Op.WithArrive);
+  EXPECT_EQ(Op.Api, OpApi::InlinePtx);
+  EXPECT_TRUE(isa<GCCAsmStmt>(Op.Site));
+  EXPECT_TRUE(Op.Loc.isValid());
+  EXPECT_FALSE(Op.Predicated);
+  EXPECT_EQ(Op.BarrierSpace, device::Space::SharedCta);
+  // The address local is looked through to the generic pointer.
+  EXPECT_EQ(text(Op.Barrier.Written), "bar_ptr");
+  EXPECT_EQ(text(Op.Barrier.E), "bar");
+  EXPECT_EQ(text(Op.Bytes.E), "bytes");
+  EXPECT_FALSE(Op.ArriveCount.Present);
+}
+
+TEST_F(DeviceOpsFinderTest, FastCuLoadAsync) {
+  std::vector<DeviceOp> Ops = asmOps("load_async");
+  ASSERT_EQ(Ops.size(), 1u);
+  const auto &Op = as<TensorCopy>(Ops[0]);
+  EXPECT_EQ(Op.Direction, device::TensorDirection::Load);
+  EXPECT_EQ(Op.Mode, device::TensorMode::Tile);
+  EXPECT_EQ(Op.Dims, 3u);
+  EXPECT_EQ(Op.DstSpace, device::Space::SharedCluster);
+  EXPECT_EQ(text(Op.Smem.E), "dst");
+  EXPECT_EQ(text(Op.Map.E), "src_tma_map");
+  EXPECT_EQ(text(Op.Map.Written), "tma_ptr");
+  EXPECT_EQ(text(Op.Barrier.E), "bar");
+  ASSERT_EQ(Op.Coords.size(), 3u);
+  EXPECT_EQ(text(Op.Coords[0].E), "0");
+  EXPECT_EQ(text(Op.Coords[1].E), "global_row_idx");
+  EXPECT_EQ(text(Op.Coords[2].E), "global_col_idx / 64");
+  EXPECT_FALSE(Op.CoordArray.Present);
+  EXPECT_FALSE(Op.CtaMask.Present);
+  EXPECT_FALSE(Op.CtaGroup);
+}
+
+TEST_F(DeviceOpsFinderTest, OneLineHelperAndSwappedOperands) {
+  std::vector<DeviceOp> Ops = asmOps("init_bar");
+  ASSERT_EQ(Ops.size(), 1u);
+  const auto &Op = as<BarrierInit>(Ops[0]);
+  EXPECT_EQ(text(Op.Barrier.Written), "smem_u32(bar)");
+  EXPECT_EQ(text(Op.Barrier.E), "bar");
+  EXPECT_EQ(text(Op.Count.E), "count");
+}
+
+TEST_F(DeviceOpsFinderTest, NamedOperandAndModifiedLocal) {
+  std::vector<DeviceOp> Ops = asmOps("arrive_named");
+  ASSERT_EQ(Ops.size(), 1u);
+  const auto &Op = as<Arrive>(Ops[0]);
+  EXPECT_EQ(text(Op.Barrier.E), "addr");
+  EXPECT_FALSE(Op.Count.Present);
+}
+
+TEST_F(DeviceOpsFinderTest, OutputsAreNumberedFirst) {
+  std::vector<DeviceOp> Ops = asmOps("arrive_state");
+  ASSERT_EQ(Ops.size(), 1u);
+  const auto &Op = as<Arrive>(Ops[0]);
+  EXPECT_EQ(text(Op.Barrier.E), "bar");
+  EXPECT_TRUE(Op.Count.Present);
+  EXPECT_EQ(Op.Count.E, nullptr);
+  EXPECT_EQ(Op.Count.Imm, std::optional<std::uint64_t>(2));
+}
+
+TEST_F(DeviceOpsFinderTest, RegisterAddressHasNoExpression) {
+  std::vector<DeviceOp> Ops = asmOps("arrive_remote");
+  ASSERT_EQ(Ops.size(), 1u);
+  const auto &Op = as<Arrive>(Ops[0]);
+  EXPECT_EQ(Op.BarrierSpace, device::Space::SharedCluster);
+  EXPECT_TRUE(Op.Barrier.Present);
+  EXPECT_EQ(Op.Barrier.E, nullptr);
+  EXPECT_FALSE(Op.Barrier.Imm);
+}
+
+TEST_F(DeviceOpsFinderTest, PredicatedInstruction) {
+  std::vector<DeviceOp> Ops = asmOps("predicated");
+  ASSERT_EQ(Ops.size(), 1u);
+  const auto &Op = as<ExpectTx>(Ops[0]);
+  EXPECT_TRUE(Op.Predicated);
+  EXPECT_EQ(Op.Bytes.Imm, std::optional<std::uint64_t>(64));
+}
+
+TEST_F(DeviceOpsFinderTest, BasicAsm) {
+  std::vector<DeviceOp> Ops = asmOps("fences");
+  ASSERT_EQ(Ops.size(), 1u);
+  const auto &Op = as<Fence>(Ops[0]);
+  EXPECT_EQ(Op.Kind, device::FenceKind::ProxyAsync);
+  EXPECT_EQ(Op.FencedSpace, device::Space::SharedCta);
+}
+
+//===----------------------------------------------------------------------===//
+// Library wrappers
+//===----------------------------------------------------------------------===//
+
+TEST_F(DeviceOpsFinderTest, LibraryCalls) {
+  std::vector<std::optional<DeviceOp>> Ops = callOps();
+  ASSERT_EQ(Ops.size(), 15u);
+  unsigned I = 0;
+
+  const auto &Init = as<BarrierInit>(Ops[I++]);
+  EXPECT_EQ(Init.Api, OpApi::CudaPtx);
+  EXPECT_EQ(text(Init.Barrier.E), "&bar");
+  EXPECT_EQ(text(Init.Count.Written), "1");
+
+  const auto &Bulk = as<BulkCopy>(Ops[I++]);
+  EXPECT_EQ(Bulk.Direction, device::BulkDirection::GlobalToShared);
+  EXPECT_EQ(Bulk.DstSpace, device::Space::SharedCluster);
+  EXPECT_EQ(text(Bulk.Dst.E), "smem");
+  EXPECT_EQ(text(Bulk.Src.E), "g");
+  EXPECT_EQ(text(Bulk.Size.Written), "sizeof(smem)");
+  EXPECT_EQ(text(Bulk.Barrier.E), "&bar");
+  EXPECT_FALSE(Bulk.CtaMask.Present);
+
+  const auto &Load = as<TensorCopy>(Ops[I++]);
+  EXPECT_EQ(Load.Direction, device::TensorDirection::Load);
+  EXPECT_EQ(Load.Dims, 2u);
+  EXPECT_EQ(text(Load.Smem.E), "smem");
+  EXPECT_EQ(text(Load.Map.E), "&map");
+  EXPECT_EQ(text(Load.CoordArray.E), "coords");
+  EXPECT_TRUE(Load.Coords.empty());
+  EXPECT_EQ(text(Load.Barrier.E), "&bar");
+
+  const auto &Store = as<TensorCopy>(Ops[I++]);
+  EXPECT_EQ(Store.Direction, device::TensorDirection::Store);
+  EXPECT_EQ(Store.Dims, 3u);
+  EXPECT_EQ(text(Store.Map.E), "&map");
+  EXPECT_EQ(text(Store.Smem.E), "smem");
+  ASSERT_EQ(Store.Coords.size(), 3u);
+  EXPECT_EQ(text(Store.Coords[1].E), "y");
+  EXPECT_FALSE(Store.Barrier.Present);
+
+  const auto &Reduce = as<TensorCopy>(Ops[I++]);
+  EXPECT_EQ(Reduce.Direction, device::TensorDirection::Reduce);
+  EXPECT_EQ(Reduce.Reduce, device::ReduceOp::Add);
+  EXPECT_EQ(Reduce.Dims, 2u);
+
+  const auto &Expect = as<ExpectTx>(Ops[I++]);
+  EXPECT_TRUE(Expect.WithArrive);
+  EXPECT_EQ(Expect.BarrierSpace, device::Space::SharedCta);
+  EXPECT_EQ(text(Expect.Barrier.E), "&bar");
+  EXPECT_EQ(text(Expect.Bytes.Written), "1024u");
+
+  const auto &TryWait = as<Wait>(Ops[I++]);
+  EXPECT_TRUE(TryWait.TryWait);
+  EXPECT_TRUE(TryWait.Parity);
+  EXPECT_EQ(text(TryWait.Phase.Written), "0");
+
+  const auto &Acquire = as<Fence>(Ops[I++]);
+  EXPECT_EQ(Acquire.Kind, device::FenceKind::TensormapAcquire);
+  EXPECT_EQ(Acquire.Scope, device::Scope::Gpu);
+  EXPECT_EQ(text(Acquire.Address.E), "&map");
+  EXPECT_EQ(Acquire.Size.Imm, std::optional<std::uint64_t>(128));
+
+  EXPECT_FALSE(Ops[I++]) << "get_sreg_ctaid_x is no TMA op";
+
+  const auto &CdeBulk = as<BulkCopy>(Ops[I++]);
+  EXPECT_EQ(CdeBulk.Api, OpApi::Cde);
+  EXPECT_EQ(CdeBulk.Direction, device::BulkDirection::GlobalToShared);
+  EXPECT_EQ(CdeBulk.DstSpace, device::Space::SharedCluster);
+  EXPECT_EQ(text(CdeBulk.Size.Written), "1024");
+  EXPECT_EQ(text(CdeBulk.Barrier.E), "cbar");
+
+  const auto &CdeLoad = as<TensorCopy>(Ops[I++]);
+  EXPECT_EQ(CdeLoad.Api, OpApi::Cde);
+  EXPECT_EQ(CdeLoad.Direction, device::TensorDirection::Load);
+  EXPECT_EQ(CdeLoad.Dims, 2u);
+  EXPECT_EQ(CdeLoad.DstSpace, device::Space::SharedCluster);
+  ASSERT_EQ(CdeLoad.Coords.size(), 2u);
+  EXPECT_EQ(text(CdeLoad.Coords[0].E), "x");
+  EXPECT_EQ(text(CdeLoad.Coords[1].E), "y");
+  EXPECT_EQ(text(CdeLoad.Barrier.E), "cbar");
+
+  const auto &CdeStore = as<TensorCopy>(Ops[I++]);
+  EXPECT_EQ(CdeStore.Direction, device::TensorDirection::Store);
+  EXPECT_EQ(CdeStore.Dims, 3u);
+  EXPECT_EQ(CdeStore.Coords.size(), 3u);
+  EXPECT_EQ(text(CdeStore.Smem.E), "smem");
+
+  const auto &ArriveTx = as<ExpectTx>(Ops[I++]);
+  EXPECT_EQ(ArriveTx.Api, OpApi::CudaDevice);
+  EXPECT_TRUE(ArriveTx.WithArrive);
+  EXPECT_EQ(text(ArriveTx.ArriveCount.Written), "1");
+  EXPECT_EQ(text(ArriveTx.Bytes.Written), "sizeof(smem)");
+
+  const auto &ExpectOnly = as<ExpectTx>(Ops[I++]);
+  EXPECT_FALSE(ExpectOnly.WithArrive);
+  EXPECT_EQ(text(ExpectOnly.Bytes.Written), "512");
+
+  EXPECT_FALSE(Ops[I++]) << "a function of another namespace";
+  EXPECT_EQ(I, Ops.size());
+}
+
+} // namespace
