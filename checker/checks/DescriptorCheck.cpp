@@ -19,7 +19,6 @@ using ::tma::rules::Param;
 namespace clang::tidy::tma {
 
 static constexpr llvm::StringLiteral CallId = "call";
-static constexpr llvm::StringLiteral FunctionId = "fn";
 /// The most elements any array operand of an encode call can need.
 static constexpr unsigned MaxArrayElems = 5;
 
@@ -38,11 +37,8 @@ void DescriptorCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      callExpr(argumentCountIs(TiledArgCount),
-               optionally(forCallable(functionDecl().bind(FunctionId))))
-          .bind(CallId),
-      this);
+  Finder->addMatcher(callExpr(argumentCountIs(TiledArgCount)).bind(CallId),
+                     this);
 }
 
 void DescriptorCheck::onEndOfTranslationUnit() {
@@ -193,7 +189,9 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
 
   // Evaluate the call under every context of its function; a message that
   // several contexts produce is reported once, for the first of them.
-  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FunctionId);
+  // The enclosing function comes from the folder's call index (a matcher
+  // such as forCallable would build the parent map of the whole TU).
+  const FunctionDecl *Fn = Folder->enclosingFunction(Call);
   std::vector<Finding> Findings;
   std::map<std::pair<SourceLocation::UIntTy, std::string>, size_t> Seen;
   unsigned BestKnown = 0;

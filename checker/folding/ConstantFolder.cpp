@@ -7,7 +7,7 @@
 #include "folding/ConstantFolder.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -83,24 +83,17 @@ computedOrigin(const Expr *E,
   return O;
 }
 
-/// The first parent of \p N, looking through declarations to statements.
-static DynTypedNode parentOf(ASTContext &Ctx, const DynTypedNode &N) {
-  DynTypedNodeList Parents = Ctx.getParents(N);
-  if (Parents.empty())
-    return DynTypedNode();
-  // An initialiser list has a syntactic and a semantic form; the semantic
-  // one (with its implicit casts) says how the element is used.
-  for (const DynTypedNode &P : Parents) {
-    const auto *ILE = P.get<InitListExpr>();
-    if (!ILE || !ILE->isSyntacticForm() || !ILE->getSemanticForm())
-      return P;
-  }
-  return Parents[0];
+/// The parent of \p N within the function body \p PM was built for (a
+/// per-body map: the TU-wide parent map costs a traversal of everything).
+static DynTypedNode parentOf(const ParentMap &PM, const DynTypedNode &N) {
+  const auto *S = N.get<Stmt>();
+  const Stmt *P = S ? PM.getParent(const_cast<Stmt *>(S)) : nullptr;
+  return P ? DynTypedNode::create(*P) : DynTypedNode();
 }
 
 /// The statements from \p S up to (and including) \p Body.
 static llvm::SmallVector<const Stmt *, 16>
-ancestors(ASTContext &Ctx, const Stmt *S, const Stmt *Body) {
+ancestors(const ParentMap &PM, const Stmt *S, const Stmt *Body) {
   llvm::SmallVector<const Stmt *, 16> Chain;
   DynTypedNode N = DynTypedNode::create(*S);
   for (unsigned Steps = 0; Steps < 256 && !N.getNodeKind().isNone(); ++Steps) {
@@ -109,7 +102,7 @@ ancestors(ASTContext &Ctx, const Stmt *S, const Stmt *Body) {
       if (St == Body)
         break;
     }
-    N = parentOf(Ctx, N);
+    N = parentOf(PM, N);
   }
   return Chain;
 }
@@ -122,10 +115,10 @@ enum class Order { Before, MaybeBefore, After };
 /// Whether the statement \p Write runs before \p UseSite on every path that
 /// reaches it (straight-line code in a common block), maybe before it
 /// (branches, loops, lambdas), or only after it.
-static Order orderOf(ASTContext &Ctx, const Stmt *Write, const Stmt *UseSite,
-                     const Stmt *Body) {
-  auto UseChain = ancestors(Ctx, UseSite, Body);
-  auto WriteChain = ancestors(Ctx, Write, Body);
+static Order orderOf(const ParentMap &PM, const Stmt *Write,
+                     const Stmt *UseSite, const Stmt *Body) {
+  auto UseChain = ancestors(PM, UseSite, Body);
+  auto WriteChain = ancestors(PM, Write, Body);
   for (size_t U = 1; U < UseChain.size(); ++U) {
     const auto *Block = dyn_cast<CompoundStmt>(UseChain[U]);
     if (!Block)
@@ -181,6 +174,13 @@ llvm::ArrayRef<const DeclRefExpr *> ConstantFolder::usesOf(const VarDecl *VD) {
   if (Found == It->second.end())
     return {};
   return Found->second;
+}
+
+const ParentMap &ConstantFolder::parentsOf(const Stmt *Body) {
+  auto &PM = Parents[Body];
+  if (!PM)
+    PM = std::make_unique<ParentMap>(const_cast<Stmt *>(Body));
+  return *PM;
 }
 
 bool ConstantFolder::hasJumps(const Stmt *Body) {
@@ -966,8 +966,9 @@ struct ArrayUse {
 };
 
 /// Skips parentheses and the casts that keep an expression's identity.
-static DynTypedNode skipTransparentParents(ASTContext &Ctx, const Expr *&E) {
-  DynTypedNode P = parentOf(Ctx, DynTypedNode::create(*E));
+static DynTypedNode skipTransparentParents(const ParentMap &PM,
+                                           const Expr *&E) {
+  DynTypedNode P = parentOf(PM, DynTypedNode::create(*E));
   while (const auto *PE = P.get<Expr>()) {
     const auto *Cast = dyn_cast<ImplicitCastExpr>(PE);
     bool Transparent =
@@ -977,25 +978,25 @@ static DynTypedNode skipTransparentParents(ASTContext &Ctx, const Expr *&E) {
     if (!Transparent)
       break;
     E = PE;
-    P = parentOf(Ctx, P);
+    P = parentOf(PM, P);
   }
   return P;
 }
 
 /// Classifies the use \p DRE of a local array (C array or std::array).
-static ArrayUse classifyArrayUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
+static ArrayUse classifyArrayUse(const ParentMap &PM, const DeclRefExpr *DRE) {
   const Expr *E = DRE;
-  DynTypedNode P = skipTransparentParents(Ctx, E);
+  DynTypedNode P = skipTransparentParents(PM, E);
 
   // std::array: `a.data()` is a pointer, `a[k]` an element.
   if (const auto *ME = P.get<MemberExpr>()) {
-    DynTypedNode Call = parentOf(Ctx, P);
+    DynTypedNode Call = parentOf(PM, P);
     const auto *MCE = Call.get<CXXMemberCallExpr>();
     if (!MCE || ME->getMemberDecl()->getName() != "data" ||
         !ME->getMemberDecl()->isFunctionOrFunctionTemplate())
       return {ArrayUse::Escape, DRE};
     E = MCE;
-    P = skipTransparentParents(Ctx, E);
+    P = skipTransparentParents(PM, E);
   }
 
   const Expr *Base = nullptr, *Index = nullptr, *Element = nullptr;
@@ -1012,7 +1013,7 @@ static ArrayUse classifyArrayUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
   }
   if (Element && Base->IgnoreParenImpCasts() == E->IgnoreParenImpCasts()) {
     const Expr *El = Element;
-    DynTypedNode EP = skipTransparentParents(Ctx, El);
+    DynTypedNode EP = skipTransparentParents(PM, El);
     if (const auto *Cast = EP.get<ImplicitCastExpr>();
         Cast && Cast->getCastKind() == CK_LValueToRValue)
       return {ArrayUse::Read, DRE};
@@ -1027,7 +1028,7 @@ static ArrayUse classifyArrayUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
       return {ArrayUse::ElementWrite, Element, Index};
     // `&arr[k]` is a pointer into the array: classified below.
     E = AddrOf;
-    P = parentOf(Ctx, EP);
+    P = parentOf(PM, EP);
   }
 
   // std::forward and std::move hand the same object on.
@@ -1036,7 +1037,7 @@ static ArrayUse classifyArrayUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
     if (!Arg || Arg->IgnoreParenImpCasts() != E->IgnoreParenImpCasts())
       break;
     E = Call;
-    P = skipTransparentParents(Ctx, E);
+    P = skipTransparentParents(PM, E);
   }
 
   // Unevaluated operands (sizeof, decltype) read nothing at run time.
@@ -1050,19 +1051,19 @@ static ArrayUse classifyArrayUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
     if (const auto *Cast = P.get<CastExpr>();
         Cast && Cast->getType()->isPointerType()) {
       Ptr = Cast;
-      P = parentOf(Ctx, P);
+      P = parentOf(PM, P);
       continue;
     }
     if (const auto *BO = P.get<BinaryOperator>();
         BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
         BO->getType()->isPointerType()) {
       Ptr = BO;
-      P = parentOf(Ctx, P);
+      P = parentOf(PM, P);
       continue;
     }
     if (const auto *Paren = P.get<ParenExpr>()) {
       Ptr = Paren;
-      P = parentOf(Ctx, P);
+      P = parentOf(PM, P);
       continue;
     }
     break;
@@ -1108,18 +1109,19 @@ static const VarDecl *countedLoopVar(const ForStmt *Loop, ASTContext &Ctx) {
 
 const ForStmt *ConstantFolder::fillLoopOf(const ArrayUse &Use,
                                           const VarDecl *Array) {
+  const ParentMap &PM = parentsOf(bodyOf(Array));
   // The store must be a statement of the loop body itself.
-  DynTypedNode P = parentOf(Ctx, DynTypedNode::create(*Use.Where));
+  DynTypedNode P = parentOf(PM, DynTypedNode::create(*Use.Where));
   if (const auto *Block = P.get<CompoundStmt>()) {
     // Another write of the same array in the body would interleave with it.
     unsigned Writes = 0;
     for (const DeclRefExpr *DRE : usesOf(Array))
-      if (llvm::is_contained(ancestors(Ctx, DRE, Block), Block) &&
-          classifyArrayUse(Ctx, DRE).Kind != ArrayUse::Read)
+      if (llvm::is_contained(ancestors(PM, DRE, Block), Block) &&
+          classifyArrayUse(PM, DRE).Kind != ArrayUse::Read)
         ++Writes;
     if (Writes != 1)
       return nullptr;
-    P = parentOf(Ctx, P);
+    P = parentOf(PM, P);
   }
   const auto *Loop = P.get<ForStmt>();
   if (!Loop || !countedLoopVar(Loop, Ctx))
@@ -1167,11 +1169,12 @@ std::optional<bool> ConstantFolder::runsUnderFoldedIfs(const Stmt *Write,
                                                        unsigned Depth) {
   // Climb from the store through blocks and `if`s with folded conditions to
   // the statement that is straight-line before the use.
-  auto UseChain = ancestors(Ctx, UseSite, Body);
+  const ParentMap &PM = parentsOf(Body);
+  auto UseChain = ancestors(PM, UseSite, Body);
   const Stmt *Child = Write;
   bool Runs = true;
   for (unsigned Steps = 0; Steps < 32; ++Steps) {
-    DynTypedNode P = parentOf(Ctx, DynTypedNode::create(*Child));
+    DynTypedNode P = parentOf(PM, DynTypedNode::create(*Child));
     const Stmt *Parent = P.get<Stmt>();
     if (!Parent)
       return std::nullopt;
@@ -1189,7 +1192,7 @@ std::optional<bool> ConstantFolder::runsUnderFoldedIfs(const Stmt *Write,
     }
     Child = Parent;
   }
-  if (Child == Write || orderOf(Ctx, Child, UseSite, Body) != Order::Before)
+  if (Child == Write || orderOf(PM, Child, UseSite, Body) != Order::Before)
     return std::nullopt;
   return Runs;
 }
@@ -1199,6 +1202,7 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
   const Stmt *Body = bodyOf(VD);
   if (!Body)
     return;
+  const ParentMap &PM = parentsOf(Body);
   QualType ElemT = arrayShape(VD->getType(), Ctx)->first;
   auto Forget = [&A] {
     for (auto &E : A.Elems)
@@ -1208,12 +1212,12 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
     // The use site's own operands are what is being folded; whatever the
     // callee does through them happens after the values are read (callees
     // that write through a parameter are refused in foldParamArray).
-    if (llvm::is_contained(ancestors(Ctx, DRE, UseSite), UseSite))
+    if (llvm::is_contained(ancestors(PM, DRE, UseSite), UseSite))
       continue;
-    ArrayUse Use = classifyArrayUse(Ctx, DRE);
+    ArrayUse Use = classifyArrayUse(PM, DRE);
     if (Use.Kind == ArrayUse::Read)
       continue;
-    Order When = orderOf(Ctx, Use.Where, UseSite, Body);
+    Order When = orderOf(PM, Use.Where, UseSite, Body);
     // A goto can jump over straight-line code (or back over the use).
     if (When != Order::MaybeBefore && hasJumps(Body))
       When = Order::MaybeBefore;
@@ -1221,7 +1225,7 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
       continue;
     if (Use.Kind == ArrayUse::Store && When == Order::MaybeBefore) {
       if (const ForStmt *Loop = fillLoopOf(Use, VD)) {
-        Order LoopOrder = orderOf(Ctx, Loop, UseSite, Body);
+        Order LoopOrder = orderOf(PM, Loop, UseSite, Body);
         if (LoopOrder == Order::After)
           continue;
         if (LoopOrder == Order::Before && unrollStore(Loop, Use, VD, A, Depth))
@@ -1260,21 +1264,43 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Collects the calls of every function, template instantiations included.
+/// Collects the calls of every function, template instantiations included,
+/// and the function (or lambda call operator) each call is in.
 class CallIndexer : public RecursiveASTVisitor<CallIndexer> {
 public:
-  explicit CallIndexer(
-      llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> &Out)
-      : Out(Out) {}
+  using CallMap =
+      llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>;
+  using CallerMap = llvm::DenseMap<const CallExpr *, const FunctionDecl *>;
+  CallIndexer(CallMap &Calls, CallerMap &Callers)
+      : Calls(Calls), Callers(Callers) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseDecl(Decl *D) {
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (FD)
+      Stack.push_back(FD);
+    bool Result = RecursiveASTVisitor::TraverseDecl(D);
+    if (FD)
+      Stack.pop_back();
+    return Result;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    Stack.push_back(Lambda->getCallOperator());
+    bool Result = RecursiveASTVisitor::TraverseLambdaExpr(Lambda);
+    Stack.pop_back();
+    return Result;
+  }
   bool VisitCallExpr(CallExpr *Call) {
     if (const FunctionDecl *FD = Call->getDirectCallee())
-      Out[FD->getCanonicalDecl()].push_back(Call);
+      Calls[FD->getCanonicalDecl()].push_back(Call);
+    if (!Stack.empty())
+      Callers[Call] = Stack.back();
     return true;
   }
 
 private:
-  llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> &Out;
+  CallMap &Calls;
+  CallerMap &Callers;
+  llvm::SmallVector<const FunctionDecl *, 8> Stack;
 };
 } // namespace
 
@@ -1282,20 +1308,12 @@ void ConstantFolder::indexCalls() {
   if (Callers)
     return;
   Callers.emplace();
-  CallIndexer(*Callers).TraverseAST(Ctx);
+  CallIndexer(*Callers, CallerOf).TraverseAST(Ctx);
 }
 
-/// The function (or lambda call operator) whose body contains \p S.
-static const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNode N = DynTypedNode::create(*S);
-  for (unsigned Steps = 0; Steps < 512 && !N.getNodeKind().isNone(); ++Steps) {
-    if (const auto *FD = N.get<FunctionDecl>())
-      return FD;
-    if (const auto *Lambda = N.get<LambdaExpr>())
-      return Lambda->getCallOperator();
-    N = parentOf(Ctx, N);
-  }
-  return nullptr;
+const FunctionDecl *ConstantFolder::enclosingFunction(const CallExpr *Call) {
+  indexCalls();
+  return CallerOf.lookup(Call);
 }
 
 const CallContext *ConstantFolder::intern(const CallExpr *Call,
@@ -1333,7 +1351,7 @@ void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
   Path.push_back(F->getCanonicalDecl());
   llvm::scope_exit Pop([this] { Path.pop_back(); });
   for (const CallExpr *Call : It->second) {
-    const FunctionDecl *Caller = enclosingFunction(Ctx, Call);
+    const FunctionDecl *Caller = enclosingFunction(Call);
     // A recursive call binds values that depend on how deep the recursion
     // goes, which is not known: only calls from outside the cycle count.
     if (Caller && llvm::is_contained(Path, Caller->getCanonicalDecl()))
@@ -1425,7 +1443,7 @@ ConstantFolder::foldParamArray(const ParmVarDecl *PVD, unsigned MaxElems,
   // Through a pointer to non-const the callee could write the elements.
   if (!Pointee.isConstQualified())
     for (const DeclRefExpr *Use : usesOf(PVD))
-      if (classifyArrayUse(Ctx, Use).Kind != ArrayUse::Read)
+      if (classifyArrayUse(parentsOf(bodyOf(PVD)), Use).Kind != ArrayUse::Read)
         return std::nullopt;
   const CallContext *Bound = Current;
   Current = Bound->Parent;

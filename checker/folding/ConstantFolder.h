@@ -17,6 +17,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/DenseMap.h"
@@ -94,6 +95,9 @@ public:
 
   /// Evaluates parameters of Context->Callee as the arguments of
   /// Context->Call from now on (null: parameters are unknown).
+  /// The function (or lambda call operator) that contains \p Call.
+  const FunctionDecl *enclosingFunction(const CallExpr *Call);
+
   void enterContext(const CallContext *Context) {
     Current = Context;
     Steps = 0;
@@ -154,6 +158,8 @@ private:
   /// Whether \p Body contains a goto (straight-line order then proves
   /// nothing).
   bool hasJumps(const Stmt *Body);
+  /// Statement parents within one function body, built on first use.
+  const ParentMap &parentsOf(const Stmt *Body);
   const Stmt *bodyOf(const VarDecl *VD) const;
   llvm::ArrayRef<const DeclRefExpr *> usesOf(const VarDecl *VD);
 
@@ -169,6 +175,7 @@ private:
   std::optional<
       llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>>
       Callers;
+  llvm::DenseMap<const CallExpr *, const FunctionDecl *> CallerOf;
   std::deque<CallContext> Contexts;
   /// The functions whose contexts are being collected (cycle guard).
   llvm::SmallVector<const FunctionDecl *, 8> Path;
@@ -181,6 +188,7 @@ private:
   llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> Analyzers;
   llvm::DenseMap<const VarDecl *, bool> NeverWritten;
   llvm::DenseMap<const Stmt *, bool> Jumps;
+  llvm::DenseMap<const Stmt *, std::unique_ptr<ParentMap>> Parents;
   llvm::DenseMap<const Stmt *, llvm::DenseMap<const VarDecl *,
                                               std::vector<const DeclRefExpr *>>>
       Uses;
