@@ -22,10 +22,19 @@ if config.tma_clangd:
     if not os.path.isfile(config.tma_clangd):
         lit_config.fatal("%s not built: run ninja" % config.tma_clangd)
     config.available_features.add("tma-clangd")
+# tma-tidy is optional too (TMA_BUILD_TIDY); its tests REQUIRE: tma-tidy.
+if config.tma_tidy:
+    if not os.path.isfile(config.tma_tidy):
+        lit_config.fatal("%s not built: run ninja" % config.tma_tidy)
+    config.available_features.add("tma-tidy")
 cuda_include = os.path.join(config.cuda_path, "include")
 if not os.path.isfile(os.path.join(cuda_include, "cuda.h")):
     lit_config.fatal("no CUDA toolkit at %s (set TMA_CUDA_PATH); the "
                      "real-header tests must run" % config.cuda_path)
+# nvcc configures the CMake project of the nvcc compile-database test.
+nvcc = os.path.join(config.cuda_path, "bin", "nvcc")
+if os.access(nvcc, os.X_OK):
+    config.available_features.add("nvcc")
 
 # LLVM 22's tools, never the ones of PATH (/usr/bin/clang-tidy is LLVM 14):
 # FileCheck, `| not` and `| count` get absolute paths, and the tools directory
@@ -61,9 +70,16 @@ config.substitutions += [
     ("%clang_tidy", clang_tidy),
     ("%tma_plugin", config.tma_plugin),
     ("%tma_clangd", config.tma_clangd),
+    ("%tma_tidy", config.tma_tidy),
+    ("%nvcc", nvcc),
+    ("%cmake", config.cmake),
+    ("%cuda_path", config.cuda_path),
     ("%lsp_client", "%s %s" % (config.python_executable,
                                os.path.join(config.test_source_root,
                                             "infrastructure", "lsp_client.py"))),
+    # Both passes, for tma-tidy, which runs each of them itself.
+    ("%cuda_stub_all", cuda_stub),
+    ("%cuda_real_all", cuda_real),
     ("%cuda_stub_device", cuda_stub + " --cuda-device-only"),
     ("%cuda_stub_host", cuda_stub + " --cuda-host-only"),
     ("%cuda_real_device", cuda_real + " --cuda-device-only"),
