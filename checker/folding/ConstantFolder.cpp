@@ -11,6 +11,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "llvm/ADT/ScopeExit.h"
 
 using namespace clang::ast_matchers;
@@ -190,19 +191,147 @@ bool ConstantFolder::hasJumps(const Stmt *Body) {
   return It->second;
 }
 
-bool ConstantFolder::isNeverWritten(const VarDecl *VD) {
-  auto It = NeverWritten.find(VD);
-  if (It != NeverWritten.end())
-    return It->second;
-  bool Result = false;
-  if (const Stmt *Body = bodyOf(VD)) {
-    auto &Analyzer = Analyzers[Body];
-    if (!Analyzer)
-      Analyzer = std::make_unique<ExprMutationAnalyzer>(*Body, Ctx);
-    Result = !Analyzer->isMutated(VD);
+/// The type of the parameter that argument \p Arg of \p Call binds to, or a
+/// null type when unknown (variadic, no prototype).
+static QualType parameterTypeFor(const Expr *Call, const Expr *Arg) {
+  const FunctionDecl *FD = nullptr;
+  llvm::ArrayRef<const Expr *> Args;
+  unsigned Offset = 0;
+  if (const auto *CE = dyn_cast<CallExpr>(Call)) {
+    FD = CE->getDirectCallee();
+    Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+    // A member operator call passes the object as argument 0.
+    if (isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(FD))
+      Offset = 1;
+    if (!FD) {
+      QualType T = CE->getCallee()->getType();
+      if (T->isPointerType())
+        T = T->getPointeeType();
+      const auto *Proto = T->getAs<FunctionProtoType>();
+      auto It = llvm::find(Args, Arg);
+      if (!Proto || It == Args.end() ||
+          unsigned(It - Args.begin()) >= Proto->getNumParams())
+        return QualType();
+      return Proto->getParamType(It - Args.begin());
+    }
+  } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Call)) {
+    FD = Construct->getConstructor();
+    Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
   }
-  NeverWritten[VD] = Result;
-  return Result;
+  auto It = llvm::find(Args, Arg);
+  if (!FD || It == Args.end())
+    return QualType();
+  unsigned Index = It - Args.begin();
+  if (Index < Offset) // The object of a member operator.
+    return QualType();
+  Index -= Offset;
+  return Index < FD->getNumParams() ? FD->getParamDecl(Index)->getType()
+                                    : QualType();
+}
+
+/// True for a pointer-to-const type.
+static bool isPointerToConst(QualType T) {
+  return T->isPointerType() && T->getPointeeType().isConstQualified();
+}
+
+/// Whether the use \p DRE may write the variable (or, through its address,
+/// its elements or fields). Reads are loads, copies, const references,
+/// pointers to const and unevaluated operands; anything else counts as a
+/// write. Cheap: one walk up the per-body parent map.
+static bool mayWrite(const ParentMap &PM, const DeclRefExpr *DRE) {
+  const Expr *E = DRE;
+  bool Address = false; // E is the address of the variable or of a part.
+  for (unsigned Steps = 0; Steps < 512; ++Steps) {
+    const Stmt *P = PM.getParent(const_cast<Expr *>(E));
+    if (!P || isa<UnaryExprOrTypeTraitExpr, LambdaExpr, InitListExpr>(P))
+      return false;
+    if (const auto *Cast = dyn_cast<CastExpr>(P)) {
+      if (Cast->getCastKind() == CK_LValueToRValue && !Address)
+        return false;
+      if (Cast->getCastKind() == CK_ArrayToPointerDecay)
+        Address = true;
+      if (Address && isPointerToConst(Cast->getType()))
+        return false;
+      if (!Address && isa<ExplicitCastExpr>(Cast) &&
+          !Cast->getType()->isReferenceType())
+        return false; // A cast of the value is a read.
+      E = Cast;
+      continue;
+    }
+    if (isa<ParenExpr>(P)) {
+      E = cast<Expr>(P);
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+      if (ME->getBase() != E || ME->isArrow())
+        return true;
+      if (const auto *Method = dyn_cast<CXXMethodDecl>(ME->getMemberDecl()))
+        return !Method->isConst();
+      E = ME; // A field: its own uses decide.
+      continue;
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(P)) {
+      if (ASE->getBase() != E)
+        return false; // Used as an index.
+      Address = false;
+      E = ASE;
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+      if (UO->getOpcode() != UO_AddrOf)
+        return UO->isIncrementDecrementOp() || UO->getOpcode() == UO_Deref;
+      Address = true;
+      E = UO;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P))
+      return BO->getLHS() == E && (BO->isAssignmentOp() || Address);
+    if (isa<CallExpr, CXXConstructExpr>(P)) {
+      const auto *Call = cast<Expr>(P);
+      if (const auto *CE = dyn_cast<CallExpr>(Call);
+          CE && forwardedArgument(CE) == E) {
+        E = CE; // std::forward / std::move hand the object on.
+        continue;
+      }
+      QualType T = parameterTypeFor(Call, E);
+      if (T.isNull())
+        return true;
+      if (T->isReferenceType())
+        return !T->getPointeeType().isConstQualified();
+      if (Address)
+        return !isPointerToConst(T);
+      return false; // Passed by value: a copy.
+    }
+    if (const auto *Decls = dyn_cast<DeclStmt>(P)) {
+      // The initialiser of another variable: a copy, unless it binds a
+      // reference or keeps the address in a pointer to non-const.
+      for (const Decl *D : Decls->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() == E) {
+          QualType T = VD->getType();
+          if (T->isReferenceType())
+            return !T->getPointeeType().isConstQualified();
+          return Address && !isPointerToConst(T);
+        }
+      return true;
+    }
+    if (isa<ReturnStmt>(P))
+      return Address;
+    return true;
+  }
+  return true;
+}
+
+bool ConstantFolder::isNeverWritten(const VarDecl *VD) {
+  auto [It, New] = NeverWritten.try_emplace(VD, false);
+  if (!New)
+    return It->second;
+  const Stmt *Body = bodyOf(VD);
+  if (!Body)
+    return false;
+  const ParentMap &PM = parentsOf(Body);
+  bool Written = llvm::any_of(
+      usesOf(VD), [&](const DeclRefExpr *Use) { return mayWrite(PM, Use); });
+  return NeverWritten[VD] = !Written;
 }
 
 //===----------------------------------------------------------------------===//

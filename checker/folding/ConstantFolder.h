@@ -18,7 +18,6 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMap.h"
-#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/DenseMap.h"
 #include <deque>
@@ -185,7 +184,6 @@ private:
       Interned;
   llvm::DenseMap<const FunctionDecl *, std::vector<const CallContext *>>
       ContextsOf;
-  llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> Analyzers;
   llvm::DenseMap<const VarDecl *, bool> NeverWritten;
   llvm::DenseMap<const Stmt *, bool> Jumps;
   llvm::DenseMap<const Stmt *, std::unique_ptr<ParentMap>> Parents;
