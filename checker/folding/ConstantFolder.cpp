@@ -210,7 +210,7 @@ static QualType parameterTypeFor(const Expr *Call, const Expr *Arg) {
       const auto *Proto = T->getAs<FunctionProtoType>();
       auto It = llvm::find(Args, Arg);
       if (!Proto || It == Args.end() ||
-          unsigned(It - Args.begin()) >= Proto->getNumParams())
+          static_cast<unsigned>(It - Args.begin()) >= Proto->getNumParams())
         return QualType();
       return Proto->getParamType(It - Args.begin());
     }
