@@ -1,0 +1,114 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. The rule model: plain C++17, no Clang or LLVM include.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each device rule lives in one function below, named after its id in
+// tma-rules.md. A rule reads only known values and stays silent when one of
+// its inputs is unknown.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rules/DeviceRules.h"
+
+#include <string>
+
+namespace tma::rules {
+
+namespace {
+
+std::string bytes(std::uint64_t N) {
+  return std::to_string(N) + (N == 1 ? " byte" : " bytes");
+}
+
+DeviceViolation make(const char *Id, DeviceParam P, std::uint64_t Value,
+                     std::uint64_t Limit, std::string Message,
+                     std::string Suggestion = {}) {
+  return DeviceViolation{Id, P, Value, Limit, std::move(Message),
+                         std::move(Suggestion)};
+}
+
+/// The value a 32-bit unsigned instruction operand holds.
+std::uint64_t asU32(std::uint64_t V) { return V & 0xffffffffu; }
+
+} // namespace
+
+const char *deviceParamName(DeviceParam P) {
+  switch (P) {
+  case DeviceParam::Size:
+    return "size";
+  case DeviceParam::TxCount:
+    return "txCount";
+  case DeviceParam::InitCount:
+    return "count";
+  case DeviceParam::Coords:
+    return "coordinates";
+  }
+  return "?";
+}
+
+std::optional<DeviceViolation> checkBulkSizeMul16(Known Size) {
+  if (!Size)
+    return std::nullopt;
+  std::uint64_t S = asU32(*Size);
+  if (S == 0)
+    return make("BULK-SIZE-MUL16", DeviceParam::Size, S, BulkSizeGranule,
+                "size is 0 bytes; a bulk copy moves a non-zero multiple of " +
+                    bytes(BulkSizeGranule));
+  if (S % BulkSizeGranule == 0)
+    return std::nullopt;
+  std::uint64_t Up = (S / BulkSizeGranule + 1) * BulkSizeGranule;
+  return make("BULK-SIZE-MUL16", DeviceParam::Size, S, BulkSizeGranule,
+              "size is " + bytes(S) + ", not a multiple of " +
+                  bytes(BulkSizeGranule),
+              "pad the transfer to " + bytes(Up));
+}
+
+std::optional<DeviceViolation> checkMbarTxRange(Known Bytes) {
+  if (!Bytes)
+    return std::nullopt;
+  std::uint64_t B = asU32(*Bytes);
+  if (B <= MaxMbarrierCount)
+    return std::nullopt;
+  std::string Message = "txCount is " + bytes(B) + ", above the limit of " +
+                        bytes(MaxMbarrierCount) + " (2^20-1)";
+  // A count of bits instead of bytes is the typical cause.
+  std::string Suggestion;
+  if (B % 8 == 0 && B / 8 <= MaxMbarrierCount)
+    Suggestion = "if the count is in bits, the byte count is " + bytes(B / 8);
+  return make("MBAR-TX-RANGE", DeviceParam::TxCount, B, MaxMbarrierCount,
+              std::move(Message), std::move(Suggestion));
+}
+
+std::optional<DeviceViolation> checkMbarInitCount(Known Count) {
+  if (!Count)
+    return std::nullopt;
+  std::uint64_t C = asU32(*Count);
+  if (C >= 1 && C <= MaxMbarrierCount)
+    return std::nullopt;
+  return make("MBAR-INIT-COUNT", DeviceParam::InitCount, C,
+              C == 0 ? 1 : MaxMbarrierCount,
+              "count is " + std::to_string(C) +
+                  (C == 1 ? " arrival" : " arrivals") +
+                  ", outside the valid range [1, " +
+                  std::to_string(MaxMbarrierCount) + "]");
+}
+
+std::optional<DeviceViolation> checkTmaCoordCount(Known Dims, Known Coords,
+                                                  CoordShape Shape) {
+  if (!Dims || !Coords || *Dims < 1 || *Dims > 5)
+    return std::nullopt;
+  std::uint64_t Expected = Shape == CoordShape::Gather4 ? 5 : *Dims;
+  if (*Coords == Expected)
+    return std::nullopt;
+  std::string What = "." + std::to_string(*Dims) + "d";
+  if (Shape == CoordShape::Gather4)
+    What += " .tile::gather4/scatter4";
+  return make("TMA-COORD-COUNT", DeviceParam::Coords, *Coords, Expected,
+              "coordinates has " + std::to_string(*Coords) +
+                  (*Coords == 1 ? " element" : " elements") + ", but " +
+                  What + " takes exactly " + std::to_string(Expected));
+}
+
+} // namespace tma::rules

@@ -1,0 +1,91 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. The rule model: plain C++17, no Clang or LLVM include.
+//
+//===----------------------------------------------------------------------===//
+//
+// The rules of device ops that need only the op's own operands
+// (tma-rules.md sections 2, 3 and 4): bulk-copy sizes, coordinate counts of
+// tensor copies, mbarrier transaction counts and init counts. One function per
+// rule id; each reads only known values and stays silent otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_RULES_DEVICERULES_H
+#define TMA_TIDY_RULES_DEVICERULES_H
+
+#include "rules/Violation.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tma::rules {
+
+/// The operands of device ops that the rules below read, in PTX's spelling.
+enum class DeviceParam {
+  /// cp.async.bulk / cp.reduce.async.bulk / cp.async.bulk.prefetch `size`.
+  Size,
+  /// mbarrier.expect_tx / mbarrier.arrive.expect_tx `txCount`.
+  TxCount,
+  /// mbarrier.init `count`.
+  InitCount,
+  /// The coordinate vector of cp.async.bulk.tensor.
+  Coords,
+};
+
+/// PTX's name of \p P, e.g. "size", "txCount".
+const char *deviceParamName(DeviceParam P);
+
+/// One broken device rule.
+struct DeviceViolation {
+  /// The rule id from tma-rules.md, e.g. "BULK-SIZE-MUL16".
+  const char *RuleId;
+  DeviceParam Parameter;
+  /// The value found, in the operand's own unit (bytes, arrivals,
+  /// coordinates).
+  std::uint64_t Value;
+  /// The limit it breaks (the granule, the maximum, the expected count).
+  std::uint64_t Limit;
+  /// The complete message without the rule id, e.g.
+  /// "size is 20 bytes, not a multiple of 16 bytes".
+  std::string Message;
+  /// A value that satisfies the rule, for a note; empty when there is none
+  /// to propose.
+  std::string Suggestion;
+};
+
+/// The largest mbarrier transaction count and expected arrival count: 2^20-1.
+constexpr std::uint64_t MaxMbarrierCount = (std::uint64_t{1} << 20) - 1;
+/// The granule of every bulk copy size, in bytes.
+constexpr std::uint64_t BulkSizeGranule = 16;
+
+/// BULK-SIZE-MUL16: the byte count of a 1-D bulk copy, reduction or prefetch
+/// is a non-zero multiple of 16. \p Size as the instruction sees it (a
+/// 32-bit unsigned operand).
+std::optional<DeviceViolation> checkBulkSizeMul16(Known Size);
+
+/// MBAR-TX-RANGE: an expect-tx byte count is at most 2^20-1. \p Bytes as
+/// the instruction sees it (a 32-bit unsigned operand: a negative count is a
+/// huge one).
+std::optional<DeviceViolation> checkMbarTxRange(Known Bytes);
+
+/// MBAR-INIT-COUNT: an mbarrier's expected arrival count is in [1, 2^20-1].
+std::optional<DeviceViolation> checkMbarInitCount(Known Count);
+
+/// The coordinate shape a tensor copy expects.
+enum class CoordShape {
+  /// .tile and .im2col modes: one coordinate per dimension of .Nd.
+  PerDimension,
+  /// .tile::gather4 / .tile::scatter4: {col, row0, row1, row2, row3}.
+  Gather4,
+};
+
+/// TMA-COORD-COUNT: a tensor copy `.Nd` passes exactly N coordinates (5 for
+/// gather4/scatter4). \p Dims is N; \p Coords the number of coordinates.
+std::optional<DeviceViolation> checkTmaCoordCount(Known Dims, Known Coords,
+                                                  CoordShape Shape);
+
+} // namespace tma::rules
+
+#endif // TMA_TIDY_RULES_DEVICERULES_H
