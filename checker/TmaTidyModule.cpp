@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "checks/BulkCopyCheck.h"
 #include "checks/DescriptorCheck.h"
 #include "checks/EncodeResultCheck.h"
 #include "checks/TensorMapPlacementCheck.h"
@@ -17,6 +18,7 @@ namespace {
 class TmaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<BulkCopyCheck>("tma-bulk-copy");
     CheckFactories.registerCheck<DescriptorCheck>("tma-descriptor");
     CheckFactories.registerCheck<EncodeResultCheck>("tma-encode-result");
     CheckFactories.registerCheck<TensorMapPlacementCheck>(

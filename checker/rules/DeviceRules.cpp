@@ -71,8 +71,8 @@ std::optional<DeviceViolation> checkMbarTxRange(Known Bytes) {
   std::uint64_t B = asU32(*Bytes);
   if (B <= MaxMbarrierCount)
     return std::nullopt;
-  std::string Message = "txCount is " + bytes(B) + ", above the limit of " +
-                        bytes(MaxMbarrierCount) + " (2^20-1)";
+  std::string Message =
+      "txCount is " + bytes(B) + ", above 2^20-1 = " + bytes(MaxMbarrierCount);
   // A count of bits instead of bytes is the typical cause.
   std::string Suggestion;
   if (B % 8 == 0 && B / 8 <= MaxMbarrierCount)

@@ -110,8 +110,8 @@ TEST(MbarTxRange, Message) {
   // tma-rules.md: 128*256*sizeof(float)*8, a count of bits.
   auto V = checkMbarTxRange(128 * 256 * 4 * 8);
   ASSERT_TRUE(V);
-  EXPECT_EQ(V->Message, "txCount is 1048576 bytes, above the limit of 1048575 "
-                        "bytes (2^20-1)");
+  EXPECT_EQ(V->Message, "txCount is 1048576 bytes, above 2^20-1 = 1048575 "
+                        "bytes");
   EXPECT_EQ(V->Suggestion,
             "if the count is in bits, the byte count is 131072 bytes");
   V = checkMbarTxRange(2000001);

@@ -1,0 +1,261 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/BulkCopyCheck.h"
+#include "rules/DeviceRules.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/STLExtras.h"
+#include <utility>
+#include <vector>
+
+using namespace clang::ast_matchers;
+using ::tma::rules::DeviceViolation;
+
+namespace clang::tidy::tma {
+
+static constexpr llvm::StringLiteral FnId = "fn";
+
+BulkCopyCheck::BulkCopyCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      CallSiteContexts(Options.get("CallSiteContexts", true)) {}
+
+void BulkCopyCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "CallSiteContexts", CallSiteContexts);
+}
+
+void BulkCopyCheck::registerMatchers(MatchFinder *Finder) {
+  // Device code only: the function bodies are walked here (rather than
+  // matching each asm statement and call) so that the function whose
+  // call-site contexts apply is known without a TU-wide parent map.
+  Finder->addMatcher(functionDecl(isDefinition(),
+                                  anyOf(hasAttr(attr::CUDADevice),
+                                        hasAttr(attr::CUDAGlobal)))
+                         .bind(FnId),
+                     this);
+}
+
+void BulkCopyCheck::onEndOfTranslationUnit() {
+  Finder.reset();
+  Folder.reset();
+  Reported.clear();
+}
+
+namespace {
+/// A statement that may issue device ops, and the function whose parameters
+/// its operands read.
+struct OpStmt {
+  const Stmt *S;
+  const FunctionDecl *Owner;
+};
+} // namespace
+
+/// The asm statements and calls of \p S, with the lambda call operator or
+/// \p Owner they belong to.
+static void collect(const Stmt *S, const FunctionDecl *Owner,
+                    std::vector<OpStmt> &Out) {
+  if (!S)
+    return;
+  if (isa<GCCAsmStmt>(S) || isa<CallExpr>(S))
+    Out.push_back({S, Owner});
+  if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+    collect(Lambda->getBody(), Lambda->getCallOperator(), Out);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    collect(Child, Owner, Out);
+}
+
+void BulkCopyCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FnId);
+  const SourceManager &SM = *Result.SourceManager;
+  // Templates are checked per instantiation; system headers (the cuda::ptx
+  // wrappers are themselves asm) not at all.
+  if (Fn->isDependentContext() || !Fn->getBody() ||
+      SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())))
+    return;
+  if (!Folder)
+    Folder = std::make_unique<ConstantFolder>(*Result.Context);
+  if (!Finder)
+    Finder = std::make_unique<DeviceOpsFinder>(*Result.Context);
+
+  std::vector<OpStmt> Stmts;
+  collect(Fn->getBody(), Fn, Stmts);
+  for (const OpStmt &OS : Stmts) {
+    SourceLocation Loc = SM.getFileLoc(OS.S->getBeginLoc());
+    if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+      continue;
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(OS.S)) {
+      for (const DeviceOp &Op : Finder->opsOf(*Asm))
+        checkOp(Op, OS.Owner, Result);
+    } else if (auto Op = Finder->opOf(*cast<CallExpr>(OS.S))) {
+      checkOp(*Op, OS.Owner, Result);
+    }
+  }
+}
+
+/// What the diagnostics call the op: the PTX instruction of an asm
+/// statement, the qualified name of a library call.
+static std::string opName(const DeviceOp &Op) {
+  const OpSite &Site = siteOf(Op);
+  if (Site.Api != OpApi::InlinePtx) {
+    const auto *Call = dyn_cast_or_null<CallExpr>(Site.Site);
+    const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+    std::string Name = FD && FD->getIdentifier() ? FD->getName().str() : "?";
+    switch (Site.Api) {
+    case OpApi::CudaPtx:
+      return "cuda::ptx::" + Name;
+    case OpApi::Cde:
+      return "cde::" + Name;
+    case OpApi::CudaDevice:
+      return "cuda::device::" + Name;
+    case OpApi::InlinePtx:
+      break;
+    }
+  }
+  if (const auto *B = std::get_if<BulkCopy>(&Op)) {
+    if (B->Direction == device::BulkDirection::GlobalToL2)
+      return "cp.async.bulk.prefetch";
+    return B->Reduce != device::ReduceOp::None ? "cp.reduce.async.bulk"
+                                               : "cp.async.bulk";
+  }
+  if (const auto *T = std::get_if<TensorCopy>(&Op)) {
+    if (T->Direction == device::TensorDirection::Prefetch)
+      return "cp.async.bulk.prefetch.tensor";
+    return T->Direction == device::TensorDirection::Reduce
+               ? "cp.reduce.async.bulk.tensor"
+               : "cp.async.bulk.tensor";
+  }
+  if (const auto *E = std::get_if<ExpectTx>(&Op))
+    return E->WithArrive ? "mbarrier.arrive.expect_tx" : "mbarrier.expect_tx";
+  if (std::holds_alternative<BarrierInit>(Op))
+    return "mbarrier.init";
+  return "?";
+}
+
+/// The value \p V passes as an unsigned 64-bit number.
+static uint64_t asU64(const llvm::APSInt &V) {
+  return V.getBitWidth() > 64 ? V.trunc(64).getZExtValue() : V.getZExtValue();
+}
+
+void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
+                            const MatchFinder::MatchResult &Result) {
+  const SourceManager &SM = *Result.SourceManager;
+  std::string Name = opName(Op);
+  const OpSite &Site = siteOf(Op);
+
+  // TMA-COORD-COUNT needs no value: only inline PTX can get it wrong (the
+  // library forms fix the count by arity or array type).
+  if (const auto *T = std::get_if<TensorCopy>(&Op);
+      T && T->Api == OpApi::InlinePtx && !T->Coords.empty()) {
+    auto Shape = T->Mode == device::TensorMode::TileGather4 ||
+                         T->Mode == device::TensorMode::TileScatter4
+                     ? ::tma::rules::CoordShape::Gather4
+                     : ::tma::rules::CoordShape::PerDimension;
+    if (auto V = ::tma::rules::checkTmaCoordCount(
+            T->Dims, static_cast<uint64_t>(T->Coords.size()), Shape)) {
+      SourceLocation Loc = SM.getFileLoc(Site.Loc);
+      std::string Message = Name + " " + V->Message + " (" + V->RuleId + ")";
+      if (Reported.insert({Loc.getRawEncoding(), Message}).second)
+        diag(Loc, "%0") << Message;
+    }
+  }
+
+  auto Contexts = Folder->contextsOf(CallSiteContexts ? Fn : nullptr);
+  for (const CallContext *Context : Contexts) {
+    Folder->enterContext(Context);
+    if (const auto *B = std::get_if<BulkCopy>(&Op))
+      checkValue(Site, B->Size, Name, Context, ::tma::rules::checkBulkSizeMul16,
+                 Result);
+    else if (const auto *E = std::get_if<ExpectTx>(&Op))
+      checkValue(Site, E->Bytes, Name, Context, ::tma::rules::checkMbarTxRange,
+                 Result);
+    else if (const auto *I = std::get_if<BarrierInit>(&Op))
+      checkValue(Site, I->Count, Name, Context,
+                 ::tma::rules::checkMbarInitCount, Result);
+  }
+  Folder->enterContext(nullptr);
+}
+
+template <typename RuleFn>
+void BulkCopyCheck::checkValue(const OpSite &Site, const OpValue &V,
+                               const std::string &OpName,
+                               const CallContext *Context, RuleFn Rule,
+                               const MatchFinder::MatchResult &Result) {
+  const SourceManager &SM = *Result.SourceManager;
+  if (!V.Present)
+    return;
+  std::optional<FoldedInt> Folded;
+  ::tma::rules::Known Value;
+  if (V.Imm) {
+    Value = *V.Imm;
+  } else if (V.Written) {
+    Folded = Folder->foldInt(V.Written);
+    if (Folded)
+      Value = asU64(Folded->Value);
+  }
+  std::optional<DeviceViolation> Violation = Rule(Value);
+  if (!Violation)
+    return;
+
+  // An operand that only forwards a parameter of a helper is reported where
+  // the caller wrote it.
+  const CallContext *Outer = Context;
+  const Expr *Arg = V.Written ? forwardedFrom(V.Written, Outer) : nullptr;
+  SourceLocation Loc = SM.getFileLoc(Arg ? Arg->getBeginLoc() : Site.Loc);
+  if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+    return;
+  std::string Message =
+      OpName + " " + Violation->Message + " (" + Violation->RuleId + ")";
+  if (!Reported.insert({Loc.getRawEncoding(), Message}).second)
+    return;
+  diag(Loc, "%0") << Message;
+  const char *Param = ::tma::rules::deviceParamName(Violation->Parameter);
+
+  // Where the value came from, when not from the reported expression.
+  if (Folded && Folded->From.Range.isValid()) {
+    SourceLocation L = SM.getFileLoc(Folded->From.Range.getBegin());
+    if (L != Loc && !SM.isInSystemHeader(L))
+      diag(L, "%0 = %1 comes from here", DiagnosticIDs::Note)
+          << Param << toString(Folded->Value, 10);
+  }
+  // The calls that bound the parameters the value was read through,
+  // innermost first.
+  if (Folded) {
+    for (const Binding &B : llvm::reverse(Folded->From.Through)) {
+      const Expr *BoundArg = nullptr;
+      unsigned Index = B.Param->getFunctionScopeIndex();
+      if (isa<CXXOperatorCallExpr>(B.Context->Call) &&
+          isa<CXXMethodDecl>(B.Context->Callee))
+        ++Index;
+      if (Index < B.Context->Call->getNumArgs())
+        BoundArg = B.Context->Call->getArg(Index);
+      Folder->enterContext(B.Context->Parent);
+      auto Bound = BoundArg ? Folder->foldInt(BoundArg) : std::nullopt;
+      Folder->enterContext(Context);
+      SourceLocation L =
+          SM.getFileLoc((BoundArg ? BoundArg : B.Context->Call)->getBeginLoc());
+      if (L == Loc || SM.isInSystemHeader(L))
+        continue;
+      if (Bound)
+        diag(L, "with %0 = %1 from this call", DiagnosticIDs::Note)
+            << B.Param << toString(Bound->Value, 10);
+      else
+        diag(L, "with %0 from this call", DiagnosticIDs::Note) << B.Param;
+    }
+  }
+  // A value reported at a caller: the op that receives it.
+  SourceLocation OpLoc = SM.getFileLoc(Site.Loc);
+  if (Arg != V.Written && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))
+    diag(OpLoc, "passed to the %0 of %1 here", DiagnosticIDs::Note)
+        << Param << OpName;
+  if (!Violation->Suggestion.empty())
+    diag(Loc, "%0", DiagnosticIDs::Note) << Violation->Suggestion;
+}
+
+} // namespace clang::tidy::tma

@@ -1,0 +1,60 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_CHECKS_BULKCOPYCHECK_H
+#define TMA_TIDY_CHECKS_BULKCOPYCHECK_H
+
+#include "api/DeviceOps.h"
+#include "api/DeviceOpsFinder.h"
+#include "folding/ConstantFolder.h"
+#include "rules/DeviceRules.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include <memory>
+#include <set>
+#include <string>
+
+namespace clang::tidy::tma {
+
+/// Finds device ops whose own operands break a rule: bulk copies whose size
+/// is not a non-zero multiple of 16 bytes, expect-tx counts above 2^20-1,
+/// mbarrier init counts outside [1, 2^20-1], and tensor copies whose
+/// coordinate vector does not fit `.Nd`. Asm inside `__device__` helpers is
+/// evaluated with the arguments of each call of the helper.
+///
+/// For the user-facing documentation see: docs/checks/tma-bulk-copy.md
+class BulkCopyCheck : public ClangTidyCheck {
+public:
+  BulkCopyCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus && LangOpts.CUDA;
+  }
+
+private:
+  void checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
+               const ast_matchers::MatchFinder::MatchResult &Result);
+  /// Folds \p V under the current context and reports \p Rule's violation.
+  template <typename RuleFn>
+  void checkValue(const OpSite &Site, const OpValue &V, const std::string &OpName,
+                  const CallContext *Context, RuleFn Rule,
+                  const ast_matchers::MatchFinder::MatchResult &Result);
+
+  /// Evaluate ops under each call of their function (parameters folded).
+  const bool CallSiteContexts;
+  std::unique_ptr<ConstantFolder> Folder;
+  std::unique_ptr<DeviceOpsFinder> Finder;
+  /// (location, message) pairs already reported in this translation unit:
+  /// template instantiations and contexts repeat the same op.
+  std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
+};
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_CHECKS_BULKCOPYCHECK_H
