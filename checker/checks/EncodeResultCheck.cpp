@@ -8,7 +8,7 @@
 #include "api/EncodeCall.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
@@ -47,34 +47,30 @@ static bool isWholeMacroArgument(const Expr &E, const SourceManager &SM,
 /// True when \p S is \p Parent's sub-statement whose value is discarded: a
 /// statement of a block (not the value of a GNU statement expression), the
 /// body or branch of a control statement, or a for-loop increment.
-static bool isDiscardedSubStmt(const Stmt &S, const DynTypedNode &Parent,
-                               ASTContext &Ctx) {
-  if (const auto *CS = Parent.get<CompoundStmt>()) {
+static bool isDiscardedSubStmt(const Stmt &S, const Stmt *Parent,
+                               const ParentMap &PM) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(Parent)) {
     // ({ ...; E; }) yields E.
-    if (CS->body_back() == &S) {
-      for (const DynTypedNode &Outer : Ctx.getParents(*CS))
-        if (Outer.get<StmtExpr>())
-          return false;
-    }
-    return true;
+    return CS->body_back() != &S || !isa_and_nonnull<StmtExpr>(PM.getParent(
+                                        const_cast<CompoundStmt *>(CS)));
   }
-  if (const auto *If = Parent.get<IfStmt>())
+  if (const auto *If = dyn_cast<IfStmt>(Parent))
     return If->getThen() == &S || If->getElse() == &S;
-  if (const auto *For = Parent.get<ForStmt>())
+  if (const auto *For = dyn_cast<ForStmt>(Parent))
     return For->getBody() == &S || For->getInc() == &S;
-  if (const auto *While = Parent.get<WhileStmt>())
+  if (const auto *While = dyn_cast<WhileStmt>(Parent))
     return While->getBody() == &S;
-  if (const auto *Do = Parent.get<DoStmt>())
+  if (const auto *Do = dyn_cast<DoStmt>(Parent))
     return Do->getBody() == &S;
-  if (const auto *Range = Parent.get<CXXForRangeStmt>())
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Parent))
     return Range->getBody() == &S;
-  if (const auto *Switch = Parent.get<SwitchStmt>())
+  if (const auto *Switch = dyn_cast<SwitchStmt>(Parent))
     return Switch->getBody() == &S;
-  if (const auto *Case = Parent.get<SwitchCase>())
+  if (const auto *Case = dyn_cast<SwitchCase>(Parent))
     return Case->getSubStmt() == &S;
-  if (const auto *Label = Parent.get<LabelStmt>())
+  if (const auto *Label = dyn_cast<LabelStmt>(Parent))
     return Label->getSubStmt() == &S;
-  if (const auto *Attributed = Parent.get<AttributedStmt>())
+  if (const auto *Attributed = dyn_cast<AttributedStmt>(Parent))
     return Attributed->getSubStmt() == &S;
   return false;
 }
@@ -83,24 +79,24 @@ static bool isDiscardedSubStmt(const Stmt &S, const DynTypedNode &Parent,
 /// expression statement or is cast to void, possibly under parentheses, the
 /// left side of a comma or a branch of ?:. Anything else (assigned, returned,
 /// passed on, compared, a condition, a macro argument) counts as checked.
-static bool isDiscarded(const CallExpr &Call, ASTContext &Ctx) {
+static bool isDiscarded(const CallExpr &Call, ASTContext &Ctx,
+                        const ParentMap &PM) {
   const SourceManager &SM = Ctx.getSourceManager();
   const Expr *E = &Call;
   // Bounded: each step goes one node up.
   for (unsigned Depth = 0; Depth < 32; ++Depth) {
     if (isWholeMacroArgument(*E, SM, Ctx.getLangOpts()))
       return false;
-    DynTypedNodeList Parents = Ctx.getParents(*E);
-    if (Parents.size() != 1)
+    const Stmt *P = PM.getParent(const_cast<Expr *>(E));
+    if (!P)
       return false;
-    const DynTypedNode &P = Parents[0];
-    if (const auto *Cast = P.get<ExplicitCastExpr>()) {
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(P)) {
       if (Cast->getTypeAsWritten()->isVoidType())
         return true;
       E = Cast;
       continue;
     }
-    if (const auto *PE = P.get<Expr>()) {
+    if (const auto *PE = dyn_cast<Expr>(P)) {
       if (isa<ParenExpr, ImplicitCastExpr, FullExpr, MaterializeTemporaryExpr>(
               PE)) {
         E = PE;
@@ -120,7 +116,7 @@ static bool isDiscarded(const CallExpr &Call, ASTContext &Ctx) {
       }
       return false;
     }
-    return isDiscardedSubStmt(*E, P, Ctx);
+    return isDiscardedSubStmt(*E, P, PM);
   }
   return false;
 }
@@ -138,7 +134,13 @@ void EncodeResultCheck::check(const MatchFinder::MatchResult &Result) {
   SourceLocation Loc = SM.getFileLoc(Call->getBeginLoc());
   if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
     return;
-  if (!isDiscarded(*Call, *Result.Context))
+  // Parents come from the enclosing body alone: the parent map of the whole
+  // TU costs more than everything else the module does.
+  if (!Folder)
+    Folder = std::make_unique<ConstantFolder>(*Result.Context);
+  const FunctionDecl *Fn = Folder->enclosingFunction(Call);
+  if (!Fn || !Fn->getBody() ||
+      !isDiscarded(*Call, *Result.Context, Folder->parentsOf(Fn->getBody())))
     return;
   if (!Reported.insert(Loc.getRawEncoding()).second)
     return;

@@ -7,7 +7,10 @@
 #ifndef TMA_TIDY_CHECKS_ENCODERESULTCHECK_H
 #define TMA_TIDY_CHECKS_ENCODERESULTCHECK_H
 
+#include "folding/ConstantFolder.h"
+
 #include "clang-tidy/ClangTidyCheck.h"
+#include <memory>
 #include <set>
 
 namespace clang::tidy::tma {
@@ -23,7 +26,10 @@ public:
       : ClangTidyCheck(Name, Context) {}
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override { Reported.clear(); }
+  void onEndOfTranslationUnit() override {
+    Reported.clear();
+    Folder.reset();
+  }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
@@ -31,6 +37,8 @@ public:
 private:
   /// Locations already reported: template instantiations repeat a call.
   std::set<SourceLocation::UIntTy> Reported;
+  /// For its call index and per-body parent maps.
+  std::unique_ptr<ConstantFolder> Folder;
 };
 
 } // namespace clang::tidy::tma

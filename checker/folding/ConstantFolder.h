@@ -97,6 +97,9 @@ public:
   /// The function (or lambda call operator) that contains \p Call.
   const FunctionDecl *enclosingFunction(const CallExpr *Call);
 
+  /// Statement parents within one function body, built on first use.
+  const ParentMap &parentsOf(const Stmt *Body);
+
   void enterContext(const CallContext *Context) {
     Current = Context;
     Steps = 0;
@@ -157,8 +160,6 @@ private:
   /// Whether \p Body contains a goto (straight-line order then proves
   /// nothing).
   bool hasJumps(const Stmt *Body);
-  /// Statement parents within one function body, built on first use.
-  const ParentMap &parentsOf(const Stmt *Body);
   const Stmt *bodyOf(const VarDecl *VD) const;
   llvm::ArrayRef<const DeclRefExpr *> usesOf(const VarDecl *VD);
 
