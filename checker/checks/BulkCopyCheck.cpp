@@ -148,6 +148,7 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
   const SourceManager &SM = *Result.SourceManager;
   std::string Name = opName(Op);
   const OpSite &Site = siteOf(Op);
+  CurrentFn = Fn;
 
   // TMA-COORD-COUNT needs no value: only inline PTX can get it wrong (the
   // library forms fix the count by arity or array type).
@@ -256,6 +257,13 @@ void BulkCopyCheck::checkValue(const OpSite &Site, const OpValue &V,
         << Param << OpName;
   if (!Violation->Suggestion.empty())
     diag(Loc, "%0", DiagnosticIDs::Note) << Violation->Suggestion;
+  // A value of a template instantiation: which one. A forwarded operand is
+  // reported at the caller, where the instantiation says nothing more.
+  if (Arg == V.Written && CurrentFn && CurrentFn->isTemplateInstantiation() &&
+      CurrentFn->getPointOfInstantiation().isValid())
+    diag(SM.getFileLoc(CurrentFn->getPointOfInstantiation()),
+         "in instantiation of %0 requested here", DiagnosticIDs::Note)
+        << CurrentFn;
 }
 
 } // namespace clang::tidy::tma

@@ -50,6 +50,8 @@ private:
   const bool CallSiteContexts;
   std::unique_ptr<ConstantFolder> Folder;
   std::unique_ptr<DeviceOpsFinder> Finder;
+  /// The function whose op is being checked.
+  const FunctionDecl *CurrentFn = nullptr;
   /// (location, message) pairs already reported in this translation unit:
   /// template instantiations and contexts repeat the same op.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;

@@ -87,6 +87,7 @@ __device__ void loadVector(float *s, const float *g, block_barrier &bar) {
   cde::cp_async_bulk_global_to_shared(s, g, N * sizeof(float), bar);
   // CHECK-NOTES: :[[@LINE-1]]:45: warning: cde::cp_async_bulk_global_to_shared size is 28 bytes, not a multiple of 16 bytes (BULK-SIZE-MUL16) [tma-bulk-copy]
   // CHECK-NOTES: :[[@LINE-2]]:45: note: pad the transfer to 32 bytes
+  // CHECK-NOTES: :[[@LINE+6]]:3: note: in instantiation of 'loadVector<7>' requested here
 }
 
 __global__ void cdeForms(float *g) {
