@@ -23,10 +23,12 @@ static constexpr llvm::StringLiteral FnId = "fn";
 
 BulkCopyCheck::BulkCopyCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      CallSiteContexts(Options.get("CallSiteContexts", true)) {}
+      CallSiteContexts(Options.get("CallSiteContexts", true)),
+      CoverageReport(Options.get("CoverageReport", false)) {}
 
 void BulkCopyCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CallSiteContexts", CallSiteContexts);
+  Options.store(Opts, "CoverageReport", CoverageReport);
 }
 
 void BulkCopyCheck::registerMatchers(MatchFinder *Finder) {
@@ -168,6 +170,30 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
   }
 
   auto Contexts = Folder->contextsOf(CallSiteContexts ? Fn : nullptr);
+  if (CoverageReport) {
+    // Which operand the rules read, and in how many contexts it folds.
+    const OpValue *V = nullptr;
+    if (const auto *B = std::get_if<BulkCopy>(&Op))
+      V = &B->Size;
+    else if (const auto *E = std::get_if<ExpectTx>(&Op))
+      V = &E->Bytes;
+    else if (const auto *I = std::get_if<BarrierInit>(&Op))
+      V = &I->Count;
+    unsigned Known = 0;
+    for (const CallContext *Context : Contexts) {
+      Folder->enterContext(Context);
+      Known += V && V->Present &&
+               (V->Imm || (V->Written && Folder->foldInt(V->Written)));
+    }
+    Folder->enterContext(nullptr);
+    SourceLocation Loc = SM.getFileLoc(Site.Loc);
+    std::string Message =
+        V ? Name + ": operand folded in " + std::to_string(Known) + " of " +
+                std::to_string(Contexts.size()) + " context(s)"
+          : Name + ": no value operand";
+    if (Reported.insert({Loc.getRawEncoding(), Message}).second)
+      diag(Loc, "coverage: %0") << Message;
+  }
   for (const CallContext *Context : Contexts) {
     Folder->enterContext(Context);
     if (const auto *B = std::get_if<BulkCopy>(&Op))

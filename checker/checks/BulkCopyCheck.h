@@ -48,6 +48,9 @@ private:
 
   /// Evaluate ops under each call of their function (parameters folded).
   const bool CallSiteContexts;
+  /// Debugging aid: a warning per op saying whether its value operand
+  /// folded.
+  const bool CoverageReport;
   std::unique_ptr<ConstantFolder> Folder;
   std::unique_ptr<DeviceOpsFinder> Finder;
   /// The function whose op is being checked.
