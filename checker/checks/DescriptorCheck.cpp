@@ -182,7 +182,7 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   if (classifyEncodeCall(*Call) != EncodeKind::Tiled)
     return;
   if (!Folder)
-    Folder = std::make_unique<ConstantFolder>(*Result.Context);
+    Folder = ConstantFolder::forTranslationUnit(*Result.Context);
   rules::TiledRuleOptions Opts;
   Opts.StrideUnitHeuristics = StrideUnitHeuristics;
   Opts.AddressTypeCheck = AddressTypeCheck;

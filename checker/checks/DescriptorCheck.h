@@ -66,7 +66,7 @@ private:
   const bool CallSiteContexts;
   /// Debugging aid: a warning per encode call saying how much was folded.
   const bool CoverageReport;
-  std::unique_ptr<ConstantFolder> Folder;
+  std::shared_ptr<ConstantFolder> Folder;
   /// (location, message) pairs already reported in this translation unit:
   /// template instantiations repeat the same call.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;

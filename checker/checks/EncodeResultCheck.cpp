@@ -137,7 +137,7 @@ void EncodeResultCheck::check(const MatchFinder::MatchResult &Result) {
   // Parents come from the enclosing body alone: the parent map of the whole
   // TU costs more than everything else the module does.
   if (!Folder)
-    Folder = std::make_unique<ConstantFolder>(*Result.Context);
+    Folder = ConstantFolder::forTranslationUnit(*Result.Context);
   const FunctionDecl *Fn = Folder->enclosingFunction(Call);
   if (!Fn || !Fn->getBody() ||
       !isDiscarded(*Call, *Result.Context, Folder->parentsOf(Fn->getBody())))

@@ -38,7 +38,7 @@ private:
   /// Locations already reported: template instantiations repeat a call.
   std::set<SourceLocation::UIntTy> Reported;
   /// For its call index and per-body parent maps.
-  std::unique_ptr<ConstantFolder> Folder;
+  std::shared_ptr<ConstantFolder> Folder;
 };
 
 } // namespace clang::tidy::tma

@@ -177,6 +177,19 @@ llvm::ArrayRef<const DeclRefExpr *> ConstantFolder::usesOf(const VarDecl *VD) {
   return Found->second;
 }
 
+std::shared_ptr<ConstantFolder>
+ConstantFolder::forTranslationUnit(ASTContext &Ctx) {
+  // Per thread: clangd checks several files at once.
+  thread_local std::weak_ptr<ConstantFolder> Last;
+  thread_local const ASTContext *LastCtx = nullptr;
+  if (auto Shared = Last.lock(); Shared && LastCtx == &Ctx)
+    return Shared;
+  auto Folder = std::make_shared<ConstantFolder>(Ctx);
+  Last = Folder;
+  LastCtx = &Ctx;
+  return Folder;
+}
+
 const ParentMap &ConstantFolder::parentsOf(const Stmt *Body) {
   auto &PM = Parents[Body];
   if (!PM)

@@ -87,6 +87,11 @@ class ConstantFolder {
 public:
   explicit ConstantFolder(ASTContext &Ctx) : Ctx(Ctx) {}
 
+  /// The folder of the translation unit \p Ctx, shared by every check that
+  /// holds it: the call index and parent maps are built once per TU. Checks
+  /// release it at the end of the TU.
+  static std::shared_ptr<ConstantFolder> forTranslationUnit(ASTContext &Ctx);
+
   /// The contexts in which to evaluate code of \p F: one per call of F in the
   /// translation unit (recursively through its callers, bounded in depth and
   /// count), or a single null context when F has no caller.
