@@ -137,7 +137,11 @@ static std::string opName(const DeviceOp &Op) {
     return E->WithArrive ? "mbarrier.arrive.expect_tx" : "mbarrier.expect_tx";
   if (std::holds_alternative<BarrierInit>(Op))
     return "mbarrier.init";
-  return "?";
+  if (std::holds_alternative<Arrive>(Op))
+    return "mbarrier.arrive";
+  if (const auto *W = std::get_if<Wait>(&Op))
+    return W->TryWait ? "mbarrier.try_wait" : "mbarrier.test_wait";
+  return "fence";
 }
 
 /// The value \p V passes as an unsigned 64-bit number.
