@@ -82,7 +82,7 @@ void BulkCopyCheck::check(const MatchFinder::MatchResult &Result) {
       SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())))
     return;
   if (!Folder)
-    Folder = std::make_unique<ConstantFolder>(*Result.Context);
+    Folder = ConstantFolder::forTranslationUnit(*Result.Context);
   if (!Finder)
     Finder = std::make_unique<DeviceOpsFinder>(*Result.Context);
 

@@ -51,7 +51,7 @@ private:
   /// Debugging aid: a warning per op saying whether its value operand
   /// folded.
   const bool CoverageReport;
-  std::unique_ptr<ConstantFolder> Folder;
+  std::shared_ptr<ConstantFolder> Folder;
   std::unique_ptr<DeviceOpsFinder> Finder;
   /// The function whose op is being checked.
   const FunctionDecl *CurrentFn = nullptr;
