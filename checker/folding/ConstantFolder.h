@@ -15,6 +15,7 @@
 #ifndef TMA_TIDY_FOLDING_CONSTANTFOLDER_H
 #define TMA_TIDY_FOLDING_CONSTANTFOLDER_H
 
+#include "folding/Uses.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMap.h"
@@ -78,8 +79,6 @@ struct FoldedArray {
 /// outwards; E itself when it is not such a parameter. \p Context becomes
 /// the context of the returned expression.
 const Expr *forwardedFrom(const Expr *E, const CallContext *&Context);
-
-struct ArrayUse;
 
 /// Folds expressions of one translation unit. Results about a function's
 /// local variables are memoised, so one folder should serve a whole TU.

@@ -1,0 +1,359 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "folding/Uses.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+
+namespace clang::tidy::tma {
+
+/// The argument of a call to std::forward or std::move, which forwarding
+/// wrappers put around every operand.
+const Expr *forwardedArgument(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParens());
+  if (!Call || Call->getNumArgs() != 1)
+    return nullptr;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->isInStdNamespace() ||
+      (FD->getName() != "forward" && FD->getName() != "move"))
+    return nullptr;
+  return Call->getArg(0);
+}
+
+/// The parent of \p N within the function body \p PM was built for (a
+/// per-body map: the TU-wide parent map costs a traversal of everything).
+DynTypedNode parentOf(const ParentMap &PM, const DynTypedNode &N) {
+  const auto *S = N.get<Stmt>();
+  const Stmt *P = S ? PM.getParent(const_cast<Stmt *>(S)) : nullptr;
+  return P ? DynTypedNode::create(*P) : DynTypedNode();
+}
+
+/// The statements from \p S up to (and including) \p Body.
+llvm::SmallVector<const Stmt *, 16> ancestors(const ParentMap &PM,
+                                              const Stmt *S, const Stmt *Body) {
+  llvm::SmallVector<const Stmt *, 16> Chain;
+  DynTypedNode N = DynTypedNode::create(*S);
+  for (unsigned Steps = 0; Steps < 256 && !N.getNodeKind().isNone(); ++Steps) {
+    if (const auto *St = N.get<Stmt>()) {
+      Chain.push_back(St);
+      if (St == Body)
+        break;
+    }
+    N = parentOf(PM, N);
+  }
+  return Chain;
+}
+
+/// Whether the statement \p Write runs before \p UseSite on every path that
+/// reaches it (straight-line code in a common block), maybe before it
+/// (branches, loops, lambdas), or only after it.
+Order orderOf(const ParentMap &PM, const Stmt *Write, const Stmt *UseSite,
+              const Stmt *Body) {
+  auto UseChain = ancestors(PM, UseSite, Body);
+  auto WriteChain = ancestors(PM, Write, Body);
+  for (size_t U = 1; U < UseChain.size(); ++U) {
+    const auto *Block = dyn_cast<CompoundStmt>(UseChain[U]);
+    if (!Block)
+      continue;
+    const auto *InWrite = llvm::find(WriteChain, Block);
+    if (InWrite == WriteChain.end())
+      continue;
+    if (InWrite == WriteChain.begin())
+      return Order::MaybeBefore;
+    const Stmt *UseChild = UseChain[U - 1];
+    const Stmt *WriteChild = *(InWrite - 1);
+    if (UseChild == WriteChild)
+      return Order::MaybeBefore;
+    for (const Stmt *Child : Block->body()) {
+      if (Child == WriteChild)
+        return WriteChild == Write ? Order::Before : Order::MaybeBefore;
+      if (Child == UseChild)
+        break;
+    }
+    // The write follows the use in this block; a loop around the block runs
+    // it before the next use.
+    for (size_t A = U + 1; A < UseChain.size(); ++A)
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(UseChain[A]))
+        return Order::MaybeBefore;
+    return Order::After;
+  }
+  return Order::MaybeBefore;
+}
+
+/// The type of the parameter that argument \p Arg of \p Call binds to, or a
+/// null type when unknown (variadic, no prototype).
+static QualType parameterTypeFor(const Expr *Call, const Expr *Arg) {
+  const FunctionDecl *FD = nullptr;
+  llvm::ArrayRef<const Expr *> Args;
+  unsigned Offset = 0;
+  if (const auto *CE = dyn_cast<CallExpr>(Call)) {
+    FD = CE->getDirectCallee();
+    Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+    // A member operator call passes the object as argument 0.
+    if (isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(FD))
+      Offset = 1;
+    if (!FD) {
+      QualType T = CE->getCallee()->getType();
+      if (T->isPointerType())
+        T = T->getPointeeType();
+      const auto *Proto = T->getAs<FunctionProtoType>();
+      auto It = llvm::find(Args, Arg);
+      if (!Proto || It == Args.end() ||
+          static_cast<unsigned>(It - Args.begin()) >= Proto->getNumParams())
+        return QualType();
+      return Proto->getParamType(It - Args.begin());
+    }
+  } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Call)) {
+    FD = Construct->getConstructor();
+    Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
+  }
+  auto It = llvm::find(Args, Arg);
+  if (!FD || It == Args.end())
+    return QualType();
+  unsigned Index = It - Args.begin();
+  if (Index < Offset) // The object of a member operator.
+    return QualType();
+  Index -= Offset;
+  return Index < FD->getNumParams() ? FD->getParamDecl(Index)->getType()
+                                    : QualType();
+}
+
+/// True for a pointer-to-const type.
+bool isPointerToConst(QualType T) {
+  return T->isPointerType() && T->getPointeeType().isConstQualified();
+}
+
+/// Whether the use \p DRE may write the variable (or, through its address,
+/// its elements or fields). Reads are loads, copies, const references,
+/// pointers to const and unevaluated operands; anything else counts as a
+/// write. Cheap: one walk up the per-body parent map.
+bool mayWrite(const ParentMap &PM, const DeclRefExpr *DRE) {
+  const Expr *E = DRE;
+  bool Address = false; // E is the address of the variable or of a part.
+  for (unsigned Steps = 0; Steps < 512; ++Steps) {
+    const Stmt *P = PM.getParent(const_cast<Expr *>(E));
+    if (!P || isa<UnaryExprOrTypeTraitExpr, LambdaExpr, InitListExpr>(P))
+      return false;
+    if (const auto *Cast = dyn_cast<CastExpr>(P)) {
+      if (Cast->getCastKind() == CK_LValueToRValue && !Address)
+        return false;
+      if (Cast->getCastKind() == CK_ArrayToPointerDecay)
+        Address = true;
+      if (Address && isPointerToConst(Cast->getType()))
+        return false;
+      if (!Address && isa<ExplicitCastExpr>(Cast) &&
+          !Cast->getType()->isReferenceType())
+        return false; // A cast of the value is a read.
+      E = Cast;
+      continue;
+    }
+    if (isa<ParenExpr>(P)) {
+      E = cast<Expr>(P);
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+      if (ME->getBase() != E || ME->isArrow())
+        return true;
+      if (const auto *Method = dyn_cast<CXXMethodDecl>(ME->getMemberDecl()))
+        return !Method->isConst();
+      E = ME; // A field: its own uses decide.
+      continue;
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(P)) {
+      if (ASE->getBase() != E)
+        return false; // Used as an index.
+      Address = false;
+      E = ASE;
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+      if (UO->getOpcode() != UO_AddrOf)
+        return UO->isIncrementDecrementOp() || UO->getOpcode() == UO_Deref;
+      Address = true;
+      E = UO;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P))
+      return BO->getLHS() == E && (BO->isAssignmentOp() || Address);
+    if (isa<CallExpr, CXXConstructExpr>(P)) {
+      const auto *Call = cast<Expr>(P);
+      if (const auto *CE = dyn_cast<CallExpr>(Call);
+          CE && forwardedArgument(CE) == E) {
+        E = CE; // std::forward / std::move hand the object on.
+        continue;
+      }
+      QualType T = parameterTypeFor(Call, E);
+      if (T.isNull())
+        return true;
+      if (T->isReferenceType())
+        return !T->getPointeeType().isConstQualified();
+      if (Address)
+        return !isPointerToConst(T);
+      return false; // Passed by value: a copy.
+    }
+    if (const auto *Decls = dyn_cast<DeclStmt>(P)) {
+      // The initialiser of another variable: a copy, unless it binds a
+      // reference or keeps the address in a pointer to non-const.
+      for (const Decl *D : Decls->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() == E) {
+          QualType T = VD->getType();
+          if (T->isReferenceType())
+            return !T->getPointeeType().isConstQualified();
+          return Address && !isPointerToConst(T);
+        }
+      return true;
+    }
+    if (isa<ReturnStmt>(P))
+      return Address;
+    return true;
+  }
+  return true;
+}
+
+/// Skips parentheses and the casts that keep an expression's identity.
+static DynTypedNode skipTransparentParents(const ParentMap &PM,
+                                           const Expr *&E) {
+  DynTypedNode P = parentOf(PM, DynTypedNode::create(*E));
+  while (const auto *PE = P.get<Expr>()) {
+    const auto *Cast = dyn_cast<ImplicitCastExpr>(PE);
+    bool Transparent =
+        isa<ParenExpr>(PE) ||
+        (Cast && (Cast->getCastKind() == CK_ArrayToPointerDecay ||
+                  Cast->getCastKind() == CK_NoOp));
+    if (!Transparent)
+      break;
+    E = PE;
+    P = parentOf(PM, P);
+  }
+  return P;
+}
+
+/// Classifies the use \p DRE of a local array (C array or std::array).
+ArrayUse classifyArrayUse(const ParentMap &PM, const DeclRefExpr *DRE) {
+  const Expr *E = DRE;
+  DynTypedNode P = skipTransparentParents(PM, E);
+
+  // std::array: `a.data()` is a pointer, `a[k]` an element.
+  if (const auto *ME = P.get<MemberExpr>()) {
+    DynTypedNode Call = parentOf(PM, P);
+    const auto *MCE = Call.get<CXXMemberCallExpr>();
+    if (!MCE || ME->getMemberDecl()->getName() != "data" ||
+        !ME->getMemberDecl()->isFunctionOrFunctionTemplate())
+      return {ArrayUse::Escape, DRE};
+    E = MCE;
+    P = skipTransparentParents(PM, E);
+  }
+
+  const Expr *Base = nullptr, *Index = nullptr, *Element = nullptr;
+  if (const auto *ASE = P.get<ArraySubscriptExpr>()) {
+    Base = ASE->getBase();
+    Index = ASE->getIdx();
+    Element = ASE;
+  } else if (const auto *OCE = P.get<CXXOperatorCallExpr>();
+             OCE && OCE->getOperator() == OO_Subscript &&
+             OCE->getNumArgs() == 2) {
+    Base = OCE->getArg(0);
+    Index = OCE->getArg(1);
+    Element = OCE;
+  }
+  if (Element && Base->IgnoreParenImpCasts() == E->IgnoreParenImpCasts()) {
+    const Expr *El = Element;
+    DynTypedNode EP = skipTransparentParents(PM, El);
+    if (const auto *Cast = EP.get<ImplicitCastExpr>();
+        Cast && Cast->getCastKind() == CK_LValueToRValue)
+      return {ArrayUse::Read, DRE};
+    if (const auto *BO = EP.get<BinaryOperator>();
+        BO && BO->getOpcode() == BO_Assign &&
+        BO->getLHS()->IgnoreParens() == El->IgnoreParens())
+      return {ArrayUse::Store, BO, Index, BO->getRHS()};
+    if (EP.get<UnaryExprOrTypeTraitExpr>())
+      return {ArrayUse::Read, DRE};
+    const auto *AddrOf = EP.get<UnaryOperator>();
+    if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
+      return {ArrayUse::ElementWrite, Element, Index};
+    // `&arr[k]` is a pointer into the array: classified below.
+    E = AddrOf;
+    P = parentOf(PM, EP);
+  }
+
+  // std::forward and std::move hand the same object on.
+  while (const auto *Call = P.get<CallExpr>()) {
+    const Expr *Arg = forwardedArgument(Call);
+    if (!Arg || Arg->IgnoreParenImpCasts() != E->IgnoreParenImpCasts())
+      break;
+    E = Call;
+    P = skipTransparentParents(PM, E);
+  }
+
+  // Unevaluated operands (sizeof, decltype) read nothing at run time.
+  if (!Element && P.get<UnaryExprOrTypeTraitExpr>())
+    return {ArrayUse::Read, DRE};
+
+  // A pointer that can only be read through: pointer-to-const after the
+  // implicit conversions (this covers the encode call's own arguments).
+  const Expr *Ptr = E;
+  for (;;) {
+    if (const auto *Cast = P.get<CastExpr>();
+        Cast && Cast->getType()->isPointerType()) {
+      Ptr = Cast;
+      P = parentOf(PM, P);
+      continue;
+    }
+    if (const auto *BO = P.get<BinaryOperator>();
+        BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
+        BO->getType()->isPointerType()) {
+      Ptr = BO;
+      P = parentOf(PM, P);
+      continue;
+    }
+    if (const auto *Paren = P.get<ParenExpr>()) {
+      Ptr = Paren;
+      P = parentOf(PM, P);
+      continue;
+    }
+    break;
+  }
+  QualType T = Ptr->getType();
+  if (T->isPointerType() && T->getPointeeType().isConstQualified())
+    return {ArrayUse::Read, DRE};
+  return {ArrayUse::Escape, DRE};
+}
+
+/// The loop variable of `for (T I = A; I < B; ++I)` (also <=, !=, I++,
+/// I += 1), when the body does not write it.
+const VarDecl *countedLoopVar(const ForStmt *Loop, ASTContext &Ctx) {
+  const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+  if (!Init || !Init->isSingleDecl())
+    return nullptr;
+  const auto *Var = dyn_cast<VarDecl>(Init->getSingleDecl());
+  if (!Var || !Var->getInit() || !Var->getType()->isIntegerType())
+    return nullptr;
+  auto IsVar = [Var](const Expr *E) {
+    const auto *DRE =
+        E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+    return DRE && DRE->getDecl() == Var;
+  };
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
+  if (!Cond || !IsVar(Cond->getLHS()) ||
+      (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE &&
+       Cond->getOpcode() != BO_NE))
+    return nullptr;
+  const Expr *Inc = Loop->getInc();
+  bool Step = false;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
+    Step = UO->isIncrementOp() && IsVar(UO->getSubExpr());
+  else if (const auto *CAO = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    Step = CAO->getOpcode() == BO_AddAssign && IsVar(CAO->getLHS()) &&
+           isa<IntegerLiteral>(CAO->getRHS()->IgnoreParenImpCasts()) &&
+           cast<IntegerLiteral>(CAO->getRHS()->IgnoreParenImpCasts())
+                   ->getValue() == 1;
+  if (!Step || ExprMutationAnalyzer(*Loop->getBody(), Ctx).isMutated(Var))
+    return nullptr;
+  return Var;
+}
+
+} // namespace clang::tidy::tma
