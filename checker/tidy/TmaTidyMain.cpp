@@ -30,11 +30,15 @@
 // (the builtin and CUDA wrapper headers): clang-tidy derives one from its
 // executable's path, which is wrong for build/bin.
 //
-// tma-tidy's own option: --tma-show-commands prints the commands it ran.
+// tma-tidy's own options: --tma-show-commands prints the commands it ran;
+// --tma-export-sarif=<file> writes the diagnostics as SARIF 2.1.0
+// (tidy/Sarif.h), converted from clang-tidy's --export-fixes YAML (the
+// user's, or one in a temporary file).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tidy/NvccFlags.h"
+#include "tidy/Sarif.h"
 
 #include "clang-tidy/tool/ClangTidyMain.h"
 #include "clang/Options/Options.h"
@@ -91,6 +95,10 @@ struct TidyArgs {
   std::set<std::size_t> Own;
   bool UserResourceDir = false;
   bool ShowCommands = false;
+  /// --tma-export-sarif's file.
+  std::optional<std::string> SarifFile;
+  /// --export-fixes's file.
+  std::optional<std::string> ExportFixes;
 };
 
 /// Whether a clang-tidy option takes its value from the next argument
@@ -132,6 +140,25 @@ TidyArgs scanArgs(int Argc, const char **Argv) {
       Result.ShowCommands = true;
       Result.Rewritten.insert(I);
       Result.Own.insert(I);
+      continue;
+    }
+    if (Name == "tma-export-sarif") {
+      Result.Rewritten.insert(I);
+      Result.Own.insert(I);
+      if (!HasValue && I + 1 < Args.size()) {
+        Result.SarifFile = Args[++I];
+        Result.Rewritten.insert(I);
+        Result.Own.insert(I);
+      } else {
+        Result.SarifFile = Value.str();
+      }
+      continue;
+    }
+    if (Name == "export-fixes") {
+      if (HasValue)
+        Result.ExportFixes = Value.str();
+      else if (I + 1 < Args.size())
+        Result.ExportFixes = Args[++I];
       continue;
     }
     if (Name == "p" || Name == "extra-arg" || Name == "extra-arg-before") {
@@ -463,6 +490,92 @@ loadDatabase(const TidyArgs &Tidy) {
   return nullptr;
 }
 
+/// The modification time and size of a file, to tell whether clang-tidy
+/// wrote it; nullopt when there is none.
+std::optional<std::pair<llvm::sys::TimePoint<>, uint64_t>>
+fileStamp(llvm::StringRef Path) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status) || !llvm::sys::fs::exists(Status))
+    return std::nullopt;
+  return std::make_pair(Status.getLastModificationTime(), Status.getSize());
+}
+
+/// Where --tma-export-sarif reads clang-tidy's YAML from: the user's
+/// --export-fixes, or a temporary file that clang-tidy gets as
+/// --export-fixes (Args) and that is removed at exit.
+struct SarifExport {
+  std::string SarifFile;
+  std::string FixesFile;
+  bool TemporaryFixes = false;
+  /// The user's file as it was before clang-tidy ran: unchanged after, it
+  /// is stale (clang-tidy writes it only when there are diagnostics).
+  std::optional<std::pair<llvm::sys::TimePoint<>, uint64_t>> StampBefore;
+};
+
+std::string &temporaryFixesFile() {
+  static std::string File;
+  return File;
+}
+
+void removeTemporaryFixesFile() {
+  if (temporaryFixesFile().empty())
+    return;
+  std::error_code Ignored = llvm::sys::fs::remove(temporaryFixesFile());
+  (void)Ignored;
+}
+
+std::optional<SarifExport> prepareSarif(const TidyArgs &Tidy,
+                                        std::vector<std::string> &Args) {
+  if (!Tidy.SarifFile)
+    return std::nullopt;
+  SarifExport Export;
+  Export.SarifFile = *Tidy.SarifFile;
+  if (Tidy.ExportFixes) {
+    Export.FixesFile = *Tidy.ExportFixes;
+    Export.StampBefore = fileStamp(Export.FixesFile);
+    return Export;
+  }
+  llvm::SmallString<256> File;
+  if (std::error_code Error = llvm::sys::fs::createTemporaryFile(
+          "tma-tidy-fixes", "yaml", File)) {
+    llvm::errs() << "tma-tidy: cannot create a temporary file: "
+                 << Error.message() << "\n";
+    return std::nullopt;
+  }
+  // clang-tidy writes it only when there are diagnostics.
+  std::error_code Ignored = llvm::sys::fs::remove(File);
+  (void)Ignored;
+  temporaryFixesFile() = File.str().str();
+  std::atexit(removeTemporaryFixesFile);
+  llvm::sys::RemoveFileOnSignal(File);
+  Export.FixesFile = File.str().str();
+  Export.TemporaryFixes = true;
+  Args.insert(Args.begin() + 1, "--export-fixes=" + Export.FixesFile);
+  return Export;
+}
+
+/// Writes the SARIF report; false (with a message) if it cannot.
+bool writeSarif(const SarifExport &Export) {
+  tma::sarif::SarifOptions Options;
+  llvm::SmallString<256> Cwd;
+  if (!llvm::sys::fs::current_path(Cwd))
+    Options.RootDirectory = Cwd.str().str();
+  Options.ToolVersion = TMA_TIDY_VERSION;
+  Options.InformationUri = TMA_SARIF_INFORMATION_URI;
+  std::string Fixes = Export.FixesFile;
+  // The user's --export-fixes file from an earlier run: no diagnostics now.
+  // An empty name reads as no diagnostics.
+  if (!Export.TemporaryFixes && Export.StampBefore &&
+      fileStamp(Fixes) == Export.StampBefore)
+    Fixes.clear();
+  if (llvm::Error Error = tma::sarif::convertFixesFile(
+          Fixes, Export.SarifFile, Options)) {
+    llvm::errs() << "tma-tidy: " << llvm::toString(std::move(Error)) << "\n";
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
@@ -528,11 +641,18 @@ int main(int Argc, const char **Argv) {
                 std::string("--extra-arg-before=-resource-dir=") +
                     TMA_CLANG_RESOURCE_DIR);
 
+  std::optional<SarifExport> Sarif = prepareSarif(Tidy, Args);
+  if (Tidy.SarifFile && !Sarif)
+    return 1;
+
   std::vector<const char *> Pointers;
   Pointers.reserve(Args.size() + 1);
   for (const std::string &Arg : Args)
     Pointers.push_back(Arg.c_str());
   Pointers.push_back(nullptr);
-  return clang::tidy::clangTidyMain(static_cast<int>(Pointers.size()) - 1,
-                                    Pointers.data());
+  int Status = clang::tidy::clangTidyMain(
+      static_cast<int>(Pointers.size()) - 1, Pointers.data());
+  if (Sarif && !writeSarif(*Sarif) && Status == 0)
+    Status = 1;
+  return Status;
 }
