@@ -7,6 +7,7 @@
 #include "checks/BulkCopyCheck.h"
 #include "checks/DescriptorCheck.h"
 #include "checks/EncodeResultCheck.h"
+#include "checks/ExpectTxCheck.h"
 #include "checks/TensorMapPlacementCheck.h"
 
 #include "clang-tidy/ClangTidyModule.h"
@@ -21,6 +22,7 @@ public:
     CheckFactories.registerCheck<BulkCopyCheck>("tma-bulk-copy");
     CheckFactories.registerCheck<DescriptorCheck>("tma-descriptor");
     CheckFactories.registerCheck<EncodeResultCheck>("tma-encode-result");
+    CheckFactories.registerCheck<ExpectTxCheck>("tma-expect-tx");
     CheckFactories.registerCheck<TensorMapPlacementCheck>(
         "tma-tensor-map-placement");
   }

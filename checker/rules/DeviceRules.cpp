@@ -111,4 +111,30 @@ std::optional<DeviceViolation> checkTmaCoordCount(Known Dims, Known Coords,
                   What + " takes exactly " + std::to_string(Expected));
 }
 
+std::optional<DeviceViolation>
+checkMbarTxEqualsBytes(const std::vector<Known> &Expected,
+                       const std::vector<Known> &Delivered,
+                       const std::string &Barrier) {
+  if (Expected.empty() || Delivered.empty())
+    return std::nullopt;
+  std::uint64_t N = 0, M = 0;
+  for (const Known &E : Expected) {
+    if (!E)
+      return std::nullopt;
+    N += asU32(*E);
+  }
+  for (const Known &D : Delivered) {
+    if (!D)
+      return std::nullopt;
+    M += asU32(*D);
+  }
+  if (N == M)
+    return std::nullopt;
+  return make("MBAR-TX-EQUALS-BYTES", DeviceParam::TxCount, N, M,
+              "expect-tx of " + bytes(N) + " on '" + Barrier +
+                  "' but the copies completing on it in this phase deliver " +
+                  bytes(M),
+              "expect " + bytes(M));
+}
+
 } // namespace tma::rules

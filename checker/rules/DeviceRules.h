@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tma::rules {
 
@@ -85,6 +86,15 @@ enum class CoordShape {
 /// gather4/scatter4). \p Dims is N; \p Coords the number of coordinates.
 std::optional<DeviceViolation> checkTmaCoordCount(Known Dims, Known Coords,
                                                   CoordShape Shape);
+
+/// MBAR-TX-EQUALS-BYTES: in one phase of one barrier, the expect-tx counts
+/// \p Expected add up to the bytes \p Delivered by the copies that complete
+/// on it. \p Barrier names the barrier for the message. Silent when either
+/// list is empty or holds an unknown value.
+std::optional<DeviceViolation>
+checkMbarTxEqualsBytes(const std::vector<Known> &Expected,
+                       const std::vector<Known> &Delivered,
+                       const std::string &Barrier);
 
 } // namespace tma::rules
 

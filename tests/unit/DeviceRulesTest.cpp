@@ -216,3 +216,53 @@ TEST(DeviceParamName, PtxSpelling) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// MBAR-TX-EQUALS-BYTES
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+TEST(MbarTxEqualsBytes, EqualSumsAreSilent) {
+  EXPECT_FALSE(checkMbarTxEqualsBytes({1024}, {1024}, "bar"));
+  EXPECT_FALSE(checkMbarTxEqualsBytes({1024}, {512, 512}, "bar"));
+  EXPECT_FALSE(checkMbarTxEqualsBytes({512, 512}, {1024}, "bar"));
+  EXPECT_FALSE(checkMbarTxEqualsBytes({256, 768}, {512, 256, 256}, "bar"));
+}
+
+TEST(MbarTxEqualsBytes, UnknownOrEmptyIsSilent) {
+  EXPECT_FALSE(checkMbarTxEqualsBytes({std::nullopt}, {16}, "bar"));
+  EXPECT_FALSE(checkMbarTxEqualsBytes({16}, {16, std::nullopt}, "bar"));
+  EXPECT_FALSE(checkMbarTxEqualsBytes({}, {16}, "bar"));
+  EXPECT_FALSE(checkMbarTxEqualsBytes({16}, {}, "bar"));
+}
+
+TEST(MbarTxEqualsBytes, Mismatch) {
+  auto V = checkMbarTxEqualsBytes({1024}, {1040}, "full[stage]");
+  ASSERT_TRUE(V);
+  EXPECT_STREQ(V->RuleId, "MBAR-TX-EQUALS-BYTES");
+  EXPECT_EQ(V->Parameter, DeviceParam::TxCount);
+  EXPECT_EQ(V->Value, 1024u);
+  EXPECT_EQ(V->Limit, 1040u);
+  EXPECT_EQ(V->Message,
+            "expect-tx of 1024 bytes on 'full[stage]' but the copies "
+            "completing on it in this phase deliver 1040 bytes");
+  EXPECT_EQ(V->Suggestion, "expect 1040 bytes");
+}
+
+TEST(MbarTxEqualsBytes, SumsBothSides) {
+  auto V = checkMbarTxEqualsBytes({1000}, {512, 512}, "bar");
+  ASSERT_TRUE(V);
+  EXPECT_EQ(V->Value, 1000u);
+  EXPECT_EQ(V->Limit, 1024u);
+  V = checkMbarTxEqualsBytes({512, 256}, {1024}, "bar");
+  ASSERT_TRUE(V);
+  EXPECT_EQ(V->Value, 768u);
+}
+
+TEST(MbarTxEqualsBytes, ThirtyTwoBitOperands) {
+  // Operands are 32-bit: 2^32 + 16 is 16.
+  EXPECT_FALSE(checkMbarTxEqualsBytes({(1ull << 32) + 16}, {16}, "bar"));
+}
+
+} // namespace

@@ -1,0 +1,77 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// Which barrier, and which phase of it, a device op addresses: the barrier's
+// identity (same variable, same array element with the same index
+// expression, same pointer once the address conversions are stripped) and
+// the phase region (the innermost loop body, or the function body). A first,
+// deliberately narrow model for MBAR-TX-EQUALS-BYTES: everything it cannot
+// place says so, and callers stay silent.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_API_BARRIERPHASES_H
+#define TMA_TIDY_API_BARRIERPHASES_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/FoldingSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <utility>
+
+namespace clang::tidy::tma {
+
+/// The barrier a device op's barrier operand designates.
+struct BarrierIdentity {
+  /// The barrier object's expression: X of `&X`, the pointer P of `*P` or of
+  /// a pointer operand, the lvalue of a `cuda::barrier &` operand.
+  const Expr *Object = nullptr;
+  /// Object is a pointer to the barrier rather than the barrier itself.
+  bool ThroughPointer = false;
+  /// The variable Object is rooted at (the array, the object, the pointer).
+  const VarDecl *Root = nullptr;
+  /// Object is an element or field of Root, a local or parameter of object
+  /// or array type, reached without a pointer: two solid identities with
+  /// different roots never designate the same barrier.
+  bool Solid = false;
+  /// The structural profile of Object (and ThroughPointer).
+  llvm::FoldingSetNodeID Key;
+};
+
+/// The identity of the barrier operand \p E (already looked through by
+/// DeviceOpsFinder), or std::nullopt when it has no root variable.
+std::optional<BarrierIdentity> barrierIdentity(const Expr *E,
+                                               const ASTContext &Ctx);
+
+/// Whether two identities with different keys may still designate the same
+/// barrier (an alias, or an index expression that may take the same value).
+bool mayAlias(const BarrierIdentity &A, const BarrierIdentity &B);
+
+/// Where an op sits in its function body.
+struct PhasePlace {
+  /// The innermost loop body around the op, or the function body.
+  const Stmt *Region = nullptr;
+  /// The branches between the op and the region: (if statement, else
+  /// branch).
+  llvm::SmallVector<std::pair<const IfStmt *, bool>, 4> Branches;
+  /// Control the model does not follow (switch, ?:, && and ||, a loop
+  /// header, a lambda) lies between the op and the region.
+  bool Unclear = false;
+};
+
+/// The phase place of \p S within \p Body.
+PhasePlace phasePlaceOf(const ParentMap &PM, const Stmt *S, const Stmt *Body);
+
+/// Whether \p Inner lies within \p Outer (or is it).
+bool isWithin(const ParentMap &PM, const Stmt *Inner, const Stmt *Outer);
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_API_BARRIERPHASES_H

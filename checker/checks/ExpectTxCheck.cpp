@@ -1,0 +1,397 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/ExpectTxCheck.h"
+#include "api/BarrierPhases.h"
+#include "folding/Uses.h"
+#include "rules/DeviceRules.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <vector>
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::tma {
+
+static constexpr llvm::StringLiteral FnId = "fn";
+
+ExpectTxCheck::ExpectTxCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      CallSiteContexts(Options.get("CallSiteContexts", true)) {}
+
+void ExpectTxCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "CallSiteContexts", CallSiteContexts);
+}
+
+void ExpectTxCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition(),
+                                  anyOf(hasAttr(attr::CUDADevice),
+                                        hasAttr(attr::CUDAGlobal)))
+                         .bind(FnId),
+                     this);
+}
+
+void ExpectTxCheck::onEndOfTranslationUnit() {
+  Finder.reset();
+  Folder.reset();
+  Reported.clear();
+}
+
+namespace {
+
+/// What a transaction op does on its barrier.
+enum class TxRole {
+  Expect,  ///< an expect-tx the model counts
+  Copy,    ///< a 1-D bulk copy the model counts
+  Unknown, ///< completes bytes the model cannot count (tensor, multicast...)
+};
+
+struct TxOp {
+  DeviceOp Op;
+  const Stmt *Site;
+  TxRole Role;
+  std::optional<BarrierIdentity> Id;
+  PhasePlace Place;
+  SourceLocation Loc;
+};
+
+/// The statements of a body, not descending into lambdas.
+void collect(const Stmt *S, std::vector<const Stmt *> &Out) {
+  if (!S)
+    return;
+  if (isa<GCCAsmStmt>(S) || isa<CallExpr>(S))
+    Out.push_back(S);
+  if (isa<LambdaExpr>(S))
+    return;
+  for (const Stmt *Child : S->children())
+    collect(Child, Out);
+}
+
+void collectRefs(const Stmt *S, std::vector<const DeclRefExpr *> &Out) {
+  if (!S)
+    return;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S))
+    Out.push_back(D);
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    // Captures refer to the enclosing variables from the body.
+    collectRefs(L->getBody(), Out);
+    for (const Expr *Init : L->capture_inits())
+      collectRefs(Init, Out);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    collectRefs(Child, Out);
+}
+
+bool sameKey(const BarrierIdentity &A, const BarrierIdentity &B) {
+  return A.Key == B.Key;
+}
+
+/// Whether a use \p DRE of the barrier (or of a local holding its address)
+/// only feeds recognised ops, address conversions, the barrier's own
+/// arrive/wait members or its init.
+bool isKnownUse(const ParentMap &PM, const DeclRefExpr *DRE,
+                const llvm::SmallPtrSetImpl<const Stmt *> &OpSites) {
+  const Stmt *Child = DRE;
+  for (const Stmt *Cur = PM.getParent(DRE); Cur;
+       Child = Cur, Cur = PM.getParent(Cur)) {
+    if (OpSites.count(Cur))
+      return true;
+    if (isa<DeclStmt>(Cur))
+      return true;
+    if (isa<GCCAsmStmt>(Cur) || isa<AsmStmt>(Cur) || isa<LambdaExpr>(Cur) ||
+        isa<ReturnStmt>(Cur) || isa<CXXConstructExpr>(Cur) ||
+        isa<InitListExpr>(Cur))
+      return false;
+    if (const auto *B = dyn_cast<BinaryOperator>(Cur);
+        B && B->isAssignmentOp())
+      return false;
+    if (const auto *Call = dyn_cast<CallExpr>(Cur)) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (!FD || !FD->getIdentifier())
+        return false;
+      StringRef Name = FD->getName();
+      if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call)) {
+        if (Child == M->getCallee() &&
+            llvm::is_contained(
+                {"arrive", "wait", "arrive_and_wait", "arrive_and_drop",
+                 "try_wait", "try_wait_parity", "wait_parity"},
+                Name))
+          return true;
+        return false;
+      }
+      if (Name == "__cvta_generic_to_shared")
+        continue;
+      if (Name == "init" &&
+          FD->getQualifiedNameAsString().rfind("cuda::", 0) == 0)
+        return true;
+      return false;
+    }
+    if (!isa<Expr>(Cur))
+      return true;
+  }
+  return true;
+}
+
+std::string textOf(const Expr *E, const BarrierIdentity &Id,
+                   const SourceManager &SM, const LangOptions &LO) {
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  if (!E->getBeginLoc().isMacroID() && !E->getEndLoc().isMacroID()) {
+    StringRef T = Lexer::getSourceText(R, SM, LO);
+    if (!T.empty() && !T.contains('\n'))
+      return T.str();
+  }
+  return Id.Root->getName().str();
+}
+
+uint64_t asU64(const llvm::APSInt &V) {
+  return V.getBitWidth() > 64 ? V.trunc(64).getZExtValue() : V.getZExtValue();
+}
+
+} // namespace
+
+void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FnId);
+  const SourceManager &SM = *Result.SourceManager;
+  if (Fn->isDependentContext() || !Fn->getBody() ||
+      SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())))
+    return;
+  if (!Folder)
+    Folder = ConstantFolder::forTranslationUnit(*Result.Context);
+  if (!Finder)
+    Finder = std::make_unique<DeviceOpsFinder>(*Result.Context);
+  const Stmt *Body = Fn->getBody();
+  const ParentMap &PM = Folder->parentsOf(Body);
+  const bool Kernel = Fn->hasAttr<CUDAGlobalAttr>();
+
+  // The ops of the body, and the transaction ops among them.
+  std::vector<const Stmt *> Stmts;
+  collect(Body, Stmts);
+  llvm::SmallPtrSet<const Stmt *, 16> OpSites;
+  std::vector<TxOp> Ops;
+  auto Add = [&](const DeviceOp &Op, const Stmt *S) {
+    OpSites.insert(S);
+    const OpValue *Bar = nullptr;
+    TxRole Role = TxRole::Unknown;
+    if (const auto *E = std::get_if<ExpectTx>(&Op)) {
+      Bar = &E->Barrier;
+      if (E->BarrierSpace != device::Space::SharedCluster && !E->Predicated)
+        Role = TxRole::Expect;
+    } else if (const auto *B = std::get_if<BulkCopy>(&Op)) {
+      Bar = &B->Barrier;
+      if (B->Direction == device::BulkDirection::GlobalToShared &&
+          B->Reduce == device::ReduceOp::None && !B->CtaMask.Present &&
+          !B->Predicated)
+        Role = TxRole::Copy;
+    } else if (const auto *T = std::get_if<TensorCopy>(&Op)) {
+      Bar = &T->Barrier;
+    }
+    if (!Bar || !Bar->Present)
+      return;
+    TxOp T{Op, S, Role, barrierIdentity(Bar->E, *Result.Context),
+           phasePlaceOf(PM, S, Body), SM.getFileLoc(siteOf(Op).Loc)};
+    Ops.push_back(std::move(T));
+  };
+  for (const Stmt *S : Stmts) {
+    SourceLocation Loc = SM.getFileLoc(S->getBeginLoc());
+    if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+      continue;
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      for (const DeviceOp &Op : Finder->opsOf(*Asm))
+        Add(Op, S);
+    } else if (auto Op = Finder->opOf(*cast<CallExpr>(S))) {
+      Add(*Op, S);
+    }
+  }
+  if (Ops.empty())
+    return;
+
+  // Locals that hold the address of a barrier: the roots and what is
+  // initialised from them.
+  std::vector<const DeclRefExpr *> BodyRefs;
+  collectRefs(Body, BodyRefs);
+
+  llvm::DenseSet<const Stmt *> Regions;
+  for (const TxOp &T : Ops)
+    Regions.insert(T.Place.Region);
+
+  for (const Stmt *Region : Regions) {
+    std::vector<unsigned> Here;
+    bool RegionUnknown = false;
+    for (unsigned I = 0; I < Ops.size(); ++I)
+      if (Ops[I].Place.Region == Region) {
+        Here.push_back(I);
+        RegionUnknown |= !Ops[I].Id;
+      }
+    if (RegionUnknown)
+      continue;
+    // The groups of the region: the first op of each key.
+    llvm::SmallVector<unsigned, 4> Leaders;
+    for (unsigned I : Here)
+      if (llvm::none_of(Leaders, [&](unsigned L) {
+            return sameKey(*Ops[L].Id, *Ops[I].Id);
+          }))
+        Leaders.push_back(I);
+
+    for (unsigned L : Leaders) {
+      const BarrierIdentity &Id = *Ops[L].Id;
+      if (!Kernel && !(Id.Solid && Id.Root->isLocalVarDecl()))
+        continue;
+      if (!Id.Root->isLocalVarDeclOrParm())
+        continue;
+      std::vector<unsigned> Group;
+      bool Silent = false;
+      for (unsigned I : Here) {
+        if (sameKey(*Ops[I].Id, Id))
+          Group.push_back(I);
+        else if (mayAlias(*Ops[I].Id, Id))
+          Silent = true;
+      }
+      // The same barrier in a loop nested in this region, or around it.
+      for (const TxOp &T : Ops)
+        if (T.Place.Region != Region &&
+            (!T.Id || sameKey(*T.Id, Id) || mayAlias(*T.Id, Id)) &&
+            (isWithin(PM, T.Place.Region, Region) ||
+             isWithin(PM, Region, T.Place.Region)))
+          Silent = true;
+      bool HasExpect = false, HasCopy = false;
+      for (unsigned I : Group) {
+        const TxOp &T = Ops[I];
+        Silent |= T.Role == TxRole::Unknown || T.Place.Unclear;
+        HasExpect |= T.Role == TxRole::Expect;
+        HasCopy |= T.Role == TxRole::Copy;
+        // Both branches of one if.
+        for (unsigned J : Group)
+          for (const auto &BI : T.Place.Branches)
+            for (const auto &BJ : Ops[J].Place.Branches)
+              Silent |= BI.first == BJ.first && BI.second != BJ.second;
+      }
+      if (Silent || !HasExpect || !HasCopy)
+        continue;
+
+      // The variables the barrier expression reads: none may change between
+      // the first and the last op of the group.
+      SourceLocation First = Ops[Group.front()].Loc,
+                     Last = Ops[Group.back()].Loc;
+      llvm::SmallPtrSet<const VarDecl *, 4> IdVars;
+      {
+        std::vector<const DeclRefExpr *> Refs;
+        collectRefs(Id.Object, Refs);
+        for (const DeclRefExpr *D : Refs)
+          if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
+            IdVars.insert(VD);
+      }
+      // The root and the locals initialised from it.
+      llvm::SmallPtrSet<const VarDecl *, 4> Tainted;
+      Tainted.insert(Id.Root);
+      for (bool Grew = true; Grew;) {
+        Grew = false;
+        for (const DeclRefExpr *D : BodyRefs) {
+          const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+          if (!VD || !Tainted.count(VD))
+            continue;
+          for (const Stmt *P = PM.getParent(D); P; P = PM.getParent(P)) {
+            if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+              for (const Decl *Dd : DS->decls())
+                if (const auto *V = dyn_cast<VarDecl>(Dd))
+                  Grew |= Tainted.insert(V).second;
+              break;
+            }
+            if (!isa<Expr>(P))
+              break;
+          }
+        }
+      }
+      for (const DeclRefExpr *D : BodyRefs) {
+        const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+        if (!VD || !isWithin(PM, D, Region))
+          continue;
+        if (Tainted.count(VD) && !isKnownUse(PM, D, OpSites))
+          Silent = true;
+        if (IdVars.count(VD) && !(VD == Id.Root && !VD->getType()->isPointerType()) &&
+            mayWrite(PM, D)) {
+          SourceLocation W = SM.getFileLoc(D->getBeginLoc());
+          if (SM.isBeforeInTranslationUnit(First, W) &&
+              SM.isBeforeInTranslationUnit(W, Last))
+            Silent = true;
+        }
+      }
+      if (Silent)
+        continue;
+
+      std::string Name =
+          textOf(Id.Object, Id, SM, Result.Context->getLangOpts());
+      for (const CallContext *Context :
+           Folder->contextsOf(CallSiteContexts ? Fn : nullptr)) {
+        Folder->enterContext(Context);
+        std::vector<::tma::rules::Known> Expected, Delivered;
+        auto Fold = [&](const OpValue &V) -> ::tma::rules::Known {
+          if (!V.Present)
+            return std::nullopt;
+          if (V.Imm)
+            return *V.Imm;
+          if (V.Written)
+            if (auto F = Folder->foldInt(V.Written))
+              return asU64(F->Value);
+          return std::nullopt;
+        };
+        const ExpectTx *FirstExpect = nullptr;
+        unsigned Expects = 0;
+        for (unsigned I : Group) {
+          if (const auto *E = std::get_if<ExpectTx>(&Ops[I].Op)) {
+            Expected.push_back(Fold(E->Bytes));
+            if (!FirstExpect)
+              FirstExpect = E;
+            ++Expects;
+          } else if (const auto *B = std::get_if<BulkCopy>(&Ops[I].Op)) {
+            Delivered.push_back(Fold(B->Size));
+          }
+        }
+        auto V = ::tma::rules::checkMbarTxEqualsBytes(Expected, Delivered, Name);
+        if (!V)
+          continue;
+        SourceLocation Loc = SM.getFileLoc(FirstExpect->Loc);
+        if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+          continue;
+        std::string Message = V->Message + " (" + V->RuleId + ")";
+        if (!Reported.insert({Loc.getRawEncoding(), Message}).second)
+          continue;
+        // A fix-it for a single literal count outside macros.
+        const Expr *Lit = nullptr;
+        if (Expects == 1 && !FirstExpect->Bytes.Imm && FirstExpect->Bytes.Written) {
+          const Expr *W = FirstExpect->Bytes.Written->IgnoreParenImpCasts();
+          if (isa<IntegerLiteral>(W) && !W->getBeginLoc().isMacroID() &&
+              !W->getEndLoc().isMacroID())
+            Lit = W;
+        }
+        {
+          auto D = diag(Loc, "%0") << Message;
+          if (Lit)
+            D << FixItHint::CreateReplacement(Lit->getSourceRange(),
+                                              std::to_string(V->Limit));
+        }
+        for (unsigned I : Group)
+          if (const auto *B = std::get_if<BulkCopy>(&Ops[I].Op)) {
+            auto Bytes = Fold(B->Size);
+            diag(Ops[I].Loc, "this copy delivers %0 bytes to '%1'",
+                 DiagnosticIDs::Note)
+                << std::to_string(*Bytes) << Name;
+          }
+        if (!Lit)
+          diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
+      }
+      Folder->enterContext(nullptr);
+    }
+  }
+}
+
+} // namespace clang::tidy::tma

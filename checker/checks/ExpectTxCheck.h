@@ -1,0 +1,50 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_CHECKS_EXPECTTXCHECK_H
+#define TMA_TIDY_CHECKS_EXPECTTXCHECK_H
+
+#include "api/DeviceOpsFinder.h"
+#include "folding/ConstantFolder.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include <memory>
+#include <set>
+#include <string>
+
+namespace clang::tidy::tma {
+
+/// MBAR-TX-EQUALS-BYTES for the phases whose every copy is a 1-D bulk copy
+/// of known size: the expect-tx counts on one barrier in one phase region
+/// (the innermost loop body, or the function body) must add up to the bytes
+/// of the copies completing on it there. Silent wherever the model is unsure
+/// (tensor copies, multicast, reductions, unknown sizes, the barrier passed
+/// to an unknown function, possible aliases, nested loops).
+///
+/// For the user-facing documentation see: docs/checks/tma-expect-tx.md
+class ExpectTxCheck : public ClangTidyCheck {
+public:
+  ExpectTxCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus && LangOpts.CUDA;
+  }
+
+private:
+  /// Evaluate ops under each call of their function (parameters folded).
+  const bool CallSiteContexts;
+  std::shared_ptr<ConstantFolder> Folder;
+  std::unique_ptr<DeviceOpsFinder> Finder;
+  /// (location, message) pairs already reported in this translation unit.
+  std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
+};
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_CHECKS_EXPECTTXCHECK_H
