@@ -26,10 +26,12 @@ static constexpr llvm::StringLiteral FnId = "fn";
 
 ExpectTxCheck::ExpectTxCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      CallSiteContexts(Options.get("CallSiteContexts", true)) {}
+      CallSiteContexts(Options.get("CallSiteContexts", true)),
+      CoverageReport(Options.get("CoverageReport", false)) {}
 
 void ExpectTxCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CallSiteContexts", CallSiteContexts);
+  Options.store(Opts, "CoverageReport", CoverageReport);
 }
 
 void ExpectTxCheck::registerMatchers(MatchFinder *Finder) {
@@ -249,12 +251,17 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       if (!Id.Root->isLocalVarDeclOrParm())
         continue;
       std::vector<unsigned> Group;
-      bool Silent = false;
+      // Why the phase is unknown; empty while it is not.
+      std::string Why;
+      auto Unsure = [&](const char *Reason) {
+        if (Why.empty())
+          Why = Reason;
+      };
       for (unsigned I : Here) {
         if (sameKey(*Ops[I].Id, Id))
           Group.push_back(I);
         else if (mayAlias(*Ops[I].Id, Id))
-          Silent = true;
+          Unsure("another barrier operand may alias it");
       }
       // The same barrier in a loop nested in this region, or around it.
       for (const TxOp &T : Ops)
@@ -262,21 +269,27 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             (!T.Id || sameKey(*T.Id, Id) || mayAlias(*T.Id, Id)) &&
             (isWithin(PM, T.Place.Region, Region) ||
              isWithin(PM, Region, T.Place.Region)))
-          Silent = true;
+          Unsure("an op on it in a nested or enclosing loop");
       bool HasExpect = false, HasCopy = false;
       for (unsigned I : Group) {
         const TxOp &T = Ops[I];
-        Silent |= T.Role == TxRole::Unknown || T.Place.Unclear;
+        if (T.Role == TxRole::Unknown)
+          Unsure("a tensor, multicast, reduce or predicated op completes on it");
+        if (T.Place.Unclear)
+          Unsure("control flow the model does not follow");
         HasExpect |= T.Role == TxRole::Expect;
         HasCopy |= T.Role == TxRole::Copy;
         // Both branches of one if.
         for (unsigned J : Group)
           for (const auto &BI : T.Place.Branches)
             for (const auto &BJ : Ops[J].Place.Branches)
-              Silent |= BI.first == BJ.first && BI.second != BJ.second;
+              if (BI.first == BJ.first && BI.second != BJ.second)
+                Unsure("ops in both branches of one if");
       }
-      if (Silent || !HasExpect || !HasCopy)
+      if (!HasExpect)
         continue;
+      if (!HasCopy)
+        Unsure("no 1-D copy on it in the phase");
 
       // The variables the barrier expression reads: none may change between
       // the first and the last op of the group.
@@ -316,20 +329,31 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         if (!VD || !isWithin(PM, D, Region))
           continue;
         if (Tainted.count(VD) && !isKnownUse(PM, D, OpSites))
-          Silent = true;
+          Unsure("the barrier is passed to a function or stored");
         if (IdVars.count(VD) && !(VD == Id.Root && !VD->getType()->isPointerType()) &&
             mayWrite(PM, D)) {
           SourceLocation W = SM.getFileLoc(D->getBeginLoc());
           if (SM.isBeforeInTranslationUnit(First, W) &&
               SM.isBeforeInTranslationUnit(W, Last))
-            Silent = true;
+            Unsure("the barrier expression changes between its ops");
         }
       }
-      if (Silent)
-        continue;
 
       std::string Name =
           textOf(Id.Object, Id, SM, Result.Context->getLangOpts());
+      auto Cover = [&](const std::string &What) {
+        if (!CoverageReport)
+          return;
+        for (unsigned I : Group)
+          if (std::holds_alternative<ExpectTx>(Ops[I].Op) &&
+              Reported.insert({Ops[I].Loc.getRawEncoding(), "coverage"}).second)
+            diag(Ops[I].Loc, "coverage: expect-tx on '%0': %1") << Name << What;
+      };
+      if (!Why.empty()) {
+        Cover("unknown (" + Why + ")");
+        continue;
+      }
+      bool AllKnown = true;
       for (const CallContext *Context :
            Folder->contextsOf(CallSiteContexts ? Fn : nullptr)) {
         Folder->enterContext(Context);
@@ -357,8 +381,11 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           }
         }
         auto V = ::tma::rules::checkMbarTxEqualsBytes(Expected, Delivered, Name);
+        AllKnown &= llvm::all_of(Expected, [](const auto &K) { return K.has_value(); }) &&
+                    llvm::all_of(Delivered, [](const auto &K) { return K.has_value(); });
         if (!V)
           continue;
+        AllKnown = false; // reported, not proven
         SourceLocation Loc = SM.getFileLoc(FirstExpect->Loc);
         if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
           continue;
@@ -390,6 +417,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
       }
       Folder->enterContext(nullptr);
+      Cover(AllKnown ? "proven equal" : "not proven (a byte count does not fold, or a mismatch)");
     }
   }
 }

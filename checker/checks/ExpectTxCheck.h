@@ -39,6 +39,9 @@ public:
 private:
   /// Evaluate ops under each call of their function (parameters folded).
   const bool CallSiteContexts;
+  /// Debugging aid: a warning per expect-tx saying whether its phase was
+  /// proven equal, or why it is unknown.
+  const bool CoverageReport;
   std::shared_ptr<ConstantFolder> Folder;
   std::unique_ptr<DeviceOpsFinder> Finder;
   /// (location, message) pairs already reported in this translation unit.
