@@ -246,10 +246,6 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
 
     for (unsigned L : Leaders) {
       const BarrierIdentity &Id = *Ops[L].Id;
-      if (!Kernel && !(Id.Solid && Id.Root->isLocalVarDecl()))
-        continue;
-      if (!Id.Root->isLocalVarDeclOrParm())
-        continue;
       std::vector<unsigned> Group;
       // Why the phase is unknown; empty while it is not.
       std::string Why;
@@ -263,6 +259,10 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         else if (mayAlias(*Ops[I].Id, Id))
           Unsure("another barrier operand may alias it");
       }
+      if (!Kernel && !(Id.Solid && Id.Root->isLocalVarDecl()))
+        Unsure("a barrier of the callers of this helper");
+      if (!Id.Root->isLocalVarDeclOrParm())
+        Unsure("a barrier outside this function");
       // The same barrier in a loop nested in this region, or around it.
       for (const TxOp &T : Ops)
         if (T.Place.Region != Region &&
