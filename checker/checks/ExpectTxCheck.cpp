@@ -285,6 +285,10 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             for (const auto &BJ : Ops[J].Place.Branches)
               if (BI.first == BJ.first && BI.second != BJ.second)
                 Unsure("ops in both branches of one if");
+        // Under different guards the ops may run on different numbers of
+        // threads (a copy per lane, one expect-tx): the sums do not compare.
+        if (T.Place.Branches != Ops[Group.front()].Place.Branches)
+          Unsure("ops under different guards");
       }
       if (!HasExpect)
         continue;

@@ -212,3 +212,18 @@ template <typename T, int N> __global__ void templated(const T *src) {
 }
 template __global__ void templated<float, 256>(const float *);
 template __global__ void templated<double, 64>(const double *);
+
+// Different guards: every lane copies a slice, one lane expects them all.
+__global__ void perLaneCopies(const char *src) {
+  __shared__ alignas(16) char buf[512];
+  __shared__ uint64_t bar;
+  if (threadIdx.x < 32) {
+    if (threadIdx.x == 0)
+      cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release,
+                                           cuda::ptx::scope_cta,
+                                           cuda::ptx::space_shared, &bar, 512);
+    cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global,
+                             buf + threadIdx.x * 16, src + threadIdx.x * 16, 16,
+                             &bar);
+  }
+}
