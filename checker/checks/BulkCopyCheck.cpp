@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/BulkCopyCheck.h"
+#include "checks/ContextNotes.h"
 #include "rules/DeviceRules.h"
 
 #include "clang/AST/ASTContext.h"
@@ -35,11 +36,11 @@ void BulkCopyCheck::registerMatchers(MatchFinder *Finder) {
   // Device code only: the function bodies are walked here (rather than
   // matching each asm statement and call) so that the function whose
   // call-site contexts apply is known without a TU-wide parent map.
-  Finder->addMatcher(functionDecl(isDefinition(),
-                                  anyOf(hasAttr(attr::CUDADevice),
-                                        hasAttr(attr::CUDAGlobal)))
-                         .bind(FnId),
-                     this);
+  Finder->addMatcher(
+      functionDecl(isDefinition(),
+                   anyOf(hasAttr(attr::CUDADevice), hasAttr(attr::CUDAGlobal)))
+          .bind(FnId),
+      this);
 }
 
 void BulkCopyCheck::onEndOfTranslationUnit() {
@@ -257,29 +258,9 @@ void BulkCopyCheck::checkValue(const OpSite &Site, const OpValue &V,
   }
   // The calls that bound the parameters the value was read through,
   // innermost first.
-  if (Folded) {
-    for (const Binding &B : llvm::reverse(Folded->From.Through)) {
-      const Expr *BoundArg = nullptr;
-      unsigned Index = B.Param->getFunctionScopeIndex();
-      if (isa<CXXOperatorCallExpr>(B.Context->Call) &&
-          isa<CXXMethodDecl>(B.Context->Callee))
-        ++Index;
-      if (Index < B.Context->Call->getNumArgs())
-        BoundArg = B.Context->Call->getArg(Index);
-      Folder->enterContext(B.Context->Parent);
-      auto Bound = BoundArg ? Folder->foldInt(BoundArg) : std::nullopt;
-      Folder->enterContext(Context);
-      SourceLocation L =
-          SM.getFileLoc((BoundArg ? BoundArg : B.Context->Call)->getBeginLoc());
-      if (L == Loc || SM.isInSystemHeader(L))
-        continue;
-      if (Bound)
-        diag(L, "with %0 = %1 from this call", DiagnosticIDs::Note)
-            << B.Param << toString(Bound->Value, 10);
-      else
-        diag(L, "with %0 from this call", DiagnosticIDs::Note) << B.Param;
-    }
-  }
+  if (Folded)
+    noteBindings(*this, *Folder, Folded->From.Through, Loc, SM, Context);
+
   // A value reported at a caller: the op that receives it.
   SourceLocation OpLoc = SM.getFileLoc(Site.Loc);
   if (Arg != V.Written && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))

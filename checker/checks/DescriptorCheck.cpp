@@ -6,6 +6,7 @@
 
 #include "checks/DescriptorCheck.h"
 #include "api/EncodeCall.h"
+#include "checks/ContextNotes.h"
 #include "rules/TiledRules.h"
 
 #include "clang/AST/ASTContext.h"
@@ -292,27 +293,7 @@ void DescriptorCheck::report(const Finding &F,
   // The calls that bound the parameters the bad value was read through,
   // innermost first.
   if (const Origin *O = OriginFor(V.Parameter, V.Index)) {
-    for (const Binding &B : llvm::reverse(O->Through)) {
-      const Expr *BoundArg = nullptr;
-      unsigned Index = B.Param->getFunctionScopeIndex();
-      if (isa<CXXOperatorCallExpr>(B.Context->Call) &&
-          isa<CXXMethodDecl>(B.Context->Callee))
-        ++Index;
-      if (Index < B.Context->Call->getNumArgs())
-        BoundArg = B.Context->Call->getArg(Index);
-      Folder->enterContext(B.Context->Parent);
-      auto Value = BoundArg ? Folder->foldInt(BoundArg) : std::nullopt;
-      Folder->enterContext(nullptr);
-      SourceLocation L =
-          SM.getFileLoc((BoundArg ? BoundArg : B.Context->Call)->getBeginLoc());
-      if (L == F.Loc) // The warning is already at this argument.
-        continue;
-      if (Value)
-        diag(L, "with %0 = %1 from this call", DiagnosticIDs::Note)
-            << B.Param << toString(Value->Value, 10);
-      else
-        diag(L, "with %0 from this call", DiagnosticIDs::Note) << B.Param;
-    }
+    noteBindings(*this, *Folder, O->Through, F.Loc, SM, nullptr);
     if (F.Others && !O->Through.empty())
       diag(F.Loc, "the same value also comes from %0 other call%s0 of %1",
            DiagnosticIDs::Note)

@@ -1,0 +1,30 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// Notes shared by the checks that fold under call-site contexts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_CHECKS_CONTEXTNOTES_H
+#define TMA_TIDY_CHECKS_CONTEXTNOTES_H
+
+#include "folding/ConstantFolder.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace clang::tidy::tma {
+
+/// Notes "with 'Cols' = 1001 from this call" at each call that bound a
+/// parameter the reported value was read through, innermost first; none at
+/// \p WarnLoc itself or in system headers. Folds each bound argument in its
+/// caller's context and leaves \p Folder in \p Restore.
+void noteBindings(ClangTidyCheck &Check, ConstantFolder &Folder,
+                  llvm::ArrayRef<Binding> Through, SourceLocation WarnLoc,
+                  const SourceManager &SM, const CallContext *Restore);
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_CHECKS_CONTEXTNOTES_H
