@@ -66,7 +66,7 @@ std::optional<BarrierIdentity> barrierIdentity(const Expr *E,
 }
 
 bool mayAlias(const BarrierIdentity &A, const BarrierIdentity &B) {
-  return !(A.Solid && B.Solid && A.Root != B.Root);
+  return !A.Solid || !B.Solid || A.Root == B.Root;
 }
 
 static bool isLoop(const Stmt *S) {

@@ -225,7 +225,7 @@ void BulkCopyCheck::checkValue(const OpSite &Site, const OpValue &V,
   std::optional<FoldedInt> Folded;
   ::tma::rules::Known Value;
   if (V.Imm) {
-    Value = *V.Imm;
+    Value = V.Imm;
   } else if (V.Written) {
     Folded = Folder->foldInt(V.Written);
     if (Folded)

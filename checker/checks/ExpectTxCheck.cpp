@@ -35,11 +35,11 @@ void ExpectTxCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void ExpectTxCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition(),
-                                  anyOf(hasAttr(attr::CUDADevice),
-                                        hasAttr(attr::CUDAGlobal)))
-                         .bind(FnId),
-                     this);
+  Finder->addMatcher(
+      functionDecl(isDefinition(),
+                   anyOf(hasAttr(attr::CUDADevice), hasAttr(attr::CUDAGlobal)))
+          .bind(FnId),
+      this);
 }
 
 void ExpectTxCheck::onEndOfTranslationUnit() {
@@ -114,23 +114,19 @@ bool isKnownUse(const ParentMap &PM, const DeclRefExpr *DRE,
         isa<ReturnStmt>(Cur) || isa<CXXConstructExpr>(Cur) ||
         isa<InitListExpr>(Cur))
       return false;
-    if (const auto *B = dyn_cast<BinaryOperator>(Cur);
-        B && B->isAssignmentOp())
+    if (const auto *B = dyn_cast<BinaryOperator>(Cur); B && B->isAssignmentOp())
       return false;
     if (const auto *Call = dyn_cast<CallExpr>(Cur)) {
       const FunctionDecl *FD = Call->getDirectCallee();
       if (!FD || !FD->getIdentifier())
         return false;
       StringRef Name = FD->getName();
-      if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call)) {
-        if (Child == M->getCallee() &&
-            llvm::is_contained(
-                {"arrive", "wait", "arrive_and_wait", "arrive_and_drop",
-                 "try_wait", "try_wait_parity", "wait_parity"},
-                Name))
-          return true;
-        return false;
-      }
+      if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))
+        return Child == M->getCallee() &&
+               llvm::is_contained({"arrive", "wait", "arrive_and_wait",
+                                   "arrive_and_drop", "try_wait",
+                                   "try_wait_parity", "wait_parity"},
+                                  Name);
       if (Name == "__cvta_generic_to_shared")
         continue;
       if (Name == "init" &&
@@ -199,8 +195,12 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     }
     if (!Bar || !Bar->Present)
       return;
-    TxOp T{Op, S, Role, barrierIdentity(Bar->E, *Result.Context),
-           phasePlaceOf(PM, S, Body), SM.getFileLoc(siteOf(Op).Loc)};
+    TxOp T{Op,
+           S,
+           Role,
+           barrierIdentity(Bar->E, *Result.Context),
+           phasePlaceOf(PM, S, Body),
+           SM.getFileLoc(siteOf(Op).Loc)};
     Ops.push_back(std::move(T));
   };
   for (const Stmt *S : Stmts) {
@@ -274,7 +274,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       for (unsigned I : Group) {
         const TxOp &T = Ops[I];
         if (T.Role == TxRole::Unknown)
-          Unsure("a tensor, multicast, reduce or predicated op completes on it");
+          Unsure(
+              "a tensor, multicast, reduce or predicated op completes on it");
         if (T.Place.Unclear)
           Unsure("control flow the model does not follow");
         HasExpect |= T.Role == TxRole::Expect;
@@ -334,7 +335,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           continue;
         if (Tainted.count(VD) && !isKnownUse(PM, D, OpSites))
           Unsure("the barrier is passed to a function or stored");
-        if (IdVars.count(VD) && !(VD == Id.Root && !VD->getType()->isPointerType()) &&
+        if (IdVars.count(VD) &&
+            (VD != Id.Root || VD->getType()->isPointerType()) &&
             mayWrite(PM, D)) {
           SourceLocation W = SM.getFileLoc(D->getBeginLoc());
           if (SM.isBeforeInTranslationUnit(First, W) &&
@@ -366,7 +368,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           if (!V.Present)
             return std::nullopt;
           if (V.Imm)
-            return *V.Imm;
+            return V.Imm;
           if (V.Written)
             if (auto F = Folder->foldInt(V.Written))
               return asU64(F->Value);
@@ -384,9 +386,12 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             Delivered.push_back(Fold(B->Size));
           }
         }
-        auto V = ::tma::rules::checkMbarTxEqualsBytes(Expected, Delivered, Name);
-        AllKnown &= llvm::all_of(Expected, [](const auto &K) { return K.has_value(); }) &&
-                    llvm::all_of(Delivered, [](const auto &K) { return K.has_value(); });
+        auto V =
+            ::tma::rules::checkMbarTxEqualsBytes(Expected, Delivered, Name);
+        AllKnown &= llvm::all_of(Expected,
+                                 [](const auto &K) { return K.has_value(); }) &&
+                    llvm::all_of(Delivered,
+                                 [](const auto &K) { return K.has_value(); });
         if (!V)
           continue;
         AllKnown = false; // reported, not proven
@@ -398,7 +403,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           continue;
         // A fix-it for a single literal count outside macros.
         const Expr *Lit = nullptr;
-        if (Expects == 1 && !FirstExpect->Bytes.Imm && FirstExpect->Bytes.Written) {
+        if (Expects == 1 && !FirstExpect->Bytes.Imm &&
+            FirstExpect->Bytes.Written) {
           const Expr *W = FirstExpect->Bytes.Written->IgnoreParenImpCasts();
           if (isa<IntegerLiteral>(W) && !W->getBeginLoc().isMacroID() &&
               !W->getEndLoc().isMacroID())
@@ -421,7 +427,9 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
       }
       Folder->enterContext(nullptr);
-      Cover(AllKnown ? "proven equal" : "not proven (a byte count does not fold, or a mismatch)");
+      Cover(AllKnown
+                ? "proven equal"
+                : "not proven (a byte count does not fold, or a mismatch)");
     }
   }
 }

@@ -176,8 +176,8 @@ private:
     if (!llvm::sys::path::is_absolute(Absolute)) {
       if (!BuildDirectory.empty())
         llvm::sys::path::make_absolute(BuildDirectory, Absolute);
-      else
-        (void)llvm::sys::fs::make_absolute(Absolute);
+      else if (llvm::sys::fs::make_absolute(Absolute))
+        return Path.str(); // No working directory: keep the path as given.
     }
     llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
     return Absolute.str().str();
@@ -281,8 +281,8 @@ private:
 
 } // namespace
 
-llvm::Expected<llvm::json::Value> fixesYamlToSarif(llvm::StringRef Yaml,
-                                                   const SarifOptions &Options) {
+llvm::Expected<llvm::json::Value>
+fixesYamlToSarif(llvm::StringRef Yaml, const SarifOptions &Options) {
   Converter Convert(Options);
   if (!Yaml.trim().empty()) {
     llvm::yaml::Input In(Yaml);
