@@ -26,62 +26,51 @@ static bool isMapPointer(QualType T) {
   return !Map.isNull() && isCudaTag(Map, "CUtensorMap_st");
 }
 
-/// True when \p FT has cuTensorMapEncodeTiled's parameter list.
-static bool hasTiledSignature(const FunctionProtoType &FT) {
-  if (FT.getNumParams() != TiledArgCount)
+/// True when \p FT's parameters follow \p Shape, one letter per parameter:
+/// M the CUtensorMap pointer, D data type, I interleave, W im2col-wide mode,
+/// S swizzle, L L2 promotion, O OOB fill (the cuda.h enumerations), i an
+/// integer, p a pointer, _ anything.
+static bool hasSignature(const FunctionProtoType &FT, llvm::StringRef Shape) {
+  if (FT.getNumParams() != Shape.size())
     return false;
-  return isMapPointer(FT.getParamType(0)) &&
-         isCudaTag(FT.getParamType(1), "CUtensorMapDataType_enum") &&
-         FT.getParamType(2)->isIntegerType() &&
-         FT.getParamType(4)->isPointerType() &&
-         FT.getParamType(5)->isPointerType() &&
-         FT.getParamType(6)->isPointerType() &&
-         FT.getParamType(7)->isPointerType() &&
-         isCudaTag(FT.getParamType(8), "CUtensorMapInterleave_enum") &&
-         isCudaTag(FT.getParamType(9), "CUtensorMapSwizzle_enum") &&
-         isCudaTag(FT.getParamType(10), "CUtensorMapL2promotion_enum") &&
-         isCudaTag(FT.getParamType(11), "CUtensorMapFloatOOBfill_enum");
-}
-
-/// True when \p FT has cuTensorMapEncodeIm2col's parameter list.
-static bool hasIm2colSignature(const FunctionProtoType &FT) {
-  if (FT.getNumParams() != Im2colArgCount)
-    return false;
-  return isMapPointer(FT.getParamType(0)) &&
-         isCudaTag(FT.getParamType(1), "CUtensorMapDataType_enum") &&
-         FT.getParamType(2)->isIntegerType() &&
-         FT.getParamType(4)->isPointerType() &&
-         FT.getParamType(5)->isPointerType() &&
-         FT.getParamType(6)->isPointerType() &&
-         FT.getParamType(7)->isPointerType() &&
-         FT.getParamType(8)->isIntegerType() &&
-         FT.getParamType(9)->isIntegerType() &&
-         FT.getParamType(10)->isPointerType() &&
-         isCudaTag(FT.getParamType(11), "CUtensorMapInterleave_enum") &&
-         isCudaTag(FT.getParamType(12), "CUtensorMapSwizzle_enum") &&
-         isCudaTag(FT.getParamType(13), "CUtensorMapL2promotion_enum") &&
-         isCudaTag(FT.getParamType(14), "CUtensorMapFloatOOBfill_enum");
-}
-
-/// True when \p FT has cuTensorMapEncodeIm2colWide's parameter list.
-static bool hasIm2colWideSignature(const FunctionProtoType &FT) {
-  if (FT.getNumParams() != Im2colWideArgCount)
-    return false;
-  return isMapPointer(FT.getParamType(0)) &&
-         isCudaTag(FT.getParamType(1), "CUtensorMapDataType_enum") &&
-         FT.getParamType(2)->isIntegerType() &&
-         FT.getParamType(4)->isPointerType() &&
-         FT.getParamType(5)->isPointerType() &&
-         FT.getParamType(6)->isIntegerType() &&
-         FT.getParamType(7)->isIntegerType() &&
-         FT.getParamType(8)->isIntegerType() &&
-         FT.getParamType(9)->isIntegerType() &&
-         FT.getParamType(10)->isPointerType() &&
-         isCudaTag(FT.getParamType(11), "CUtensorMapInterleave_enum") &&
-         isCudaTag(FT.getParamType(12), "CUtensorMapIm2ColWideMode_enum") &&
-         isCudaTag(FT.getParamType(13), "CUtensorMapSwizzle_enum") &&
-         isCudaTag(FT.getParamType(14), "CUtensorMapL2promotion_enum") &&
-         isCudaTag(FT.getParamType(15), "CUtensorMapFloatOOBfill_enum");
+  for (unsigned I = 0; I < Shape.size(); ++I) {
+    QualType T = FT.getParamType(I);
+    bool Ok = true;
+    switch (Shape[I]) {
+    case 'M':
+      Ok = isMapPointer(T);
+      break;
+    case 'D':
+      Ok = isCudaTag(T, "CUtensorMapDataType_enum");
+      break;
+    case 'I':
+      Ok = isCudaTag(T, "CUtensorMapInterleave_enum");
+      break;
+    case 'W':
+      Ok = isCudaTag(T, "CUtensorMapIm2ColWideMode_enum");
+      break;
+    case 'S':
+      Ok = isCudaTag(T, "CUtensorMapSwizzle_enum");
+      break;
+    case 'L':
+      Ok = isCudaTag(T, "CUtensorMapL2promotion_enum");
+      break;
+    case 'O':
+      Ok = isCudaTag(T, "CUtensorMapFloatOOBfill_enum");
+      break;
+    case 'i':
+      Ok = T->isIntegerType();
+      break;
+    case 'p':
+      Ok = T->isPointerType();
+      break;
+    default:
+      break;
+    }
+    if (!Ok)
+      return false;
+  }
+  return true;
 }
 
 /// True when \p FT has cuTensorMapReplaceAddress's parameter list and
@@ -95,11 +84,12 @@ static bool hasReplaceAddressSignature(const FunctionProtoType &FT) {
 
 /// The kind whose signature \p FT has, or std::nullopt.
 static std::optional<EncodeKind> kindOfSignature(const FunctionProtoType &FT) {
-  if (hasTiledSignature(FT))
+  // The driver's parameter lists (cuda.h, CUDA 13.0).
+  if (hasSignature(FT, "MDi_ppppISLO"))
     return EncodeKind::Tiled;
-  if (hasIm2colSignature(FT))
+  if (hasSignature(FT, "MDi_ppppiipISLO"))
     return EncodeKind::Im2col;
-  if (hasIm2colWideSignature(FT))
+  if (hasSignature(FT, "MDi_ppiiiipIWSLO"))
     return EncodeKind::Im2colWide;
   if (hasReplaceAddressSignature(FT))
     return EncodeKind::ReplaceAddress;
