@@ -348,10 +348,8 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
     FieldInit Init;
     if (!fieldInit(ME->getBase(), FD, Depth + 1, Init))
       return std::nullopt;
-    const CallContext *Saved = Current;
-    Current = Init.Context;
-    auto V = foldIntImpl(Init.E, Depth + 1);
-    Current = Saved;
+    auto V =
+        inContext(Init.Context, [&] { return foldIntImpl(Init.E, Depth + 1); });
     if (!V)
       return std::nullopt;
     auto C = convertTo(V->Value, ME->getType(), Ctx);
@@ -377,13 +375,13 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
     if (!FD || !FD->getBody() || isa<CXXMethodDecl>(FD) ||
         FD->getNumParams() != Call->getNumArgs())
       return std::nullopt;
-    const CallContext *Saved = Current;
-    Current = intern(Call, FD, Saved);
-    std::optional<FoldedInt> Result;
-    bool Returned = false;
-    if (!execute(FD->getBody(), Depth + 1, Result, Returned) || !Returned)
-      Result.reset();
-    Current = Saved;
+    std::optional<FoldedInt> Result = inContext(intern(Call, FD, Current), [&] {
+      std::optional<FoldedInt> R;
+      bool Returned = false;
+      if (!execute(FD->getBody(), Depth + 1, R, Returned) || !Returned)
+        R.reset();
+      return R;
+    });
     if (!Result)
       return std::nullopt;
     auto C = convertTo(Result->Value, Call->getType(), Ctx);
@@ -540,10 +538,8 @@ bool ConstantFolder::fieldInit(const Expr *Base, const FieldDecl *FD,
     if (!Inner || ME->isArrow() ||
         !fieldInit(ME->getBase(), Inner, Depth + 1, Outer))
       return false;
-    const CallContext *Saved = Current;
-    Current = Outer.Context;
-    bool Found = fieldInit(Outer.E, FD, Depth + 1, Out);
-    Current = Saved;
+    bool Found = inContext(
+        Outer.Context, [&] { return fieldInit(Outer.E, FD, Depth + 1, Out); });
     Out.Through.insert(Out.Through.begin(), Outer.Through.begin(),
                        Outer.Through.end());
     return Found;
@@ -563,9 +559,8 @@ bool ConstantFolder::fieldInit(const Expr *Base, const FieldDecl *FD,
         (!ConstRef && !isNeverWritten(PVD)))
       return false;
     const CallContext *Bound = Current;
-    Current = Bound->Parent;
-    bool Found = fieldInit(Arg, FD, Depth + 1, Out);
-    Current = Bound;
+    bool Found = inContext(Bound->Parent,
+                           [&] { return fieldInit(Arg, FD, Depth + 1, Out); });
     Out.Through.push_back(Binding{PVD, Bound});
     return Found;
   }
@@ -735,21 +730,22 @@ std::optional<FoldedArray> ConstantFolder::foldArrayImpl(const Expr *E,
     FoldedArray A;
     A.Provided = Shape->second;
     A.Elems.resize(std::min<uint64_t>(Shape->second, MaxElems));
-    const CallContext *Saved = Current;
-    Current = Init.Context;
-    for (unsigned I = 0; I < A.Elems.size(); ++I) {
-      const Expr *El = I < Inits->getNumInits() ? Inits->getInit(I) : nullptr;
-      auto V = El ? foldIntImpl(El, Depth + 1) : std::nullopt;
-      if (!V && !El)
-        V = FoldedInt{llvm::APSInt::get(0),
-                      Origin{Inits->getSourceRange(), nullptr, nullptr, {}}};
-      if (auto C = V ? convertTo(V->Value, Shape->first, Ctx) : std::nullopt) {
-        A.Elems[I] = FoldedInt{*C, V->From};
-        A.Elems[I]->From.Through.append(Init.Through.begin(),
-                                        Init.Through.end());
+    inContext(Init.Context, [&] {
+      for (unsigned I = 0; I < A.Elems.size(); ++I) {
+        const Expr *El = I < Inits->getNumInits() ? Inits->getInit(I) : nullptr;
+        auto V = El ? foldIntImpl(El, Depth + 1) : std::nullopt;
+        if (!V && !El)
+          V = FoldedInt{llvm::APSInt::get(0),
+                        Origin{Inits->getSourceRange(), nullptr, nullptr, {}}};
+        if (auto C =
+                V ? convertTo(V->Value, Shape->first, Ctx) : std::nullopt) {
+          A.Elems[I] = FoldedInt{*C, V->From};
+          A.Elems[I]->From.Through.append(Init.Through.begin(),
+                                          Init.Through.end());
+        }
       }
-    }
-    Current = Saved;
+      return true;
+    });
     return A;
   }
 
@@ -1045,9 +1041,8 @@ std::optional<FoldedInt> ConstantFolder::foldParam(const ParmVarDecl *PVD,
   if (!Arg || PVD->getType().isVolatileQualified() || !isNeverWritten(PVD))
     return std::nullopt;
   const CallContext *Bound = Current;
-  Current = Bound->Parent;
-  auto V = foldIntImpl(Arg, Depth + 1);
-  Current = Bound;
+  auto V =
+      inContext(Bound->Parent, [&] { return foldIntImpl(Arg, Depth + 1); });
   if (!V)
     return std::nullopt;
   auto C = convertTo(V->Value, PVD->getType().getNonReferenceType(), Ctx);
@@ -1073,9 +1068,9 @@ ConstantFolder::foldParamArray(const ParmVarDecl *PVD, unsigned MaxElems,
       if (classifyArrayUse(parentsOf(bodyOf(PVD)), Use).Kind != ArrayUse::Read)
         return std::nullopt;
   const CallContext *Bound = Current;
-  Current = Bound->Parent;
-  auto A = foldArrayImpl(Arg, Bound->Call, MaxElems, Depth + 1);
-  Current = Bound;
+  auto A = inContext(Bound->Parent, [&] {
+    return foldArrayImpl(Arg, Bound->Call, MaxElems, Depth + 1);
+  });
   if (A)
     for (auto &E : A->Elems)
       if (E)

@@ -120,6 +120,16 @@ public:
                                        unsigned MaxElems);
 
 private:
+  /// Runs \p F with parameters bound by \p Context, then restores the
+  /// current context.
+  template <class Fn> auto inContext(const CallContext *Context, Fn F) {
+    const CallContext *Saved = Current;
+    Current = Context;
+    auto Result = F();
+    Current = Saved;
+    return Result;
+  }
+
   /// The initialiser of a field and the context to evaluate it in.
   struct FieldInit {
     const Expr *E = nullptr;
