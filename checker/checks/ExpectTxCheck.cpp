@@ -7,7 +7,9 @@
 #include "checks/ExpectTxCheck.h"
 #include "api/BarrierPhases.h"
 #include "folding/Uses.h"
+#include "rules/DataTypes.h"
 #include "rules/DeviceRules.h"
+#include "rules/TensorCopyRules.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -43,6 +45,7 @@ void ExpectTxCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void ExpectTxCheck::onEndOfTranslationUnit() {
+  Linker.reset();
   Finder.reset();
   Folder.reset();
   Reported.clear();
@@ -155,7 +158,68 @@ uint64_t asU64(const llvm::APSInt &V) {
   return V.getBitWidth() > 64 ? V.trunc(64).getZExtValue() : V.getZExtValue();
 }
 
+/// A tensor load whose delivered bytes the model counts: one CTA's copy
+/// (no multicast, no CTA pair) in a mode whose count tma-rules.md gives.
+bool isCountedTensorLoad(const TensorCopy &T) {
+  using device::TensorMode;
+  return T.Direction == device::TensorDirection::Load && !T.Predicated &&
+         !T.CtaMask.Present && (!T.CtaGroup || *T.CtaGroup == 1) &&
+         llvm::is_contained(
+             {TensorMode::Tile, TensorMode::TileGather4, TensorMode::Im2col},
+             T.Mode);
+}
+
 } // namespace
+
+rules::Known ExpectTxCheck::foldOperand(const OpValue &V) {
+  if (!V.Present)
+    return std::nullopt;
+  if (V.Imm)
+    return V.Imm;
+  if (V.Written)
+    if (auto F = Folder->foldInt(V.Written))
+      return asU64(F->Value);
+  return std::nullopt;
+}
+
+rules::Known ExpectTxCheck::delivered(const DeviceOp &Op) {
+  if (const auto *B = std::get_if<BulkCopy>(&Op))
+    return foldOperand(B->Size);
+  const auto *T = std::get_if<TensorCopy>(&Op);
+  if (!T)
+    return std::nullopt;
+  auto Map = Linker->mapOf(T->Map.E, Folder->currentContext());
+  if (!Map)
+    return std::nullopt;
+  return rules::tensorCopyBytes(Map->Desc, copyModeOf(T->Mode));
+}
+
+void ExpectTxCheck::noteCopy(const DeviceOp &Op, SourceLocation Loc,
+                             const std::string &Barrier) {
+  diag(Loc, "this copy delivers %0 bytes to '%1'", DiagnosticIDs::Note)
+      << std::to_string(*delivered(Op)) << Barrier;
+  const auto *T = std::get_if<TensorCopy>(&Op);
+  if (!T)
+    return;
+  auto Map = Linker->mapOf(T->Map.E, Folder->currentContext());
+  const rules::MapDescriptor &D = Map->Desc;
+  std::string Box;
+  if (D.Encoder == rules::MapEncoder::Tiled) {
+    for (uint64_t I = 0; I < *D.Rank; ++I)
+      Box += (I ? " x " : "") + std::to_string(*D.BoxDim.at(I));
+    Box = "box " + Box;
+  } else {
+    Box = std::to_string(*D.PixelsPerColumn) + " pixels x " +
+          std::to_string(*D.ChannelsPerPixel) + " channels";
+  }
+  const char *Type = rules::dataTypeName(*D.DataType);
+  diag(Map->BoxArg->getExprLoc(),
+       "the tensor map it reads is encoded here: %0 of %1",
+       DiagnosticIDs::Note)
+      << Box << (Type ? Type : "?");
+  diag(Map->Launch->getBeginLoc(), "and passed to the kernel by this launch",
+       DiagnosticIDs::Note);
+}
 
 void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FnId);
@@ -167,6 +231,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     Folder = ConstantFolder::forTranslationUnit(*Result.Context);
   if (!Finder)
     Finder = std::make_unique<DeviceOpsFinder>(*Result.Context);
+  if (!Linker)
+    Linker = std::make_unique<MapLinker>(*Folder, *Result.Context);
   const Stmt *Body = Fn->getBody();
   const ParentMap &PM = Folder->parentsOf(Body);
   const bool Kernel = Fn->hasAttr<CUDAGlobalAttr>();
@@ -192,6 +258,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         Role = TxRole::Copy;
     } else if (const auto *T = std::get_if<TensorCopy>(&Op)) {
       Bar = &T->Barrier;
+      if (isCountedTensorLoad(*T))
+        Role = TxRole::Copy;
     }
     if (!Bar || !Bar->Present)
       return;
@@ -294,7 +362,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       if (!HasExpect)
         continue;
       if (!HasCopy)
-        Unsure("no 1-D copy on it in the phase");
+        Unsure("no counted copy on it in the phase");
 
       // The variables the barrier expression reads: none may change between
       // the first and the last op of the group.
@@ -364,26 +432,16 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
            Folder->contextsOf(CallSiteContexts ? Fn : nullptr)) {
         Folder->enterContext(Context);
         std::vector<::tma::rules::Known> Expected, Delivered;
-        auto Fold = [&](const OpValue &V) -> ::tma::rules::Known {
-          if (!V.Present)
-            return std::nullopt;
-          if (V.Imm)
-            return V.Imm;
-          if (V.Written)
-            if (auto F = Folder->foldInt(V.Written))
-              return asU64(F->Value);
-          return std::nullopt;
-        };
         const ExpectTx *FirstExpect = nullptr;
         unsigned Expects = 0;
         for (unsigned I : Group) {
           if (const auto *E = std::get_if<ExpectTx>(&Ops[I].Op)) {
-            Expected.push_back(Fold(E->Bytes));
+            Expected.push_back(foldOperand(E->Bytes));
             if (!FirstExpect)
               FirstExpect = E;
             ++Expects;
-          } else if (const auto *B = std::get_if<BulkCopy>(&Ops[I].Op)) {
-            Delivered.push_back(Fold(B->Size));
+          } else {
+            Delivered.push_back(delivered(Ops[I].Op));
           }
         }
         auto V =
@@ -417,12 +475,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
                                               std::to_string(V->Limit));
         }
         for (unsigned I : Group)
-          if (const auto *B = std::get_if<BulkCopy>(&Ops[I].Op)) {
-            auto Bytes = Fold(B->Size);
-            diag(Ops[I].Loc, "this copy delivers %0 bytes to '%1'",
-                 DiagnosticIDs::Note)
-                << std::to_string(*Bytes) << Name;
-          }
+          if (!std::holds_alternative<ExpectTx>(Ops[I].Op))
+            noteCopy(Ops[I].Op, Ops[I].Loc, Name);
         if (!Lit)
           diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
       }

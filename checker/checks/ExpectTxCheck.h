@@ -8,6 +8,7 @@
 #define TMA_TIDY_CHECKS_EXPECTTXCHECK_H
 
 #include "api/DeviceOpsFinder.h"
+#include "api/MapLink.h"
 #include "folding/ConstantFolder.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
@@ -18,10 +19,10 @@
 namespace clang::tidy::tma {
 
 /// MBAR-TX-EQUALS-BYTES for the phases whose every copy is a 1-D bulk copy
-/// of known size: the expect-tx counts on one barrier in one phase region
+/// of known size or a tensor load whose map is linked to its encode call: the expect-tx counts on one barrier in one phase region
 /// (the innermost loop body, or the function body) must add up to the bytes
 /// of the copies completing on it there. Silent wherever the model is unsure
-/// (tensor copies, multicast, reductions, unknown sizes, the barrier passed
+/// (multicast, CTA pairs, reductions, unknown sizes, the barrier passed
 /// to an unknown function, possible aliases, nested loops).
 ///
 /// For the user-facing documentation see: docs/checks/tma-expect-tx.md
@@ -37,6 +38,15 @@ public:
   }
 
 private:
+  /// The value of an operand in the current context.
+  rules::Known foldOperand(const OpValue &V);
+  /// The bytes a counted copy delivers in the current context.
+  rules::Known delivered(const DeviceOp &Op);
+  /// Notes on a copy of a mismatched phase: its bytes, and for a tensor
+  /// copy the encode call of its map.
+  void noteCopy(const DeviceOp &Op, SourceLocation Loc,
+                const std::string &Barrier);
+
   /// Evaluate ops under each call of their function (parameters folded).
   const bool CallSiteContexts;
   /// Debugging aid: a warning per expect-tx saying whether its phase was
@@ -44,6 +54,7 @@ private:
   const bool CoverageReport;
   std::shared_ptr<ConstantFolder> Folder;
   std::unique_ptr<DeviceOpsFinder> Finder;
+  std::unique_ptr<MapLinker> Linker;
   /// (location, message) pairs already reported in this translation unit.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
 };

@@ -55,12 +55,42 @@ public:
   bool VisitCallExpr(CallExpr *Call) {
     if (const FunctionDecl *FD = Call->getDirectCallee())
       Calls[FD->getCanonicalDecl()].push_back(Call);
+    else if (const auto *Var = functionPointerLocal(*Call))
+      ThroughLocals.push_back({Call, Var});
     if (!Stack.empty())
       Callers[Call] = Stack.back();
     return true;
   }
 
+  /// Calls through a local function pointer initialised with a function
+  /// (`auto *kernel = gemm<128>; kernel<<<g, b>>>(...)`): the caller checks
+  /// that nothing else is stored in the local before it indexes them.
+  std::vector<std::pair<const CallExpr *, const VarDecl *>> ThroughLocals;
+
+  /// The function a local function pointer is initialised with.
+  static const FunctionDecl *initialFunction(const VarDecl &Var) {
+    const Expr *Init = Var.getInit();
+    if (!Init)
+      return nullptr;
+    Init = Init->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Init);
+        U && U->getOpcode() == UO_AddrOf)
+      Init = U->getSubExpr()->IgnoreParenImpCasts();
+    const auto *Ref = dyn_cast<DeclRefExpr>(Init);
+    return Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+  }
+
 private:
+  static const VarDecl *functionPointerLocal(const CallExpr &Call) {
+    const auto *Ref =
+        dyn_cast_or_null<DeclRefExpr>(Call.getCallee()->IgnoreParenImpCasts());
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+        !Var->getType()->isPointerType() || !initialFunction(*Var))
+      return nullptr;
+    return Var;
+  }
+
   CallMap &Calls;
   CallerMap &Callers;
   llvm::SmallVector<const FunctionDecl *, 8> Stack;
@@ -71,7 +101,12 @@ void ConstantFolder::indexCalls() {
   if (Callers)
     return;
   Callers.emplace();
-  CallIndexer(*Callers, CallerOf).TraverseAST(Ctx);
+  CallIndexer Indexer(*Callers, CallerOf);
+  Indexer.TraverseAST(Ctx);
+  for (auto [Call, Var] : Indexer.ThroughLocals)
+    if (isNeverWritten(Var))
+      (*Callers)[CallIndexer::initialFunction(*Var)->getCanonicalDecl()]
+          .push_back(Call);
 }
 
 const FunctionDecl *ConstantFolder::enclosingFunction(const CallExpr *Call) {
@@ -135,8 +170,7 @@ void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
 
 /// The argument that \p Context's call passes for \p PVD, or null when
 /// PVD is not a parameter of the called function.
-static const Expr *argumentFor(const ParmVarDecl *PVD,
-                               const CallContext *Context) {
+const Expr *argumentFor(const ParmVarDecl *PVD, const CallContext *Context) {
   if (!Context)
     return nullptr;
   const auto *F = dyn_cast<FunctionDecl>(PVD->getDeclContext());

@@ -80,6 +80,10 @@ struct FoldedArray {
 /// the context of the returned expression.
 const Expr *forwardedFrom(const Expr *E, const CallContext *&Context);
 
+/// The argument that \p Context's call passes for \p PVD, or null when the
+/// context does not bind it.
+const Expr *argumentFor(const ParmVarDecl *PVD, const CallContext *Context);
+
 /// Folds expressions of one translation unit. Results about a function's
 /// local variables are memoised, so one folder should serve a whole TU.
 class ConstantFolder {
@@ -107,6 +111,17 @@ public:
   void enterContext(const CallContext *Context) {
     Current = Context;
     Steps = 0;
+  }
+
+  /// The context set by enterContext.
+  const CallContext *currentContext() const { return Current; }
+
+  /// The context of \p Callee called by \p Call within \p Parent (interned:
+  /// the same triple gives the same context).
+  const CallContext *contextFor(const CallExpr *Call,
+                                const FunctionDecl *Callee,
+                                const CallContext *Parent) {
+    return intern(Call, Callee, Parent);
   }
 
   /// The value of the integer or enumeration expression \p E, converted to

@@ -44,6 +44,10 @@ const char *deviceParamName(DeviceParam P) {
     return "count";
   case DeviceParam::Coords:
     return "coordinates";
+  case DeviceParam::Dims:
+    return "dim";
+  case DeviceParam::LoadMode:
+    return "load_mode";
   }
   return "?";
 }

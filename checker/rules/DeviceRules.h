@@ -33,6 +33,10 @@ enum class DeviceParam {
   InitCount,
   /// The coordinate vector of cp.async.bulk.tensor.
   Coords,
+  /// The N of cp.async.bulk.tensor.Nd.
+  Dims,
+  /// The load mode of cp.async.bulk.tensor (.tile, .im2col, ...).
+  LoadMode,
 };
 
 /// PTX's name of \p P, e.g. "size", "txCount".

@@ -1,0 +1,553 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/MapLink.h"
+#include "folding/Uses.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::tma {
+
+/// Helpers, returns and variables followed from one device operand.
+static constexpr unsigned MaxLinkDepth = 8;
+
+namespace {
+
+/// One write of a map variable (or of the map a pointer variable points to).
+struct MapWrite {
+  /// The statement of the write in its block.
+  const Stmt *At;
+  /// The map written; std::nullopt for a write the link cannot follow.
+  std::optional<LinkedMap> Source;
+};
+
+const Expr *stripValue(const Expr *E) {
+  for (unsigned Steps = 0; E && Steps < 16; ++Steps) {
+    E = E->IgnoreParenImpCasts();
+    if (const Expr *Fwd = forwardedArgument(E))
+      E = Fwd;
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+             C && C->getNumArgs() == 1)
+      E = C->getArg(0);
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *W = dyn_cast<ExprWithCleanups>(E))
+      E = W->getSubExpr();
+    else
+      return E;
+  }
+  return E;
+}
+
+const VarDecl *varOf(const Expr *E) {
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E);
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// The parameter that argument \p Arg of \p Call binds in \p Callee (a
+/// member operator call, such as a lambda's, passes the object first).
+std::optional<unsigned> paramIndexOf(const CallExpr &Call,
+                                     const FunctionDecl &Callee,
+                                     unsigned Arg) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(&Callee);
+      MD && MD->isInstance() && isa<CXXOperatorCallExpr>(Call)) {
+    if (Arg == 0)
+      return std::nullopt;
+    --Arg;
+  }
+  if (Arg >= Callee.getNumParams())
+    return std::nullopt;
+  return Arg;
+}
+
+/// The full statement of \p E: E's outermost enclosing expression (or
+/// declaration) below a statement that is not an expression.
+const Stmt *statementOf(const ParentMap &PM, const Stmt *E) {
+  const Stmt *S = E;
+  while (const Stmt *P = PM.getParent(S)) {
+    if (!isa<Expr>(P) && !isa<DeclStmt>(P))
+      break;
+    S = P;
+  }
+  return S;
+}
+
+/// The uses of \p Var in \p S, with whether one lies in a lambda.
+void usesIn(const Stmt *S, const VarDecl *Var,
+            llvm::SmallVectorImpl<const DeclRefExpr *> &Out, bool &InLambda,
+            bool Nested = false) {
+  if (!S)
+    return;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == Var) {
+    Out.push_back(Ref);
+    InLambda |= Nested;
+  }
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    for (const Expr *Init : L->capture_inits())
+      usesIn(Init, Var, Out, InLambda, Nested);
+    usesIn(L->getBody(), Var, Out, InLambda, true);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    usesIn(Child, Var, Out, InLambda, Nested);
+}
+
+/// Walks up from a use of a variable through parentheses, casts (loads
+/// included) and one address-of; reports the expression reached and whether the address was
+/// taken.
+const Expr *useRoot(const ParentMap &PM, const DeclRefExpr *Use,
+                    bool &AddressTaken) {
+  AddressTaken = false;
+  const Expr *E = Use;
+  while (const auto *P = dyn_cast_or_null<Expr>(PM.getParent(E))) {
+    if (isa<ParenExpr>(P) || isa<CastExpr>(P)) {
+      E = P;
+      continue;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(P);
+        U && U->getOpcode() == UO_AddrOf && !AddressTaken) {
+      AddressTaken = true;
+      E = P;
+      continue;
+    }
+    break;
+  }
+  return E;
+}
+
+bool isCalled(const CallExpr &Call, llvm::ArrayRef<StringRef> Names) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  return FD && FD->getIdentifier() && llvm::is_contained(Names, FD->getName());
+}
+
+} // namespace
+
+rules::CopyMode copyModeOf(::tma::device::TensorMode M) {
+  using ::tma::device::TensorMode;
+  switch (M) {
+  case TensorMode::Tile:
+    return rules::CopyMode::Tile;
+  case TensorMode::TileGather4:
+    return rules::CopyMode::Gather4;
+  case TensorMode::TileScatter4:
+    return rules::CopyMode::Scatter4;
+  case TensorMode::Im2col:
+    return rules::CopyMode::Im2col;
+  case TensorMode::Im2colNoOffs:
+    return rules::CopyMode::Im2colNoOffs;
+  case TensorMode::Im2colW:
+    return rules::CopyMode::Im2colW;
+  case TensorMode::Im2colW128:
+    return rules::CopyMode::Im2colW128;
+  }
+  return rules::CopyMode::Tile;
+}
+
+MapLinker::Place MapLinker::callerPlace(const CallContext *Context) {
+  return Place{Folder.enclosingFunction(Context->Call), Context->Call,
+               Context->Parent};
+}
+
+std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
+                                         const CallContext *Context) {
+  if (!Map)
+    return std::nullopt;
+  auto [It, New] = Memo.try_emplace({Map, Context});
+  if (!New)
+    return It->second;
+  // Device side: follow parameters out through the calls of Context until
+  // one of them is a kernel launch. E is a pointer to the map, or an lvalue
+  // of the map itself (Object).
+  const Expr *E = Map;
+  bool Object = false;
+  const CallContext *C = Context;
+  for (unsigned Steps = 0; Steps < MaxLinkDepth; ++Steps) {
+    const Expr *Inner = E->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Inner);
+        !Object && U && U->getOpcode() == UO_AddrOf) {
+      Inner = U->getSubExpr()->IgnoreParenImpCasts();
+      Object = true;
+    }
+    const auto *Param = dyn_cast_or_null<ParmVarDecl>(varOf(Inner));
+    const Expr *Arg = Param ? argumentFor(Param, C) : nullptr;
+    if (!Arg)
+      break;
+    const bool Ref = Param->getType()->isReferenceType();
+    if (C->Callee->hasAttr<CUDAGlobalAttr>()) {
+      // The launch: Arg is host code.
+      Place P = callerPlace(C);
+      if (!P.Fn)
+        break;
+      std::optional<LinkedMap> L =
+          Object || Ref ? fromValue(Arg, P, 0) : fromPointer(Arg, P, 0);
+      if (L) {
+        It->second = describe(*L);
+        It->second->Launch = C->Call;
+      }
+      return It->second;
+    }
+    // A device helper's by-value map is a local copy: TMA cannot use it.
+    if (Object && !Ref)
+      break;
+    Object = Ref;
+    E = Arg;
+    C = C->Parent;
+  }
+  return std::nullopt;
+}
+
+std::optional<LinkedMap> MapLinker::fromPointer(const Expr *E, Place P,
+                                                unsigned Depth) {
+  if (Depth > MaxLinkDepth)
+    return std::nullopt;
+  E = E->IgnoreParenCasts();
+  if (const Expr *Fwd = forwardedArgument(E))
+    E = Fwd->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_AddrOf)
+    return fromValue(U->getSubExpr(), P, Depth + 1);
+  if (const VarDecl *Var = varOf(E))
+    return fromVar(Var, /*Pointee=*/true, P, Depth + 1);
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *FD = Call->getDirectCallee())
+      return fromReturn(Call, FD, /*Pointer=*/true, P.Context, Depth + 1);
+  return std::nullopt;
+}
+
+std::optional<LinkedMap> MapLinker::fromValue(const Expr *E, Place P,
+                                              unsigned Depth) {
+  if (Depth > MaxLinkDepth)
+    return std::nullopt;
+  E = stripValue(E);
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
+    return fromPointer(U->getSubExpr(), P, Depth + 1);
+  if (const VarDecl *Var = varOf(E))
+    return fromVar(Var, /*Pointee=*/false, P, Depth + 1);
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *FD = Call->getDirectCallee())
+      return fromReturn(Call, FD, /*Pointer=*/false, P.Context, Depth + 1);
+  return std::nullopt;
+}
+
+std::optional<LinkedMap> MapLinker::fromReturn(const CallExpr *Call,
+                                               const FunctionDecl *Callee,
+                                               bool Pointer,
+                                               const CallContext *Parent,
+                                               unsigned Depth) {
+  const Stmt *Body = Callee->getBody();
+  if (!Body || Depth > MaxLinkDepth || classifyEncodeCall(*Call))
+    return std::nullopt;
+  auto Returns = match(
+      findAll(returnStmt(unless(hasAncestor(lambdaExpr()))).bind("r")), *Body,
+      Ctx);
+  if (Returns.size() != 1)
+    return std::nullopt;
+  const auto *Ret = Returns.front().getNodeAs<ReturnStmt>("r");
+  if (!Ret->getRetValue())
+    return std::nullopt;
+  Place Inner{Callee, Ret, Folder.contextFor(Call, Callee, Parent)};
+  return Pointer ? fromPointer(Ret->getRetValue(), Inner, Depth + 1)
+                 : fromValue(Ret->getRetValue(), Inner, Depth + 1);
+}
+
+std::optional<LinkedMap> MapLinker::fromOutParam(const CallExpr *Call,
+                                                 const FunctionDecl *Callee,
+                                                 unsigned Param,
+                                                 const CallContext *Parent,
+                                                 unsigned Depth) {
+  const Stmt *Body = Callee->getBody();
+  if (!Body || Depth > MaxLinkDepth)
+    return std::nullopt;
+  const CallContext *Context = Folder.contextFor(Call, Callee, Parent);
+  const ParmVarDecl *PVD = Callee->getParamDecl(Param);
+  const ParentMap &PM = Folder.parentsOf(Body);
+  llvm::SmallVector<const DeclRefExpr *, 8> Uses;
+  bool InLambda = false;
+  usesIn(Body, PVD, Uses, InLambda);
+  if (InLambda)
+    return std::nullopt;
+  std::optional<LinkedMap> Found;
+  unsigned Writes = 0;
+  for (const DeclRefExpr *Use : Uses) {
+    bool AddressTaken = false;
+    const Expr *Root = useRoot(PM, Use, AddressTaken);
+    if (AddressTaken)
+      return std::nullopt;
+    const Stmt *Parent = PM.getParent(Root);
+    // `*out = map;`
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Parent);
+        U && U->getOpcode() == UO_Deref) {
+      const auto *Assign = dyn_cast_or_null<BinaryOperator>(PM.getParent(U));
+      if (Assign && Assign->getOpcode() == BO_Assign &&
+          Assign->getLHS()->IgnoreParens() == U) {
+        ++Writes;
+        Found = fromValue(Assign->getRHS(), Place{Callee, Assign, Context},
+                          Depth + 1);
+        continue;
+      }
+    }
+    const auto *Inner = dyn_cast_or_null<CallExpr>(Parent);
+    if (!Inner) {
+      if (mayWrite(PM, Use))
+        return std::nullopt;
+      continue;
+    }
+    unsigned ArgIdx = 0;
+    while (ArgIdx < Inner->getNumArgs() && Inner->getArg(ArgIdx) != Root)
+      ++ArgIdx;
+    if (ArgIdx == Inner->getNumArgs())
+      return std::nullopt; // the callee itself
+    if (classifyEncodeCall(*Inner)) {
+      if (ArgIdx != 0)
+        continue;
+      ++Writes;
+      Found = LinkedMap{Inner, *classifyEncodeCall(*Inner), Context};
+      continue;
+    }
+    const FunctionDecl *FD = Inner->getDirectCallee();
+    std::optional<unsigned> Index =
+        FD ? paramIndexOf(*Inner, *FD, ArgIdx) : std::nullopt;
+    if (FD && Index && isPointerToConst(FD->getParamDecl(*Index)->getType()))
+      continue; // a read
+    if (!FD || !Index || !FD->getBody())
+      return std::nullopt;
+    ++Writes;
+    Found = fromOutParam(Inner, FD, *Index, Context, Depth + 1);
+  }
+  if (Writes != 1)
+    return std::nullopt;
+  return Found;
+}
+
+std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
+                                            Place P, unsigned Depth) {
+  if (Depth > MaxLinkDepth || !P.Fn || !P.Fn->getBody())
+    return std::nullopt;
+  // A parameter of the host function: the argument of its call.
+  if (const auto *Param = dyn_cast<ParmVarDecl>(Var)) {
+    const Expr *Arg = argumentFor(Param, P.Context);
+    if (!Arg || P.Fn->getCanonicalDecl() !=
+                    P.Context->Callee->getCanonicalDecl())
+      return std::nullopt;
+    const bool Ref = Param->getType()->isReferenceType();
+    if (!Pointee && !Ref && !Param->getType().isConstQualified()) {
+      // A by-value copy that the function may change first.
+      const ParentMap &PM = Folder.parentsOf(P.Fn->getBody());
+      llvm::SmallVector<const DeclRefExpr *, 8> Uses;
+      bool InLambda = false;
+      usesIn(P.Fn->getBody(), Var, Uses, InLambda);
+      if (InLambda || llvm::any_of(Uses, [&](const DeclRefExpr *U) {
+            return mayWrite(PM, U);
+          }))
+        return std::nullopt;
+    }
+    Place Caller = callerPlace(P.Context);
+    if (!Caller.Fn)
+      return std::nullopt;
+    return Pointee ? fromPointer(Arg, Caller, Depth + 1)
+                   : fromValue(Arg, Caller, Depth + 1);
+  }
+  // A local of this function, or a global that this function writes.
+  if (Var->hasLocalStorage() &&
+      Var->getParentFunctionOrMethod() != P.Fn)
+    return std::nullopt;
+  const Stmt *Body = P.Fn->getBody();
+  const ParentMap &PM = Folder.parentsOf(Body);
+  llvm::SmallVector<const DeclRefExpr *, 8> Uses;
+  bool InLambda = false;
+  usesIn(Body, Var, Uses, InLambda);
+  if (InLambda)
+    return std::nullopt;
+
+  llvm::SmallVector<MapWrite, 4> Writes;
+  auto Add = [&](const Stmt *S, std::optional<LinkedMap> Source) {
+    Writes.push_back({statementOf(PM, S), std::move(Source)});
+  };
+  // The initialiser.
+  if (Var->hasLocalStorage() && Var->getInit()) {
+    const Expr *Init = stripValue(Var->getInit());
+    const auto *Construct = dyn_cast<CXXConstructExpr>(Init);
+    bool Trivial = isa<InitListExpr>(Init) ||
+                   isa<ImplicitValueInitExpr>(Init) ||
+                   (Construct && Construct->getNumArgs() == 0);
+    if (!Trivial) {
+      const DeclStmt *DS = nullptr;
+      for (const DeclRefExpr *U : Uses)
+        for (const Stmt *S = U; S && !DS; S = PM.getParent(S))
+          if (const auto *D = dyn_cast<DeclStmt>(S);
+              D && llvm::is_contained(D->decls(), Var))
+            DS = D;
+      // Without a use the declaration is never read: nothing to link.
+      if (!DS)
+        return std::nullopt;
+      Place At{P.Fn, DS, P.Context};
+      Add(DS, Pointee ? fromPointer(Var->getInit(), At, Depth + 1)
+                      : fromValue(Var->getInit(), At, Depth + 1));
+    }
+  }
+  for (const DeclRefExpr *Use : Uses) {
+    bool AddressTaken = false;
+    const Expr *Root = useRoot(PM, Use, AddressTaken);
+    const Stmt *Parent = PM.getParent(Root);
+    if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(Parent);
+        Assign && Assign->isAssignmentOp() && !AddressTaken &&
+        Assign->getLHS()->IgnoreParenImpCasts() == Use) {
+      Place At{P.Fn, Assign, P.Context};
+      if (Assign->getOpcode() != BO_Assign)
+        Add(Assign, std::nullopt);
+      else
+        Add(Assign, Pointee ? fromPointer(Assign->getRHS(), At, Depth + 1)
+                            : fromValue(Assign->getRHS(), At, Depth + 1));
+      continue;
+    }
+    // `map = make(...)` through an operator= of a class type.
+    if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Parent);
+        Op && Op->getOperator() == OO_Equal && !AddressTaken &&
+        Op->getArg(0)->IgnoreParenImpCasts() == Use) {
+      Add(Op, Pointee ? std::nullopt
+                      : fromValue(Op->getArg(1), Place{P.Fn, Op, P.Context},
+                                  Depth + 1));
+      continue;
+    }
+    // A copy of the map (into a kernel argument, a return value...).
+    if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Parent);
+        Copy && Copy->getConstructor()->isCopyOrMoveConstructor())
+      continue;
+    const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
+    unsigned ArgIdx = 0;
+    if (Call)
+      while (ArgIdx < Call->getNumArgs() && Call->getArg(ArgIdx) != Root)
+        ++ArgIdx;
+    if (!Call || ArgIdx == Call->getNumArgs()) {
+      if (mayWrite(PM, Use))
+        Add(Use, std::nullopt);
+      continue;
+    }
+    // The map object's address, or a pointer to the map, passed to a call.
+    const bool Object = !Pointee && AddressTaken;
+    const bool Target = Pointee && !AddressTaken;
+    if (Object || Target) {
+      if (classifyEncodeCall(*Call)) {
+        if (ArgIdx == 0)
+          Add(Call, LinkedMap{Call, *classifyEncodeCall(*Call), P.Context});
+        continue;
+      }
+      // cudaMemcpy(devicePtr, &hostMap, ...) fills the device copy.
+      if (Target &&
+          isCalled(*Call, {"cudaMemcpy", "cudaMemcpyAsync", "cuMemcpyHtoD",
+                           "cuMemcpyHtoDAsync"})) {
+        if (ArgIdx == 0 && Call->getNumArgs() > 1)
+          Add(Call, fromPointer(Call->getArg(1), Place{P.Fn, Call, P.Context},
+                                Depth + 1));
+        continue;
+      }
+      const FunctionDecl *FD = Call->getDirectCallee();
+      std::optional<unsigned> Index =
+          FD ? paramIndexOf(*Call, *FD, ArgIdx) : std::nullopt;
+      if (FD && Index &&
+          isPointerToConst(FD->getParamDecl(*Index)->getType()))
+        continue; // a read
+      if (FD && Index && FD->getBody()) {
+        Add(Call, fromOutParam(Call, FD, *Index, P.Context, Depth + 1));
+        continue;
+      }
+    }
+    if (mayWrite(PM, Use))
+      Add(Call, std::nullopt);
+  }
+
+  // The write that reaches P.At: the last one before it, proven to run
+  // before it unless it is the only one.
+  const SourceManager &SM = Ctx.getSourceManager();
+  const MapWrite *Last = nullptr;
+  unsigned Reaching = 0;
+  Order LastOrder = Order::After;
+  for (const MapWrite &W : Writes) {
+    Order O = orderOf(PM, W.At, P.At, Body);
+    if (O == Order::After)
+      continue;
+    ++Reaching;
+    if (!Last || SM.isBeforeInTranslationUnit(Last->At->getBeginLoc(),
+                                              W.At->getBeginLoc())) {
+      Last = &W;
+      LastOrder = O;
+    }
+  }
+  if (!Last || (LastOrder != Order::Before && Reaching > 1))
+    return std::nullopt;
+  return Last->Source;
+}
+
+KnownMap MapLinker::describe(const LinkedMap &L) {
+  const CallContext *Saved = Folder.currentContext();
+  Folder.enterContext(L.Context);
+  const CallExpr &Call = *L.Encode;
+  auto Scalar = [&](unsigned I) -> rules::Known {
+    if (I >= Call.getNumArgs())
+      return std::nullopt;
+    auto V = Folder.foldInt(Call.getArg(I));
+    if (!V)
+      return std::nullopt;
+    const llvm::APSInt &A = V->Value;
+    return A.getBitWidth() > 64 ? A.trunc(64).getZExtValue()
+                                : A.getZExtValue();
+  };
+  auto Array = [&](unsigned I) {
+    rules::KnownArray A;
+    if (I >= Call.getNumArgs())
+      return A;
+    auto V = Folder.foldArray(Call.getArg(I), &Call, 5);
+    if (!V)
+      return A;
+    A.Provided = V->Provided;
+    for (const auto &E : V->Elems)
+      A.Elems.push_back(E ? rules::Known(E->Value.getZExtValue())
+                          : rules::Known());
+    return A;
+  };
+  KnownMap M;
+  M.Link = L;
+  rules::MapDescriptor &D = M.Desc;
+  D.DataType = Scalar(1);
+  D.Rank = Scalar(2);
+  switch (L.Kind) {
+  case EncodeKind::Tiled:
+    D.Encoder = rules::MapEncoder::Tiled;
+    D.BoxDim = Array(6);
+    D.ElementStrides = Array(7);
+    D.Interleave = Scalar(8);
+    D.Swizzle = Scalar(9);
+    M.BoxArg = Call.getArg(6);
+    break;
+  case EncodeKind::Im2col:
+  case EncodeKind::Im2colWide: {
+    const bool Wide = L.Kind == EncodeKind::Im2colWide;
+    D.Encoder =
+        Wide ? rules::MapEncoder::Im2colWide : rules::MapEncoder::Im2col;
+    D.ChannelsPerPixel = Scalar(8);
+    D.PixelsPerColumn = Scalar(9);
+    D.ElementStrides = Array(10);
+    D.Interleave = Scalar(11);
+    if (Wide)
+      D.WideMode = Scalar(12);
+    D.Swizzle = Scalar(Wide ? 13 : 12);
+    M.BoxArg = Call.getArg(9);
+    break;
+  }
+  case EncodeKind::ReplaceAddress:
+    break;
+  }
+  Folder.enterContext(Saved);
+  return M;
+}
+
+} // namespace clang::tidy::tma

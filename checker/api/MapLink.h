@@ -1,0 +1,103 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// The host-to-device map link: from the tensor-map operand of a device op,
+// through the kernel parameter and the launch that binds it, back to the
+// host encode call that wrote the map. It follows locals, globals,
+// `__constant__` maps set with cudaMemcpyToSymbol, device copies made with
+// cudaMemcpy, helpers that encode through an out-parameter, and functions
+// that return a map. Anything it cannot prove (two possible writers, an
+// unknown call that may write the map, a member of a struct) ends the link:
+// no encode call, and the rules that need one stay silent.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_API_MAPLINK_H
+#define TMA_TIDY_API_MAPLINK_H
+
+#include "api/DeviceOpKinds.h"
+#include "api/EncodeCall.h"
+#include "folding/ConstantFolder.h"
+#include "rules/TensorCopyRules.h"
+
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include <map>
+#include <optional>
+
+namespace clang::tidy::tma {
+
+/// The encode call that wrote a map, and the context to fold it in.
+struct LinkedMap {
+  const CallExpr *Encode = nullptr;
+  EncodeKind Kind = EncodeKind::Tiled;
+  /// The call chain to the function that holds Encode (null: no binding).
+  const CallContext *Context = nullptr;
+};
+
+/// A linked map with its operands folded.
+struct KnownMap {
+  LinkedMap Link;
+  rules::MapDescriptor Desc;
+  /// The operand of Encode that holds the box (boxDim, or pixelsPerColumn
+  /// for im2col maps), for notes.
+  const Expr *BoxArg = nullptr;
+  /// The kernel launch that passes the map, for notes.
+  const CallExpr *Launch = nullptr;
+};
+
+/// The rule model's name of a tensor copy's load mode.
+rules::CopyMode copyModeOf(::tma::device::TensorMode M);
+
+/// Follows tensor-map operands back to their encode calls. One per TU; it
+/// shares the TU's folder, whose contexts it extends.
+class MapLinker {
+public:
+  explicit MapLinker(ConstantFolder &Folder, ASTContext &Ctx)
+      : Folder(Folder), Ctx(Ctx) {}
+
+  /// The map that the tensor-map operand \p Map (a pointer to the map, as
+  /// DeviceOps's OpValue::E gives it) of a device op designates when the op
+  /// runs in \p Context (a context of the op's function, from the folder's
+  /// contextsOf), folded in the encode call's context. std::nullopt when the
+  /// link is not proven.
+  std::optional<KnownMap> mapOf(const Expr *Map, const CallContext *Context);
+
+private:
+  /// A place in a host function: the function, the statement the map is
+  /// read at, and the context the function runs in.
+  struct Place {
+    const FunctionDecl *Fn = nullptr;
+    const Stmt *At = nullptr;
+    const CallContext *Context = nullptr;
+  };
+  std::optional<LinkedMap> fromPointer(const Expr *E, Place P, unsigned Depth);
+  std::optional<LinkedMap> fromValue(const Expr *E, Place P, unsigned Depth);
+  std::optional<LinkedMap> fromVar(const VarDecl *Var, bool Pointee, Place P,
+                                   unsigned Depth);
+  std::optional<LinkedMap> fromOutParam(const CallExpr *Call,
+                                        const FunctionDecl *Callee,
+                                        unsigned Param,
+                                        const CallContext *Parent,
+                                        unsigned Depth);
+  std::optional<LinkedMap> fromReturn(const CallExpr *Call,
+                                      const FunctionDecl *Callee, bool Pointer,
+                                      const CallContext *Parent,
+                                      unsigned Depth);
+  /// The place of the call that \p Context stands for.
+  Place callerPlace(const CallContext *Context);
+  KnownMap describe(const LinkedMap &L);
+
+  ConstantFolder &Folder;
+  ASTContext &Ctx;
+  std::map<std::pair<const Expr *, const CallContext *>,
+           std::optional<KnownMap>>
+      Memo;
+};
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_API_MAPLINK_H

@@ -1,0 +1,160 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. The rule model: plain C++17, no Clang or LLVM include.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rules/TensorCopyRules.h"
+#include "rules/DataTypes.h"
+
+#include <string>
+
+namespace tma::rules {
+
+const char *copyModeName(CopyMode M) {
+  switch (M) {
+  case CopyMode::Tile:
+    return ".tile";
+  case CopyMode::Gather4:
+    return ".tile::gather4";
+  case CopyMode::Scatter4:
+    return ".tile::scatter4";
+  case CopyMode::Im2col:
+    return ".im2col";
+  case CopyMode::Im2colNoOffs:
+    return ".im2col_no_offs";
+  case CopyMode::Im2colW:
+    return ".im2col::w";
+  case CopyMode::Im2colW128:
+    return ".im2col::w::128";
+  }
+  return "?";
+}
+
+const char *mapEncoderName(MapEncoder E) {
+  switch (E) {
+  case MapEncoder::Tiled:
+    return "cuTensorMapEncodeTiled";
+  case MapEncoder::Im2col:
+    return "cuTensorMapEncodeIm2col";
+  case MapEncoder::Im2colWide:
+    return "cuTensorMapEncodeIm2colWide";
+  }
+  return "?";
+}
+
+Known tensorCopyBytes(const MapDescriptor &D, CopyMode M) {
+  if (!D.DataType || !D.Rank || *D.Rank < 1 || *D.Rank > 5)
+    return std::nullopt;
+  // Packed types: the transaction count of a packed box is not documented.
+  if (isPackedType(*D.DataType))
+    return std::nullopt;
+  std::optional<unsigned> Bits = globalElementBits(*D.DataType);
+  if (!Bits || *Bits % 8)
+    return std::nullopt;
+  const std::uint64_t Elem = *Bits / 8;
+  switch (M) {
+  case CopyMode::Tile:
+  case CopyMode::Scatter4:
+  case CopyMode::Gather4: {
+    if (D.Encoder != MapEncoder::Tiled || !D.Interleave ||
+        *D.Interleave != interleave::None)
+      return std::nullopt;
+    Known Inner = D.BoxDim.at(0);
+    if (!Inner || *Inner < 1 || *Inner > 256)
+      return std::nullopt;
+    // gather4/scatter4 move four rows of boxDim[0] elements.
+    if (M != CopyMode::Tile)
+      return 4 * *Inner * Elem;
+    std::uint64_t Bytes = *Inner * Elem;
+    // elementStrides[0] is ignored without interleave.
+    for (std::uint64_t I = 1; I < *D.Rank; ++I) {
+      Known Box = D.BoxDim.at(I), Stride = D.ElementStrides.at(I);
+      if (!Box || !Stride || *Box < 1 || *Box > 256 || *Stride < 1 ||
+          *Stride > 8)
+        return std::nullopt;
+      Bytes *= (*Box + *Stride - 1) / *Stride;
+    }
+    return Bytes;
+  }
+  case CopyMode::Im2col:
+  case CopyMode::Im2colNoOffs:
+    // Element strides do not change the count in im2col mode.
+    if (D.Encoder != MapEncoder::Im2col || !D.ChannelsPerPixel ||
+        !D.PixelsPerColumn)
+      return std::nullopt;
+    return *D.ChannelsPerPixel * *D.PixelsPerColumn * Elem;
+  case CopyMode::Im2colW:
+  case CopyMode::Im2colW128:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<DeviceViolation> checkTmaDimEqRank(Known Dims, Known Rank,
+                                                 CopyMode M) {
+  if (!Dims || !Rank)
+    return std::nullopt;
+  bool Gather = M == CopyMode::Gather4 || M == CopyMode::Scatter4;
+  if (Gather ? *Dims == 2 && *Rank == 2 : *Dims == *Rank)
+    return std::nullopt;
+  std::string N = std::to_string(*Dims), R = std::to_string(*Rank);
+  std::string Message =
+      Gather ? std::string(copyModeName(M)) + " reads a rank-2 map, but the "
+                   "tensor map it reads has tensorRank " + R
+             : "the copy is ." + N + "d, but the tensor map it reads has "
+                   "tensorRank " + R;
+  std::string Suggestion =
+      Gather ? "encode the map with tensorRank 2"
+             : "use ." + R + "d with " + R + " coordinates";
+  return DeviceViolation{"TMA-DIM-EQ-RANK", DeviceParam::Dims, *Dims,
+                         Gather ? 2 : *Rank, std::move(Message),
+                         std::move(Suggestion)};
+}
+
+std::optional<DeviceViolation> checkTmaModeMatchesMap(CopyMode M,
+                                                      MapEncoder E,
+                                                      Known WideMode) {
+  std::optional<MapEncoder> Needed;
+  Known NeededWide;
+  switch (M) {
+  case CopyMode::Tile:
+  case CopyMode::Gather4:
+  case CopyMode::Scatter4:
+    Needed = MapEncoder::Tiled;
+    break;
+  case CopyMode::Im2col:
+  case CopyMode::Im2colNoOffs:
+    Needed = MapEncoder::Im2col;
+    break;
+  case CopyMode::Im2colW:
+    Needed = MapEncoder::Im2colWide;
+    NeededWide = widemode::W;
+    break;
+  case CopyMode::Im2colW128:
+    Needed = MapEncoder::Im2colWide;
+    NeededWide = widemode::W128;
+    break;
+  }
+  std::string Mode = copyModeName(M);
+  if (E != *Needed)
+    return DeviceViolation{
+        "TMA-MODE-MATCHES-MAP", DeviceParam::LoadMode,
+        static_cast<std::uint64_t>(M), static_cast<std::uint64_t>(*Needed),
+        "the copy uses " + Mode + ", but the tensor map it reads was encoded "
+            "by " + mapEncoderName(E),
+        std::string("encode the map with ") + mapEncoderName(*Needed)};
+  if (NeededWide && WideMode && *WideMode != *NeededWide)
+    return DeviceViolation{
+        "TMA-MODE-MATCHES-MAP", DeviceParam::LoadMode, *WideMode, *NeededWide,
+        "the copy uses " + Mode + ", but the tensor map it reads was encoded "
+            "with mode " + (*WideMode == widemode::W
+                                ? "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W"
+                                : "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128"),
+        std::string("encode the map with mode ") +
+            (*NeededWide == widemode::W ? "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W"
+                                        : "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128")};
+  return std::nullopt;
+}
+
+} // namespace tma::rules

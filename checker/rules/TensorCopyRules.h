@@ -1,0 +1,78 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. The rule model: plain C++17, no Clang or LLVM include.
+//
+//===----------------------------------------------------------------------===//
+//
+// The rules of tensor copies that need the tensor map the host encoded
+// (tma-rules.md sections 3 and 4): the bytes a copy delivers, its dimension
+// against the map's rank, and its load mode against the map's encoder.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_RULES_TENSORCOPYRULES_H
+#define TMA_TIDY_RULES_TENSORCOPYRULES_H
+
+#include "rules/DeviceRules.h"
+#include "rules/TiledRules.h"
+
+namespace tma::rules {
+
+/// The driver function that encoded a map.
+enum class MapEncoder { Tiled, Im2col, Im2colWide };
+
+/// CUtensorMapIm2ColWideMode values.
+namespace widemode {
+constexpr std::uint64_t W = 0, W128 = 1;
+} // namespace widemode
+
+/// What a tensor copy needs to know of the map it reads: the operands of
+/// the encode call, folded. Unknown values stay unknown.
+struct MapDescriptor {
+  MapEncoder Encoder = MapEncoder::Tiled;
+  Known DataType;
+  Known Rank;
+  /// Tiled maps only.
+  KnownArray BoxDim;
+  KnownArray ElementStrides;
+  Known Interleave;
+  Known Swizzle;
+  /// Im2col and Im2colWide maps only.
+  Known ChannelsPerPixel;
+  Known PixelsPerColumn;
+  /// Im2colWide maps only.
+  Known WideMode;
+};
+
+/// The load mode of a tensor copy, as far as the rules below tell modes
+/// apart.
+enum class CopyMode { Tile, Gather4, Scatter4, Im2col, Im2colNoOffs, Im2colW,
+                      Im2colW128 };
+
+/// The bytes one tensor copy in mode \p M delivers to shared memory (and
+/// to its mbarrier's transaction count) with map \p D: the whole box, out of
+/// bounds elements included. std::nullopt when a needed value is unknown,
+/// and where tma-rules.md marks the count UNCONFIRMED (interleaved maps,
+/// packed types, the im2col::w modes).
+Known tensorCopyBytes(const MapDescriptor &D, CopyMode M);
+
+/// TMA-DIM-EQ-RANK: the N of `.Nd` equals the map's tensorRank (and is 2
+/// for gather4/scatter4).
+std::optional<DeviceViolation> checkTmaDimEqRank(Known Dims, Known Rank,
+                                                 CopyMode M);
+
+/// TMA-MODE-MATCHES-MAP: tile modes read tiled maps, im2col modes im2col
+/// maps, im2col::w and im2col::w::128 Im2colWide maps of that mode.
+std::optional<DeviceViolation> checkTmaModeMatchesMap(CopyMode M,
+                                                      MapEncoder E,
+                                                      Known WideMode);
+
+/// The PTX spelling of \p M, e.g. ".tile::gather4".
+const char *copyModeName(CopyMode M);
+
+/// The driver's name of \p E, e.g. "cuTensorMapEncodeIm2col".
+const char *mapEncoderName(MapEncoder E);
+
+} // namespace tma::rules
+
+#endif // TMA_TIDY_RULES_TENSORCOPYRULES_H
