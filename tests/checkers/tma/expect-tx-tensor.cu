@@ -62,7 +62,7 @@ __global__ void gemmForgetsA(const __grid_constant__ CUtensorMap mapA,
       // CHECK-MESSAGES: :[[@LINE-8]]:7: note: this copy delivers 32768 bytes to 'full[q]'
       // CHECK-MESSAGES: :25:35: note: the tensor map it reads is encoded here: box 64 x 256 of CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
       // CHECK-MESSAGES: :[[LAUNCH]]:3: note: and passed to the kernel by this launch
-      // CHECK-MESSAGES: :[[@LINE-9]]:11: note: expect 49152 bytes
+      // CHECK-MESSAGES: :[[@LINE-8]]:11: note: expect 49152 bytes
     }
   }
 }
