@@ -44,6 +44,7 @@ void BulkCopyCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void BulkCopyCheck::onEndOfTranslationUnit() {
+  Linker.reset();
   Finder.reset();
   Folder.reset();
   Reported.clear();
@@ -86,6 +87,8 @@ void BulkCopyCheck::check(const MatchFinder::MatchResult &Result) {
     Folder = ConstantFolder::forTranslationUnit(*Result.Context);
   if (!Finder)
     Finder = std::make_unique<DeviceOpsFinder>(*Result.Context);
+  if (!Linker)
+    Linker = std::make_unique<MapLinker>(*Folder, *Result.Context);
 
   std::vector<OpStmt> Stmts;
   collect(Fn->getBody(), Fn, Stmts);
@@ -210,8 +213,50 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
     else if (const auto *I = std::get_if<BarrierInit>(&Op))
       checkValue(Site, I->Count, Name, Context,
                  ::tma::rules::checkMbarInitCount, Result);
+    else if (const auto *T = std::get_if<TensorCopy>(&Op))
+      checkLinkedMap(*T, Name, Context, SM);
   }
   Folder->enterContext(nullptr);
+}
+
+void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
+                                   const std::string &OpName,
+                                   const CallContext *Context,
+                                   const SourceManager &SM) {
+  auto Map = Linker->mapOf(T.Map.E, Context);
+  if (!Map)
+    return;
+  ::tma::rules::CopyMode Mode = copyModeOf(T.Mode);
+  const ::tma::rules::MapDescriptor &D = Map->Desc;
+  // A wrong mode makes the rank comparison meaningless: report the mode.
+  std::optional<DeviceViolation> V =
+      ::tma::rules::checkTmaModeMatchesMap(Mode, D.Encoder, D.WideMode);
+  const Expr *About = Map->Link.Encode;
+  if (!V && T.Dims) {
+    V = ::tma::rules::checkTmaDimEqRank(T.Dims, D.Rank, Mode);
+    About = Map->Link.Encode->getArg(2);
+  }
+  if (!V)
+    return;
+  SourceLocation Loc = SM.getFileLoc(T.Loc);
+  if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+    return;
+  std::string Message = OpName + ": " + V->Message + " (" + V->RuleId + ")";
+  if (!Reported.insert({Loc.getRawEncoding(), Message}).second)
+    return;
+  diag(Loc, "%0") << Message;
+  SourceLocation AboutLoc = SM.getFileLoc(About->getBeginLoc());
+  diag(AboutLoc, "the tensor map is encoded here", DiagnosticIDs::Note);
+  // The calls that bound the rank, when it came through parameters.
+  Folder->enterContext(Map->Link.Context);
+  auto Rank = Folder->foldInt(About);
+  Folder->enterContext(Context);
+  if (Rank)
+    noteBindings(*this, *Folder, Rank->From.Through, AboutLoc, SM, Context);
+  diag(SM.getFileLoc(Map->Launch->getBeginLoc()),
+       "and passed to the kernel by this launch", DiagnosticIDs::Note);
+  if (!V->Suggestion.empty())
+    diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
 }
 
 template <typename RuleFn>

@@ -9,6 +9,7 @@
 
 #include "api/DeviceOps.h"
 #include "api/DeviceOpsFinder.h"
+#include "api/MapLink.h"
 #include "folding/ConstantFolder.h"
 #include "rules/DeviceRules.h"
 
@@ -40,6 +41,10 @@ public:
 private:
   void checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                const ast_matchers::MatchFinder::MatchResult &Result);
+  /// TMA-MODE-MATCHES-MAP and TMA-DIM-EQ-RANK against the map that
+  /// \p Context's launch passes.
+  void checkLinkedMap(const TensorCopy &T, const std::string &OpName,
+                      const CallContext *Context, const SourceManager &SM);
   /// Folds \p V under the current context and reports \p Rule's violation.
   template <typename RuleFn>
   void checkValue(const OpSite &Site, const OpValue &V, const std::string &OpName,
@@ -53,6 +58,7 @@ private:
   const bool CoverageReport;
   std::shared_ptr<ConstantFolder> Folder;
   std::unique_ptr<DeviceOpsFinder> Finder;
+  std::unique_ptr<MapLinker> Linker;
   /// The function whose op is being checked.
   const FunctionDecl *CurrentFn = nullptr;
   /// (location, message) pairs already reported in this translation unit:

@@ -1,0 +1,127 @@
+// TMA-DIM-EQ-RANK and TMA-MODE-MATCHES-MAP: a tensor copy against the map
+// that its kernel's launch passes, followed back to the host encode call
+// (locals, helpers, device copies made with cudaMemcpy, launch helpers).
+// RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_device
+// RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_host
+
+#include <cstdint>
+#include <cuda.h>
+#include <cuda/barrier>
+#include <cuda_runtime.h>
+
+using block_barrier = cuda::barrier<cuda::thread_scope_block>;
+namespace cde = cuda::device::experimental;
+
+__device__ size_t __cvta_generic_to_shared(const void *);
+
+void encode(CUtensorMap *map, float *ptr, uint32_t rank) {
+  uint64_t dims[3] = {1024, 1024, 8};
+  uint64_t strides[2] = {4096, 4096 * 1024};
+  uint32_t box[3] = {32, 32, 1};
+  uint32_t estrides[3] = {1, 1, 1};
+  cuTensorMapEncodeTiled(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, rank, ptr, dims,
+                         strides, box, estrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                         CU_TENSOR_MAP_SWIZZLE_NONE,
+                         CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+__global__ void tile2d(const __grid_constant__ CUtensorMap map) {
+  __shared__ alignas(128) float tile[32 * 32];
+  __shared__ block_barrier bar;
+  cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &map, 0, 0, bar);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: the copy is .2d, but the tensor map it reads has tensorRank 3 (TMA-DIM-EQ-RANK) [tma-bulk-copy]
+  // CHECK-MESSAGES: :22:64: note: the tensor map is encoded here
+  // CHECK-MESSAGES: :46:23: note: with 'rank' = 3 from this call
+  // CHECK-MESSAGES: :41:43: note: and passed to the kernel by this launch
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: use .3d with 3 coordinates
+}
+
+// A launch helper taking the map by const reference.
+void launchTile(const CUtensorMap &map) { tile2d<<<1, 32>>>(map); }
+
+void twoLaunches(float *ptr) {
+  CUtensorMap rank2, rank3;
+  encode(&rank2, ptr, 2);
+  encode(&rank3, ptr, 3);
+  // Rank 2 is right; rank 3 is reported once, at the copy.
+  tile2d<<<1, 32>>>(rank2);
+  launchTile(rank2);
+  launchTile(rank3);
+}
+
+// Two encodes under a condition: which one reaches the launch is unknown.
+void eitherMap(float *ptr, bool wide) {
+  CUtensorMap map;
+  if (wide)
+    encode(&map, ptr, 3);
+  else
+    encode(&map, ptr, 2);
+  tile2d<<<1, 32>>>(map);
+}
+
+// A map in global memory (cudaMemcpy of a host map), read by inline PTX in a
+// device helper.
+__device__ void load3d(float *dst, const CUtensorMap *map, uint64_t *bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3, %4}], [%5];"
+      :: "r"((uint32_t)__cvta_generic_to_shared(dst)),
+         "l"(reinterpret_cast<uint64_t>(map)), "r"(0), "r"(0), "r"(0),
+         "r"((uint32_t)__cvta_generic_to_shared(bar))
+      : "memory");
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: warning: cp.async.bulk.tensor: the copy is .3d, but the tensor map it reads has tensorRank 2 (TMA-DIM-EQ-RANK) [tma-bulk-copy]
+  // CHECK-MESSAGES: :22:64: note: the tensor map is encoded here
+  // CHECK-MESSAGES: :88:22: note: with 'rank' = 2 from this call
+  // CHECK-MESSAGES: :95:34: note: and passed to the kernel by this launch
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: use .2d with 2 coordinates
+}
+
+__global__ void fromGlobal(const CUtensorMap *map) {
+  __shared__ alignas(128) float tile[32 * 32];
+  __shared__ uint64_t bar;
+  load3d(tile, map, &bar);
+}
+
+CUtensorMap *deviceMap(float *ptr) {
+  CUtensorMap host;
+  encode(&host, ptr, 2);
+  CUtensorMap *dev;
+  cudaMalloc((void **)&dev, sizeof(CUtensorMap));
+  cudaMemcpy(dev, &host, sizeof(CUtensorMap), cudaMemcpyHostToDevice);
+  return dev;
+}
+
+void runFromGlobal(float *ptr) { fromGlobal<<<1, 32>>>(deviceMap(ptr)); }
+
+// An im2col map read by a tile-mode copy.
+__global__ void tileOfIm2col(const __grid_constant__ CUtensorMap map) {
+  __shared__ alignas(128) float tile[32 * 32];
+  __shared__ uint64_t bar;
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3, %4}], [%5];"
+      :: "r"((uint32_t)__cvta_generic_to_shared(tile)), "l"(&map), "r"(0),
+         "r"(0), "r"(0), "r"((uint32_t)__cvta_generic_to_shared(&bar))
+      : "memory");
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: warning: cp.async.bulk.tensor: the copy uses .tile, but the tensor map it reads was encoded by cuTensorMapEncodeIm2col (TMA-MODE-MATCHES-MAP) [tma-bulk-copy]
+  // CHECK-MESSAGES: :120:3: note: the tensor map is encoded here
+  // CHECK-MESSAGES: :126:3: note: and passed to the kernel by this launch
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: encode the map with cuTensorMapEncodeTiled
+}
+
+void runIm2col(float *ptr) {
+  uint64_t dims[3] = {64, 32, 8};
+  uint64_t strides[2] = {256, 256 * 32};
+  int lower[1] = {0};
+  int upper[1] = {0};
+  uint32_t estrides[3] = {1, 1, 1};
+  CUtensorMap map;
+  cuTensorMapEncodeIm2col(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, ptr, dims,
+                          strides, lower, upper, 64, 32, estrides,
+                          CU_TENSOR_MAP_INTERLEAVE_NONE,
+                          CU_TENSOR_MAP_SWIZZLE_NONE,
+                          CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  tileOfIm2col<<<1, 32>>>(map);
+}
