@@ -177,6 +177,19 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
       Inner = U->getSubExpr()->IgnoreParenImpCasts();
       Object = true;
     }
+    // A __constant__ or __device__ map, set by the host with
+    // cudaMemcpyToSymbol.
+    if (const VarDecl *Var = varOf(Inner);
+        Object && Var && Var->hasGlobalStorage() &&
+        (Var->hasAttr<CUDAConstantAttr>() || Var->hasAttr<CUDADeviceAttr>())) {
+      const CallExpr *Copy = nullptr;
+      if (auto L = fromSymbol(Var, Copy)) {
+        It->second = describe(*L);
+        It->second->Handoff = Copy;
+        It->second->ToSymbol = true;
+      }
+      return It->second;
+    }
     const auto *Param = dyn_cast_or_null<ParmVarDecl>(varOf(Inner));
     const Expr *Arg = Param ? argumentFor(Param, C) : nullptr;
     if (!Arg)
@@ -191,7 +204,7 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
           Object || Ref ? fromValue(Arg, P, 0) : fromPointer(Arg, P, 0);
       if (L) {
         It->second = describe(*L);
-        It->second->Launch = C->Call;
+        It->second->Handoff = C->Call;
       }
       return It->second;
     }
@@ -203,6 +216,45 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
     C = C->Parent;
   }
   return std::nullopt;
+}
+
+std::optional<LinkedMap> MapLinker::fromSymbol(const VarDecl *Var,
+                                               const CallExpr *&Copy) {
+  if (!SymbolCopies) {
+    SymbolCopies.emplace();
+    for (const BoundNodes &B : match(
+             findAll(callExpr(callee(functionDecl(hasAnyName(
+                                  "cudaMemcpyToSymbol",
+                                  "cudaMemcpyToSymbolAsync"))),
+                              argumentCountAtLeast(2))
+                         .bind("c")),
+             Ctx)) {
+      const auto *Call = B.getNodeAs<CallExpr>("c");
+      const Expr *Symbol = Call->getArg(0)->IgnoreParenCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(Symbol);
+          U && U->getOpcode() == UO_AddrOf)
+        Symbol = U->getSubExpr()->IgnoreParenImpCasts();
+      // The template overload's own body passes its parameter on.
+      const VarDecl *Target = varOf(Symbol);
+      if (!Target || isa<ParmVarDecl>(Target))
+        continue;
+      // The traversal may reach a call twice.
+      auto &Calls = (*SymbolCopies)[Target->getCanonicalDecl()];
+      if (!llvm::is_contained(Calls, Call))
+        Calls.push_back(Call);
+    }
+  }
+  auto Found = SymbolCopies->find(Var->getCanonicalDecl());
+  // One copy in the TU: with several, which one a launch sees is unknown.
+  if (Found == SymbolCopies->end() || Found->second.size() != 1)
+    return std::nullopt;
+  const CallExpr *Call = Copy = Found->second.front();
+  const FunctionDecl *Fn = Folder.enclosingFunction(Call);
+  if (!Fn)
+    return std::nullopt;
+  auto Contexts = Folder.contextsOf(Fn);
+  const CallContext *Context = Contexts.size() == 1 ? Contexts.front() : nullptr;
+  return fromPointer(Call->getArg(1), Place{Fn, Call, Context}, 0);
 }
 
 std::optional<LinkedMap> MapLinker::fromPointer(const Expr *E, Place P,
@@ -395,6 +447,13 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
     }
   }
   for (const DeclRefExpr *Use : Uses) {
+    // The read being followed (a launch passes the map by forwarding
+    // reference, which looks like a write).
+    bool AtRead = false;
+    for (const Stmt *S = Use; S && !AtRead; S = PM.getParent(S))
+      AtRead = S == P.At;
+    if (AtRead)
+      continue;
     bool AddressTaken = false;
     const Expr *Root = useRoot(PM, Use, AddressTaken);
     const Stmt *Parent = PM.getParent(Root);

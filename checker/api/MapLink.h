@@ -45,8 +45,10 @@ struct KnownMap {
   /// The operand of Encode that holds the box (boxDim, or pixelsPerColumn
   /// for im2col maps), for notes.
   const Expr *BoxArg = nullptr;
-  /// The kernel launch that passes the map, for notes.
-  const CallExpr *Launch = nullptr;
+  /// The host call that hands the map to the device, for notes: the kernel
+  /// launch, or the cudaMemcpyToSymbol call (ToSymbol).
+  const CallExpr *Handoff = nullptr;
+  bool ToSymbol = false;
 };
 
 /// The rule model's name of a tensor copy's load mode.
@@ -74,6 +76,9 @@ private:
     const Stmt *At = nullptr;
     const CallContext *Context = nullptr;
   };
+  /// The map the one cudaMemcpyToSymbol of \p Var copies (\p Copy).
+  std::optional<LinkedMap> fromSymbol(const VarDecl *Var,
+                                      const CallExpr *&Copy);
   std::optional<LinkedMap> fromPointer(const Expr *E, Place P, unsigned Depth);
   std::optional<LinkedMap> fromValue(const Expr *E, Place P, unsigned Depth);
   std::optional<LinkedMap> fromVar(const VarDecl *Var, bool Pointee, Place P,
@@ -96,6 +101,10 @@ private:
   std::map<std::pair<const Expr *, const CallContext *>,
            std::optional<KnownMap>>
       Memo;
+  /// The cudaMemcpyToSymbol calls of the TU by symbol, built on first use.
+  std::optional<llvm::DenseMap<const VarDecl *,
+                               llvm::SmallVector<const CallExpr *, 1>>>
+      SymbolCopies;
 };
 
 } // namespace clang::tidy::tma

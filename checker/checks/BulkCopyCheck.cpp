@@ -253,8 +253,7 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
   Folder->enterContext(Context);
   if (Rank)
     noteBindings(*this, *Folder, Rank->From.Through, AboutLoc, SM, Context);
-  diag(SM.getFileLoc(Map->Launch->getBeginLoc()),
-       "and passed to the kernel by this launch", DiagnosticIDs::Note);
+  noteHandoff(*this, *Map, SM);
   if (!V->Suggestion.empty())
     diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
 }

@@ -15,12 +15,7 @@ void noteBindings(ClangTidyCheck &Check, ConstantFolder &Folder,
                   const SourceManager &SM, const CallContext *Restore) {
   for (const Binding &B : llvm::reverse(Through)) {
     const CallExpr *Call = B.Context->Call;
-    // A member operator call passes the object as argument 0.
-    unsigned Index = B.Param->getFunctionScopeIndex();
-    if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(B.Context->Callee))
-      ++Index;
-    const Expr *Arg =
-        Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
+    const Expr *Arg = argumentFor(B.Param, B.Context);
     SourceLocation L = SM.getFileLoc((Arg ? Arg : Call)->getBeginLoc());
     if (L == WarnLoc || SM.isInSystemHeader(L))
       continue;
@@ -33,6 +28,16 @@ void noteBindings(ClangTidyCheck &Check, ConstantFolder &Folder,
     else
       Check.diag(L, "with %0 from this call", DiagnosticIDs::Note) << B.Param;
   }
+}
+
+void noteHandoff(ClangTidyCheck &Check, const KnownMap &M,
+                 const SourceManager &SM) {
+  SourceLocation L = SM.getFileLoc(M.Handoff->getBeginLoc());
+  if (M.ToSymbol)
+    Check.diag(L, "and copied to the device here", DiagnosticIDs::Note);
+  else
+    Check.diag(L, "and passed to the kernel by this launch",
+               DiagnosticIDs::Note);
 }
 
 } // namespace clang::tidy::tma

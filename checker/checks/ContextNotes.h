@@ -11,6 +11,7 @@
 #ifndef TMA_TIDY_CHECKS_CONTEXTNOTES_H
 #define TMA_TIDY_CHECKS_CONTEXTNOTES_H
 
+#include "api/MapLink.h"
 #include "folding/ConstantFolder.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
@@ -24,6 +25,11 @@ namespace clang::tidy::tma {
 void noteBindings(ClangTidyCheck &Check, ConstantFolder &Folder,
                   llvm::ArrayRef<Binding> Through, SourceLocation WarnLoc,
                   const SourceManager &SM, const CallContext *Restore);
+
+/// A note at the host call that hands the linked map \p M to the device:
+/// the kernel launch, or the cudaMemcpyToSymbol call.
+void noteHandoff(ClangTidyCheck &Check, const KnownMap &M,
+                 const SourceManager &SM);
 
 } // namespace clang::tidy::tma
 

@@ -6,6 +6,7 @@
 
 #include "checks/ExpectTxCheck.h"
 #include "api/BarrierPhases.h"
+#include "checks/ContextNotes.h"
 #include "folding/Uses.h"
 #include "rules/DataTypes.h"
 #include "rules/DeviceRules.h"
@@ -195,7 +196,8 @@ rules::Known ExpectTxCheck::delivered(const DeviceOp &Op) {
 }
 
 void ExpectTxCheck::noteCopy(const DeviceOp &Op, SourceLocation Loc,
-                             const std::string &Barrier) {
+                             const std::string &Barrier,
+                             const SourceManager &SM) {
   diag(Loc, "this copy delivers %0 bytes to '%1'", DiagnosticIDs::Note)
       << std::to_string(*delivered(Op)) << Barrier;
   const auto *T = std::get_if<TensorCopy>(&Op);
@@ -217,8 +219,7 @@ void ExpectTxCheck::noteCopy(const DeviceOp &Op, SourceLocation Loc,
        "the tensor map it reads is encoded here: %0 of %1",
        DiagnosticIDs::Note)
       << Box << (Type ? Type : "?");
-  diag(Map->Launch->getBeginLoc(), "and passed to the kernel by this launch",
-       DiagnosticIDs::Note);
+  noteHandoff(*this, *Map, SM);
 }
 
 void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
@@ -476,7 +477,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         }
         for (unsigned I : Group)
           if (!std::holds_alternative<ExpectTx>(Ops[I].Op))
-            noteCopy(Ops[I].Op, Ops[I].Loc, Name);
+            noteCopy(Ops[I].Op, Ops[I].Loc, Name, SM);
         if (!Lit)
           diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
       }

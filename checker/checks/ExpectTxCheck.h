@@ -45,7 +45,7 @@ private:
   /// Notes on a copy of a mismatched phase: its bytes, and for a tensor
   /// copy the encode call of its map.
   void noteCopy(const DeviceOp &Op, SourceLocation Loc,
-                const std::string &Barrier);
+                const std::string &Barrier, const SourceManager &SM);
 
   /// Evaluate ops under each call of their function (parameters folded).
   const bool CallSiteContexts;

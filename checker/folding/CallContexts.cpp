@@ -53,6 +53,8 @@ public:
     return Result;
   }
   bool VisitCallExpr(CallExpr *Call) {
+    if (const FunctionDecl *Kernel = launchedKernel(*Call))
+      Calls[Kernel->getCanonicalDecl()].push_back(Call);
     if (const FunctionDecl *FD = Call->getDirectCallee())
       Calls[FD->getCanonicalDecl()].push_back(Call);
     else if (const auto *Var = functionPointerLocal(*Call))
@@ -81,6 +83,19 @@ public:
   }
 
 private:
+  /// The kernel that cudaLaunchKernelEx(config, kernel, args...) launches.
+  static const FunctionDecl *launchedKernel(const CallExpr &Call) {
+    if (launchArgumentOffset(Call) == 0)
+      return nullptr;
+    const Expr *K = Call.getArg(1)->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(K);
+        U && U->getOpcode() == UO_AddrOf)
+      K = U->getSubExpr()->IgnoreParenImpCasts();
+    const auto *Ref = dyn_cast<DeclRefExpr>(K);
+    const auto *FD = Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+    return FD && FD->hasAttr<CUDAGlobalAttr>() ? FD : nullptr;
+  }
+
   static const VarDecl *functionPointerLocal(const CallExpr &Call) {
     const auto *Ref =
         dyn_cast_or_null<DeclRefExpr>(Call.getCallee()->IgnoreParenImpCasts());
@@ -170,6 +185,14 @@ void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
 
 /// The argument that \p Context's call passes for \p PVD, or null when
 /// PVD is not a parameter of the called function.
+unsigned launchArgumentOffset(const CallExpr &Call) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  return FD && FD->getIdentifier() && FD->getName() == "cudaLaunchKernelEx" &&
+                 Call.getNumArgs() >= 2
+             ? 2
+             : 0;
+}
+
 const Expr *argumentFor(const ParmVarDecl *PVD, const CallContext *Context) {
   if (!Context)
     return nullptr;
@@ -181,6 +204,10 @@ const Expr *argumentFor(const ParmVarDecl *PVD, const CallContext *Context) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(F);
       MD && MD->isInstance() && isa<CXXOperatorCallExpr>(Context->Call))
     ++Index;
+  // cudaLaunchKernelEx(config, kernel, args...) passes the kernel's
+  // arguments after its own two.
+  if (F->hasAttr<CUDAGlobalAttr>())
+    Index += launchArgumentOffset(*Context->Call);
   if (Index >= Context->Call->getNumArgs())
     return nullptr;
   const Expr *Arg = Context->Call->getArg(Index);

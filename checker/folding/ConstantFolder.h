@@ -80,6 +80,10 @@ struct FoldedArray {
 /// the context of the returned expression.
 const Expr *forwardedFrom(const Expr *E, const CallContext *&Context);
 
+/// How many arguments of \p Call precede the launched kernel's own: 2 for
+/// cudaLaunchKernelEx(config, kernel, args...), 0 for any other call.
+unsigned launchArgumentOffset(const CallExpr &Call);
+
 /// The argument that \p Context's call passes for \p PVD, or null when the
 /// context does not bind it.
 const Expr *argumentFor(const ParmVarDecl *PVD, const CallContext *Context);

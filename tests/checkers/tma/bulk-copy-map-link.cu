@@ -125,3 +125,42 @@ void runIm2col(float *ptr) {
                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   tileOfIm2col<<<1, 32>>>(map);
 }
+
+// A __constant__ map set with cudaMemcpyToSymbol; a kernel launched with
+// cudaLaunchKernelEx.
+__constant__ CUtensorMap c_map;
+
+__global__ void fromConstant(int unused) {
+  __shared__ alignas(128) float tile[32 * 32];
+  __shared__ block_barrier bar;
+  cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &c_map, 0, 0, bar);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: the copy is .2d, but the tensor map it reads has tensorRank 3 (TMA-DIM-EQ-RANK) [tma-bulk-copy]
+  // CHECK-MESSAGES: :22:64: note: the tensor map is encoded here
+  // CHECK-MESSAGES: :157:22: note: with 'rank' = 3 from this call
+  // CHECK-MESSAGES: :158:3: note: and copied to the device here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: use .3d with 3 coordinates
+}
+
+__global__ void byLaunchEx(const __grid_constant__ CUtensorMap map, int n) {
+  __shared__ alignas(128) float tile[32 * 32];
+  __shared__ block_barrier bar;
+  cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &map, 0, n, bar);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: the copy is .2d, but the tensor map it reads has tensorRank 3 (TMA-DIM-EQ-RANK) [tma-bulk-copy]
+  // CHECK-MESSAGES: :22:64: note: the tensor map is encoded here
+  // CHECK-MESSAGES: :163:21: note: with 'rank' = 3 from this call
+  // CHECK-MESSAGES: :165:3: note: and passed to the kernel by this launch
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: use .3d with 3 coordinates
+}
+
+void setConstant(float *ptr) {
+  CUtensorMap host;
+  encode(&host, ptr, 3);
+  cudaMemcpyToSymbol(c_map, &host, sizeof(host));
+}
+
+void launchEx(float *ptr) {
+  CUtensorMap map;
+  encode(&map, ptr, 3);
+  cudaLaunchConfig_t config = {};
+  cudaLaunchKernelEx(&config, byLaunchEx, map, 4);
+}
