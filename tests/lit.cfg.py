@@ -62,6 +62,23 @@ cuda_real = ("-x cuda --cuda-gpu-arch=sm_90a --cuda-path=%s -std=c++17 "
              "-Wno-unknown-cuda-version -isystem %s"
              % (config.cuda_path, os.path.join(cuda_include, "cccl")))
 
+# sarif_validate.py needs the jsonschema package: Debian's
+# python3-jsonschema (.ci/install-deps.sh) is seen by /usr/bin/python3, which
+# need not be the Python that CMake found (a pyenv or venv Python first in
+# PATH). Take the first that has it; with none, the script fails and says why.
+def _has_jsonschema(python):
+    import subprocess
+    try:
+        return subprocess.run([python, "-c", "import jsonschema"],
+                              stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0
+    except OSError:
+        return False
+
+
+sarif_python = next((p for p in (config.python_executable, "/usr/bin/python3")
+                     if _has_jsonschema(p)), config.python_executable)
+
 config.substitutions += [
     ("%check_clang_tidy",
      "%s %s -clang-tidy=%s -filecheck=%s"
@@ -74,7 +91,7 @@ config.substitutions += [
     ("%nvcc", nvcc),
     ("%cmake", config.cmake),
     ("%cuda_path", config.cuda_path),
-    ("%sarif_validate", "%s %s" % (config.python_executable,
+    ("%sarif_validate", "%s %s" % (sarif_python,
                                    os.path.join(config.test_source_root,
                                                 "infrastructure",
                                                 "sarif_validate.py"))),
