@@ -62,6 +62,27 @@ cuda_real = ("-x cuda --cuda-gpu-arch=sm_90a --cuda-path=%s -std=c++17 "
              "-Wno-unknown-cuda-version -isystem %s"
              % (config.cuda_path, os.path.join(cuda_include, "cccl")))
 
+# sarif_validate.py needs the jsonschema package, docs_yaml_check.py PyYAML:
+# Debian's python3-jsonschema (.ci/install-deps.sh) and python3-yaml (a
+# dependency of clang-tidy-22) are seen by /usr/bin/python3, which need not
+# be the Python that CMake found (a pyenv or venv Python first in PATH). Take
+# the first that has the module; with none, the script fails and says why.
+def _python_with(module):
+    import subprocess
+    for python in (config.python_executable, "/usr/bin/python3"):
+        try:
+            if subprocess.run([python, "-c", "import " + module],
+                              stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0:
+                return python
+        except OSError:
+            pass
+    return config.python_executable
+
+
+sarif_python = _python_with("jsonschema")
+yaml_python = _python_with("yaml")
+
 config.substitutions += [
     ("%check_clang_tidy",
      "%s %s -clang-tidy=%s -filecheck=%s"
@@ -74,10 +95,14 @@ config.substitutions += [
     ("%nvcc", nvcc),
     ("%cmake", config.cmake),
     ("%cuda_path", config.cuda_path),
-    ("%sarif_validate", "%s %s" % (config.python_executable,
+    ("%sarif_validate", "%s %s" % (sarif_python,
                                    os.path.join(config.test_source_root,
                                                 "infrastructure",
                                                 "sarif_validate.py"))),
+    ("%docs_yaml_check", "%s %s" % (yaml_python,
+                                     os.path.join(config.test_source_root,
+                                                  "infrastructure",
+                                                  "docs_yaml_check.py"))),
     ("%lsp_client", "%s %s" % (config.python_executable,
                                os.path.join(config.test_source_root,
                                             "infrastructure", "lsp_client.py"))),

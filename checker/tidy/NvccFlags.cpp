@@ -73,11 +73,15 @@ enum class Action {
   Code,          // -code, --gpu-code.
   Gencode,       // -gencode, --generate-code.
   Werror,        // -Werror <kinds>: nvcc's warning kinds, dropped.
+  ClangFlag,     // No value: NvccOption::Clang (--no-exceptions: -fno-exceptions).
+  ClangJoined,   // A value: NvccOption::Clang followed by the value
+                 // (-ftemplate-depth 64: -ftemplate-depth=64).
 };
 
 struct NvccOption {
   std::string_view Name; // Without dashes; nvcc takes one or two.
   Action What;
+  std::string_view Clang = {}; // ClangFlag, ClangJoined: what clang takes.
 };
 
 bool takesValue(Action What) {
@@ -88,6 +92,7 @@ bool takesValue(Action What) {
   case Action::DeviceW:
   case Action::Debug:
   case Action::NoWarnings:
+  case Action::ClangFlag:
     return false;
   default:
     return true;
@@ -107,7 +112,15 @@ constexpr NvccOption NvccOptions[] = {
     {"forward-unknown-opts", Action::DropFlag},
     {"allow-unsupported-compiler", Action::DropFlag},
     {"no-host-device-initializer-list", Action::DropFlag},
+    {"nohdinitlist", Action::DropFlag},
     {"no-host-device-move-forward", Action::DropFlag},
+    {"nohdmoveforward", Action::DropFlag},
+    {"no-exceptions", Action::ClangFlag, "-fno-exceptions"},
+    {"noeh", Action::ClangFlag, "-fno-exceptions"},
+    {"ftemplate-backtrace-limit", Action::ClangJoined,
+     "-ftemplate-backtrace-limit="},
+    {"ftemplate-depth", Action::ClangJoined, "-ftemplate-depth="},
+    {"m64", Action::ClangFlag, "-m64"},
     {"restrict", Action::DropFlag},
     {"ccbin", Action::DropValue},
     {"compiler-bindir", Action::DropValue},
@@ -128,6 +141,7 @@ constexpr NvccOption NvccOptions[] = {
     {"include", Action::PreInclude},
     {"pre-include", Action::PreInclude},
     {"optimize", Action::Optimize},
+    {"O", Action::Optimize}, // -O 3; the joined -O3 is clang's too.
     {"g", Action::Debug},
     {"debug", Action::Debug},
     {"w", Action::NoWarnings},
@@ -167,6 +181,19 @@ constexpr NvccOption NvccOptions[] = {
     {"ewp", Action::DropFlag},
     {"dlink-time-opt", Action::DropFlag},
     {"dlto", Action::DropFlag},
+    {"lto", Action::DropFlag},
+    {"ltoir", Action::DropFlag},
+    {"no-device-link", Action::DropFlag},
+    {"nodlink", Action::DropFlag},
+    {"relocatable-link", Action::DropFlag},
+    {"r", Action::DropFlag},
+    {"relocatable-ptx", Action::DropFlag},
+    {"reloc-ptx", Action::DropFlag},
+    {"compile-as-tools-patch", Action::DropFlag},
+    {"astoolspatch", Action::DropFlag},
+    {"Ofast-compile", Action::DropValue},
+    {"Ofc", Action::DropValue},
+    {"sanitize", Action::DropValue},
     {"gen-opt-lto", Action::DropFlag},
     {"fdevice-syntax-only", Action::DropFlag},
     {"fdevice-time-trace", Action::DropValue},
@@ -200,6 +227,23 @@ constexpr NvccOption NvccOptions[] = {
     {"keep-dir", Action::DropValue},
     {"keep-device-functions", Action::DropFlag},
     {"dryrun", Action::DropFlag},
+    {"objdir-as-tempdir", Action::DropFlag},
+    {"objtemp", Action::DropFlag},
+    {"clean-targets", Action::DropFlag},
+    {"clean", Action::DropFlag},
+    {"list-gpu-code", Action::DropFlag},
+    {"code-ls", Action::DropFlag},
+    {"list-gpu-arch", Action::DropFlag},
+    {"arch-ls", Action::DropFlag},
+    {"jobserver", Action::DropFlag},
+    {"use-local-env", Action::DropFlag},
+    {"force-cl-env-setup", Action::DropFlag},
+    {"profile", Action::DropFlag},
+    {"pg", Action::DropFlag},
+    {"dont-use-profile", Action::DropFlag},
+    {"noprof", Action::DropFlag},
+    {"augment-host-linker-script", Action::DropFlag},
+    {"aug-hls", Action::DropFlag},
     {"v", Action::DropFlag},
     {"verbose", Action::DropFlag},
     {"time", Action::DropValue},
@@ -222,9 +266,11 @@ constexpr NvccOption NvccOptions[] = {
     {"extra-device-vectorization", Action::DropFlag},
     {"maxrregcount", Action::DropValue},
     {"resource-usage", Action::DropFlag},
+    {"res-usage", Action::DropFlag},
     {"source-in-ptx", Action::DropFlag},
     {"src-in-ptx", Action::DropFlag},
     {"jump-table-density", Action::DropValue},
+    {"jtd", Action::DropValue},
     {"dopt", Action::DropValue},
     {"frandom-seed", Action::DropValue},
     {"Xptxas", Action::DropValue},
@@ -245,9 +291,17 @@ constexpr NvccOption NvccOptions[] = {
     {"library-path", Action::DropValue},
     {"qpp-config", Action::DropValue},
     {"target-directory", Action::DropValue},
+    {"target-dir", Action::DropValue},
     {"input-drive-prefix", Action::DropValue},
+    {"idp", Action::DropValue},
     {"dependency-drive-prefix", Action::DropValue},
+    {"ddp", Action::DropValue},
     {"drive-prefix", Action::DropValue},
+    {"dp", Action::DropValue},
+    {"archiver-binary", Action::DropValue},
+    {"arbin", Action::DropValue},
+    {"libdevice-directory", Action::DropValue},
+    {"ldir", Action::DropValue},
     // Diagnostics of nvcc's front end (cudafe) and of ptxas.
     {"Werror", Action::Werror},
     {"Wno-deprecated-gpu-targets", Action::DropFlag},
@@ -255,7 +309,13 @@ constexpr NvccOption NvccOptions[] = {
     {"Wmissing-launch-bounds", Action::DropFlag},
     {"Wext-lambda-captures-this", Action::DropFlag},
     {"display-error-number", Action::DropFlag},
+    {"err-no", Action::DropFlag},
     {"no-display-error-number", Action::DropFlag},
+    {"no-err-no", Action::DropFlag},
+    // nvcc's spellings of host warnings: --Wreorder is clang's -Wreorder.
+    {"Wreorder", Action::ClangFlag, "-Wreorder"},
+    {"Wno-deprecated-declarations", Action::ClangFlag,
+     "-Wno-deprecated-declarations"},
     {"diag-suppress", Action::DropValue},
     {"diag-warn", Action::DropValue},
     {"diag-error", Action::DropValue},
@@ -625,8 +685,23 @@ NvccTranslation translateNvccCommand(const std::vector<std::string> &Args,
       Out.emplace_back("-w");
       break;
     case Action::Xcompiler:
-      for (const std::string &HostArg : split(Value, ','))
-        Out.emplace_back(HostArg);
+      // nvcc splits at commas, and puts each piece into the host
+      // compiler's command line as it is, where a shell splits it at blanks:
+      // -Xcompiler "-fPIC -Wall" is two flags.
+      for (const std::string &Piece : split(Value, ',')) {
+        if (Piece.find_first_of(" \t") == std::string::npos) {
+          Out.emplace_back(Piece);
+          continue;
+        }
+        for (std::string &HostArg : splitOptionsFile(Piece))
+          Out.emplace_back(std::move(HostArg));
+      }
+      break;
+    case Action::ClangFlag:
+      Out.emplace_back(Parsed->Option->Clang);
+      break;
+    case Action::ClangJoined:
+      Out.emplace_back(std::string(Parsed->Option->Clang) + Value);
       break;
     case Action::OptionsFile: // Expanded above.
       break;

@@ -1,22 +1,29 @@
 #!/usr/bin/env python3
-"""Checks a SARIF log against the SARIF 2.1.0 properties that tma-tidy emits.
+"""Checks a SARIF log in two layers.
 
-The required properties and types of the SARIF 2.1.0 schema for the objects
-tma-tidy writes (sarifLog, run, tool, toolComponent, reportingDescriptor,
-result, message, location, physicalLocation, artifactLocation, region, fix,
-artifactChange, replacement, artifactContent), and what GitHub code scanning
-needs: version, runs[].tool.driver.name, results[].message.text,
-results[].locations[].physicalLocation.artifactLocation.uri and
-region.startLine. Written by hand: the official schema is not available
-offline. Prints each problem and exits 1 if there is any.
+1. The official SARIF 2.1.0 JSON schema (OASIS, vendored in
+   Inputs/sarif/sarif-schema-2.1.0.json), with the `jsonschema` package
+   (Debian: python3-jsonschema, which .ci/install-deps.sh installs). String
+   formats (uri, date-time) are not checked.
+2. What GitHub code scanning needs beyond the schema, and what tma-tidy
+   always writes: at least one run, each with `results`; every result with a
+   `ruleId`, a `message.text` (not only a message id) and at least one
+   location with `physicalLocation.artifactLocation.uri` (non-empty, no
+   spaces) and `region.startLine`; a `ruleIndex` that names the rule of the
+   result's `ruleId`.
 
-usage: sarif_validate.py LOG.sarif [--min-results N]
+Prints each problem and exits 1 if there is any; exits 2 if jsonschema is
+missing.
+
+usage: sarif_validate.py LOG.sarif [--min-results N] [--schema SCHEMA.json]
 """
 
 import json
+import os
 import sys
 
-LEVELS = {"none", "note", "warning", "error"}
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs",
+                      "sarif", "sarif-schema-2.1.0.json")
 errors = []
 
 
@@ -24,154 +31,74 @@ def fail(path, message):
     errors.append("%s: %s" % (path, message))
 
 
-def expect(obj, path, key, types, required=True):
-    if not isinstance(obj, dict):
-        fail(path, "is not an object")
-        return None
-    if key not in obj:
-        if required:
-            fail(path, "missing required property '%s'" % key)
-        return None
-    value = obj[key]
-    # bool is an int in Python; SARIF integers are never booleans.
-    if not isinstance(value, types) or (
-            isinstance(value, bool) and bool not in _as_tuple(types)):
-        fail("%s.%s" % (path, key), "has type %s, expected %s"
-             % (type(value).__name__, types))
-        return None
-    return value
+def schema_errors(log, schema_path):
+    try:
+        import jsonschema
+    except ImportError:
+        print("sarif_validate: error: the Python package jsonschema is "
+              "missing (%s); install python3-jsonschema "
+              "(.ci/install-deps.sh)" % sys.executable)
+        sys.exit(2)
+    with open(schema_path, encoding="utf-8") as f:
+        schema = json.load(f)
+    # The schema says draft-04; validator_for picks Draft4Validator.
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    for e in sorted(cls(schema).iter_errors(log),
+                    key=lambda e: [str(p) for p in e.absolute_path]):
+        where = "log" + "".join("[%d]" % p if isinstance(p, int) else ".%s" % p
+                                for p in e.absolute_path)
+        fail(where, "schema: %s" % e.message)
 
 
-def _as_tuple(types):
-    return types if isinstance(types, tuple) else (types,)
-
-
-def message(obj, path):
-    m = expect(obj, path, "message", dict)
-    if m is not None:
-        expect(m, path + ".message", "text", str)
-
-
-def region(obj, path, github):
-    r = expect(obj, path, "region", dict, required=github)
-    if r is None:
-        return
-    for key in ("startLine", "startColumn", "endLine", "endColumn"):
-        v = expect(r, path + ".region", key, int,
-                   required=github and key == "startLine")
-        if v is not None and v < 1:
-            fail("%s.region.%s" % (path, key), "must be >= 1")
-    for key in ("byteOffset", "byteLength", "charOffset", "charLength"):
-        v = expect(r, path + ".region", key, int, required=False)
-        if v is not None and v < 0:
-            fail("%s.region.%s" % (path, key), "must be >= 0")
-    if not any(k in r for k in ("startLine", "charOffset", "byteOffset")):
-        fail(path + ".region", "has neither startLine, charOffset nor "
-             "byteOffset")
-
-
-def artifact_location(obj, path):
-    a = expect(obj, path, "artifactLocation", dict)
-    if a is not None:
-        uri = expect(a, path + ".artifactLocation", "uri", str)
-        if uri is not None and (uri == "" or " " in uri):
-            fail(path + ".artifactLocation.uri", "is not a URI: %r" % uri)
-        expect(a, path + ".artifactLocation", "uriBaseId", str, required=False)
-
-
-def physical_location(loc, path, github):
-    p = expect(loc, path, "physicalLocation", dict, required=github)
-    if p is None:
-        return
-    path += ".physicalLocation"
-    artifact_location(p, path)
-    region(p, path, github)
-
-
-def fix(f, path):
-    expect(f, path, "description", dict, required=False)
-    if isinstance(f.get("description"), dict):
-        expect(f["description"], path + ".description", "text", str)
-    changes = expect(f, path, "artifactChanges", list)
-    if changes is not None and not changes:
-        fail(path + ".artifactChanges", "must not be empty")
-    for i, change in enumerate(changes or []):
-        cpath = "%s.artifactChanges[%d]" % (path, i)
-        artifact_location(change, cpath)
-        replacements = expect(change, cpath, "replacements", list)
-        if replacements is not None and not replacements:
-            fail(cpath + ".replacements", "must not be empty")
-        for j, rep in enumerate(replacements or []):
-            rpath = "%s.replacements[%d]" % (cpath, j)
-            d = expect(rep, rpath, "deletedRegion", dict)
-            if d is not None:
-                region({"region": d}, rpath + ".deletedRegion", False)
-            ins = expect(rep, rpath, "insertedContent", dict, required=False)
-            if ins is not None:
-                expect(ins, rpath + ".insertedContent", "text", str)
-
-
-def validate(log):
-    version = expect(log, "log", "version", str)
-    if version is not None and version != "2.1.0":
-        fail("log.version", "is %r, expected '2.1.0'" % version)
-    expect(log, "log", "$schema", str, required=False)
-    runs = expect(log, "log", "runs", list) or []
+def github_checks(log):
+    """The code-scanning layer; the schema has checked the types."""
+    runs = log.get("runs") if isinstance(log, dict) else None
+    if not runs:
+        fail("log.runs", "has no run")
+        return 0
     results_seen = 0
     for r, run in enumerate(runs):
-        path = "runs[%d]" % r
-        tool = expect(run, path, "tool", dict)
-        rule_ids = []
-        if tool is not None:
-            driver = expect(tool, path + ".tool", "driver", dict)
-            if driver is not None:
-                dpath = path + ".tool.driver"
-                expect(driver, dpath, "name", str)
-                expect(driver, dpath, "version", str, required=False)
-                expect(driver, dpath, "informationUri", str, required=False)
-                for i, rule in enumerate(
-                        expect(driver, dpath, "rules", list,
-                               required=False) or []):
-                    rule_ids.append(expect(rule, "%s.rules[%d]" % (dpath, i),
-                                           "id", str))
-        kind = expect(run, path, "columnKind", str, required=False)
-        if kind is not None and kind not in ("utf16CodeUnits",
-                                             "unicodeCodePoints"):
-            fail(path + ".columnKind", "is %r" % kind)
-        for key, base in (expect(run, path, "originalUriBaseIds", dict,
-                                 required=False) or {}).items():
-            expect(base, "%s.originalUriBaseIds.%s" % (path, key), "uri", str)
-        results = expect(run, path, "results", list) or []
+        path = "log.runs[%d]" % r
+        if not isinstance(run, dict):
+            continue
+        driver = run.get("tool", {}).get("driver", {})
+        rule_ids = [rule.get("id") for rule in driver.get("rules") or []]
+        results = run.get("results")
+        if not isinstance(results, list):
+            fail(path, "has no 'results' list")
+            continue
         for i, result in enumerate(results):
             results_seen += 1
             rpath = "%s.results[%d]" % (path, i)
-            message(result, rpath)
-            rule_id = expect(result, rpath, "ruleId", str)
-            index = expect(result, rpath, "ruleIndex", int, required=False)
+            rule_id = result.get("ruleId")
+            if not rule_id:
+                fail(rpath, "has no ruleId")
+            if "text" not in result.get("message", {}):
+                fail(rpath + ".message", "has no text")
+            index = result.get("ruleIndex")
             if index is not None:
                 if not 0 <= index < len(rule_ids):
                     fail(rpath + ".ruleIndex", "out of range")
                 elif rule_ids[index] != rule_id:
                     fail(rpath + ".ruleIndex", "names rule %r, not %r"
                          % (rule_ids[index], rule_id))
-            level = expect(result, rpath, "level", str, required=False)
-            if level is not None and level not in LEVELS:
-                fail(rpath + ".level", "is %r" % level)
-            locations = expect(result, rpath, "locations", list)
-            if locations is not None and not locations:
-                fail(rpath + ".locations", "is empty (GitHub needs one)")
+            locations = result.get("locations")
+            if not locations:
+                fail(rpath + ".locations", "is missing or empty (GitHub "
+                     "needs one)")
             for j, loc in enumerate(locations or []):
-                physical_location(loc, "%s.locations[%d]" % (rpath, j), True)
-            for j, loc in enumerate(expect(result, rpath, "relatedLocations",
-                                           list, required=False) or []):
-                lpath = "%s.relatedLocations[%d]" % (rpath, j)
-                expect(loc, lpath, "id", int, required=False)
-                if "message" in loc:
-                    message(loc, lpath)
-                physical_location(loc, lpath, False)
-            for j, f in enumerate(expect(result, rpath, "fixes", list,
-                                         required=False) or []):
-                fix(f, "%s.fixes[%d]" % (rpath, j))
+                lpath = "%s.locations[%d].physicalLocation" % (rpath, j)
+                phys = loc.get("physicalLocation")
+                if phys is None:
+                    fail(lpath, "is missing")
+                    continue
+                uri = phys.get("artifactLocation", {}).get("uri")
+                if not uri or " " in uri:
+                    fail(lpath + ".artifactLocation.uri",
+                         "is not a URI: %r" % uri)
+                if "startLine" not in phys.get("region", {}):
+                    fail(lpath + ".region", "has no startLine")
     return results_seen
 
 
@@ -180,12 +107,17 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     min_results = 0
+    schema = SCHEMA
     if "--min-results" in argv:
         min_results = int(argv[argv.index("--min-results") + 1])
+    if "--schema" in argv:
+        schema = argv[argv.index("--schema") + 1]
     with open(argv[1], encoding="utf-8") as f:
         log = json.load(f)
-    count = validate(log)
-    if count < min_results:
+    schema_errors(log, schema)
+    # Types are what the schema says only when it found no error.
+    count = github_checks(log) if not errors else 0
+    if not errors and count < min_results:
         fail("log", "has %d results, expected at least %d"
              % (count, min_results))
     for e in errors:

@@ -154,6 +154,28 @@ TEST(NvccTranslate, DroppedFlags) {
       "--allow-unsupported-compiler",
       "-lcuda",
       "-L/usr/local/cuda/lib64",
+      // nvcc 13.0's short spellings and the options the table missed
+      // (nvcc --help); clang would reject them or read them as link flags.
+      "-res-usage",
+      "-err-no",
+      "-no-err-no",
+      "-nohdinitlist",
+      "-nohdmoveforward",
+      "-lto",
+      "-ltoir",
+      "-nodlink",
+      "-objtemp",
+      "-use-local-env",
+      "-noprof",
+      "-clean",
+      "-arch-ls",
+      "-code-ls",
+      "-jobserver",
+      "-reloc-ptx",
+      "-astoolspatch",
+      "-aug-hls",
+      "-jtd=2",
+      "--Ofast-compile=max",
   };
   for (const std::string &Flag : Dropped) {
     Args Out = translate({"nvcc", Flag, "-x", "cu", "-c", "k.cu"});
@@ -179,6 +201,17 @@ TEST(NvccTranslate, DroppedFlagsWithSeparateValues) {
       {"--threads", "0"},
       {"-Xnvlink", "--verbose"},
       {"-default-stream", "per-thread"},
+      // Their values must not become input files.
+      {"-jtd", "2"},
+      {"-Ofc", "max"},
+      {"-target-dir", "x86_64-linux"},
+      {"-idp", "/cygdrive/"},
+      {"-ddp", "/cygdrive/"},
+      {"-dp", "/cygdrive/"},
+      {"-arbin", "/usr/bin/ar"},
+      {"-ldir", "/usr/local/cuda/nvvm/libdevice"},
+      {"--libdevice-directory", "/usr/local/cuda/nvvm/libdevice"},
+      {"-sanitize", "memcheck"},
   };
   for (const Args &Flags : Dropped) {
     Args Command = {"nvcc"};
@@ -216,6 +249,22 @@ TEST(NvccTranslate, TranslatedFlags) {
       {{"--disable-warnings"}, {"-w"}},
       {{"-fPIC"}, {"-fPIC"}},
       {{"-Wno-unused-parameter"}, {"-Wno-unused-parameter"}},
+      // A blank inside an -Xcompiler value separates host flags (nvcc hands
+      // the value to the host compiler's command line): Makefiles write
+      // -Xcompiler "-fPIC -Wall".
+      {{"-Xcompiler", "-fPIC -Wall"}, {"-fPIC", "-Wall"}},
+      {{"-Xcompiler=-O3 -fopenmp,-Wextra"}, {"-O3", "-fopenmp", "-Wextra"}},
+      // nvcc's own spellings of clang flags, and separate values that clang
+      // wants joined.
+      {{"-O", "3"}, {"-O3"}},
+      {{"-noeh"}, {"-fno-exceptions"}},
+      {{"--no-exceptions"}, {"-fno-exceptions"}},
+      {{"-ftemplate-backtrace-limit", "0"}, {"-ftemplate-backtrace-limit=0"}},
+      {{"--ftemplate-backtrace-limit=0"}, {"-ftemplate-backtrace-limit=0"}},
+      {{"-ftemplate-depth", "128"}, {"-ftemplate-depth=128"}},
+      {{"--Wreorder"}, {"-Wreorder"}},
+      {{"--Wno-deprecated-declarations"}, {"-Wno-deprecated-declarations"}},
+      {{"--m64"}, {"-m64"}},
   };
   for (const auto &[Flags, Want] : Cases) {
     Args Command = {"nvcc"};
@@ -224,6 +273,10 @@ TEST(NvccTranslate, TranslatedFlags) {
     Args Out = translate(Command);
     EXPECT_TRUE(containsRun(Out, Want)) << Flags[0];
   }
+  // A macro value with quotes and no blank stays one argument, as it was.
+  EXPECT_TRUE(contains(translate({"nvcc", "-Xcompiler=-DNAME=\"x\"", "-x",
+                                  "cu", "-c", "k.cu"}),
+                       "-DNAME=\"x\""));
   // -rdc=false is nvcc's default.
   EXPECT_FALSE(
       contains(translate({"nvcc", "-rdc=false", "-c", "k.cu"}), "-fgpu-rdc"));
