@@ -15,8 +15,9 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::tma {
 
-/// Helpers, returns and variables followed from one device operand.
-static constexpr unsigned MaxLinkDepth = 8;
+/// Steps (parameters, variables, pointers, returns, helpers) followed from
+/// one device operand; a helper chain of four functions takes about 16.
+static constexpr unsigned MaxLinkDepth = 32;
 
 namespace {
 
@@ -122,6 +123,19 @@ const Expr *useRoot(const ParentMap &PM, const DeclRefExpr *Use,
     break;
   }
   return E;
+}
+
+/// The declaration statement of the local \p Var within \p S.
+const DeclStmt *declarationOf(const Stmt *S, const VarDecl *Var) {
+  if (!S)
+    return nullptr;
+  if (const auto *DS = dyn_cast<DeclStmt>(S);
+      DS && llvm::is_contained(DS->decls(), Var))
+    return DS;
+  for (const Stmt *Child : S->children())
+    if (const DeclStmt *Found = declarationOf(Child, Var))
+      return Found;
+  return nullptr;
 }
 
 bool isCalled(const CallExpr &Call, llvm::ArrayRef<StringRef> Names) {
@@ -432,13 +446,7 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
                    isa<ImplicitValueInitExpr>(Init) ||
                    (Construct && Construct->getNumArgs() == 0);
     if (!Trivial) {
-      const DeclStmt *DS = nullptr;
-      for (const DeclRefExpr *U : Uses)
-        for (const Stmt *S = U; S && !DS; S = PM.getParent(S))
-          if (const auto *D = dyn_cast<DeclStmt>(S);
-              D && llvm::is_contained(D->decls(), Var))
-            DS = D;
-      // Without a use the declaration is never read: nothing to link.
+      const DeclStmt *DS = declarationOf(Body, Var);
       if (!DS)
         return std::nullopt;
       Place At{P.Fn, DS, P.Context};

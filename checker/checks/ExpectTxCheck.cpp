@@ -68,6 +68,10 @@ struct TxOp {
   std::optional<BarrierIdentity> Id;
   PhasePlace Place;
   SourceLocation Loc;
+  /// An op in a __device__ helper: the call of the helper in this body (the
+  /// op's Site), and the helper. Its operands fold in the call's context.
+  const CallExpr *Via = nullptr;
+  const FunctionDecl *Helper = nullptr;
 };
 
 /// The statements of a body, not descending into lambdas.
@@ -159,6 +163,17 @@ uint64_t asU64(const llvm::APSInt &V) {
   return V.getBitWidth() > 64 ? V.trunc(64).getZExtValue() : V.getZExtValue();
 }
 
+/// The barrier operand of a transaction op; null for other ops.
+const OpValue *barrierOf(const DeviceOp &Op) {
+  if (const auto *E = std::get_if<ExpectTx>(&Op))
+    return &E->Barrier;
+  if (const auto *B = std::get_if<BulkCopy>(&Op))
+    return &B->Barrier;
+  if (const auto *T = std::get_if<TensorCopy>(&Op))
+    return &T->Barrier;
+  return nullptr;
+}
+
 /// A tensor load whose delivered bytes the model counts: one CTA's copy
 /// (no multicast, no CTA pair) in a mode whose count tma-rules.md gives.
 bool isCountedTensorLoad(const TensorCopy &T) {
@@ -243,7 +258,11 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   collect(Body, Stmts);
   llvm::SmallPtrSet<const Stmt *, 16> OpSites;
   std::vector<TxOp> Ops;
-  auto Add = [&](const DeviceOp &Op, const Stmt *S) {
+  // Via/Helper: an op of a helper called at S; BarrierArg: the caller's
+  // argument for the helper's barrier parameter (null: not a parameter).
+  auto Add = [&](const DeviceOp &Op, const Stmt *S, bool Straight,
+                 const CallExpr *Via, const FunctionDecl *Helper,
+                 const Expr *BarrierArg) {
     OpSites.insert(S);
     const OpValue *Bar = nullptr;
     TxRole Role = TxRole::Unknown;
@@ -264,13 +283,73 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     }
     if (!Bar || !Bar->Present)
       return;
+    if (!Straight)
+      Role = TxRole::Unknown;
+    const Expr *BarE = Via ? BarrierArg : Bar->E;
     TxOp T{Op,
            S,
            Role,
-           barrierIdentity(Bar->E, *Result.Context),
+           BarE ? barrierIdentity(BarE, *Result.Context) : std::nullopt,
            phasePlaceOf(PM, S, Body),
-           SM.getFileLoc(siteOf(Op).Loc)};
+           SM.getFileLoc(Via ? Via->getBeginLoc() : siteOf(Op).Loc),
+           Via,
+           Helper};
     Ops.push_back(std::move(T));
+  };
+  // The ops of a __device__ helper called at Call, seen at the call. An op
+  // counts when it runs straight through the helper, its barrier is a
+  // parameter, and the helper calls no other code that could issue ops.
+  auto AddHelperOps = [&](const CallExpr &Call) {
+    const FunctionDecl *Helper = Call.getDirectCallee();
+    if (!Helper || isa<CXXMethodDecl>(Helper) || !Helper->getBody() ||
+        !Helper->hasAttr<CUDADeviceAttr>() ||
+        SM.isInSystemHeader(SM.getFileLoc(Helper->getLocation())))
+      return;
+    const Stmt *HBody = Helper->getBody();
+    std::vector<const Stmt *> HStmts;
+    collect(HBody, HStmts);
+    std::vector<std::pair<DeviceOp, const Stmt *>> Found;
+    llvm::SmallPtrSet<const Stmt *, 8> HSites;
+    bool OtherCalls = false;
+    for (const Stmt *HS : HStmts) {
+      if (const auto *Asm = dyn_cast<GCCAsmStmt>(HS)) {
+        for (const DeviceOp &Op : Finder->opsOf(*Asm))
+          Found.emplace_back(Op, HS);
+        HSites.insert(HS);
+      } else if (auto Op = Finder->opOf(*cast<CallExpr>(HS))) {
+        Found.emplace_back(*Op, HS);
+        HSites.insert(HS);
+      } else if (const FunctionDecl *FD =
+                     cast<CallExpr>(HS)->getDirectCallee();
+                 !FD || (FD->getBody() && !SM.isInSystemHeader(SM.getFileLoc(
+                                              FD->getLocation())))) {
+        OtherCalls = true;
+      }
+    }
+    const ParentMap &HPM = Folder->parentsOf(HBody);
+    for (const auto &[Op, HS] : Found) {
+      PhasePlace HP = phasePlaceOf(HPM, HS, HBody);
+      bool Straight = !OtherCalls && HP.Region == HBody &&
+                      HP.Branches.empty() && !HP.Unclear;
+      const Expr *Arg = nullptr;
+      const OpValue *Bar = barrierOf(Op);
+      const auto *Ref = Bar && Bar->E ? dyn_cast<DeclRefExpr>(
+                                            Bar->E->IgnoreParenCasts())
+                                      : nullptr;
+      const auto *Param =
+          Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+      if (Param && Param->getDeclContext() == Helper &&
+          Param->getFunctionScopeIndex() < Call.getNumArgs()) {
+        Arg = Finder->lookThrough(Call.getArg(Param->getFunctionScopeIndex()));
+        // The parameter must only feed the helper's ops.
+        std::vector<const DeclRefExpr *> Refs;
+        collectRefs(HBody, Refs);
+        for (const DeclRefExpr *D : Refs)
+          if (D->getDecl() == Param && !isKnownUse(HPM, D, HSites))
+            Straight = false;
+      }
+      Add(Op, &Call, Straight, &Call, Helper, Arg);
+    }
   };
   for (const Stmt *S : Stmts) {
     SourceLocation Loc = SM.getFileLoc(S->getBeginLoc());
@@ -278,9 +357,11 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
       for (const DeviceOp &Op : Finder->opsOf(*Asm))
-        Add(Op, S);
+        Add(Op, S, true, nullptr, nullptr, nullptr);
     } else if (auto Op = Finder->opOf(*cast<CallExpr>(S))) {
-      Add(*Op, S);
+      Add(*Op, S, true, nullptr, nullptr, nullptr);
+    } else {
+      AddHelperOps(*cast<CallExpr>(S));
     }
   }
   if (Ops.empty())
@@ -433,16 +514,29 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
            Folder->contextsOf(CallSiteContexts ? Fn : nullptr)) {
         Folder->enterContext(Context);
         std::vector<::tma::rules::Known> Expected, Delivered;
+        // An op of a helper folds in the context of the helper's call.
+        auto InOpContext = [&](unsigned I, auto F) {
+          if (Ops[I].Via)
+            Folder->enterContext(
+                Folder->contextFor(Ops[I].Via, Ops[I].Helper, Context));
+          auto R = F();
+          Folder->enterContext(Context);
+          return R;
+        };
         const ExpectTx *FirstExpect = nullptr;
-        unsigned Expects = 0;
+        unsigned FirstExpectIdx = 0, Expects = 0;
         for (unsigned I : Group) {
           if (const auto *E = std::get_if<ExpectTx>(&Ops[I].Op)) {
-            Expected.push_back(foldOperand(E->Bytes));
-            if (!FirstExpect)
+            Expected.push_back(
+                InOpContext(I, [&] { return foldOperand(E->Bytes); }));
+            if (!FirstExpect) {
               FirstExpect = E;
+              FirstExpectIdx = I;
+            }
             ++Expects;
           } else {
-            Delivered.push_back(delivered(Ops[I].Op));
+            Delivered.push_back(
+                InOpContext(I, [&] { return delivered(Ops[I].Op); }));
           }
         }
         auto V =
@@ -454,7 +548,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         if (!V)
           continue;
         AllKnown = false; // reported, not proven
-        SourceLocation Loc = SM.getFileLoc(FirstExpect->Loc);
+        SourceLocation Loc = Ops[FirstExpectIdx].Loc;
         if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
           continue;
         std::string Message = V->Message + " (" + V->RuleId + ")";
@@ -462,8 +556,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           continue;
         // A fix-it for a single literal count outside macros.
         const Expr *Lit = nullptr;
-        if (Expects == 1 && !FirstExpect->Bytes.Imm &&
-            FirstExpect->Bytes.Written) {
+        if (Expects == 1 && !Ops[FirstExpectIdx].Via &&
+            !FirstExpect->Bytes.Imm && FirstExpect->Bytes.Written) {
           const Expr *W = FirstExpect->Bytes.Written->IgnoreParenImpCasts();
           if (isa<IntegerLiteral>(W) && !W->getBeginLoc().isMacroID() &&
               !W->getEndLoc().isMacroID())
@@ -477,7 +571,10 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         }
         for (unsigned I : Group)
           if (!std::holds_alternative<ExpectTx>(Ops[I].Op))
-            noteCopy(Ops[I].Op, Ops[I].Loc, Name, SM);
+            InOpContext(I, [&] {
+              noteCopy(Ops[I].Op, Ops[I].Loc, Name, SM);
+              return 0;
+            });
         if (!Lit)
           diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
       }
