@@ -161,7 +161,7 @@ __global__ void helperProducer(const __grid_constant__ CUtensorMap mapA,
 // CHECK-MESSAGES: :[[@LINE-8]]:7: note: this copy delivers 4096 bytes to 'full[k % 2]'
 // CHECK-MESSAGES: :137:35: note: the tensor map it reads is encoded here: box 64 x 64 of CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
 // CHECK-MESSAGES: :186:3: note: and passed to the kernel by this launch
-// CHECK-MESSAGES: :[[@LINE-12]]:7: note: expect 20480 bytes
+// CHECK-MESSAGES: :151:7: note: expect 20480 bytes
 
 // Multicast: each CTA of the mask receives the box; the model stays silent.
 __global__ void multicast(const __grid_constant__ CUtensorMap map,
