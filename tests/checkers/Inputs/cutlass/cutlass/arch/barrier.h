@@ -7,6 +7,7 @@
 #ifndef TMA_TEST_CUTLASS_ARCH_BARRIER_H
 #define TMA_TEST_CUTLASS_ARCH_BARRIER_H
 
+#include <cuda_runtime.h>
 #include <stdint.h>
 
 __device__ size_t __cvta_generic_to_shared(const void *);
