@@ -798,8 +798,7 @@ static bool isWithinNamespace(const Decl *D, llvm::StringRef Name) {
 /// holds that call only where the bulk path is compiled in: device code for
 /// SM 90 or later, __cccl_ptx_isa >= 800, and (an `if constexpr`) an
 /// alignment of at least 16.
-bool DeviceOpsFinder::reachesBulkCopy(const FunctionDecl *FD,
-                                      unsigned Depth) {
+bool DeviceOpsFinder::reachesBulkCopy(const FunctionDecl *FD, unsigned Depth) {
   const FunctionDecl *Def = nullptr;
   if (Depth > 8 || !FD->hasBody(Def))
     return false;
@@ -953,8 +952,7 @@ std::optional<DeviceOp> DeviceOpsFinder::memcpyAsyncOp(const CallExpr &Call,
   if (!isBlockScopeBarrier(FD.getParamDecl(First + 3)->getType()))
     return std::nullopt;
   // The alignment CCCL dispatches on: the larger of alignof(T) and A.
-  std::uint64_t Align =
-      alignedSizeAlign(FD.getParamDecl(First + 2)->getType());
+  std::uint64_t Align = alignedSizeAlign(FD.getParamDecl(First + 2)->getType());
   QualType Pointee = FD.getParamDecl(First)->getType()->getPointeeType();
   if (!Pointee.isNull() && !Pointee->isVoidType() &&
       !Pointee->isIncompleteType())
@@ -983,7 +981,7 @@ std::optional<DeviceOp> DeviceOpsFinder::memcpyAsyncOp(const CallExpr &Call,
   Op.Dst = Bind(Dst);
   Op.Src = Bind(Src);
   Op.Size = Bind(alignedSizeAlign(Size->getType()) ? alignedSizeValue(Size, 0)
-                                                    : Size);
+                                                   : Size);
   Op.Barrier = Bind(Bar);
   Op.OwnsExpectTx = true;
   return Op;
@@ -1099,15 +1097,16 @@ bool DeviceOpsFinder::inLibraryBody(const Stmt *S) {
     const DeclContext *TU = Ctx.getTranslationUnitDecl();
     for (const DeclContext *Cutlass : Lookup(TU, "cutlass"))
       for (const DeclContext *Arch : Lookup(Cutlass, "arch"))
-        for (llvm::StringRef R : {"ClusterBarrier", "ClusterTransactionBarrier"})
+        for (llvm::StringRef R :
+             {"ClusterBarrier", "ClusterTransactionBarrier"})
           llvm::append_range(Records, Lookup(Arch, R));
     for (const DeclContext *Cute : Lookup(TU, "cute"))
       for (const char *Prefix : {"LOAD", "LOAD_MULTICAST", "STORE"})
         for (char N = '1'; N <= '5'; ++N)
-          llvm::append_range(
-              Records, Lookup(Cute, (llvm::Twine("SM90_TMA_") + Prefix + "_" +
-                                     llvm::Twine(N) + "D")
-                                        .str()));
+          llvm::append_range(Records,
+                             Lookup(Cute, (llvm::Twine("SM90_TMA_") + Prefix +
+                                           "_" + llvm::Twine(N) + "D")
+                                              .str()));
     for (const DeclContext *DC : Records)
       for (const Decl *D : DC->decls()) {
         const auto *MD = dyn_cast<CXXMethodDecl>(D);
@@ -1158,9 +1157,8 @@ DeviceOpsFinder::libraryMethodOp(const CallExpr &Call,
                               ? device::OpKind::BarrierInit
                               : device::OpKind::ExpectTx;
     // Only where the body really issues it (CUDA_BARRIER_ENABLED).
-    if (llvm::none_of(bodyOps(&MD, 1), [&](const DeviceOp &Op) {
-          return kindOf(Op) == Kind;
-        }))
+    if (llvm::none_of(bodyOps(&MD, 1),
+                      [&](const DeviceOp &Op) { return kindOf(Op) == Kind; }))
       return std::nullopt;
     if (M->Kind == LibraryKind::BarrierInit) {
       if (N != First + 1)

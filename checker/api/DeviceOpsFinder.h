@@ -68,8 +68,7 @@ private:
                                         const FunctionDecl &FD);
   std::optional<DeviceOp> libraryMethodOp(const CallExpr &Call,
                                           const CXXMethodDecl &MD);
-  const std::vector<DeviceOp> &bodyOps(const FunctionDecl *FD,
-                                       unsigned Depth);
+  const std::vector<DeviceOp> &bodyOps(const FunctionDecl *FD, unsigned Depth);
   bool reachesBulkCopy(const FunctionDecl *FD, unsigned Depth);
   bool inLibraryBody(const Stmt *S);
   bool pointsInto(const Expr *E, device::Space Space, unsigned Depth);
@@ -81,7 +80,8 @@ private:
   llvm::DenseMap<const VarDecl *, bool> NeverModified;
   /// The ops of the asm statements of a library function's body.
   llvm::DenseMap<const FunctionDecl *, std::vector<DeviceOp>> BodyOps;
-  /// Whether a cuda:: function's instantiation reaches cuda::ptx::cp_async_bulk.
+  /// Whether a cuda:: function's instantiation reaches
+  /// cuda::ptx::cp_async_bulk.
   llvm::DenseMap<const FunctionDecl *, bool> ReachesBulk;
   /// The asm statements and calls inside the recognised CUTLASS and CuTe
   /// functions; built on first use.

@@ -577,8 +577,8 @@ protected:
         LibraryCode,
         {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90a",
          "-nocudainc", "-nocudalib", "-nostdinc++", "-std=c++17",
-         "--cuda-path=" TMA_TEST_HEADERS, "-isystem", TMA_TEST_HEADERS,
-         "-I", TMA_TEST_HEADERS "/../cutlass", "-resource-dir",
+         "--cuda-path=" TMA_TEST_HEADERS, "-isystem", TMA_TEST_HEADERS, "-I",
+         TMA_TEST_HEADERS "/../cutlass", "-resource-dir",
          TMA_CLANG_RESOURCE_DIR},
         "input.cu");
   }
