@@ -67,7 +67,8 @@ struct SM90_TMA_STORE_1D {
 struct SM90_TMA_LOAD_2D {
   __host__ __device__ static void copy(void const *desc_ptr, uint64_t *mbar_ptr,
                                        uint64_t cache_hint, void *smem_ptr,
-                                       int32_t const &crd0, int32_t const &crd1) {
+                                       int32_t const &crd0,
+                                       int32_t const &crd1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint64_t desc = reinterpret_cast<uint64_t>(desc_ptr);
     uint32_t mbar = cast_smem_ptr_to_uint(mbar_ptr);
@@ -86,7 +87,8 @@ struct SM90_TMA_LOAD_MULTICAST_2D {
   __host__ __device__ static void copy(void const *desc_ptr, uint64_t *mbar_ptr,
                                        uint16_t multicast_mask,
                                        uint64_t cache_hint, void *smem_ptr,
-                                       int32_t const &crd0, int32_t const &crd1) {
+                                       int32_t const &crd0,
+                                       int32_t const &crd1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint64_t desc = reinterpret_cast<uint64_t>(desc_ptr);
     uint32_t mbar = cast_smem_ptr_to_uint(mbar_ptr);
@@ -104,7 +106,8 @@ struct SM90_TMA_LOAD_MULTICAST_2D {
 struct SM90_TMA_STORE_2D {
   __host__ __device__ static void copy(void const *desc_ptr,
                                        void const *smem_ptr,
-                                       int32_t const &crd0, int32_t const &crd1) {
+                                       int32_t const &crd0,
+                                       int32_t const &crd1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint64_t desc = reinterpret_cast<uint64_t>(desc_ptr);
     uint32_t smem = cast_smem_ptr_to_uint(smem_ptr);
@@ -119,7 +122,9 @@ struct SM90_TMA_STORE_2D {
 struct SM90_TMA_LOAD_3D {
   __host__ __device__ static void copy(void const *desc_ptr, uint64_t *mbar_ptr,
                                        uint64_t cache_hint, void *smem_ptr,
-                                       int32_t const &crd0, int32_t const &crd1, int32_t const &crd2) {
+                                       int32_t const &crd0,
+                                       int32_t const &crd1,
+                                       int32_t const &crd2) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint64_t desc = reinterpret_cast<uint64_t>(desc_ptr);
     uint32_t mbar = cast_smem_ptr_to_uint(mbar_ptr);
@@ -127,7 +132,8 @@ struct SM90_TMA_LOAD_3D {
     asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::"
                  "complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, %4, %5}], "
                  "[%2], %6;"
-                 :: "r"(smem), "l"(desc), "r"(mbar), "r"(crd0), "r"(crd1), "r"(crd2),
+                 :: "r"(smem), "l"(desc), "r"(mbar), "r"(crd0), "r"(crd1),
+                    "r"(crd2),
                     "l"(cache_hint)
                  : "memory");
 #endif
@@ -138,7 +144,9 @@ struct SM90_TMA_LOAD_MULTICAST_3D {
   __host__ __device__ static void copy(void const *desc_ptr, uint64_t *mbar_ptr,
                                        uint16_t multicast_mask,
                                        uint64_t cache_hint, void *smem_ptr,
-                                       int32_t const &crd0, int32_t const &crd1, int32_t const &crd2) {
+                                       int32_t const &crd0,
+                                       int32_t const &crd1,
+                                       int32_t const &crd2) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint64_t desc = reinterpret_cast<uint64_t>(desc_ptr);
     uint32_t mbar = cast_smem_ptr_to_uint(mbar_ptr);
@@ -156,7 +164,9 @@ struct SM90_TMA_LOAD_MULTICAST_3D {
 struct SM90_TMA_STORE_3D {
   __host__ __device__ static void copy(void const *desc_ptr,
                                        void const *smem_ptr,
-                                       int32_t const &crd0, int32_t const &crd1, int32_t const &crd2) {
+                                       int32_t const &crd0,
+                                       int32_t const &crd1,
+                                       int32_t const &crd2) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint64_t desc = reinterpret_cast<uint64_t>(desc_ptr);
     uint32_t smem = cast_smem_ptr_to_uint(smem_ptr);
@@ -171,15 +181,20 @@ struct SM90_TMA_STORE_3D {
 struct SM90_TMA_LOAD_4D {
   __host__ __device__ static void copy(void const *desc_ptr, uint64_t *mbar_ptr,
                                        uint64_t cache_hint, void *smem_ptr,
-                                       int32_t const &crd0, int32_t const &crd1, int32_t const &crd2, int32_t const &crd3) {
+                                       int32_t const &crd0,
+                                       int32_t const &crd1,
+                                       int32_t const &crd2,
+                                       int32_t const &crd3) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint64_t desc = reinterpret_cast<uint64_t>(desc_ptr);
     uint32_t mbar = cast_smem_ptr_to_uint(mbar_ptr);
     uint32_t smem = cast_smem_ptr_to_uint(smem_ptr);
     asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::"
-                 "complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, %4, %5, %6}], "
+                 "complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, %4, %5, "
+                 "%6}], "
                  "[%2], %7;"
-                 :: "r"(smem), "l"(desc), "r"(mbar), "r"(crd0), "r"(crd1), "r"(crd2), "r"(crd3),
+                 :: "r"(smem), "l"(desc), "r"(mbar), "r"(crd0), "r"(crd1),
+                    "r"(crd2), "r"(crd3),
                     "l"(cache_hint)
                  : "memory");
 #endif
@@ -190,7 +205,10 @@ struct SM90_TMA_LOAD_MULTICAST_4D {
   __host__ __device__ static void copy(void const *desc_ptr, uint64_t *mbar_ptr,
                                        uint16_t multicast_mask,
                                        uint64_t cache_hint, void *smem_ptr,
-                                       int32_t const &crd0, int32_t const &crd1, int32_t const &crd2, int32_t const &crd3) {
+                                       int32_t const &crd0,
+                                       int32_t const &crd1,
+                                       int32_t const &crd2,
+                                       int32_t const &crd3) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint64_t desc = reinterpret_cast<uint64_t>(desc_ptr);
     uint32_t mbar = cast_smem_ptr_to_uint(mbar_ptr);
@@ -208,13 +226,17 @@ struct SM90_TMA_LOAD_MULTICAST_4D {
 struct SM90_TMA_STORE_4D {
   __host__ __device__ static void copy(void const *desc_ptr,
                                        void const *smem_ptr,
-                                       int32_t const &crd0, int32_t const &crd1, int32_t const &crd2, int32_t const &crd3) {
+                                       int32_t const &crd0,
+                                       int32_t const &crd1,
+                                       int32_t const &crd2,
+                                       int32_t const &crd3) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint64_t desc = reinterpret_cast<uint64_t>(desc_ptr);
     uint32_t smem = cast_smem_ptr_to_uint(smem_ptr);
     asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group "
                  "[%0, {%2, %3, %4, %5}], [%1];"
-                 :: "l"(desc), "r"(smem), "r"(crd0), "r"(crd1), "r"(crd2), "r"(crd3)
+                 :: "l"(desc), "r"(smem), "r"(crd0), "r"(crd1), "r"(crd2),
+                    "r"(crd3)
                  : "memory");
 #endif
   }
@@ -223,15 +245,21 @@ struct SM90_TMA_STORE_4D {
 struct SM90_TMA_LOAD_5D {
   __host__ __device__ static void copy(void const *desc_ptr, uint64_t *mbar_ptr,
                                        uint64_t cache_hint, void *smem_ptr,
-                                       int32_t const &crd0, int32_t const &crd1, int32_t const &crd2, int32_t const &crd3, int32_t const &crd4) {
+                                       int32_t const &crd0,
+                                       int32_t const &crd1,
+                                       int32_t const &crd2,
+                                       int32_t const &crd3,
+                                       int32_t const &crd4) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint64_t desc = reinterpret_cast<uint64_t>(desc_ptr);
     uint32_t mbar = cast_smem_ptr_to_uint(mbar_ptr);
     uint32_t smem = cast_smem_ptr_to_uint(smem_ptr);
     asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::"
-                 "complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, %4, %5, %6, %7}], "
+                 "complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, %4, %5, "
+                 "%6, %7}], "
                  "[%2], %8;"
-                 :: "r"(smem), "l"(desc), "r"(mbar), "r"(crd0), "r"(crd1), "r"(crd2), "r"(crd3), "r"(crd4),
+                 :: "r"(smem), "l"(desc), "r"(mbar), "r"(crd0), "r"(crd1),
+                    "r"(crd2), "r"(crd3), "r"(crd4),
                     "l"(cache_hint)
                  : "memory");
 #endif
@@ -242,7 +270,11 @@ struct SM90_TMA_LOAD_MULTICAST_5D {
   __host__ __device__ static void copy(void const *desc_ptr, uint64_t *mbar_ptr,
                                        uint16_t multicast_mask,
                                        uint64_t cache_hint, void *smem_ptr,
-                                       int32_t const &crd0, int32_t const &crd1, int32_t const &crd2, int32_t const &crd3, int32_t const &crd4) {
+                                       int32_t const &crd0,
+                                       int32_t const &crd1,
+                                       int32_t const &crd2,
+                                       int32_t const &crd3,
+                                       int32_t const &crd4) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint64_t desc = reinterpret_cast<uint64_t>(desc_ptr);
     uint32_t mbar = cast_smem_ptr_to_uint(mbar_ptr);
@@ -251,7 +283,8 @@ struct SM90_TMA_LOAD_MULTICAST_5D {
                  "complete_tx::bytes.multicast::cluster.L2::cache_hint "
                  "[%0], [%1, {%4, %5, %6, %7, %8}], [%2], %3, %9;"
                  :: "r"(smem), "l"(desc), "r"(mbar), "h"(multicast_mask),
-                    "r"(crd0), "r"(crd1), "r"(crd2), "r"(crd3), "r"(crd4), "l"(cache_hint)
+                    "r"(crd0), "r"(crd1), "r"(crd2), "r"(crd3), "r"(crd4),
+                    "l"(cache_hint)
                  : "memory");
 #endif
   }
@@ -260,13 +293,18 @@ struct SM90_TMA_LOAD_MULTICAST_5D {
 struct SM90_TMA_STORE_5D {
   __host__ __device__ static void copy(void const *desc_ptr,
                                        void const *smem_ptr,
-                                       int32_t const &crd0, int32_t const &crd1, int32_t const &crd2, int32_t const &crd3, int32_t const &crd4) {
+                                       int32_t const &crd0,
+                                       int32_t const &crd1,
+                                       int32_t const &crd2,
+                                       int32_t const &crd3,
+                                       int32_t const &crd4) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint64_t desc = reinterpret_cast<uint64_t>(desc_ptr);
     uint32_t smem = cast_smem_ptr_to_uint(smem_ptr);
     asm volatile("cp.async.bulk.tensor.5d.global.shared::cta.bulk_group "
                  "[%0, {%2, %3, %4, %5, %6}], [%1];"
-                 :: "l"(desc), "r"(smem), "r"(crd0), "r"(crd1), "r"(crd2), "r"(crd3), "r"(crd4)
+                 :: "l"(desc), "r"(smem), "r"(crd0), "r"(crd1), "r"(crd2),
+                    "r"(crd3), "r"(crd4)
                  : "memory");
 #endif
   }
