@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The device-op model: what a kernel does with TMA, whichever way it is
-// spelled (inline PTX, cuda::ptx, the cde wrappers, cuda::device barriers).
+// spelled (inline PTX, cuda::ptx, the cde wrappers, cuda::device barriers,
+// cuda::memcpy_async, CUTLASS barriers and CuTe copy atoms).
 // Plain structs, no rule logic: every recogniser in api/DeviceOpsFinder
 // produces these and nothing else, and rules and checks read only these.
 //
@@ -59,7 +60,10 @@ enum class OpApi {
   InlinePtx,  ///< an asm statement
   CudaPtx,    ///< cuda::ptx::*
   Cde,        ///< cuda::device::experimental::*
-  CudaDevice, ///< cuda::device::barrier_{arrive,expect}_tx
+  CudaDevice, ///< cuda::device::barrier_{arrive,expect}_tx, memcpy_async_tx
+  Libcudacxx, ///< cuda::memcpy_async
+  Cutlass,    ///< cutlass::arch::Cluster{,Transaction}Barrier
+  Cute,       ///< cute::SM90_TMA_{LOAD,LOAD_MULTICAST,STORE}_<N>D::copy
 };
 
 /// Where an op is issued.
@@ -84,6 +88,11 @@ struct BulkCopy : OpSite {
   /// the API does not name it.
   std::string ReduceType;
   OpValue Dst, Src, Size, Barrier, CtaMask, CachePolicy, ByteMask;
+  /// The call also performs expect-tx(Size) on Barrier, without arriving
+  /// (cuda::memcpy_async on its cp.async.bulk path, MEMCPY-ASYNC-TX-OWNED):
+  /// its bytes are expected as well as delivered, so no other expect-tx of
+  /// the phase may count them again.
+  bool OwnsExpectTx = false;
 };
 
 /// cp.async.bulk.tensor, cp.reduce.async.bulk.tensor and

@@ -16,7 +16,9 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -270,6 +272,13 @@ static DeviceOp asmOpOf(const ptx::Instruction &I, const AsmOperands &Bind,
 }
 
 std::vector<DeviceOp> DeviceOpsFinder::opsOf(const GCCAsmStmt &S) {
+  // The asm of a recognised CUTLASS/CuTe function is seen at its callers.
+  if (inLibraryBody(&S))
+    return {};
+  return parseAsm(S);
+}
+
+std::vector<DeviceOp> DeviceOpsFinder::parseAsm(const GCCAsmStmt &S) {
   const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
   if (!Text || Text->getCharByteWidth() != 1)
     return {};
@@ -440,6 +449,11 @@ static const LibraryFunction LibraryFunctions[] = {
    {Role::Barrier, Role::ArriveCount, Role::Bytes}},
   {"barrier_expect_tx", OpApi::CudaDevice, Shape::ExpectTx, Space::Generic,
    Space::Generic, TensorMode::Tile, 0, {Role::Barrier, Role::Bytes}},
+  // Issues cp.async.bulk.shared::cluster.global and nothing else
+  // (CDE-BULK-NO-TX); static_assert(16 <= A) on its aligned_size_t<A>.
+  {"memcpy_async_tx", OpApi::CudaDevice, Shape::Bulk, Space::SharedCluster,
+   Space::Global, TensorMode::Tile, 0,
+   {Role::Dst, Role::Src, Role::Size, Role::Barrier}},
 };
 // clang-format on
 
@@ -569,10 +583,25 @@ static unsigned arrayLength(QualType T) {
   return 0;
 }
 
+/// For cuda::aligned_size_t<A>: A; otherwise 0.
+static std::uint64_t alignedSizeAlign(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getName() != "aligned_size_t" ||
+      !isInNamespace(Spec, {"cuda"}) || Spec->getTemplateArgs().size() != 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
+    return 0;
+  return Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue();
+}
+
 std::optional<DeviceOp> DeviceOpsFinder::opOf(const CallExpr &Call) {
   const FunctionDecl *FD = Call.getDirectCallee();
-  if (!FD || !FD->getIdentifier())
+  if (!FD || !FD->getIdentifier() || inLibraryBody(&Call))
     return std::nullopt;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    return libraryMethodOp(Call, *MD);
+  if (FD->getName() == "memcpy_async" && isInNamespace(FD, {"cuda"}))
+    return memcpyAsyncOp(Call, *FD);
   std::optional<OpApi> Api = apiOf(*FD);
   if (!Api)
     return std::nullopt;
@@ -595,6 +624,12 @@ std::optional<DeviceOp> DeviceOpsFinder::opOf(const CallExpr &Call) {
     OpValue V;
     V.Present = true;
     V.Written = Call.getArg(I);
+    // memcpy_async_tx's size: the byte count inside the aligned_size_t.
+    if (alignedSizeAlign(V.Written->getType())) {
+      V.Written = alignedSizeValue(V.Written, 0);
+      V.E = V.Written ? lookThrough(V.Written) : nullptr;
+      return V;
+    }
     V.E = lookThrough(V.Written);
     if (const ClassTemplateSpecializationDecl *N =
             integralConstant(V.Written->getType());
@@ -734,6 +769,457 @@ std::optional<DeviceOp> DeviceOpsFinder::opOf(const CallExpr &Call) {
   }
   }
   llvm_unreachable("covered switch over Shape");
+}
+
+//===----------------------------------------------------------------------===//
+// cuda::memcpy_async
+//===----------------------------------------------------------------------===//
+
+/// \p S and the statements below it, in pre-order.
+template <typename Fn> static void forEachStmt(const Stmt *S, Fn &&F) {
+  if (!S)
+    return;
+  F(S);
+  for (const Stmt *Child : S->children())
+    forEachStmt(Child, F);
+}
+
+/// True when \p D is declared in namespace \p Name or one nested in it.
+static bool isWithinNamespace(const Decl *D, llvm::StringRef Name) {
+  const NamespaceDecl *Outermost = nullptr;
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Outermost = NS;
+  return Outermost && Outermost->getName() == Name;
+}
+
+/// Whether the definition of \p FD, a function of CCCL, calls
+/// cuda::ptx::cp_async_bulk through CCCL's own functions. An instantiation
+/// holds that call only where the bulk path is compiled in: device code for
+/// SM 90 or later, __cccl_ptx_isa >= 800, and (an `if constexpr`) an
+/// alignment of at least 16.
+bool DeviceOpsFinder::reachesBulkCopy(const FunctionDecl *FD, unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (Depth > 8 || !FD->hasBody(Def))
+    return false;
+  if (auto It = ReachesBulk.find(Def); It != ReachesBulk.end())
+    return It->second;
+  ReachesBulk[Def] = false; // recursion guard
+  bool Found = false;
+  forEachStmt(Def->getBody(), [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (Found || !Callee || !Callee->getIdentifier() ||
+        !isWithinNamespace(Callee, "cuda"))
+      return;
+    if (Callee->getName() == "cp_async_bulk" &&
+        apiOf(*Callee) == OpApi::CudaPtx)
+      Found = true;
+    else
+      Found = reachesBulkCopy(Callee, Depth + 1);
+  });
+  ReachesBulk[Def] = Found;
+  return Found;
+}
+
+/// Whether \p T is cuda::barrier<thread_scope_block> with the default
+/// completion function: the only barrier that memcpy_async completes by
+/// complete_tx (CCCL's __is_local_smem_barrier).
+static bool isBlockScopeBarrier(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getName() != "barrier" || !isInNamespace(Spec, {"cuda"}))
+    return false;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  if (Args.size() != 2 || Args[0].getKind() != TemplateArgument::Integral ||
+      Args[1].getKind() != TemplateArgument::Type)
+    return false;
+  const EnumDecl *Scope = Args[0].getIntegralType()->getAsEnumDecl();
+  if (!Scope)
+    return false;
+  bool Block = llvm::any_of(Scope->enumerators(), [&](const auto *C) {
+    return C->getName() == "thread_scope_block" &&
+           llvm::APSInt::isSameValue(C->getInitVal(), Args[0].getAsIntegral());
+  });
+  const CXXRecordDecl *Completion = Args[1].getAsType()->getAsCXXRecordDecl();
+  return Block && Completion && Completion->getIdentifier() &&
+         Completion->getName() == "__empty_completion";
+}
+
+/// The byte count inside a cuda::aligned_size_t expression
+/// (`aligned_size_t<16>(n)`, a never-modified local initialised so), or
+/// null.
+const Expr *DeviceOpsFinder::alignedSizeValue(const Expr *E, unsigned Depth) {
+  while (E && Depth++ < MaxLookThrough) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (E->getType()->isIntegerType())
+      return E;
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+      E = Cast->getSubExpr();
+    } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      if (Construct->getNumArgs() != 1)
+        return nullptr;
+      E = Construct->getArg(0);
+    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+          !isNeverModified(VD))
+        return nullptr;
+      E = VD->getInit();
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+/// Whether the object \p E (an lvalue) lies in \p Space: a __shared__
+/// variable (SharedCta) or a __device__ variable (Global), an element or
+/// member of one, or what a pointer into that space designates.
+bool DeviceOpsFinder::objectIn(const Expr *E, Space Space, unsigned Depth) {
+  if (!E || Depth > MaxLookThrough)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    return pointsInto(A->getBase(), Space, Depth + 1);
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return M->isArrow() ? pointsInto(M->getBase(), Space, Depth + 1)
+                        : objectIn(M->getBase(), Space, Depth + 1);
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->getOpcode() == UO_Deref &&
+           pointsInto(U->getSubExpr(), Space, Depth + 1);
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!VD)
+    return false;
+  // A local reference stands for the object it is bound to.
+  if (VD->getType()->isReferenceType())
+    return VD->isLocalVarDecl() && VD->getInit() &&
+           objectIn(VD->getInit(), Space, Depth + 1);
+  if (Space == Space::SharedCta)
+    return VD->hasAttr<CUDASharedAttr>();
+  return Space == Space::Global && VD->hasGlobalStorage() &&
+         VD->hasAttr<CUDADeviceAttr>() && !VD->hasAttr<CUDASharedAttr>() &&
+         !VD->hasAttr<CUDAConstantAttr>();
+}
+
+/// Whether the pointer \p E provably points into \p Space: the address of
+/// (an element of) an object objectIn that space, an offset from such a
+/// pointer, a never-modified local initialised by one, or, for Global, a
+/// never-modified pointer parameter of a kernel (the host cannot pass an
+/// address of shared or local memory).
+bool DeviceOpsFinder::pointsInto(const Expr *E, Space Space, unsigned Depth) {
+  if (!E || Depth > MaxLookThrough)
+    return false;
+  E = lookThrough(E);
+  if (E->getType()->isArrayType())
+    return objectIn(E, Space, Depth + 1);
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->getOpcode() == UO_AddrOf &&
+           objectIn(U->getSubExpr(), Space, Depth + 1);
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub)
+      return false;
+    if (B->getLHS()->getType()->isPointerType())
+      return pointsInto(B->getLHS(), Space, Depth + 1);
+    return B->getOpcode() == BO_Add &&
+           B->getRHS()->getType()->isPointerType() &&
+           pointsInto(B->getRHS(), Space, Depth + 1);
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!VD || !VD->getType()->isPointerType() || !isNeverModified(VD))
+    return false;
+  if (const auto *Param = dyn_cast<ParmVarDecl>(VD)) {
+    const auto *Fn = dyn_cast<FunctionDecl>(Param->getDeclContext());
+    return Space == Space::Global && Fn && Fn->hasAttr<CUDAGlobalAttr>();
+  }
+  return VD->isLocalVarDecl() && VD->getInit() &&
+         pointsInto(VD->getInit(), Space, Depth + 1);
+}
+
+/// cuda::memcpy_async([group,] dst, src, size, barrier): a bulk copy only
+/// where MEMCPY-ASYNC-TMA-PATH holds for certain; it then also performs the
+/// expect-tx of its bytes (MEMCPY-ASYNC-TX-OWNED).
+std::optional<DeviceOp> DeviceOpsFinder::memcpyAsyncOp(const CallExpr &Call,
+                                                       const FunctionDecl &FD) {
+  unsigned N = Call.getNumArgs();
+  if ((N != 4 && N != 5) || FD.getNumParams() != N)
+    return std::nullopt;
+  unsigned First = N - 4; // the cooperative-group overload leads with g
+  const Expr *Dst = Call.getArg(First), *Src = Call.getArg(First + 1),
+             *Size = Call.getArg(First + 2), *Bar = Call.getArg(First + 3);
+  if (!isBlockScopeBarrier(FD.getParamDecl(First + 3)->getType()))
+    return std::nullopt;
+  // The alignment CCCL dispatches on: the larger of alignof(T) and A.
+  std::uint64_t Align = alignedSizeAlign(FD.getParamDecl(First + 2)->getType());
+  QualType Pointee = FD.getParamDecl(First)->getType()->getPointeeType();
+  if (!Pointee.isNull() && !Pointee->isVoidType() &&
+      !Pointee->isIncompleteType())
+    Align = std::max<std::uint64_t>(
+        Align, Ctx.getTypeAlignInChars(Pointee).getQuantity());
+  if (Align < 16 || !reachesBulkCopy(&FD, 0))
+    return std::nullopt;
+  // The run-time conditions: global source, shared destination, barrier
+  // in shared memory.
+  if (!pointsInto(Dst, Space::SharedCta, 0) ||
+      !pointsInto(Src, Space::Global, 0) || !objectIn(Bar, Space::SharedCta, 0))
+    return std::nullopt;
+
+  OpSite Site{&Call, Call.getBeginLoc(), OpApi::Libcudacxx,
+              /*Predicated=*/false};
+  auto Op = at<BulkCopy>(Site);
+  Op.Direction = BulkDirection::GlobalToShared;
+  Op.DstSpace = Space::SharedCluster; // CCCL issues .shared::cluster.global
+  auto Bind = [&](const Expr *E) {
+    OpValue V;
+    V.Present = true;
+    V.Written = E;
+    V.E = E ? lookThrough(E) : nullptr;
+    return V;
+  };
+  Op.Dst = Bind(Dst);
+  Op.Src = Bind(Src);
+  Op.Size = Bind(alignedSizeAlign(Size->getType()) ? alignedSizeValue(Size, 0)
+                                                   : Size);
+  Op.Barrier = Bind(Bar);
+  Op.OwnsExpectTx = true;
+  return Op;
+}
+
+//===----------------------------------------------------------------------===//
+// CUTLASS barriers and CuTe copy atoms
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// What a recognised CUTLASS or CuTe function issues.
+enum class LibraryKind : std::uint8_t {
+  BarrierInit,       ///< ClusterBarrier::init
+  ArriveExpectTx,    ///< ClusterTransactionBarrier::arrive_and_expect_tx
+  ExpectTransaction, ///< ClusterTransactionBarrier::expect_transaction
+  TmaLoad,           ///< SM90_TMA_LOAD_<N>D::copy
+  TmaLoadMulticast,  ///< SM90_TMA_LOAD_MULTICAST_<N>D::copy
+  TmaStore,          ///< SM90_TMA_STORE_<N>D::copy
+};
+
+struct LibraryMethod {
+  LibraryKind Kind;
+  /// N of a copy atom's _<N>D.
+  unsigned Dims = 0;
+};
+
+} // namespace
+
+/// The recognised CUTLASS and CuTe function that \p MD is, if any.
+static std::optional<LibraryMethod> libraryMethod(const CXXMethodDecl &MD) {
+  const CXXRecordDecl *RD = MD.getParent();
+  if (!RD || !RD->getIdentifier() || !MD.getIdentifier())
+    return std::nullopt;
+  llvm::StringRef Record = RD->getName(), Name = MD.getName();
+  if (isInNamespace(RD, {"cutlass", "arch"})) {
+    bool Transaction = Record == "ClusterTransactionBarrier";
+    if ((Transaction || Record == "ClusterBarrier") && Name == "init")
+      return LibraryMethod{LibraryKind::BarrierInit};
+    if (Transaction && Name == "arrive_and_expect_tx")
+      return LibraryMethod{LibraryKind::ArriveExpectTx};
+    if (Transaction && Name == "expect_transaction")
+      return LibraryMethod{LibraryKind::ExpectTransaction};
+    return std::nullopt;
+  }
+  if (Name != "copy" || !MD.isStatic() || !isInNamespace(RD, {"cute"}) ||
+      !Record.consume_front("SM90_TMA_"))
+    return std::nullopt;
+  LibraryKind Kind;
+  if (Record.consume_front("LOAD_MULTICAST_"))
+    Kind = LibraryKind::TmaLoadMulticast;
+  else if (Record.consume_front("LOAD_"))
+    Kind = LibraryKind::TmaLoad;
+  else if (Record.consume_front("STORE_"))
+    Kind = LibraryKind::TmaStore;
+  else
+    return std::nullopt;
+  if (Record.size() != 2 || Record[1] != 'D' || Record[0] < '1' ||
+      Record[0] > '5')
+    return std::nullopt;
+  return LibraryMethod{Kind, static_cast<unsigned>(Record[0] - '0')};
+}
+
+/// The ops of the asm statements in the body of \p FD and, \p Depth levels
+/// down, of the functions of its class it calls (a member form calls the
+/// static form that holds the asm). Empty where the asm is compiled out
+/// (CUDA_BARRIER_ENABLED, CUTE_ARCH_TMA_SM90_ENABLED, the host pass).
+const std::vector<DeviceOp> &DeviceOpsFinder::bodyOps(const FunctionDecl *FD,
+                                                      unsigned Depth) {
+  static const std::vector<DeviceOp> None;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def))
+    return None;
+  if (auto It = BodyOps.find(Def); It != BodyOps.end())
+    return It->second;
+  std::vector<DeviceOp> Ops;
+  const auto *Method = dyn_cast<CXXMethodDecl>(Def);
+  const CXXRecordDecl *Class = Method ? Method->getParent() : nullptr;
+  forEachStmt(Def->getBody(), [&](const Stmt *S) {
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      for (DeviceOp &Op : parseAsm(*Asm))
+        Ops.push_back(std::move(Op));
+      return;
+    }
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const auto *Callee =
+        Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee())
+             : nullptr;
+    if (Depth == 0 || !Class || !Callee || Callee == Def ||
+        (Callee->getParent() != Class &&
+         !Class->isDerivedFrom(Callee->getParent())))
+      return;
+    for (const DeviceOp &Op : bodyOps(Callee, Depth - 1))
+      Ops.push_back(Op);
+  });
+  return BodyOps[Def] = std::move(Ops);
+}
+
+bool DeviceOpsFinder::inLibraryBody(const Stmt *S) {
+  if (!LibraryStmts) {
+    LibraryStmts.emplace();
+    // The records of the recognised functions, looked up by name: their
+    // bodies may precede any call the checks see.
+    auto Lookup = [&](const DeclContext *DC, llvm::StringRef Name) {
+      llvm::SmallVector<const DeclContext *, 2> Found;
+      if (DC)
+        for (const NamedDecl *D : DC->lookup(&Ctx.Idents.get(Name)))
+          if (const auto *Inner = dyn_cast<DeclContext>(D))
+            Found.push_back(Inner);
+      return Found;
+    };
+    llvm::SmallVector<const DeclContext *, 16> Records;
+    const DeclContext *TU = Ctx.getTranslationUnitDecl();
+    for (const DeclContext *Cutlass : Lookup(TU, "cutlass"))
+      for (const DeclContext *Arch : Lookup(Cutlass, "arch"))
+        for (llvm::StringRef R :
+             {"ClusterBarrier", "ClusterTransactionBarrier"})
+          llvm::append_range(Records, Lookup(Arch, R));
+    for (const DeclContext *Cute : Lookup(TU, "cute"))
+      for (const char *Prefix : {"LOAD", "LOAD_MULTICAST", "STORE"})
+        for (char N = '1'; N <= '5'; ++N)
+          llvm::append_range(Records,
+                             Lookup(Cute, (llvm::Twine("SM90_TMA_") + Prefix +
+                                           "_" + llvm::Twine(N) + "D")
+                                              .str()));
+    for (const DeclContext *DC : Records)
+      for (const Decl *D : DC->decls()) {
+        const auto *MD = dyn_cast<CXXMethodDecl>(D);
+        if (!MD || !libraryMethod(*MD) || !MD->hasBody())
+          continue;
+        forEachStmt(MD->getBody(), [&](const Stmt *Inner) {
+          if (isa<GCCAsmStmt>(Inner) || isa<CallExpr>(Inner))
+            LibraryStmts->insert(Inner);
+        });
+      }
+  }
+  return LibraryStmts->contains(S);
+}
+
+std::optional<DeviceOp>
+DeviceOpsFinder::libraryMethodOp(const CallExpr &Call,
+                                 const CXXMethodDecl &MD) {
+  std::optional<LibraryMethod> M = libraryMethod(MD);
+  if (!M)
+    return std::nullopt;
+  auto Bind = [&](const Expr *E) {
+    OpValue V;
+    V.Present = true;
+    V.Written = E;
+    V.E = lookThrough(E);
+    return V;
+  };
+  unsigned N = Call.getNumArgs();
+  OpApi Api = M->Kind == LibraryKind::BarrierInit ||
+                      M->Kind == LibraryKind::ArriveExpectTx ||
+                      M->Kind == LibraryKind::ExpectTransaction
+                  ? OpApi::Cutlass
+                  : OpApi::Cute;
+  OpSite Site{&Call, Call.getBeginLoc(), Api, /*Predicated=*/false};
+
+  if (Api == OpApi::Cutlass) {
+    // The barrier: the pointer argument of the static forms, the object of
+    // the member forms (bar.f(...) or bar->f(...)).
+    unsigned First = MD.isStatic() ? 1 : 0;
+    const Expr *Bar = nullptr;
+    if (MD.isStatic() && N > 0)
+      Bar = Call.getArg(0);
+    else if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call))
+      Bar = Member->getImplicitObjectArgument();
+    if (!Bar || N < First + 1)
+      return std::nullopt;
+    device::OpKind Kind = M->Kind == LibraryKind::BarrierInit
+                              ? device::OpKind::BarrierInit
+                              : device::OpKind::ExpectTx;
+    // Only where the body really issues it (CUDA_BARRIER_ENABLED).
+    if (llvm::none_of(bodyOps(&MD, 1),
+                      [&](const DeviceOp &Op) { return kindOf(Op) == Kind; }))
+      return std::nullopt;
+    if (M->Kind == LibraryKind::BarrierInit) {
+      if (N != First + 1)
+        return std::nullopt;
+      auto Op = at<BarrierInit>(Site);
+      Op.Barrier = Bind(Bar);
+      Op.Count = Bind(Call.getArg(First));
+      return Op;
+    }
+    // (bytes) on the local barrier; (bytes, cta_id, pred) on the barrier of
+    // CTA cta_id of the cluster, when pred.
+    bool Remote = M->Kind == LibraryKind::ArriveExpectTx && N == First + 3;
+    if (N != First + 1 && !Remote)
+      return std::nullopt;
+    auto Op = at<ExpectTx>(Site);
+    Op.WithArrive = M->Kind == LibraryKind::ArriveExpectTx;
+    Op.BarrierSpace = Remote ? Space::SharedCluster : Space::SharedCta;
+    Op.Predicated = Remote;
+    Op.Barrier = Bind(Bar);
+    Op.Bytes = Bind(Call.getArg(First));
+    return Op;
+  }
+
+  // CuTe: (desc, mbar, [mask,] hint, smem, crd...) or (desc, smem, crd...).
+  unsigned Fixed = M->Kind == LibraryKind::TmaLoad            ? 4
+                   : M->Kind == LibraryKind::TmaLoadMulticast ? 5
+                                                              : 2;
+  if (N != Fixed + M->Dims)
+    return std::nullopt;
+  // The instruction the body issues (.shared::cta on SM 120, none when
+  // CUTE_ARCH_TMA_SM90_ENABLED is off): exactly one of the expected shape.
+  bool Load = M->Kind != LibraryKind::TmaStore;
+  const TensorCopy *Issued = nullptr;
+  unsigned Count = 0;
+  for (const DeviceOp &Op : bodyOps(&MD, 0))
+    if (const auto *T = std::get_if<TensorCopy>(&Op); T && ++Count == 1)
+      Issued = T;
+  if (Count != 1 || Issued->Dims != M->Dims ||
+      (Issued->Direction == TensorDirection::Load) != Load ||
+      (Issued->Direction != TensorDirection::Load &&
+       Issued->Direction != TensorDirection::Store) ||
+      Issued->CtaMask.Present != (M->Kind == LibraryKind::TmaLoadMulticast))
+    return std::nullopt;
+  auto Op = at<TensorCopy>(Site);
+  Op.Direction = Issued->Direction;
+  Op.Mode = Issued->Mode;
+  Op.Dims = M->Dims;
+  Op.DstSpace = Issued->DstSpace;
+  Op.CtaGroup = Issued->CtaGroup;
+  Op.Map = Bind(Call.getArg(0));
+  unsigned Arg = 1;
+  if (Load) {
+    Op.Barrier = Bind(Call.getArg(Arg++));
+    if (M->Kind == LibraryKind::TmaLoadMulticast)
+      Op.CtaMask = Bind(Call.getArg(Arg++));
+    Op.CachePolicy = Bind(Call.getArg(Arg++));
+  }
+  Op.Smem = Bind(Call.getArg(Arg++));
+  while (Arg < N)
+    Op.Coords.push_back(Bind(Call.getArg(Arg++)));
+  return Op;
 }
 
 } // namespace clang::tidy::tma

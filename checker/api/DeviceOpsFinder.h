@@ -7,12 +7,16 @@
 // Recognises device ops: the instructions of inline `asm` statements (parsed
 // by api/PtxParser, each operand bound to its C++ expression) and calls of
 // the library wrappers of tma-rules.md section 8 (cuda::ptx, the cde
-// wrappers of cuda::device::experimental, cuda::device::barrier_*_tx).
-// Both produce the model of api/DeviceOps.h.
+// wrappers of cuda::device::experimental, cuda::device::barrier_*_tx and
+// memcpy_async_tx, cuda::memcpy_async on its cp.async.bulk path, the
+// barriers of cutlass::arch and CuTe's SM90_TMA_*_<N>D copy atoms). All
+// produce the model of api/DeviceOps.h.
 //
-// The wrappers are themselves written with inline asm: a check that looks at
-// both a wrapper call and asm statements should skip the asm inside the
-// wrapper (a system header) so that one operation is not seen twice.
+// The wrappers are themselves written with inline asm. CCCL's are in system
+// headers, which the checks skip; CUTLASS and CuTe are often included as
+// user headers, so the finder itself answers nothing for the asm statements
+// and calls inside the bodies of the CUTLASS and CuTe functions it
+// recognises: each operation is seen once, at the caller's call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +30,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include <memory>
 #include <optional>
 #include <vector>
@@ -58,9 +63,29 @@ private:
   const Expr *helperArgument(const CallExpr *Call, unsigned Depth);
   bool isNeverModified(const VarDecl *VD);
 
+  std::vector<DeviceOp> parseAsm(const GCCAsmStmt &S);
+  std::optional<DeviceOp> memcpyAsyncOp(const CallExpr &Call,
+                                        const FunctionDecl &FD);
+  std::optional<DeviceOp> libraryMethodOp(const CallExpr &Call,
+                                          const CXXMethodDecl &MD);
+  const std::vector<DeviceOp> &bodyOps(const FunctionDecl *FD, unsigned Depth);
+  bool reachesBulkCopy(const FunctionDecl *FD, unsigned Depth);
+  bool inLibraryBody(const Stmt *S);
+  bool pointsInto(const Expr *E, device::Space Space, unsigned Depth);
+  bool objectIn(const Expr *E, device::Space Space, unsigned Depth);
+  const Expr *alignedSizeValue(const Expr *E, unsigned Depth);
+
   ASTContext &Ctx;
   llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> Analyzers;
   llvm::DenseMap<const VarDecl *, bool> NeverModified;
+  /// The ops of the asm statements of a library function's body.
+  llvm::DenseMap<const FunctionDecl *, std::vector<DeviceOp>> BodyOps;
+  /// Whether a cuda:: function's instantiation reaches
+  /// cuda::ptx::cp_async_bulk.
+  llvm::DenseMap<const FunctionDecl *, bool> ReachesBulk;
+  /// The asm statements and calls inside the recognised CUTLASS and CuTe
+  /// functions; built on first use.
+  std::optional<llvm::DenseSet<const Stmt *>> LibraryStmts;
 };
 
 } // namespace clang::tidy::tma

@@ -113,6 +113,10 @@ static std::string opName(const DeviceOp &Op) {
     const auto *Call = dyn_cast_or_null<CallExpr>(Site.Site);
     const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
     std::string Name = FD && FD->getIdentifier() ? FD->getName().str() : "?";
+    // CUTLASS and CuTe functions are members: name their class too.
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+        MD && MD->getParent()->getIdentifier())
+      Name = MD->getParent()->getName().str() + "::" + Name;
     switch (Site.Api) {
     case OpApi::CudaPtx:
       return "cuda::ptx::" + Name;
@@ -120,6 +124,12 @@ static std::string opName(const DeviceOp &Op) {
       return "cde::" + Name;
     case OpApi::CudaDevice:
       return "cuda::device::" + Name;
+    case OpApi::Libcudacxx:
+      return "cuda::" + Name;
+    case OpApi::Cutlass:
+      return "cutlass::arch::" + Name;
+    case OpApi::Cute:
+      return "cute::" + Name;
     case OpApi::InlinePtx:
       break;
     }

@@ -515,4 +515,266 @@ TEST_F(DeviceOpsFinderTest, LibraryCalls) {
   EXPECT_EQ(I, Ops.size());
 }
 
+//===----------------------------------------------------------------------===//
+// cuda::memcpy_async, memcpy_async_tx, CUTLASS barriers, CuTe copy atoms
+//===----------------------------------------------------------------------===//
+
+// The stub <cuda/barrier> (whose memcpy_async dispatches like CCCL's) and
+// the CUTLASS/CuTe stand-ins of the lit tests, included as user headers.
+const char *const LibraryCode = R"cuda(
+#include <cstdint>
+#include <cuda/barrier>
+#include <cute/arch/copy_sm90_tma.hpp>
+#include <cutlass/arch/barrier.h>
+
+using block_barrier = cuda::barrier<cuda::thread_scope_block>;
+struct alignas(16) Vec4 { float x[4]; };
+struct Group { __device__ unsigned thread_rank() const; };
+
+__global__ void memcpy_forms(const float *g, const Vec4 *gv, float *out,
+                             block_barrier *pbar, Group grp) {
+  __shared__ alignas(16) float s[64];
+  __shared__ Vec4 sv[4];
+  __shared__ block_barrier bar[1];
+  __shared__ cuda::barrier<cuda::thread_scope_device> dbar[1];
+  float *dst = s + 4;
+  cuda::aligned_size_t<16> n(64);
+  cuda::memcpy_async(s, g, cuda::aligned_size_t<16>(128), bar[0]);
+  cuda::memcpy_async(grp, dst, g, n, bar[0]);
+  cuda::memcpy_async(sv, gv, sizeof(sv), bar[0]);
+  cuda::memcpy_async(s, g, cuda::aligned_size_t<8>(128), bar[0]);
+  cuda::memcpy_async(s, g, sizeof(s), bar[0]);
+  cuda::memcpy_async(s, g, cuda::aligned_size_t<16>(128), dbar[0]);
+  cuda::memcpy_async(s, g, cuda::aligned_size_t<16>(128), *pbar);
+  cuda::memcpy_async(out, g, cuda::aligned_size_t<16>(128), bar[0]);
+  cuda::memcpy_async(s, s + 32, cuda::aligned_size_t<16>(128), bar[0]);
+  cuda::device::memcpy_async_tx(s, g, cuda::aligned_size_t<16>(96), bar[0]);
+}
+
+__global__ void cutlass_forms(const __grid_constant__ CUtensorMap map, int x,
+                              int y) {
+  __shared__ alignas(128) float s[1024];
+  __shared__ cutlass::arch::ClusterTransactionBarrier full[2];
+  __shared__ uint64_t raw;
+  full[0].init(1);
+  cutlass::arch::ClusterBarrier::init(&raw, 2);
+  full[0].arrive_and_expect_tx(sizeof(s));
+  full[1].arrive_and_expect_tx(512, 1);
+  cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&raw, 256);
+  cutlass::arch::ClusterTransactionBarrier::expect_transaction(&raw, 128);
+  full[1].expect_transaction(64);
+  uint64_t *mbar = reinterpret_cast<uint64_t *>(&full[0]);
+  cute::SM90_TMA_LOAD_2D::copy(&map, mbar, 0, s, x, y);
+  cute::SM90_TMA_LOAD_MULTICAST_3D::copy(&map, mbar, 0x3, 7, s + 8, x, y, 0);
+  cute::SM90_TMA_STORE_4D::copy(&map, s, x, y, 0, 1);
+}
+)cuda";
+
+class LibraryFormsTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    AST = tooling::buildASTFromCodeWithArgs(
+        LibraryCode,
+        {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90a",
+         "-nocudainc", "-nocudalib", "-nostdinc++", "-std=c++17",
+         "--cuda-path=" TMA_TEST_HEADERS, "-isystem", TMA_TEST_HEADERS, "-I",
+         TMA_TEST_HEADERS "/../cutlass", "-resource-dir",
+         TMA_CLANG_RESOURCE_DIR},
+        "input.cu");
+  }
+  static void TearDownTestSuite() { AST.reset(); }
+
+  void SetUp() override {
+    ASSERT_TRUE(AST);
+    ASSERT_FALSE(AST->getDiagnostics().hasErrorOccurred());
+    Finder = std::make_unique<DeviceOpsFinder>(AST->getASTContext());
+  }
+
+  /// The op of each call of \p Function, in source order; calls whose
+  /// callee is not a library function (constructors aside) are left out.
+  std::vector<std::optional<DeviceOp>> callOps(const std::string &Function) {
+    std::vector<const CallExpr *> Calls;
+    for (const BoundNodes &B :
+         match(functionDecl(hasName(Function),
+                            forEachDescendant(callExpr().bind("call"))),
+               AST->getASTContext()))
+      Calls.push_back(B.getNodeAs<CallExpr>("call"));
+    const SourceManager &SM = AST->getSourceManager();
+    llvm::sort(Calls, [&SM](const CallExpr *A, const CallExpr *B) {
+      return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+    });
+    std::vector<std::optional<DeviceOp>> Ops;
+    for (const CallExpr *Call : Calls) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (FD && FD->getIdentifier() &&
+          (FD->getName() == "memcpy_async" ||
+           FD->getName() == "memcpy_async_tx" || FD->getName() == "init" ||
+           FD->getName() == "arrive_and_expect_tx" ||
+           FD->getName() == "expect_transaction" || FD->getName() == "copy"))
+        Ops.push_back(Finder->opOf(*Call));
+    }
+    return Ops;
+  }
+
+  /// The ops of every asm statement of the CUTLASS and CuTe stand-ins.
+  unsigned libraryAsmOps() {
+    unsigned N = 0;
+    for (const BoundNodes &B :
+         match(asmStmt().bind("asm"), AST->getASTContext()))
+      N += Finder->opsOf(*B.getNodeAs<GCCAsmStmt>("asm")).size();
+    return N;
+  }
+
+  std::string text(const Expr *E) {
+    if (!E)
+      return "<null>";
+    const ASTContext &Ctx = AST->getASTContext();
+    return Lexer::getSourceText(
+               CharSourceRange::getTokenRange(E->getSourceRange()),
+               Ctx.getSourceManager(), Ctx.getLangOpts())
+        .str();
+  }
+
+  static std::unique_ptr<ASTUnit> AST;
+  std::unique_ptr<DeviceOpsFinder> Finder;
+};
+
+std::unique_ptr<ASTUnit> LibraryFormsTest::AST;
+
+TEST_F(LibraryFormsTest, MemcpyAsyncOnTheTmaPathOnly) {
+  std::vector<std::optional<DeviceOp>> Ops = callOps("memcpy_forms");
+  ASSERT_EQ(Ops.size(), 10u);
+
+  const auto &Plain = as<BulkCopy>(Ops[0]);
+  EXPECT_EQ(Plain.Api, OpApi::Libcudacxx);
+  EXPECT_EQ(Plain.Direction, device::BulkDirection::GlobalToShared);
+  EXPECT_EQ(Plain.DstSpace, device::Space::SharedCluster);
+  EXPECT_TRUE(Plain.OwnsExpectTx);
+  EXPECT_EQ(text(Plain.Dst.E), "s");
+  EXPECT_EQ(text(Plain.Src.E), "g");
+  // The byte count inside the aligned_size_t, for the folder.
+  EXPECT_EQ(text(Plain.Size.Written), "128");
+  EXPECT_EQ(text(Plain.Barrier.E), "bar[0]");
+  EXPECT_FALSE(Plain.CtaMask.Present);
+
+  // The cooperative-group overload; a local offset pointer; a local size.
+  const auto &Grouped = as<BulkCopy>(Ops[1]);
+  EXPECT_TRUE(Grouped.OwnsExpectTx);
+  EXPECT_EQ(text(Grouped.Dst.Written), "dst");
+  EXPECT_EQ(text(Grouped.Size.Written), "64");
+
+  // alignof(Vec4) == 16 with a plain size.
+  const auto &Typed = as<BulkCopy>(Ops[2]);
+  EXPECT_EQ(text(Typed.Size.Written), "sizeof(sv)");
+
+  EXPECT_FALSE(Ops[3]) << "aligned_size_t<8>: cp.async";
+  EXPECT_FALSE(Ops[4]) << "float with a plain size: cp.async";
+  EXPECT_FALSE(Ops[5]) << "a device-scope barrier";
+  EXPECT_FALSE(Ops[6]) << "a barrier not provably in shared memory";
+  EXPECT_FALSE(Ops[7]) << "a global destination";
+  EXPECT_FALSE(Ops[8]) << "a shared source";
+
+  const auto &Tx = as<BulkCopy>(Ops[9]);
+  EXPECT_EQ(Tx.Api, OpApi::CudaDevice);
+  EXPECT_EQ(Tx.Direction, device::BulkDirection::GlobalToShared);
+  EXPECT_EQ(Tx.DstSpace, device::Space::SharedCluster);
+  EXPECT_FALSE(Tx.OwnsExpectTx);
+  EXPECT_EQ(text(Tx.Size.Written), "96");
+  EXPECT_EQ(text(Tx.Barrier.E), "bar[0]");
+}
+
+TEST_F(LibraryFormsTest, CutlassBarriers) {
+  std::vector<std::optional<DeviceOp>> Ops = callOps("cutlass_forms");
+  ASSERT_EQ(Ops.size(), 10u);
+
+  const auto &MemberInit = as<BarrierInit>(Ops[0]);
+  EXPECT_EQ(MemberInit.Api, OpApi::Cutlass);
+  EXPECT_EQ(text(MemberInit.Barrier.E), "full[0]");
+  EXPECT_EQ(text(MemberInit.Count.Written), "1");
+
+  const auto &StaticInit = as<BarrierInit>(Ops[1]);
+  EXPECT_EQ(text(StaticInit.Barrier.E), "&raw");
+  EXPECT_EQ(text(StaticInit.Count.Written), "2");
+
+  const auto &Member = as<ExpectTx>(Ops[2]);
+  EXPECT_TRUE(Member.WithArrive);
+  EXPECT_FALSE(Member.Predicated);
+  EXPECT_EQ(Member.BarrierSpace, device::Space::SharedCta);
+  EXPECT_EQ(text(Member.Barrier.E), "full[0]");
+  EXPECT_EQ(text(Member.Bytes.Written), "sizeof(s)");
+  EXPECT_FALSE(Member.ArriveCount.Present);
+
+  // (bytes, cta_id, pred): the barrier of another CTA, when pred.
+  const auto &Remote = as<ExpectTx>(Ops[3]);
+  EXPECT_TRUE(Remote.WithArrive);
+  EXPECT_TRUE(Remote.Predicated);
+  EXPECT_EQ(Remote.BarrierSpace, device::Space::SharedCluster);
+  EXPECT_EQ(text(Remote.Bytes.Written), "512");
+
+  const auto &Static = as<ExpectTx>(Ops[4]);
+  EXPECT_TRUE(Static.WithArrive);
+  EXPECT_EQ(text(Static.Barrier.E), "&raw");
+  EXPECT_EQ(text(Static.Bytes.Written), "256");
+
+  const auto &Expect = as<ExpectTx>(Ops[5]);
+  EXPECT_FALSE(Expect.WithArrive);
+  EXPECT_EQ(Expect.BarrierSpace, device::Space::SharedCta);
+  EXPECT_EQ(text(Expect.Bytes.Written), "128");
+
+  const auto &MemberExpect = as<ExpectTx>(Ops[6]);
+  EXPECT_FALSE(MemberExpect.WithArrive);
+  EXPECT_EQ(text(MemberExpect.Barrier.E), "full[1]");
+}
+
+TEST_F(LibraryFormsTest, CuteCopyAtoms) {
+  std::vector<std::optional<DeviceOp>> Ops = callOps("cutlass_forms");
+  ASSERT_EQ(Ops.size(), 10u);
+
+  const auto &Load = as<TensorCopy>(Ops[7]);
+  EXPECT_EQ(Load.Api, OpApi::Cute);
+  EXPECT_EQ(Load.Direction, device::TensorDirection::Load);
+  EXPECT_EQ(Load.Mode, device::TensorMode::Tile);
+  EXPECT_EQ(Load.Dims, 2u);
+  // The space of the instruction the atom's body issues.
+  EXPECT_EQ(Load.DstSpace, device::Space::SharedCluster);
+  EXPECT_EQ(text(Load.Map.E), "&map");
+  // The never-modified local is looked through to the barrier.
+  EXPECT_EQ(text(Load.Barrier.Written), "mbar");
+  EXPECT_EQ(text(Load.Barrier.E), "&full[0]");
+  EXPECT_EQ(text(Load.CachePolicy.Written), "0");
+  EXPECT_EQ(text(Load.Smem.E), "s");
+  ASSERT_EQ(Load.Coords.size(), 2u);
+  EXPECT_EQ(text(Load.Coords[0].E), "x");
+  EXPECT_EQ(text(Load.Coords[1].E), "y");
+  EXPECT_FALSE(Load.CtaMask.Present);
+
+  const auto &Multicast = as<TensorCopy>(Ops[8]);
+  EXPECT_EQ(Multicast.Dims, 3u);
+  EXPECT_EQ(text(Multicast.CtaMask.Written), "0x3");
+  EXPECT_EQ(text(Multicast.CachePolicy.Written), "7");
+  EXPECT_EQ(text(Multicast.Smem.Written), "s + 8");
+  EXPECT_EQ(Multicast.Coords.size(), 3u);
+
+  const auto &Store = as<TensorCopy>(Ops[9]);
+  EXPECT_EQ(Store.Direction, device::TensorDirection::Store);
+  EXPECT_EQ(Store.Dims, 4u);
+  EXPECT_EQ(text(Store.Smem.E), "s");
+  EXPECT_FALSE(Store.Barrier.Present);
+  ASSERT_EQ(Store.Coords.size(), 4u);
+  EXPECT_EQ(text(Store.Coords[3].E), "1");
+}
+
+TEST_F(LibraryFormsTest, LibraryBodiesAreSeenAtTheirCallers) {
+  // Every asm statement of the TU is inside a recognised CUTLASS or CuTe
+  // function (the stand-ins are user headers here): none yields an op.
+  EXPECT_EQ(libraryAsmOps(), 0u);
+  // Nor do the calls of the static forms inside the member forms.
+  for (const BoundNodes &B :
+       match(cxxMethodDecl(hasName("arrive_and_expect_tx"),
+                           unless(isStaticStorageClass()),
+                           forEachDescendant(callExpr().bind("call"))),
+             AST->getASTContext()))
+    EXPECT_FALSE(Finder->opOf(*B.getNodeAs<CallExpr>("call")));
+}
+
 } // namespace
