@@ -215,6 +215,11 @@ void ExpectTxCheck::noteCopy(const DeviceOp &Op, SourceLocation Loc,
                              const SourceManager &SM) {
   diag(Loc, "this copy delivers %0 bytes to '%1'", DiagnosticIDs::Note)
       << std::to_string(*delivered(Op)) << Barrier;
+  if (const auto *B = std::get_if<BulkCopy>(&Op); B && B->OwnsExpectTx)
+    diag(Loc,
+         "and expects them itself: cuda::memcpy_async performs the expect-tx "
+         "of its own bytes (MEMCPY-ASYNC-TX-OWNED)",
+         DiagnosticIDs::Note);
   const auto *T = std::get_if<TensorCopy>(&Op);
   if (!T)
     return;
@@ -525,6 +530,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         };
         const ExpectTx *FirstExpect = nullptr;
         unsigned FirstExpectIdx = 0, Expects = 0;
+        uint64_t SelfExpected = 0;
         for (unsigned I : Group) {
           if (const auto *E = std::get_if<ExpectTx>(&Ops[I].Op)) {
             Expected.push_back(
@@ -537,10 +543,18 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           } else {
             Delivered.push_back(
                 InOpContext(I, [&] { return delivered(Ops[I].Op); }));
+            // cuda::memcpy_async expects its own bytes
+            // (MEMCPY-ASYNC-TX-OWNED).
+            if (const auto *B = std::get_if<BulkCopy>(&Ops[I].Op);
+                B && B->OwnsExpectTx) {
+              Expected.push_back(Delivered.back());
+              SelfExpected += Delivered.back().value_or(0);
+            }
           }
         }
         auto V =
-            ::tma::rules::checkMbarTxEqualsBytes(Expected, Delivered, Name);
+            ::tma::rules::checkMbarTxEqualsBytes(Expected, Delivered, Name,
+                                                 SelfExpected);
         AllKnown &= llvm::all_of(Expected,
                                  [](const auto &K) { return K.has_value(); }) &&
                     llvm::all_of(Delivered,
@@ -565,6 +579,9 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         }
         {
           auto D = diag(Loc, "%0") << Message;
+          // Expecting 0 is not a fix: the suggestion says to remove it.
+          if (Lit && V->Limit == 0)
+            Lit = nullptr;
           if (Lit)
             D << FixItHint::CreateReplacement(Lit->getSourceRange(),
                                               std::to_string(V->Limit));

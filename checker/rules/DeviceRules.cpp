@@ -12,6 +12,7 @@
 
 #include "rules/DeviceRules.h"
 
+#include <algorithm>
 #include <string>
 
 namespace tma::rules {
@@ -118,7 +119,7 @@ std::optional<DeviceViolation> checkTmaCoordCount(Known Dims, Known Coords,
 std::optional<DeviceViolation>
 checkMbarTxEqualsBytes(const std::vector<Known> &Expected,
                        const std::vector<Known> &Delivered,
-                       const std::string &Barrier) {
+                       const std::string &Barrier, std::uint64_t SelfExpected) {
   if (Expected.empty() || Delivered.empty())
     return std::nullopt;
   std::uint64_t N = 0, M = 0;
@@ -134,11 +135,22 @@ checkMbarTxEqualsBytes(const std::vector<Known> &Expected,
   }
   if (N == M)
     return std::nullopt;
-  return make("MBAR-TX-EQUALS-BYTES", DeviceParam::TxCount, N, M,
+  // What the explicit expect-tx should count: the copies that expect their
+  // own bytes need none.
+  std::uint64_t Explicit = M - std::min(M, SelfExpected);
+  std::string Suggestion =
+      SelfExpected == 0 ? "expect " + bytes(M)
+      : Explicit == 0
+          ? "remove this expect-tx: cuda::memcpy_async already expects the " +
+                bytes(SelfExpected) + " it copies (MEMCPY-ASYNC-TX-OWNED)"
+          : "expect " + bytes(Explicit) + ": cuda::memcpy_async already "
+                "expects its own " + bytes(SelfExpected) +
+                " (MEMCPY-ASYNC-TX-OWNED)";
+  return make("MBAR-TX-EQUALS-BYTES", DeviceParam::TxCount, N, Explicit,
               "expect-tx of " + bytes(N) + " on '" + Barrier +
                   "' but the copies completing on it in this phase deliver " +
                   bytes(M),
-              "expect " + bytes(M));
+              std::move(Suggestion));
 }
 
 } // namespace tma::rules

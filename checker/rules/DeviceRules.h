@@ -93,12 +93,16 @@ std::optional<DeviceViolation> checkTmaCoordCount(Known Dims, Known Coords,
 
 /// MBAR-TX-EQUALS-BYTES: in one phase of one barrier, the expect-tx counts
 /// \p Expected add up to the bytes \p Delivered by the copies that complete
-/// on it. \p Barrier names the barrier for the message. Silent when either
-/// list is empty or holds an unknown value.
+/// on it. \p Barrier names the barrier for the message. \p SelfExpected:
+/// bytes of copies that expect them themselves (cuda::memcpy_async,
+/// MEMCPY-ASYNC-TX-OWNED), already in both lists; the violation's Limit is
+/// then what the explicit expect-tx should count. Silent when either list is
+/// empty or holds an unknown value.
 std::optional<DeviceViolation>
 checkMbarTxEqualsBytes(const std::vector<Known> &Expected,
                        const std::vector<Known> &Delivered,
-                       const std::string &Barrier);
+                       const std::string &Barrier,
+                       std::uint64_t SelfExpected = 0);
 
 } // namespace tma::rules
 
