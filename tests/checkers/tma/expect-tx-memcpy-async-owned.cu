@@ -30,5 +30,5 @@ __global__ void doubleCounted(const float *g) {
   // CHECK-MESSAGES-DEVICE: :[[@LINE-1]]:3: warning: expect-tx of 512 bytes on 'bar[0]' but the copies completing on it in this phase deliver 256 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
   // CHECK-MESSAGES-DEVICE: :[[@LINE-3]]:3: note: this copy delivers 256 bytes to 'bar[0]'
   // CHECK-MESSAGES-DEVICE: :[[@LINE-4]]:3: note: and expects them itself: cuda::memcpy_async performs the expect-tx of its own bytes (MEMCPY-ASYNC-TX-OWNED)
-  // CHECK-MESSAGES-DEVICE: :[[@LINE-5]]:3: note: remove this expect-tx: cuda::memcpy_async already expects the 256 bytes it copies (MEMCPY-ASYNC-TX-OWNED)
+  // CHECK-MESSAGES-DEVICE: :[[@LINE-4]]:3: note: remove this expect-tx: cuda::memcpy_async already expects the 256 bytes it copies (MEMCPY-ASYNC-TX-OWNED)
 }
