@@ -148,6 +148,34 @@ bool isKnownUse(const ParentMap &PM, const DeclRefExpr *DRE,
   return true;
 }
 
+/// The variable \p Root and the locals initialised from it (directly or
+/// through other such locals): what holds the barrier's address.
+llvm::SmallPtrSet<const VarDecl *, 4>
+taintedBy(const VarDecl *Root, llvm::ArrayRef<const DeclRefExpr *> BodyRefs,
+          const ParentMap &PM) {
+  llvm::SmallPtrSet<const VarDecl *, 4> Tainted;
+  Tainted.insert(Root);
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const DeclRefExpr *D : BodyRefs) {
+      const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      if (!VD || !Tainted.count(VD))
+        continue;
+      for (const Stmt *P = PM.getParent(D); P; P = PM.getParent(P)) {
+        if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+          for (const Decl *Dd : DS->decls())
+            if (const auto *V = dyn_cast<VarDecl>(Dd))
+              Grew |= Tainted.insert(V).second;
+          break;
+        }
+        if (!isa<Expr>(P))
+          break;
+      }
+    }
+  }
+  return Tainted;
+}
+
 std::string textOf(const Expr *E, const BarrierIdentity &Id,
                    const SourceManager &SM, const LangOptions &LO) {
   CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
@@ -381,6 +409,70 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   for (const TxOp &T : Ops)
     Regions.insert(T.Place.Region);
 
+  // Kernel-wide: a barrier that only ever gets an expect-tx, or only ever
+  // gets copies. Only for a __shared__ barrier of the kernel whose every use
+  // is a recognised op, and when every op's barrier is identified: then no
+  // other code (not even a peer CTA, which runs these same ops) can pair it.
+  if (Kernel && llvm::all_of(Ops, [](const TxOp &T) { return T.Id; })) {
+    llvm::SmallPtrSet<const VarDecl *, 4> Roots;
+    for (const TxOp &T : Ops)
+      Roots.insert(T.Id->Root);
+    for (const VarDecl *Root : Roots) {
+      if (!Root->isLocalVarDecl() || !Root->hasAttr<CUDASharedAttr>())
+        continue;
+      auto Tainted = taintedBy(Root, BodyRefs, PM);
+      if (llvm::any_of(BodyRefs, [&](const DeclRefExpr *D) {
+            const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+            return VD && Tainted.count(VD) && !isKnownUse(PM, D, OpSites);
+          }))
+        continue;
+      const TxOp *FirstExpect = nullptr, *FirstCopy = nullptr;
+      bool SelfExpecting = false;
+      for (const TxOp &T : Ops) {
+        if (T.Id->Root != Root)
+          continue;
+        if (std::holds_alternative<ExpectTx>(T.Op)) {
+          FirstExpect = FirstExpect ? FirstExpect : &T;
+        } else {
+          FirstCopy = FirstCopy ? FirstCopy : &T;
+          if (const auto *B = std::get_if<BulkCopy>(&T.Op))
+            SelfExpecting |= B->OwnsExpectTx;
+        }
+      }
+      std::string Name = Root->getName().str();
+      if (FirstExpect && !FirstCopy) {
+        // Only a count that is known not to be zero expects anything.
+        const auto &E = std::get<ExpectTx>(FirstExpect->Op);
+        bool NonZero = false;
+        for (const CallContext *Context :
+             Folder->contextsOf(CallSiteContexts ? Fn : nullptr)) {
+          Folder->enterContext(
+              FirstExpect->Via ? Folder->contextFor(FirstExpect->Via,
+                                                    FirstExpect->Helper,
+                                                    Context)
+                               : Context);
+          NonZero |= foldOperand(E.Bytes).value_or(0) != 0;
+        }
+        Folder->enterContext(nullptr);
+        if (NonZero &&
+            Reported.insert({FirstExpect->Loc.getRawEncoding(), "no copy"})
+                .second)
+          diag(FirstExpect->Loc,
+               "expect-tx on '%0' but no copy in this kernel completes on "
+               "it: its phase never completes (MBAR-TX-EQUALS-BYTES)")
+              << Name;
+      } else if (FirstCopy && !FirstExpect && !SelfExpecting &&
+                 Reported.insert({FirstCopy->Loc.getRawEncoding(), "no expect"})
+                     .second) {
+        diag(FirstCopy->Loc,
+             "copies complete on '%0' but no expect-tx in this kernel counts "
+             "their bytes: its phases complete before the data lands, or "
+             "never (MBAR-TX-EQUALS-BYTES)")
+            << Name;
+      }
+    }
+  }
+
   for (const Stmt *Region : Regions) {
     std::vector<unsigned> Here;
     bool RegionUnknown = false;
@@ -463,27 +555,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
             IdVars.insert(VD);
       }
-      // The root and the locals initialised from it.
-      llvm::SmallPtrSet<const VarDecl *, 4> Tainted;
-      Tainted.insert(Id.Root);
-      for (bool Grew = true; Grew;) {
-        Grew = false;
-        for (const DeclRefExpr *D : BodyRefs) {
-          const auto *VD = dyn_cast<VarDecl>(D->getDecl());
-          if (!VD || !Tainted.count(VD))
-            continue;
-          for (const Stmt *P = PM.getParent(D); P; P = PM.getParent(P)) {
-            if (const auto *DS = dyn_cast<DeclStmt>(P)) {
-              for (const Decl *Dd : DS->decls())
-                if (const auto *V = dyn_cast<VarDecl>(Dd))
-                  Grew |= Tainted.insert(V).second;
-              break;
-            }
-            if (!isa<Expr>(P))
-              break;
-          }
-        }
-      }
+      llvm::SmallPtrSet<const VarDecl *, 4> Tainted =
+          taintedBy(Id.Root, BodyRefs, PM);
       for (const DeclRefExpr *D : BodyRefs) {
         const auto *VD = dyn_cast<VarDecl>(D->getDecl());
         if (!VD || !isWithin(PM, D, Region))

@@ -43,6 +43,7 @@ constexpr int Tile = 2048;
 __global__ void pipeline(const char *a, const char *b, int k) {
   __shared__ alignas(16) char sa[Stages][Tile];
   __shared__ alignas(16) char sb[Stages][Tile];
+  __shared__ alignas(16) char sc[Stages][16];
   __shared__ uint64_t full[Stages], empty[Stages];
   int stage = 0;
   for (int i = 0; i < k; ++i) {
@@ -55,11 +56,14 @@ __global__ void pipeline(const char *a, const char *b, int k) {
                                sa[stage], a + i * Tile, Tile, &full[stage]);
       cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global,
                                sb[stage], b + i * Tile, Tile, &full[stage]);
-      // Another barrier of the same kernel: not the same one.
+      // Another barrier of the same kernel, with its own copy: not the same
+      // one.
       cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release,
                                            cuda::ptx::scope_cta,
                                            cuda::ptx::space_shared,
                                            &empty[stage], 16);
+      cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global,
+                               sc[stage], a, 16, &empty[stage]);
     }
     stage = (stage + 1) % Stages;
   }
