@@ -99,6 +99,10 @@ PhasePlace phasePlaceOf(const ParentMap &PM, const Stmt *S, const Stmt *Body) {
       return P;
     }
     if (const auto *If = dyn_cast<IfStmt>(Cur)) {
+      // The branch an instantiation keeps of an `if constexpr` always runs.
+      if (If->isConstexpr() &&
+          (Prev == If->getThen() || Prev == If->getElse()))
+        continue;
       if (Prev == If->getThen())
         P.Branches.push_back({If, false});
       else if (Prev == If->getElse())

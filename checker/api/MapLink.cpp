@@ -205,6 +205,15 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
       return It->second;
     }
     const auto *Param = dyn_cast_or_null<ParmVarDecl>(varOf(Inner));
+    // A lambda refers to the enclosing function's parameters directly: go
+    // out to the call of that function.
+    const auto *ParamFn =
+        Param ? dyn_cast<FunctionDecl>(Param->getDeclContext()) : nullptr;
+    while (ParamFn && C &&
+           C->Callee->getCanonicalDecl() != ParamFn->getCanonicalDecl() &&
+           isa<CXXMethodDecl>(C->Callee) &&
+           cast<CXXMethodDecl>(C->Callee)->getParent()->isLambda())
+      C = C->Parent;
     const Expr *Arg = Param ? argumentFor(Param, C) : nullptr;
     if (!Arg)
       break;

@@ -15,6 +15,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/ScopeExit.h"
 
 namespace clang::tidy::tma {
@@ -59,6 +60,8 @@ public:
       Calls[FD->getCanonicalDecl()].push_back(Call);
     else if (const auto *Var = functionPointerLocal(*Call))
       ThroughLocals.push_back({Call, Var});
+    else if (const auto *Param = functionPointerParam(*Call))
+      ThroughParams.push_back({Call, Param});
     if (!Stack.empty())
       Callers[Call] = Stack.back();
     return true;
@@ -68,6 +71,11 @@ public:
   /// (`auto *kernel = gemm<128>; kernel<<<g, b>>>(...)`): the caller checks
   /// that nothing else is stored in the local before it indexes them.
   std::vector<std::pair<const CallExpr *, const VarDecl *>> ThroughLocals;
+
+  /// Calls through a function-pointer parameter (`template <class K>
+  /// void launch(K *kernel, ...) { kernel<<<g, b>>>(...); }`): a call of
+  /// each function that a call of the enclosing function passes.
+  std::vector<std::pair<const CallExpr *, const ParmVarDecl *>> ThroughParams;
 
   /// The function a local function pointer is initialised with.
   static const FunctionDecl *initialFunction(const VarDecl &Var) {
@@ -83,6 +91,18 @@ public:
   }
 
 private:
+  static const ParmVarDecl *functionPointerParam(const CallExpr &Call) {
+    const auto *Ref =
+        dyn_cast_or_null<DeclRefExpr>(Call.getCallee()->IgnoreParenImpCasts());
+    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Param || !isa<FunctionDecl>(Param->getDeclContext()))
+      return nullptr;
+    QualType T = Param->getType().getNonReferenceType();
+    if (T->isPointerType())
+      T = T->getPointeeType();
+    return T->isFunctionType() ? Param : nullptr;
+  }
+
   /// The kernel that cudaLaunchKernelEx(config, kernel, args...) launches.
   static const FunctionDecl *launchedKernel(const CallExpr &Call) {
     if (launchArgumentOffset(Call) == 0)
@@ -122,6 +142,35 @@ void ConstantFolder::indexCalls() {
     if (isNeverWritten(Var))
       (*Callers)[CallIndexer::initialFunction(*Var)->getCanonicalDecl()]
           .push_back(Call);
+  for (auto [Call, Param] : Indexer.ThroughParams) {
+    if (!isNeverWritten(Param))
+      continue;
+    const auto *Outer = cast<FunctionDecl>(Param->getDeclContext());
+    auto It = Callers->find(Outer->getCanonicalDecl());
+    if (It == Callers->end())
+      continue;
+    llvm::SmallPtrSet<const FunctionDecl *, 4> Passed;
+    for (const CallExpr *OuterCall : It->second) {
+      CallContext Bound{OuterCall, Outer, nullptr};
+      if (const FunctionDecl *F = functionOf(argumentFor(Param, &Bound)))
+        Passed.insert(F->getCanonicalDecl());
+    }
+    for (const FunctionDecl *F : Passed) {
+      (*Callers)[F].push_back(Call);
+      ThroughParam[Call] = Param;
+    }
+  }
+}
+
+const FunctionDecl *functionOf(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  return Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
 }
 
 const FunctionDecl *ConstantFolder::enclosingFunction(const CallExpr *Call) {
@@ -174,7 +223,14 @@ void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
       collectContexts(Caller, Depth + 1, Outer);
     if (Outer.empty())
       Outer.push_back(nullptr);
+    const ParmVarDecl *Through = ThroughParam.lookup(Call);
     for (const CallContext *Parent : Outer) {
+      // A call through a function-pointer parameter calls F only where the
+      // caller passes F.
+      if (Through && (!functionOf(argumentFor(Through, Parent)) ||
+                      functionOf(argumentFor(Through, Parent))
+                              ->getCanonicalDecl() != F->getCanonicalDecl()))
+        continue;
       if (Out.size() >= MaxContextsPerFunction ||
           Contexts.size() >= MaxContextsPerTU)
         return;

@@ -80,6 +80,9 @@ struct FoldedArray {
 /// the context of the returned expression.
 const Expr *forwardedFrom(const Expr *E, const CallContext *&Context);
 
+/// The function \p E names (`f`, `&f`), or null.
+const FunctionDecl *functionOf(const Expr *E);
+
 /// How many arguments of \p Call precede the launched kernel's own: 2 for
 /// cudaLaunchKernelEx(config, kernel, args...), 0 for any other call.
 unsigned launchArgumentOffset(const CallExpr &Call);
@@ -209,6 +212,8 @@ private:
       llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>>
       Callers;
   llvm::DenseMap<const CallExpr *, const FunctionDecl *> CallerOf;
+  /// Calls indexed through a function-pointer parameter, and the parameter.
+  llvm::DenseMap<const CallExpr *, const ParmVarDecl *> ThroughParam;
   std::deque<CallContext> Contexts;
   /// The functions whose contexts are being collected (cycle guard).
   llvm::SmallVector<const FunctionDecl *, 8> Path;
