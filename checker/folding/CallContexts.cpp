@@ -133,9 +133,7 @@ void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
   }
 }
 
-/// The argument that \p Context's call passes for \p PVD, or null when
-/// PVD is not a parameter of the called function.
-static const Expr *argumentFor(const ParmVarDecl *PVD,
+const Expr *argumentFor(const ParmVarDecl *PVD,
                                const CallContext *Context) {
   if (!Context)
     return nullptr;

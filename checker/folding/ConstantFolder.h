@@ -80,6 +80,10 @@ struct FoldedArray {
 /// the context of the returned expression.
 const Expr *forwardedFrom(const Expr *E, const CallContext *&Context);
 
+/// The argument that \p Context's call passes for \p PVD; null when PVD is
+/// not a parameter of the called function (or Context is null).
+const Expr *argumentFor(const ParmVarDecl *PVD, const CallContext *Context);
+
 /// Folds expressions of one translation unit. Results about a function's
 /// local variables are memoised, so one folder should serve a whole TU.
 class ConstantFolder {
@@ -108,6 +112,13 @@ public:
     Current = Context;
     Steps = 0;
   }
+
+  /// The context set by the last enterContext.
+  const CallContext *currentContext() const { return Current; }
+
+  /// Whether no use of the local \p VD may write it (or, through its
+  /// address, its elements or fields) after its initialisation.
+  bool isNeverWritten(const VarDecl *VD);
 
   /// The value of the integer or enumeration expression \p E, converted to
   /// E's type, or std::nullopt when it is not provably constant.
@@ -170,7 +181,6 @@ private:
                        std::vector<const CallContext *> &Out);
   const CallContext *intern(const CallExpr *Call, const FunctionDecl *Callee,
                             const CallContext *Parent);
-  bool isNeverWritten(const VarDecl *VD);
   /// Whether \p Body contains a goto (straight-line order then proves
   /// nothing).
   bool hasJumps(const Stmt *Body);

@@ -44,6 +44,8 @@ const char *deviceParamName(DeviceParam P) {
     return "count";
   case DeviceParam::Coords:
     return "coordinates";
+  case DeviceParam::SmemAddress:
+    return "shared-memory address";
   }
   return "?";
 }

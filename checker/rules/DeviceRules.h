@@ -33,6 +33,9 @@ enum class DeviceParam {
   InitCount,
   /// The coordinate vector of cp.async.bulk.tensor.
   Coords,
+  /// The shared-memory address of a bulk or tensor copy (dstMem of loads,
+  /// srcMem of stores).
+  SmemAddress,
 };
 
 /// PTX's name of \p P, e.g. "size", "txCount".
