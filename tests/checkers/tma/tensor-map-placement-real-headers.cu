@@ -106,11 +106,17 @@ __global__ void ptxKernel(const CUtensorMap Map) {
   loadTile(Tile, Map, &Bar);
 }
 
-// The programming guide's form: silent.
+// The programming guide's forms, a map in global memory behind the acquire
+// fence: silent.
 __global__ void correct(const __grid_constant__ CUtensorMap Map,
                         const CUtensorMap *Global) {
   __shared__ alignas(128) float Tile[64 * 64];
   __shared__ uint64_t Bar;
+  if (threadIdx.x == 0)
+    cuda::ptx::fence_proxy_tensormap_generic(
+        cuda::ptx::sem_acquire, cuda::ptx::scope_sys, Global,
+        cuda::ptx::n32_t<128>());
+  __syncthreads();
   loadTile(Tile, Map, &Bar);
   loadTile(Tile, *Global, &Bar);
 }
