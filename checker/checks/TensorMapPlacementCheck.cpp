@@ -663,12 +663,16 @@ bool TensorMapPlacementCheck::mayFence(const FunctionDecl &FD,
                                        const SourceManager &SM,
                                        unsigned Depth) {
   const FunctionDecl *Def = FD.getDefinition();
-  if (!Def || !Def->hasBody())
-    return !SM.isInSystemHeader(SM.getFileLoc(FD.getLocation()));
+  if (!Def || !Def->hasBody()) {
+    // Builtins (no location) and system declarations do not fence.
+    SourceLocation Loc = SM.getFileLoc(FD.getLocation());
+    return FD.getBuiltinID() == 0 && Loc.isValid() && !SM.isInSystemHeader(Loc);
+  }
   if (auto It = Fenced.find(Def); It != Fenced.end())
     return It->second;
+  // Too deep to search: user code may fence, the library's internals do not.
   if (Depth > MaxFenceDepth)
-    return true;
+    return !SM.isInSystemHeader(SM.getFileLoc(Def->getLocation()));
   // Assume a fence while the body is searched (recursion).
   Fenced[Def] = true;
   BodyNodes Nodes;
@@ -688,8 +692,10 @@ bool TensorMapPlacementCheck::mayFence(const FunctionDecl &FD,
       } else if (const FunctionDecl *Callee = Call->getDirectCallee()) {
         Found = mayFence(*Callee, SM, Depth + 1);
       } else {
-        // A call through a pointer may reach anything.
-        Found = !Call->getType()->isDependentType();
+        // A call through a pointer in user code may reach anything; the
+        // library's own (CCCL's atomics) reach the library.
+        Found = !Call->getType()->isDependentType() &&
+                !SM.isInSystemHeader(SM.getFileLoc(Call->getBeginLoc()));
       }
     }
     if (Found)
