@@ -189,6 +189,21 @@ SharedBuffers::pointee(const Expr *E, const CallContext *Context,
   }
   if (const auto *Forwarded = forwardedArgument(E))
     return entry(Forwarded, Context, Depth + 1);
+  // A helper that returns an address computed from its parameters
+  // (`return base + stage * StageElems;`), followed under this call.
+  if (const auto *Call = dyn_cast<CallExpr>(E);
+      Call && !isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+    const auto *Body =
+        Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
+    const auto *Ret = Body && Body->size() == 1
+                          ? dyn_cast<ReturnStmt>(Body->body_front())
+                          : nullptr;
+    if (Ret && Ret->getRetValue())
+      return entry(Ret->getRetValue(), Folder.contextOf(Call, Def, Context),
+                   Depth + 1);
+  }
   return std::nullopt;
 }
 

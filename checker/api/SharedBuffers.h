@@ -73,7 +73,8 @@ public:
   /// Forms: `buf`, `&buf[i]`, `&buf[i][j]`, `buf + k`, `buf - k`,
   /// `reinterpret_cast<char *>(buf) + k`, `(T *)buf + k`, `&s.field`,
   /// `p->field`, `*p`, locals never reassigned after such an initialisation
-  /// (pointers and references), and parameters bound by the current context.
+  /// (pointers and references), parameters bound by the current context, and
+  /// calls of helpers whose body is `return <one of these>;`.
   std::optional<SharedBuffer> resolve(const Expr *E);
 
   /// resolve(V.E), plus the constant offset of an asm memory operand

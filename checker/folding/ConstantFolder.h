@@ -116,6 +116,13 @@ public:
   /// The context set by the last enterContext.
   const CallContext *currentContext() const { return Current; }
 
+  /// The context of \p Call of \p Callee made under \p Parent (the
+  /// context of the caller), for following a value into the callee.
+  const CallContext *contextOf(const CallExpr *Call, const FunctionDecl *Callee,
+                               const CallContext *Parent) {
+    return intern(Call, Callee, Parent);
+  }
+
   /// Whether no use of the local \p VD may write it (or, through its
   /// address, its elements or fields) after its initialisation.
   bool isNeverWritten(const VarDecl *VD);

@@ -88,6 +88,9 @@ __global__ void caller() { helper(a + 32, 4); }
 __device__ void unknown() { sink(a + threadIdx.x); }
 __global__ void global(float *g) { sink(g); }
 __device__ void sharedPointer() { sink(sp); }
+__device__ float *stagePtr(float *base, int stage) { return base + stage * 48; }
+__device__ void helperReturn() { sink(stagePtr(a, 2)); }
+__device__ void helperReturnUnknown(int s) { sink(stagePtr(a, s)); }
 __device__ void local2d() {
   auto *rowp = t[1];
   sink(&rowp[16]);
@@ -292,6 +295,17 @@ TEST_F(SharedBuffersTest, CallSiteContext) {
   EXPECT_EQ(name(*B), "a");
   EXPECT_EQ(B->Offset, OptInt(144));
   EXPECT_EQ(Folder->currentContext(), Contexts[0]);
+}
+
+TEST_F(SharedBuffersTest, HelperReturningAnAddress) {
+  auto B = resolve("helperReturn");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(name(*B), "a");
+  EXPECT_EQ(B->Offset, OptInt(384));
+  EXPECT_EQ(addressAlignOf(*B), OptUInt(128));
+  B = resolve("helperReturnUnknown");
+  ASSERT_TRUE(B);
+  EXPECT_FALSE(B->Offset);
 }
 
 TEST_F(SharedBuffersTest, UnknownIndexKeepsTheBuffer) {

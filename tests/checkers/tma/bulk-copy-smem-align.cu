@@ -164,6 +164,22 @@ __global__ void tensorStage(const __grid_constant__ CUtensorMap map) {
   loadStage(a, 1, &map, &bar);
 }
 
+// A helper returns the stage's address; the stage size is 40 elements.
+template <int StageElems>
+__device__ bf16 *stagePtr(bf16 *base, int stage) {
+  return base + stage * StageElems;
+}
+__global__ void tensorHelperReturn(const __grid_constant__ CUtensorMap map) {
+  __shared__ alignas(128) bf16 a[4 * 64];
+  __shared__ uint64_t bar;
+  load_async(stagePtr<40>(a, 1), &map, &bar, 0, 0);
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: cp.async.bulk.tensor shared-memory address is guaranteed only 16-byte alignment, not the 128 bytes that a tensor copy's box needs (TMA-SMEM-ALIGN-128) [tma-bulk-copy]
+  // CHECK-NOTES: :[[@LINE-4]]:32: note: 'a' starts 128-byte aligned (declared); the address is 80 bytes into it
+  // CHECK-NOTES: :[[@LINE-151]]:3: note: passed to the shared-memory address of cp.async.bulk.tensor here
+  // CHECK-NOTES: :[[@LINE-4]]:14: note: declare the buffer alignas(128) and keep the offset into it a multiple of 128 bytes
+  load_async(stagePtr<64>(a, 1), &map, &bar, 0, 0);
+}
+
 // A field of a shared struct: the box 16 bytes after a barrier.
 struct Smem {
   uint64_t bar[2];
@@ -174,7 +190,7 @@ __global__ void tensorField(const __grid_constant__ CUtensorMap map) {
   load_async(s.tile, &map, &s.bar[0], 0, 0);
   // CHECK-NOTES: :[[@LINE-1]]:14: warning: cp.async.bulk.tensor shared-memory address is guaranteed only 16-byte alignment, not the 128 bytes that a tensor copy's box needs (TMA-SMEM-ALIGN-128) [tma-bulk-copy]
   // CHECK-NOTES: :[[@LINE-3]]:32: note: 's' starts 128-byte aligned (declared); the address is 16 bytes into it
-  // CHECK-NOTES: :[[@LINE-150]]:3: note: passed to the shared-memory address of cp.async.bulk.tensor here
+  // CHECK-NOTES: :[[@LINE-166]]:3: note: passed to the shared-memory address of cp.async.bulk.tensor here
   // CHECK-NOTES: :[[@LINE-4]]:14: note: declare the buffer alignas(128) and keep the offset into it a multiple of 128 bytes
 }
 
