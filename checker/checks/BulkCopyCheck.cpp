@@ -7,6 +7,7 @@
 #include "checks/BulkCopyCheck.h"
 #include "checks/ContextNotes.h"
 #include "rules/DeviceRules.h"
+#include "rules/SmemRules.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -45,6 +46,7 @@ void BulkCopyCheck::registerMatchers(MatchFinder *Finder) {
 
 void BulkCopyCheck::onEndOfTranslationUnit() {
   Linker.reset();
+  Buffers.reset();
   Finder.reset();
   Folder.reset();
   Reported.clear();
@@ -89,6 +91,8 @@ void BulkCopyCheck::check(const MatchFinder::MatchResult &Result) {
     Finder = std::make_unique<DeviceOpsFinder>(*Result.Context);
   if (!Linker)
     Linker = std::make_unique<MapLinker>(*Folder, *Result.Context);
+  if (!Buffers)
+    Buffers = std::make_unique<SharedBuffers>(*Result.Context, *Folder);
 
   std::vector<OpStmt> Stmts;
   collect(Fn->getBody(), Fn, Stmts);
@@ -163,6 +167,8 @@ static uint64_t asU64(const llvm::APSInt &V) {
   return V.getBitWidth() > 64 ? V.trunc(64).getZExtValue() : V.getZExtValue();
 }
 
+static const OpValue *smemOperand(const DeviceOp &Op);
+
 void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                             const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
@@ -225,6 +231,12 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                  ::tma::rules::checkMbarInitCount, Result);
     else if (const auto *T = std::get_if<TensorCopy>(&Op))
       checkLinkedMap(*T, Name, Context, SM);
+    if (const OpValue *Smem = smemOperand(Op))
+      checkSmemAlign(Site, *Smem, Name, Context,
+                     std::holds_alternative<BulkCopy>(Op)
+                         ? ::tma::rules::checkBulkAddrAlign16
+                         : ::tma::rules::checkTmaSmemAlign128,
+                     Result);
   }
   Folder->enterContext(nullptr);
 }
@@ -266,6 +278,88 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
   noteHandoff(*this, *Map, SM);
   if (!V->Suggestion.empty())
     diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
+}
+
+/// The shared::cta operand of a bulk or tensor copy: the destination of
+/// loads, the source of stores and reductions. A shared::cluster
+/// destination of a 1-D copy from shared memory may be another CTA's.
+static const OpValue *smemOperand(const DeviceOp &Op) {
+  if (const auto *B = std::get_if<BulkCopy>(&Op)) {
+    switch (B->Direction) {
+    case device::BulkDirection::GlobalToShared:
+      return &B->Dst;
+    case device::BulkDirection::SharedToCluster:
+    case device::BulkDirection::SharedToGlobal:
+      return &B->Src;
+    case device::BulkDirection::GlobalToL2:
+      return nullptr;
+    }
+  }
+  if (const auto *T = std::get_if<TensorCopy>(&Op))
+    return T->Direction == device::TensorDirection::Prefetch ? nullptr
+                                                             : &T->Smem;
+  return nullptr;
+}
+
+/// What is certain about the start of \p B, for a note.
+static std::string startNote(const SharedBuffer &B) {
+  std::string Name = "'" + B.Var->getNameAsString() + "'";
+  std::string Align = std::to_string(B.BaseAlign.value_or(1));
+  if (B.Extern)
+    return Name + " is dynamic shared memory: only its element type's " +
+           Align + "-byte alignment is certain at its start (an __align__ " +
+           "on an extern __shared__ array is not reliably honoured)";
+  return Name + " starts " + Align + "-byte aligned" +
+         (B.AlignDeclared ? " (declared)"
+                          : " (its type's alignment; no alignas)");
+}
+
+void BulkCopyCheck::checkSmemAlign(
+    const OpSite &Site, const OpValue &V, const std::string &OpName,
+    const CallContext *Context,
+    std::optional<DeviceViolation> (*Rule)(::tma::rules::Known),
+    const MatchFinder::MatchResult &Result) {
+  const SourceManager &SM = *Result.SourceManager;
+  if (!V.Present || !V.E)
+    return;
+  std::optional<SharedBuffer> B = Buffers->resolve(V);
+  if (!B)
+    return;
+  std::optional<DeviceViolation> Violation = Rule(addressAlignOf(*B));
+  if (!Violation)
+    return;
+  // An address that only forwards a parameter of a helper is reported where
+  // the caller wrote it.
+  const CallContext *Outer = Context;
+  const Expr *Arg = forwardedFrom(V.E, Outer);
+  SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
+  if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+    return;
+  std::string Message =
+      OpName + " " + Violation->Message + " (" + Violation->RuleId + ")";
+  if (!Reported.insert({Loc.getRawEncoding(), Message}).second)
+    return;
+  diag(Loc, "%0") << Message;
+  SourceLocation VarLoc = SM.getFileLoc(B->Var->getLocation());
+  if (!SM.isInSystemHeader(VarLoc))
+    diag(VarLoc, "%0; the address is %1 bytes into it", DiagnosticIDs::Note)
+        << startNote(*B) << std::to_string(B->Offset.value_or(0));
+  SourceLocation OpLoc = SM.getFileLoc(Site.Loc);
+  if (Arg != V.E && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))
+    diag(OpLoc, "passed to the shared-memory address of %0 here",
+         DiagnosticIDs::Note)
+        << OpName;
+  // An extern pool's alignas is not reliably honoured: only the offset helps.
+  std::string Suggestion = B->Extern
+                               ? "keep the offset into it a multiple of " +
+                                     std::to_string(Violation->Limit) + " bytes"
+                               : Violation->Suggestion;
+  diag(Loc, "%0", DiagnosticIDs::Note) << Suggestion;
+  if (Arg == V.E && CurrentFn && CurrentFn->isTemplateInstantiation() &&
+      CurrentFn->getPointOfInstantiation().isValid())
+    diag(SM.getFileLoc(CurrentFn->getPointOfInstantiation()),
+         "in instantiation of %0 requested here", DiagnosticIDs::Note)
+        << CurrentFn;
 }
 
 template <typename RuleFn>

@@ -10,6 +10,7 @@
 #include "api/DeviceOps.h"
 #include "api/DeviceOpsFinder.h"
 #include "api/MapLink.h"
+#include "api/SharedBuffers.h"
 #include "folding/ConstantFolder.h"
 #include "rules/DeviceRules.h"
 
@@ -21,7 +22,9 @@
 namespace clang::tidy::tma {
 
 /// Finds device ops whose own operands break a rule: bulk copies whose size
-/// is not a non-zero multiple of 16 bytes, expect-tx counts above 2^20-1,
+/// is not a non-zero multiple of 16 bytes or whose shared-memory address is
+/// not guaranteed 16-byte alignment, tensor copies whose shared-memory box is
+/// not guaranteed 128-byte alignment, expect-tx counts above 2^20-1,
 /// mbarrier init counts outside [1, 2^20-1], and tensor copies whose
 /// coordinate vector does not fit `.Nd`. Asm inside `__device__` helpers is
 /// evaluated with the arguments of each call of the helper.
@@ -46,9 +49,17 @@ private:
   void checkLinkedMap(const TensorCopy &T, const std::string &OpName,
                       const CallContext *Context, const SourceManager &SM);
   /// Folds \p V under the current context and reports \p Rule's violation.
+  /// Resolves the shared-memory address \p V under the current context and
+  /// reports \p Rule's violation of its guaranteed alignment.
+  void checkSmemAlign(
+      const OpSite &Site, const OpValue &V, const std::string &OpName,
+      const CallContext *Context,
+      std::optional<::tma::rules::DeviceViolation> (*Rule)(::tma::rules::Known),
+      const ast_matchers::MatchFinder::MatchResult &Result);
   template <typename RuleFn>
-  void checkValue(const OpSite &Site, const OpValue &V, const std::string &OpName,
-                  const CallContext *Context, RuleFn Rule,
+  void checkValue(const OpSite &Site, const OpValue &V,
+                  const std::string &OpName, const CallContext *Context,
+                  RuleFn Rule,
                   const ast_matchers::MatchFinder::MatchResult &Result);
 
   /// Evaluate ops under each call of their function (parameters folded).
@@ -59,6 +70,7 @@ private:
   std::shared_ptr<ConstantFolder> Folder;
   std::unique_ptr<DeviceOpsFinder> Finder;
   std::unique_ptr<MapLinker> Linker;
+  std::unique_ptr<SharedBuffers> Buffers;
   /// The function whose op is being checked.
   const FunctionDecl *CurrentFn = nullptr;
   /// (location, message) pairs already reported in this translation unit:

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/TensorMapPlacementCheck.h"
+#include "api/DeviceOps.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
@@ -13,6 +14,7 @@
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
 
@@ -543,10 +545,12 @@ static bool hasGridConstantMacro(const ParmVarDecl &P, const SourceManager &SM,
 
 TensorMapPlacementCheck::TensorMapPlacementCheck(StringRef Name,
                                                  ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), CallDepth(Options.get("CallDepth", 3U)) {}
+    : ClangTidyCheck(Name, Context), CallDepth(Options.get("CallDepth", 3U)),
+      GlobalFence(Options.get("GlobalFence", true)) {}
 
 void TensorMapPlacementCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CallDepth", CallDepth);
+  Options.store(Opts, "GlobalFence", GlobalFence);
 }
 
 void TensorMapPlacementCheck::registerMatchers(MatchFinder *Finder) {
@@ -640,6 +644,144 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
     SourceLocation Last = SM.getFileLoc(Path.back()->getBeginLoc());
     if (Path.size() > 1 && !SM.isInSystemHeader(Last))
       diag(Last, "the TMA operation", DiagnosticIDs::Note);
+  }
+  if (GlobalFence)
+    checkGlobalMaps(*Kernel, Ctx, SM);
+}
+
+//===----------------------------------------------------------------------===//
+// TMAP-PLACE-GLOBAL-FENCE
+//===----------------------------------------------------------------------===//
+
+/// How deep calls are searched for an acquire fence.
+static constexpr unsigned MaxFenceDepth = 8;
+
+/// Whether \p FD, or a function it calls, may execute
+/// fence.proxy.tensormap::generic.acquire. A call of a function whose body
+/// is not visible (outside system headers) may: silence over guesses.
+bool TensorMapPlacementCheck::mayFence(const FunctionDecl &FD,
+                                       const SourceManager &SM,
+                                       unsigned Depth) {
+  const FunctionDecl *Def = FD.getDefinition();
+  if (!Def || !Def->hasBody()) {
+    // Builtins (no location) and system declarations do not fence.
+    SourceLocation Loc = SM.getFileLoc(FD.getLocation());
+    return FD.getBuiltinID() == 0 && Loc.isValid() && !SM.isInSystemHeader(Loc);
+  }
+  if (auto It = Fenced.find(Def); It != Fenced.end())
+    return It->second;
+  // Too deep to search: user code may fence, the library's internals do not.
+  if (Depth > MaxFenceDepth)
+    return !SM.isInSystemHeader(SM.getFileLoc(Def->getLocation()));
+  // Assume a fence while the body is searched (recursion).
+  Fenced[Def] = true;
+  BodyNodes Nodes;
+  Nodes.TraverseStmt(Def->getBody());
+  auto IsAcquire = [](const DeviceOp &Op) {
+    const auto *F = std::get_if<Fence>(&Op);
+    return F && F->Kind == device::FenceKind::TensormapAcquire;
+  };
+  bool Found = false;
+  for (const Stmt *S : Nodes.Sites) {
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      Found = llvm::any_of(OpsFinder->opsOf(*Asm), IsAcquire);
+    } else {
+      const auto *Call = cast<CallExpr>(S);
+      if (std::optional<DeviceOp> Op = OpsFinder->opOf(*Call)) {
+        Found = IsAcquire(*Op);
+      } else if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+        Found = mayFence(*Callee, SM, Depth + 1);
+      } else {
+        // A call through a pointer in user code may reach anything; the
+        // library's own (CCCL's atomics) reach the library.
+        Found = !Call->getType()->isDependentType() &&
+                !SM.isInSystemHeader(SM.getFileLoc(Call->getBeginLoc()));
+      }
+    }
+    if (Found)
+      break;
+  }
+  return Fenced[Def] = Found;
+}
+
+/// True when \p VD is a `__device__` variable (global memory) that holds a
+/// map.
+static bool isGlobalMemoryMap(const VarDecl &VD) {
+  return VD.hasGlobalStorage() && VD.hasAttr<CUDADeviceAttr>() &&
+         !VD.hasAttr<CUDAConstantAttr>() && !VD.hasAttr<CUDASharedAttr>() &&
+         holdsMap(VD.getType());
+}
+
+void TensorMapPlacementCheck::checkGlobalMaps(const FunctionDecl &Kernel,
+                                              ASTContext &Ctx,
+                                              const SourceManager &SM) {
+  // The maps in global memory the kernel reads: pointer parameters and
+  // __device__ variables it names.
+  llvm::SmallVector<std::pair<const VarDecl *, Ref>, 4> Maps;
+  for (const ParmVarDecl *P : Kernel.parameters()) {
+    QualType T = P->getType();
+    if (P->getIdentifier() && T->isPointerType() &&
+        holdsMap(T->getPointeeType()))
+      Maps.push_back({P, Ref::AddressVar});
+  }
+  BodyNodes Nodes;
+  Nodes.TraverseStmt(Kernel.getBody());
+  llvm::SmallPtrSet<const VarDecl *, 4> Seen;
+  for (const DeclRefExpr *DRE : Nodes.Refs)
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && isGlobalMemoryMap(*VD) && Seen.insert(VD).second)
+      Maps.push_back({VD, Ref::Object});
+  if (Maps.empty())
+    return;
+  if (!OpsFinder)
+    OpsFinder = std::make_unique<DeviceOpsFinder>(Ctx);
+
+  // Only a tensor copy or prefetch reads the map through the tensormap
+  // proxy (prefetch.tensormap is a hint; tensormap.replace writes).
+  auto IsTensorCopy = [&](const Stmt *S) {
+    auto Is = [](const DeviceOp &Op) {
+      return std::holds_alternative<TensorCopy>(Op);
+    };
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
+      return llvm::any_of(OpsFinder->opsOf(*Asm), Is);
+    std::optional<DeviceOp> Op = OpsFinder->opOf(*cast<CallExpr>(S));
+    return Op && Is(*Op);
+  };
+  for (auto [Var, Kind] : Maps) {
+    auto Path = AddressFlow(Ctx, CallDepth).follow(Kernel, *Var, Kind, 0);
+    if (Path.empty() || !IsTensorCopy(Path.back()) || mayFence(Kernel, SM, 0))
+      continue;
+    // A parameter is reported once; a __device__ map once per kernel use.
+    SourceLocation Loc =
+        SM.getFileLoc(isa<ParmVarDecl>(Var) ? Var->getLocation()
+                                            : Path.front()->getBeginLoc());
+    if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
+        !Reported.insert(Loc.getRawEncoding()).second)
+      continue;
+    diag(Loc, "tensor map %0 is read from global memory by a TMA operation, "
+              "but %1 executes no fence.proxy.tensormap::generic.acquire "
+              "before it: TMA may use a stale copy of the map "
+              "(TMAP-PLACE-GLOBAL-FENCE)")
+        << Var << &Kernel;
+    SourceLocation First = SM.getFileLoc(Path.front()->getBeginLoc());
+    if (First != Loc)
+      diag(First,
+           Path.size() == 1
+               ? "the address of %0 reaches a TMA operation here"
+               : "the address of %0 is passed on here and reaches a TMA "
+                 "operation",
+           DiagnosticIDs::Note)
+          << Var;
+    SourceLocation Last = SM.getFileLoc(Path.back()->getBeginLoc());
+    if (Path.size() > 1 && !SM.isInSystemHeader(Last))
+      diag(Last, "the TMA operation", DiagnosticIDs::Note);
+    diag(SM.getFileLoc(Kernel.getLocation()),
+         "in one thread of each block, before the first use: "
+         "cuda::ptx::fence_proxy_tensormap_generic(cuda::ptx::sem_acquire, "
+         "cuda::ptx::scope_sys, map, cuda::ptx::n32_t<128>()), then "
+         "__syncthreads(); or pass the map as 'const __grid_constant__ "
+         "CUtensorMap'",
+         DiagnosticIDs::Note);
   }
 }
 

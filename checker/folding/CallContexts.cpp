@@ -239,8 +239,7 @@ void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
   }
 }
 
-/// The argument that \p Context's call passes for \p PVD, or null when
-/// PVD is not a parameter of the called function.
+/// How many arguments of \p Call precede the launched kernel's own.
 unsigned launchArgumentOffset(const CallExpr &Call) {
   const FunctionDecl *FD = Call.getDirectCallee();
   return FD && FD->getIdentifier() && FD->getName() == "cudaLaunchKernelEx" &&
@@ -249,6 +248,8 @@ unsigned launchArgumentOffset(const CallExpr &Call) {
              : 0;
 }
 
+/// The argument that \p Context's call passes for \p PVD, or null when
+/// PVD is not a parameter of the called function.
 const Expr *argumentFor(const ParmVarDecl *PVD, const CallContext *Context) {
   if (!Context)
     return nullptr;

@@ -131,6 +131,10 @@ public:
     return intern(Call, Callee, Parent);
   }
 
+  /// Whether no use of the local \p VD may write it (or, through its
+  /// address, its elements or fields) after its initialisation.
+  bool isNeverWritten(const VarDecl *VD);
+
   /// The value of the integer or enumeration expression \p E, converted to
   /// E's type, or std::nullopt when it is not provably constant.
   std::optional<FoldedInt> foldInt(const Expr *E);
@@ -192,7 +196,6 @@ private:
                        std::vector<const CallContext *> &Out);
   const CallContext *intern(const CallExpr *Call, const FunctionDecl *Callee,
                             const CallContext *Parent);
-  bool isNeverWritten(const VarDecl *VD);
   /// Whether \p Body contains a goto (straight-line order then proves
   /// nothing).
   bool hasJumps(const Stmt *Body);

@@ -37,6 +37,9 @@ enum class DeviceParam {
   Dims,
   /// The load mode of cp.async.bulk.tensor (.tile, .im2col, ...).
   LoadMode,
+  /// The shared-memory address of a bulk or tensor copy (dstMem of loads,
+  /// srcMem of stores).
+  SmemAddress,
 };
 
 /// PTX's name of \p P, e.g. "size", "txCount".

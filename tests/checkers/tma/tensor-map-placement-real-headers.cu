@@ -106,11 +106,31 @@ __global__ void ptxKernel(const CUtensorMap Map) {
   loadTile(Tile, Map, &Bar);
 }
 
-// The programming guide's form: silent.
+// The programming guide's forms, a map in global memory behind the acquire
+// fence: silent.
 __global__ void correct(const __grid_constant__ CUtensorMap Map,
                         const CUtensorMap *Global) {
   __shared__ alignas(128) float Tile[64 * 64];
   __shared__ uint64_t Bar;
+  if (threadIdx.x == 0)
+    cuda::ptx::fence_proxy_tensormap_generic(
+        cuda::ptx::sem_acquire, cuda::ptx::scope_sys, Global,
+        cuda::ptx::n32_t<128>());
+  __syncthreads();
   loadTile(Tile, Map, &Bar);
   loadTile(Tile, *Global, &Bar);
+}
+
+// fast.cu's matmul kernels 2-5: maps copied with cudaMemcpy to global memory
+// and read with no acquire fence (TMAP-PLACE-GLOBAL-FENCE). CCCL's barrier
+// calls (deep, with calls through pointers) do not hide the missing fence.
+__global__ void globalNoFence(const CUtensorMap *MapA, Barrier *Full) {
+  // CHECK-NOTES-DEVICE: :[[@LINE-1]]:50: warning: tensor map 'MapA' is read from global memory by a TMA operation, but 'globalNoFence' executes no fence.proxy.tensormap::generic.acquire before it: TMA may use a stale copy of the map (TMAP-PLACE-GLOBAL-FENCE) [tma-tensor-map-placement]
+  // CHECK-NOTES-DEVICE: :[[@LINE+6]]:3: note: the address of 'MapA' reaches a TMA operation here
+  // CHECK-NOTES-DEVICE: :[[@LINE-3]]:17: note: in one thread of each block, before the first use: cuda::ptx::fence_proxy_tensormap_generic(cuda::ptx::sem_acquire, cuda::ptx::scope_sys, map, cuda::ptx::n32_t<128>()), then __syncthreads(); or pass the map as 'const __grid_constant__ CUtensorMap'
+  // CHECK-MESSAGES-HOST: :[[@LINE-4]]:50: warning: tensor map 'MapA' is read from global memory by a TMA operation, but 'globalNoFence' executes no fence.proxy.tensormap::generic.acquire before it: TMA may use a stale copy of the map (TMAP-PLACE-GLOBAL-FENCE) [tma-tensor-map-placement]
+  __shared__ alignas(128) float Tile[64 * 64];
+  __syncthreads();
+  Full->wait(Full->arrive());
+  cde::cp_async_bulk_tensor_2d_global_to_shared(Tile, MapA, 0, 0, *Full);
 }

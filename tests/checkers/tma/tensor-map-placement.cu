@@ -243,12 +243,16 @@ template __global__ void dependentType<CUtensorMap>(CUtensorMap);
 __constant__ CUtensorMap ConstantMap;
 
 // The right forms: const __grid_constant__, a __constant__ map, and a map in
-// global memory (TMAP-PLACE-GLOBAL-FENCE, not this rule).
+// global memory behind the acquire fence of TMAP-PLACE-GLOBAL-FENCE.
 __global__ void correct(const __grid_constant__ CUtensorMap Map,
                         const __grid_constant__ GemmParams Params,
                         const CUtensorMap *GlobalMap, CUtensorMap *Mutable) {
   __shared__ alignas(128) float Tile[64 * 64];
   __shared__ uint64_t Bar;
+  if (threadIdx.x == 0)
+    asm volatile("fence.proxy.tensormap::generic.acquire.sys [%0], 128;"
+                 :: "l"(GlobalMap) : "memory");
+  __syncthreads();
   loadAsync(Tile, &Map, &Bar, 0, 0);
   loadAsync(Tile, &Params.MapA, &Bar, 0, 0);
   loadAsync(Tile, GlobalMap, &Bar, 0, 0);

@@ -19,6 +19,7 @@
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __cluster_dims__(...) __attribute__((cluster_dims(__VA_ARGS__)))
 #define __forceinline__ __inline__ __attribute__((always_inline))
+#define __align__(n) __attribute__((aligned(n)))
 #define __device_builtin__
 #define __cudart_builtin__
 #define CUDARTAPI

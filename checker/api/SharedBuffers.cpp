@@ -1,0 +1,339 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// Two mutually recursive walks: pointee() follows a pointer value to the
+// location it points at, object() follows an lvalue to the location of its
+// object. Offsets add up in bytes from the types Clang gives each step
+// (element sizes, field offsets), so casts between pointer types need no
+// special case.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/SharedBuffers.h"
+#include "folding/Uses.h"
+#include "rules/SmemRules.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
+#include <algorithm>
+
+namespace clang::tidy::tma {
+
+/// Deeper chains are unusual enough to give up on.
+static constexpr unsigned MaxDepth = 32;
+/// What an `extern __shared__` pool's start is known to be aligned to at
+/// most: dynamic shared memory starts 16-byte aligned, and a larger
+/// __align__ on the declaration is not reliably honoured.
+static constexpr std::uint64_t MaxExternAlign = 16;
+
+::tma::rules::Known addressAlignOf(const SharedBuffer &B) {
+  return ::tma::rules::addressAlign(B.BaseAlign, B.Offset, !B.Extern);
+}
+
+static std::optional<std::int64_t> add(std::optional<std::int64_t> A,
+                                       std::optional<std::int64_t> B) {
+  if (!A || !B)
+    return std::nullopt;
+  return *A + *B;
+}
+
+static std::optional<std::int64_t> mul(std::optional<std::int64_t> A,
+                                       std::int64_t B) {
+  if (!A)
+    return std::nullopt;
+  return *A * B;
+}
+
+std::optional<std::int64_t>
+SharedBuffers::foldIndex(const Expr *E, const CallContext *Context) {
+  const CallContext *Saved = Folder.currentContext();
+  Folder.enterContext(Context);
+  std::optional<FoldedInt> V = Folder.foldInt(E);
+  Folder.enterContext(Saved);
+  if (!V || V->Value.getSignificantBits() > 64)
+    return std::nullopt;
+  return V->Value.getExtValue();
+}
+
+/// sizeof \p T in bytes; std::nullopt for incomplete and dependent types.
+/// void counts 1, as GNU pointer arithmetic does.
+static std::optional<std::int64_t> sizeOf(QualType T, const ASTContext &Ctx) {
+  if (T->isVoidType())
+    return 1;
+  if (T->isIncompleteType() || T->isDependentType() || !T->isConstantSizeType())
+    return std::nullopt;
+  return Ctx.getTypeSizeInChars(T).getQuantity();
+}
+
+bool SharedBuffers::isNeverReassigned(const VarDecl *VD) {
+  auto [It, New] = NeverReassigned.try_emplace(VD, false);
+  if (!New)
+    return It->second;
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  if (!Body)
+    return false;
+  const ParentMap &PM = Folder.parentsOf(Body);
+  // Every use must be a plain read of the value: anything else (assignment,
+  // ++, &p, a reference binding, an unevaluated operand) may change it.
+  bool Only = true;
+  llvm::SmallVector<const Stmt *, 64> Work{Body};
+  while (!Work.empty() && Only) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
+        DRE && DRE->getDecl() == VD) {
+      const Stmt *P = PM.getParentIgnoreParens(DRE);
+      const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
+      Only = Cast && Cast->getCastKind() == CK_LValueToRValue;
+    }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return NeverReassigned[VD] = Only;
+}
+
+std::optional<SharedBuffers::Location>
+SharedBuffers::entry(const Expr *E, const CallContext *Context,
+                     unsigned Depth) {
+  if (!E || Depth > MaxDepth)
+    return std::nullopt;
+  E = E->IgnoreParens();
+  if (E->isGLValue()) {
+    QualType T = E->getType();
+    if (T->isArrayType())
+      return object(E, Context, Depth + 1);
+    if (T->isPointerType())
+      return pointerValue(E, Context, Depth + 1);
+    return std::nullopt;
+  }
+  return pointee(E, Context, Depth + 1);
+}
+
+std::optional<SharedBuffers::Location>
+SharedBuffers::pointerValue(const Expr *E, const CallContext *Context,
+                            unsigned Depth) {
+  if (!E || Depth > MaxDepth)
+    return std::nullopt;
+  E = E->IgnoreParens();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->getType()->isPointerType())
+    return std::nullopt;
+  if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
+    const Expr *Arg = argumentFor(PVD, Context);
+    if (!Arg || !isNeverReassigned(PVD))
+      return std::nullopt;
+    if (const Expr *Forwarded = forwardedArgument(Arg->IgnoreParenImpCasts()))
+      Arg = Forwarded;
+    return entry(Arg, Context->Parent, Depth + 1);
+  }
+  if (!VD->hasLocalStorage() || !VD->getInit() || !isNeverReassigned(VD))
+    return std::nullopt;
+  return entry(VD->getInit(), Context, Depth + 1);
+}
+
+std::optional<SharedBuffers::Location>
+SharedBuffers::pointee(const Expr *E, const CallContext *Context,
+                       unsigned Depth) {
+  if (!E || Depth > MaxDepth)
+    return std::nullopt;
+  E = E->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    switch (Cast->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+      return object(Cast->getSubExpr(), Context, Depth + 1);
+    case CK_LValueToRValue:
+      return pointerValue(Cast->getSubExpr(), Context, Depth + 1);
+    case CK_NoOp:
+    case CK_BitCast:
+    case CK_AddressSpaceConversion:
+      return pointee(Cast->getSubExpr(), Context, Depth + 1);
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->getOpcode() == UO_AddrOf)
+      return object(U->getSubExpr(), Context, Depth + 1);
+    return std::nullopt;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub)
+      return std::nullopt;
+    const Expr *Ptr = B->getLHS();
+    const Expr *Index = B->getRHS();
+    if (!Ptr->getType()->isPointerType())
+      std::swap(Ptr, Index);
+    // Pointer differences and non-pointer sums are not addresses.
+    if (!Ptr->getType()->isPointerType() ||
+        !Index->getType()->isIntegralOrEnumerationType() ||
+        (B->getOpcode() == BO_Sub && Ptr != B->getLHS()))
+      return std::nullopt;
+    std::optional<Location> L = pointee(Ptr, Context, Depth + 1);
+    if (!L)
+      return std::nullopt;
+    std::optional<std::int64_t> Elem =
+        sizeOf(Ptr->getType()->getPointeeType(), Ctx);
+    std::optional<std::int64_t> K = foldIndex(Index, Context);
+    if (K && B->getOpcode() == BO_Sub)
+      K = -*K;
+    L->Offset = Elem ? add(L->Offset, mul(K, *Elem)) : std::nullopt;
+    return L;
+  }
+  if (const auto *Forwarded = forwardedArgument(E))
+    return entry(Forwarded, Context, Depth + 1);
+  // A helper that returns an address computed from its parameters
+  // (`return base + stage * StageElems;`), followed under this call.
+  if (const auto *Call = dyn_cast<CallExpr>(E);
+      Call && !isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+    const auto *Body =
+        Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
+    const auto *Ret = Body && Body->size() == 1
+                          ? dyn_cast<ReturnStmt>(Body->body_front())
+                          : nullptr;
+    if (Ret && Ret->getRetValue())
+      return entry(Ret->getRetValue(), Folder.contextFor(Call, Def, Context),
+                   Depth + 1);
+  }
+  return std::nullopt;
+}
+
+std::optional<SharedBuffers::Location>
+SharedBuffers::object(const Expr *E, const CallContext *Context,
+                      unsigned Depth) {
+  if (!E || Depth > MaxDepth)
+    return std::nullopt;
+  E = E->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return std::nullopt;
+    if (VD->hasAttr<CUDASharedAttr>())
+      return Location{VD->getCanonicalDecl(), 0};
+    // A reference cannot be rebound: its initialiser (or the argument
+    // bound to it) is its object.
+    if (!VD->getType()->isReferenceType())
+      return std::nullopt;
+    if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
+      const Expr *Arg = argumentFor(PVD, Context);
+      if (!Arg)
+        return std::nullopt;
+      if (const Expr *Forwarded = forwardedArgument(Arg->IgnoreParenImpCasts()))
+        Arg = Forwarded;
+      return object(Arg, Context->Parent, Depth + 1);
+    }
+    if (!VD->hasLocalStorage() || !VD->getInit())
+      return std::nullopt;
+    return object(VD->getInit(), Context, Depth + 1);
+  }
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    switch (Cast->getCastKind()) {
+    case CK_NoOp:
+    case CK_LValueBitCast:
+      return object(Cast->getSubExpr(), Context, Depth + 1);
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
+    return Temp->getSubExpr()->isGLValue()
+               ? object(Temp->getSubExpr(), Context, Depth + 1)
+               : std::nullopt;
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->getOpcode() == UO_Deref)
+      return pointee(U->getSubExpr(), Context, Depth + 1);
+    return std::nullopt;
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    std::optional<Location> L = pointee(ASE->getBase(), Context, Depth + 1);
+    if (!L)
+      return std::nullopt;
+    std::optional<std::int64_t> Elem = sizeOf(ASE->getType(), Ctx);
+    std::optional<std::int64_t> K = foldIndex(ASE->getIdx(), Context);
+    L->Offset = Elem ? add(L->Offset, mul(K, *Elem)) : std::nullopt;
+    return L;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD)
+      return std::nullopt;
+    std::optional<Location> L = ME->isArrow()
+                                    ? pointee(ME->getBase(), Context, Depth + 1)
+                                    : object(ME->getBase(), Context, Depth + 1);
+    if (!L)
+      return std::nullopt;
+    const RecordDecl *RD = FD->getParent();
+    if (FD->isBitField() || RD->isInvalidDecl() || RD->isDependentType() ||
+        !RD->isCompleteDefinition()) {
+      L->Offset = std::nullopt;
+      return L;
+    }
+    const ASTRecordLayout &Layout = Ctx.getASTRecordLayout(RD);
+    auto Bits =
+        static_cast<std::int64_t>(Layout.getFieldOffset(FD->getFieldIndex()));
+    L->Offset = add(L->Offset, Bits / Ctx.getCharWidth());
+    return L;
+  }
+  return std::nullopt;
+}
+
+SharedBuffer SharedBuffers::describe(const Location &L) const {
+  SharedBuffer B;
+  const VarDecl *VD = L.Var;
+  B.Var = VD;
+  B.Extern = VD->hasExternalStorage();
+  B.Offset = L.Offset;
+  QualType T = VD->getType();
+  if (T->isDependentType())
+    return B;
+  // Attributes on any redeclaration count (getMaxAlignment reads this one).
+  std::uint64_t Declared = 0;
+  for (const VarDecl *R : VD->redecls())
+    Declared = std::max<std::uint64_t>(Declared, R->getMaxAlignment() /
+                                                     Ctx.getCharWidth());
+  std::uint64_t Natural = Ctx.getTypeAlignInChars(T).getQuantity();
+  if (B.Extern) {
+    B.BaseAlign = std::min(Natural, MaxExternAlign);
+    return B;
+  }
+  B.BaseAlign = std::max(Declared, Natural);
+  B.AlignDeclared = Declared > Natural;
+  if (std::optional<std::int64_t> Size = sizeOf(T, Ctx)) {
+    B.Size = static_cast<std::uint64_t>(*Size);
+    if (B.Offset && *B.Offset >= 0 && *B.Offset <= *Size)
+      B.BytesToEnd = static_cast<std::uint64_t>(*Size - *B.Offset);
+  }
+  return B;
+}
+
+std::optional<SharedBuffer> SharedBuffers::resolve(const Expr *E) {
+  std::optional<Location> L = entry(E, Folder.currentContext(), 0);
+  if (!L || !L->Var)
+    return std::nullopt;
+  return describe(*L);
+}
+
+std::optional<SharedBuffer> SharedBuffers::resolve(const OpValue &V) {
+  if (!V.Present || !V.E)
+    return std::nullopt;
+  std::optional<SharedBuffer> B = resolve(V.E);
+  if (!B || V.Offset == 0)
+    return B;
+  B->Offset = add(B->Offset, V.Offset);
+  B->BytesToEnd.reset();
+  if (B->Size && B->Offset && *B->Offset >= 0 &&
+      static_cast<std::uint64_t>(*B->Offset) <= *B->Size)
+    B->BytesToEnd = *B->Size - static_cast<std::uint64_t>(*B->Offset);
+  return B;
+}
+
+} // namespace clang::tidy::tma

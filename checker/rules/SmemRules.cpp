@@ -1,0 +1,125 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. The rule model: plain C++17, no Clang or LLVM include.
+//
+//===----------------------------------------------------------------------===//
+//
+// One function per shared-memory rule id of tma-rules.md. Each reads only
+// known values and stays silent otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rules/SmemRules.h"
+#include "rules/DataTypes.h"
+
+#include <string>
+
+namespace tma::rules {
+
+namespace {
+
+std::string bytes(std::uint64_t N) {
+  return std::to_string(N) + (N == 1 ? " byte" : " bytes");
+}
+
+/// The common message of the alignment rules.
+std::string alignMessage(std::uint64_t Align, std::uint64_t Needed,
+                         const std::string &Why) {
+  return "shared-memory address is guaranteed only " + std::to_string(Align) +
+         "-byte alignment, not the " + bytes(Needed) + " " + Why;
+}
+
+std::string alignSuggestion(std::uint64_t Needed) {
+  return "declare the buffer alignas(" + std::to_string(Needed) +
+         ") and keep the offset into it a multiple of " + bytes(Needed);
+}
+
+std::optional<DeviceViolation> checkAlign(const char *Id, Known AddressAlign,
+                                          std::uint64_t Needed,
+                                          const std::string &Why) {
+  if (!AddressAlign || *AddressAlign == 0 || *AddressAlign >= Needed)
+    return std::nullopt;
+  return DeviceViolation{Id,
+                         DeviceParam::SmemAddress,
+                         *AddressAlign,
+                         Needed,
+                         alignMessage(*AddressAlign, Needed, Why),
+                         alignSuggestion(Needed)};
+}
+
+} // namespace
+
+std::uint64_t lowestPowerOfTwo(std::int64_t Offset) {
+  auto U = static_cast<std::uint64_t>(Offset);
+  return U & (~U + 1);
+}
+
+Known addressAlign(Known BaseAlign, std::optional<std::int64_t> Offset,
+                   bool BaseIsWholeGuarantee) {
+  if (!BaseAlign || *BaseAlign == 0 || !Offset)
+    return std::nullopt;
+  std::uint64_t Low = lowestPowerOfTwo(*Offset);
+  // The offset's low bit decides: base + offset has exactly that bit as its
+  // lowest set one.
+  if (Low != 0 && Low < *BaseAlign)
+    return Low;
+  if (!BaseIsWholeGuarantee)
+    return std::nullopt;
+  return BaseAlign;
+}
+
+std::optional<std::uint64_t> swizzleRepeatBytes(std::uint64_t Swizzle) {
+  switch (Swizzle) {
+  case swizzle::B32:
+    return 256;
+  case swizzle::B64:
+    return 512;
+  case swizzle::B128:
+  case swizzle::B128Atom32B:
+  case swizzle::B128Atom32BFlip8B:
+  case swizzle::B128Atom64B:
+    return 1024;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<DeviceViolation> checkBulkAddrAlign16(Known AddressAlign) {
+  return checkAlign("BULK-ADDR-ALIGN16", AddressAlign, BulkAddrAlign,
+                    "that a bulk copy needs");
+}
+
+std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign) {
+  return checkAlign("TMA-SMEM-ALIGN-128", AddressAlign, TmaSmemAlign,
+                    "that a tensor copy's box needs");
+}
+
+std::optional<DeviceViolation> checkTmaSmemAlignSwizzle(Known AddressAlign,
+                                                        Known Swizzle) {
+  if (!Swizzle)
+    return std::nullopt;
+  std::optional<std::uint64_t> Repeat = swizzleRepeatBytes(*Swizzle);
+  // Below 128 bytes TMA-SMEM-ALIGN-128 already reports the address.
+  if (!Repeat || !AddressAlign || *AddressAlign < TmaSmemAlign)
+    return std::nullopt;
+  return checkAlign("TMA-SMEM-ALIGN-SWIZZLE", AddressAlign, *Repeat,
+                    std::string("after which ") + swizzleName(*Swizzle) +
+                        " repeats");
+}
+
+std::optional<DeviceViolation> checkTmaSmemFootprint(Known AvailableBytes,
+                                                     Known BoxBytes) {
+  if (!AvailableBytes || !BoxBytes || *BoxBytes <= *AvailableBytes)
+    return std::nullopt;
+  return DeviceViolation{
+      "TMA-SMEM-FOOTPRINT",
+      DeviceParam::SmemAddress,
+      *BoxBytes,
+      *AvailableBytes,
+      "box of " + bytes(*BoxBytes) + " does not fit in the " +
+          bytes(*AvailableBytes) +
+          " from the shared-memory address to the end of its buffer",
+      "enlarge the buffer by " + bytes(*BoxBytes - *AvailableBytes)};
+}
+
+} // namespace tma::rules

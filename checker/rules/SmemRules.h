@@ -1,0 +1,78 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. The rule model: plain C++17, no Clang or LLVM include.
+//
+//===----------------------------------------------------------------------===//
+//
+// The shared-memory rules of bulk and tensor copies (tma-rules.md sections 3
+// and 4): the alignment of the shared-memory address and the room left in
+// its buffer. Alignments are powers of two in bytes.
+//
+// What a rule reads is the alignment that the code guarantees for the
+// address: addressAlign() derives it from the buffer's guaranteed start
+// alignment and the constant offset into it. A rule reports an address
+// whose guaranteed alignment is below what it needs; callers pass unknown
+// where nothing is guaranteed (see addressAlign for extern pools).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_RULES_SMEMRULES_H
+#define TMA_TIDY_RULES_SMEMRULES_H
+
+#include "rules/DeviceRules.h"
+#include "rules/Violation.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace tma::rules {
+
+/// The alignment of every bulk-copy address (BULK-ADDR-ALIGN16).
+constexpr std::uint64_t BulkAddrAlign = 16;
+/// The alignment of a tensor copy's shared-memory box (TMA-SMEM-ALIGN-128).
+constexpr std::uint64_t TmaSmemAlign = 128;
+
+/// The largest power of two that divides \p Offset; 0 for offset 0 (every
+/// power of two divides it).
+std::uint64_t lowestPowerOfTwo(std::int64_t Offset);
+
+/// The alignment guaranteed for an address \p Offset bytes into a buffer
+/// whose start is guaranteed \p BaseAlign-aligned: the largest power of two
+/// that divides both. When Offset's lowest set bit is below BaseAlign the
+/// address is exactly that aligned (proven). Otherwise the address is at
+/// least BaseAlign-aligned, and this is the answer only when
+/// \p BaseIsWholeGuarantee: the buffer's start is what its declaration
+/// guarantees and no more can be relied on (a static `__shared__` variable).
+/// For an `extern __shared__` pool the launch may place the start higher, so
+/// only the proven case is an answer and the rest is unknown.
+Known addressAlign(Known BaseAlign, std::optional<std::int64_t> Offset,
+                   bool BaseIsWholeGuarantee);
+
+/// The alignment a swizzle mode needs for the canonical pattern: 256, 512 or
+/// 1024 bytes for CU_TENSOR_MAP_SWIZZLE_32B/64B/128B(_ATOM_*); std::nullopt
+/// for NONE and invalid values.
+std::optional<std::uint64_t> swizzleRepeatBytes(std::uint64_t Swizzle);
+
+/// BULK-ADDR-ALIGN16: the shared-memory address of a 1-D bulk copy is
+/// 16-byte aligned. \p AddressAlign from addressAlign().
+std::optional<DeviceViolation> checkBulkAddrAlign16(Known AddressAlign);
+
+/// TMA-SMEM-ALIGN-128: the shared-memory box of a tensor copy is 128-byte
+/// aligned. \p AddressAlign from addressAlign().
+std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign);
+
+/// TMA-SMEM-ALIGN-SWIZZLE: the shared-memory box of a tensor copy whose map
+/// swizzles (\p Swizzle, a CUtensorMapSwizzle value) is aligned to the
+/// swizzle repeat. Silent for SWIZZLE_NONE and when the address is not even
+/// 128-byte aligned (TMA-SMEM-ALIGN-128 reports that).
+std::optional<DeviceViolation> checkTmaSmemAlignSwizzle(Known AddressAlign,
+                                                        Known Swizzle);
+
+/// TMA-SMEM-FOOTPRINT: the box a tensor copy writes (\p BoxBytes) fits in the
+/// \p AvailableBytes from the shared-memory address to the end of its buffer.
+std::optional<DeviceViolation> checkTmaSmemFootprint(Known AvailableBytes,
+                                                     Known BoxBytes);
+
+} // namespace tma::rules
+
+#endif // TMA_TIDY_RULES_SMEMRULES_H
