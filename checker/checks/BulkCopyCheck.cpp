@@ -250,34 +250,61 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
     return;
   ::tma::rules::CopyMode Mode = copyModeOf(T.Mode);
   const ::tma::rules::MapDescriptor &D = Map->Desc;
-  // A wrong mode makes the rank comparison meaningless: report the mode.
-  std::optional<DeviceViolation> V =
-      ::tma::rules::checkTmaModeMatchesMap(Mode, D.Encoder, D.WideMode);
-  const Expr *About = Map->Link.Encode;
-  if (!V && T.Dims) {
-    V = ::tma::rules::checkTmaDimEqRank(T.Dims, D.Rank, Mode);
-    About = Map->Link.Encode->getArg(2);
-  }
-  if (!V)
+  const CallExpr *Encode = Map->Link.Encode;
+  // A wrong mode makes the other comparisons meaningless: report the mode.
+  if (auto V = ::tma::rules::checkTmaModeMatchesMap(Mode, D.Encoder,
+                                                     D.WideMode)) {
+    reportLinked(T, OpName, *V, Encode, *Map, Context, SM);
     return;
+  }
+  if (T.Dims)
+    if (auto V = ::tma::rules::checkTmaDimEqRank(T.Dims, D.Rank, Mode))
+      reportLinked(T, OpName, *V, Encode->getArg(2), *Map, Context, SM);
+  // The shared-memory box against the map's swizzle and box size.
+  auto Buffer = Buffers->resolve(T.Smem);
+  if (!Buffer)
+    return;
+  if (D.Encoder == ::tma::rules::MapEncoder::Tiled)
+    if (auto V = ::tma::rules::checkTmaSmemAlignSwizzle(
+            addressAlignOf(*Buffer), D.Swizzle))
+      reportLinked(T, OpName, *V, Encode->getArg(9), *Map, Context, SM,
+                   &*Buffer);
+  if (T.Direction == device::TensorDirection::Load)
+    if (auto V = ::tma::rules::checkTmaSmemFootprint(
+            Buffer->BytesToEnd, ::tma::rules::tensorCopyBytes(D, Mode)))
+      reportLinked(T, OpName, *V, Map->BoxArg, *Map, Context, SM, &*Buffer);
+}
+
+void BulkCopyCheck::reportLinked(const TensorCopy &T,
+                                 const std::string &OpName,
+                                 const DeviceViolation &V, const Expr *About,
+                                 const KnownMap &Map,
+                                 const CallContext *Context,
+                                 const SourceManager &SM,
+                                 const SharedBuffer *Buffer) {
   SourceLocation Loc = SM.getFileLoc(T.Loc);
   if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
     return;
-  std::string Message = OpName + ": " + V->Message + " (" + V->RuleId + ")";
+  std::string Message = OpName + ": " + V.Message + " (" + V.RuleId + ")";
   if (!Reported.insert({Loc.getRawEncoding(), Message}).second)
     return;
   diag(Loc, "%0") << Message;
+  if (Buffer)
+    diag(SM.getFileLoc(Buffer->Var->getLocation()),
+         "the shared-memory buffer '%0' is declared here",
+         DiagnosticIDs::Note)
+        << Buffer->Var->getName();
   SourceLocation AboutLoc = SM.getFileLoc(About->getBeginLoc());
   diag(AboutLoc, "the tensor map is encoded here", DiagnosticIDs::Note);
-  // The calls that bound the rank, when it came through parameters.
-  Folder->enterContext(Map->Link.Context);
-  auto Rank = Folder->foldInt(About);
+  // The calls that bound the operand, when it came through parameters.
+  Folder->enterContext(Map.Link.Context);
+  auto Value = Folder->foldInt(About);
   Folder->enterContext(Context);
-  if (Rank)
-    noteBindings(*this, *Folder, Rank->From.Through, AboutLoc, SM, Context);
-  noteHandoff(*this, *Map, SM);
-  if (!V->Suggestion.empty())
-    diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
+  if (Value)
+    noteBindings(*this, *Folder, Value->From.Through, AboutLoc, SM, Context);
+  noteHandoff(*this, Map, SM);
+  if (!V.Suggestion.empty())
+    diag(Loc, "%0", DiagnosticIDs::Note) << V.Suggestion;
 }
 
 /// The shared::cta operand of a bulk or tensor copy: the destination of

@@ -48,6 +48,13 @@ private:
   /// \p Context's launch passes.
   void checkLinkedMap(const TensorCopy &T, const std::string &OpName,
                       const CallContext *Context, const SourceManager &SM);
+  /// Reports a rule broken against a linked map, with notes at \p About (an
+  /// operand of the encode call), the map's hand-off and \p Buffer.
+  void reportLinked(const TensorCopy &T, const std::string &OpName,
+                    const ::tma::rules::DeviceViolation &V, const Expr *About,
+                    const KnownMap &Map, const CallContext *Context,
+                    const SourceManager &SM,
+                    const SharedBuffer *Buffer = nullptr);
   /// Folds \p V under the current context and reports \p Rule's violation.
   /// Resolves the shared-memory address \p V under the current context and
   /// reports \p Rule's violation of its guaranteed alignment.

@@ -164,3 +164,46 @@ void launchEx(float *ptr) {
   cudaLaunchConfig_t config = {};
   cudaLaunchKernelEx(&config, byLaunchEx, map, 4);
 }
+
+// TMA-SMEM-ALIGN-SWIZZLE and TMA-SMEM-FOOTPRINT: the shared-memory box
+// against the map's swizzle and box size.
+template <CUtensorMapSwizzle Swizzle, uint32_t Rows>
+CUtensorMap swizzled(float *ptr) {
+  uint64_t dims[2] = {1024, 1024};
+  uint64_t strides[1] = {4096};
+  uint32_t box[2] = {32, Rows};
+  uint32_t estrides[2] = {1, 1};
+  CUtensorMap map;
+  cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, ptr, dims,
+                         strides, box, estrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                         Swizzle, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return map;
+}
+
+__global__ void boxes(const __grid_constant__ CUtensorMap map) {
+  // 128-byte aligned, 32 x 32 floats: too little alignment for 128B
+  // swizzle, and room for 32 rows only.
+  __shared__ alignas(128) float tile[32 * 32];
+  __shared__ block_barrier bar;
+  cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &map, 0, 0, bar);
+}
+// CHECK-MESSAGES: :189:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: box of 8192 bytes does not fit in the 4096 bytes from the shared-memory address to the end of its buffer (TMA-SMEM-FOOTPRINT) [tma-bulk-copy]
+// CHECK-MESSAGES: :187:33: note: the shared-memory buffer 'tile' is declared here
+// CHECK-MESSAGES: :178:35: note: the tensor map is encoded here
+// CHECK-MESSAGES: :208:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :189:3: note: enlarge the buffer by 4096 bytes
+// CHECK-MESSAGES: :189:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: shared-memory address is guaranteed only 128-byte alignment, not the 1024 bytes after which CU_TENSOR_MAP_SWIZZLE_128B repeats (TMA-SMEM-ALIGN-SWIZZLE) [tma-bulk-copy]
+// CHECK-MESSAGES: :187:33: note: the shared-memory buffer 'tile' is declared here
+// CHECK-MESSAGES: :179:26: note: the tensor map is encoded here
+// CHECK-MESSAGES: :206:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :189:3: note: declare the buffer alignas(1024) and keep the offset into it a multiple of 1024 bytes
+
+void runBoxes(float *ptr) {
+  // Fits and needs only 128-byte alignment: silent.
+  boxes<<<1, 32>>>(swizzled<CU_TENSOR_MAP_SWIZZLE_NONE, 32>(ptr));
+  // The box fits, but 128B swizzle wants 1024-byte alignment.
+  boxes<<<1, 32>>>(swizzled<CU_TENSOR_MAP_SWIZZLE_128B, 32>(ptr));
+  // 64 rows of 128 bytes do not fit in 4096 bytes.
+  boxes<<<1, 32>>>(swizzled<CU_TENSOR_MAP_SWIZZLE_NONE, 64>(ptr));
+}
