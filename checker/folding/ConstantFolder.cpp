@@ -850,6 +850,19 @@ std::optional<FoldedArray> ConstantFolder::computeArrayVar(const VarDecl *VD,
         }
       }
     }
+    // A local const array initialised from parameters
+    // (`uint32_t const box[] = {rows, 64};`): fold the elements the
+    // evaluator could not, in the current context. Nothing writes them.
+    if (Inits && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
+      for (uint64_t I = 0; I < Count && I < Inits->getNumInits(); ++I) {
+        if (A.Elems[I])
+          continue;
+        if (auto V = foldIntImpl(Inits->getInit(I), Depth + 1))
+          if (auto C = convertTo(V->Value, ElemT, Ctx)) {
+            A.Elems[I] = FoldedInt{*C, OriginOf(I)};
+            A.Elems[I]->From.Through = V->From.Through;
+          }
+      }
     return A;
   }
 
