@@ -445,7 +445,7 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
 
   llvm::SmallVector<MapWrite, 4> Writes;
   auto Add = [&](const Stmt *S, std::optional<LinkedMap> Source) {
-    Writes.push_back({statementOf(PM, S), std::move(Source)});
+    Writes.push_back({statementOf(PM, S), Source});
   };
   // The initialiser.
   if (Var->hasLocalStorage() && Var->getInit()) {

@@ -59,9 +59,9 @@ public:
     if (const FunctionDecl *FD = Call->getDirectCallee())
       Calls[FD->getCanonicalDecl()].push_back(Call);
     else if (const auto *Var = functionPointerLocal(*Call))
-      ThroughLocals.push_back({Call, Var});
+      ThroughLocals.emplace_back(Call, Var);
     else if (const auto *Param = functionPointerParam(*Call))
-      ThroughParams.push_back({Call, Param});
+      ThroughParams.emplace_back(Call, Param);
     if (!Stack.empty())
       Callers[Call] = Stack.back();
     return true;
