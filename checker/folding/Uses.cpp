@@ -51,6 +51,50 @@ llvm::SmallVector<const Stmt *, 16> ancestors(const ParentMap &PM,
 /// Whether the statement \p Write runs before \p UseSite on every path that
 /// reaches it (straight-line code in a common block), maybe before it
 /// (branches, loops, lambdas), or only after it.
+/// Whether \p S contains a break or continue (not counting nested loops and
+/// switches, whose own break and continue stay inside them).
+static bool hasBreakOrContinue(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<BreakStmt>(S) || isa<ContinueStmt>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (Child && !isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(
+                     Child) &&
+        hasBreakOrContinue(Child))
+      return true;
+  return false;
+}
+
+/// `do { ... } while (0)`, the body of error-checking macros: it runs its
+/// body once, straight through when nothing in it breaks out.
+static bool isDoOnce(const Stmt *S) {
+  const auto *Do = dyn_cast<DoStmt>(S);
+  if (!Do)
+    return false;
+  const auto *Cond =
+      dyn_cast<IntegerLiteral>(Do->getCond()->IgnoreParenImpCasts());
+  const auto *False =
+      dyn_cast<CXXBoolLiteralExpr>(Do->getCond()->IgnoreParenImpCasts());
+  return ((Cond && Cond->getValue() == 0) || (False && !False->getValue())) &&
+         !hasBreakOrContinue(Do->getBody());
+}
+
+/// Whether the statement \p Chain[From] runs \p Chain[0] whenever it runs:
+/// every statement between them is a block, a do-once, or an `if` entered
+/// through its condition.
+static bool runsInto(llvm::ArrayRef<const Stmt *> Chain, size_t From) {
+  for (size_t I = 1; I <= From; ++I) {
+    if (const auto *If = dyn_cast<IfStmt>(Chain[I]);
+        If && (Chain[I - 1] == If->getCond() ||
+               Chain[I - 1] == If->getInit()))
+      continue;
+    if (!isa<CompoundStmt>(Chain[I]) && !isDoOnce(Chain[I]))
+      return false;
+  }
+  return true;
+}
+
 Order orderOf(const ParentMap &PM, const Stmt *Write, const Stmt *UseSite,
               const Stmt *Body) {
   auto UseChain = ancestors(PM, UseSite, Body);
@@ -70,7 +114,9 @@ Order orderOf(const ParentMap &PM, const Stmt *Write, const Stmt *UseSite,
       return Order::MaybeBefore;
     for (const Stmt *Child : Block->body()) {
       if (Child == WriteChild)
-        return WriteChild == Write ? Order::Before : Order::MaybeBefore;
+        return runsInto(WriteChain, InWrite - WriteChain.begin() - 1)
+                   ? Order::Before
+                   : Order::MaybeBefore;
       if (Child == UseChild)
         break;
     }

@@ -72,8 +72,8 @@ __device__ void load3d(float *dst, const CUtensorMap *map, uint64_t *bar) {
       : "memory");
   // CHECK-MESSAGES: :[[@LINE-7]]:3: warning: cp.async.bulk.tensor: the copy is .3d, but the tensor map it reads has tensorRank 2 (TMA-DIM-EQ-RANK) [tma-bulk-copy]
   // CHECK-MESSAGES: :22:64: note: the tensor map is encoded here
-  // CHECK-MESSAGES: :88:22: note: with 'rank' = 2 from this call
-  // CHECK-MESSAGES: :95:34: note: and passed to the kernel by this launch
+  // CHECK-MESSAGES: :90:22: note: with 'rank' = 2 from this call
+  // CHECK-MESSAGES: :97:34: note: and passed to the kernel by this launch
   // CHECK-MESSAGES: :[[@LINE-11]]:3: note: use .2d with 2 coordinates
 }
 
@@ -83,12 +83,14 @@ __global__ void fromGlobal(const CUtensorMap *map) {
   load3d(tile, map, &bar);
 }
 
+// Error-checking macros put the calls in do { } while (0): still straight.
+#define CHECK(call) do { if ((call) != cudaSuccess) __builtin_trap(); } while (0)
 CUtensorMap *deviceMap(float *ptr) {
   CUtensorMap host;
   encode(&host, ptr, 2);
   CUtensorMap *dev;
-  cudaMalloc((void **)&dev, sizeof(CUtensorMap));
-  cudaMemcpy(dev, &host, sizeof(CUtensorMap), cudaMemcpyHostToDevice);
+  CHECK(cudaMalloc((void **)&dev, sizeof(CUtensorMap)));
+  CHECK(cudaMemcpy(dev, &host, sizeof(CUtensorMap), cudaMemcpyHostToDevice));
   return dev;
 }
 
@@ -105,8 +107,8 @@ __global__ void tileOfIm2col(const __grid_constant__ CUtensorMap map) {
          "r"(0), "r"(0), "r"((uint32_t)__cvta_generic_to_shared(&bar))
       : "memory");
   // CHECK-MESSAGES: :[[@LINE-6]]:3: warning: cp.async.bulk.tensor: the copy uses .tile, but the tensor map it reads was encoded by cuTensorMapEncodeIm2col (TMA-MODE-MATCHES-MAP) [tma-bulk-copy]
-  // CHECK-MESSAGES: :120:3: note: the tensor map is encoded here
-  // CHECK-MESSAGES: :126:3: note: and passed to the kernel by this launch
+  // CHECK-MESSAGES: :122:3: note: the tensor map is encoded here
+  // CHECK-MESSAGES: :128:3: note: and passed to the kernel by this launch
   // CHECK-MESSAGES: :[[@LINE-9]]:3: note: encode the map with cuTensorMapEncodeTiled
 }
 
@@ -136,8 +138,8 @@ __global__ void fromConstant(int unused) {
   cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &c_map, 0, 0, bar);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: the copy is .2d, but the tensor map it reads has tensorRank 3 (TMA-DIM-EQ-RANK) [tma-bulk-copy]
   // CHECK-MESSAGES: :22:64: note: the tensor map is encoded here
-  // CHECK-MESSAGES: :157:22: note: with 'rank' = 3 from this call
-  // CHECK-MESSAGES: :158:3: note: and copied to the device here
+  // CHECK-MESSAGES: :159:22: note: with 'rank' = 3 from this call
+  // CHECK-MESSAGES: :160:3: note: and copied to the device here
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: use .3d with 3 coordinates
 }
 
@@ -147,8 +149,8 @@ __global__ void byLaunchEx(const __grid_constant__ CUtensorMap map, int n) {
   cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &map, 0, n, bar);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: the copy is .2d, but the tensor map it reads has tensorRank 3 (TMA-DIM-EQ-RANK) [tma-bulk-copy]
   // CHECK-MESSAGES: :22:64: note: the tensor map is encoded here
-  // CHECK-MESSAGES: :163:21: note: with 'rank' = 3 from this call
-  // CHECK-MESSAGES: :165:3: note: and passed to the kernel by this launch
+  // CHECK-MESSAGES: :165:21: note: with 'rank' = 3 from this call
+  // CHECK-MESSAGES: :167:3: note: and passed to the kernel by this launch
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: use .3d with 3 coordinates
 }
 
@@ -188,16 +190,16 @@ __global__ void boxes(const __grid_constant__ CUtensorMap map) {
   __shared__ block_barrier bar;
   cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &map, 0, 0, bar);
 }
-// CHECK-MESSAGES: :189:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: box of 8192 bytes does not fit in the 4096 bytes from the shared-memory address to the end of its buffer (TMA-SMEM-FOOTPRINT) [tma-bulk-copy]
-// CHECK-MESSAGES: :187:33: note: the shared-memory buffer 'tile' is declared here
-// CHECK-MESSAGES: :178:35: note: the tensor map is encoded here
+// CHECK-MESSAGES: :191:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: box of 8192 bytes does not fit in the 4096 bytes from the shared-memory address to the end of its buffer (TMA-SMEM-FOOTPRINT) [tma-bulk-copy]
+// CHECK-MESSAGES: :189:33: note: the shared-memory buffer 'tile' is declared here
+// CHECK-MESSAGES: :180:35: note: the tensor map is encoded here
+// CHECK-MESSAGES: :210:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :191:3: note: enlarge the buffer by 4096 bytes
+// CHECK-MESSAGES: :191:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: shared-memory address is guaranteed only 128-byte alignment, not the 1024 bytes after which CU_TENSOR_MAP_SWIZZLE_128B repeats (TMA-SMEM-ALIGN-SWIZZLE) [tma-bulk-copy]
+// CHECK-MESSAGES: :189:33: note: the shared-memory buffer 'tile' is declared here
+// CHECK-MESSAGES: :181:26: note: the tensor map is encoded here
 // CHECK-MESSAGES: :208:3: note: and passed to the kernel by this launch
-// CHECK-MESSAGES: :189:3: note: enlarge the buffer by 4096 bytes
-// CHECK-MESSAGES: :189:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: shared-memory address is guaranteed only 128-byte alignment, not the 1024 bytes after which CU_TENSOR_MAP_SWIZZLE_128B repeats (TMA-SMEM-ALIGN-SWIZZLE) [tma-bulk-copy]
-// CHECK-MESSAGES: :187:33: note: the shared-memory buffer 'tile' is declared here
-// CHECK-MESSAGES: :179:26: note: the tensor map is encoded here
-// CHECK-MESSAGES: :206:3: note: and passed to the kernel by this launch
-// CHECK-MESSAGES: :189:3: note: declare the buffer alignas(1024) and keep the offset into it a multiple of 1024 bytes
+// CHECK-MESSAGES: :191:3: note: declare the buffer alignas(1024) and keep the offset into it a multiple of 1024 bytes
 
 void runBoxes(float *ptr) {
   // Fits and needs only 128-byte alignment: silent.
