@@ -191,6 +191,18 @@ uint64_t asU64(const llvm::APSInt &V) {
   return V.getBitWidth() > 64 ? V.trunc(64).getZExtValue() : V.getZExtValue();
 }
 
+/// Whether \p Fn is, or lies in, a template instantiation.
+bool isInInstantiation(const FunctionDecl *Fn) {
+  for (const DeclContext *DC = Fn; DC; DC = DC->getParent()) {
+    if (const auto *F = dyn_cast<FunctionDecl>(DC);
+        F && F->isTemplateInstantiation())
+      return true;
+    if (isa<ClassTemplateSpecializationDecl>(DC))
+      return true;
+  }
+  return false;
+}
+
 /// The barrier operand of a transaction op; null for other ops.
 const OpValue *barrierOf(const DeviceOp &Op) {
   if (const auto *E = std::get_if<ExpectTx>(&Op))
@@ -588,6 +600,9 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         continue;
       }
       bool AllKnown = true;
+      const bool SingleContext =
+          !isInInstantiation(Fn) &&
+          Folder->contextsOf(CallSiteContexts ? Fn : nullptr).size() == 1;
       for (const CallContext *Context :
            Folder->contextsOf(CallSiteContexts ? Fn : nullptr)) {
         Folder->enterContext(Context);
@@ -641,9 +656,11 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         std::string Message = V->Message + " (" + V->RuleId + ")";
         if (!Reported.insert({Loc.getRawEncoding(), Message}).second)
           continue;
-        // A fix-it for a single literal count outside macros.
+        // A fix-it for a single literal count outside macros, in code that
+        // runs in this one context (a template instantiation or a function
+        // with several calls may be right elsewhere).
         const Expr *Lit = nullptr;
-        if (Expects == 1 && !Ops[FirstExpectIdx].Via &&
+        if (Expects == 1 && !Ops[FirstExpectIdx].Via && SingleContext &&
             !FirstExpect->Bytes.Imm && FirstExpect->Bytes.Written) {
           const Expr *W = FirstExpect->Bytes.Written->IgnoreParenImpCasts();
           if (isa<IntegerLiteral>(W) && !W->getBeginLoc().isMacroID() &&

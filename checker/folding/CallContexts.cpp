@@ -152,7 +152,7 @@ void ConstantFolder::indexCalls() {
     llvm::SmallPtrSet<const FunctionDecl *, 4> Passed;
     for (const CallExpr *OuterCall : It->second) {
       CallContext Bound{OuterCall, Outer, nullptr};
-      if (const FunctionDecl *F = functionOf(argumentFor(Param, &Bound)))
+      if (const FunctionDecl *F = calledFunction(argumentFor(Param, &Bound)))
         Passed.insert(F->getCanonicalDecl());
     }
     for (const FunctionDecl *F : Passed) {
@@ -160,6 +160,19 @@ void ConstantFolder::indexCalls() {
       ThroughParam[Call] = Param;
     }
   }
+}
+
+const FunctionDecl *ConstantFolder::calledFunction(const Expr *E) {
+  if (const FunctionDecl *F = functionOf(E))
+    return F;
+  // A local function pointer initialised with a function and never changed.
+  const auto *Ref =
+      E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+      !isNeverWritten(Var))
+    return nullptr;
+  return functionOf(Var->getInit());
 }
 
 const FunctionDecl *functionOf(const Expr *E) {
@@ -227,9 +240,10 @@ void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
     for (const CallContext *Parent : Outer) {
       // A call through a function-pointer parameter calls F only where the
       // caller passes F.
-      if (Through && (!functionOf(argumentFor(Through, Parent)) ||
-                      functionOf(argumentFor(Through, Parent))
-                              ->getCanonicalDecl() != F->getCanonicalDecl()))
+      const FunctionDecl *Passed =
+          Through ? calledFunction(argumentFor(Through, Parent)) : nullptr;
+      if (Through &&
+          (!Passed || Passed->getCanonicalDecl() != F->getCanonicalDecl()))
         continue;
       if (Out.size() >= MaxContextsPerFunction ||
           Contexts.size() >= MaxContextsPerTU)

@@ -192,6 +192,9 @@ private:
                                             unsigned MaxElems, unsigned Depth);
   const Expr *boundArgument(const ParmVarDecl *PVD) const;
   void indexCalls();
+  /// The function \p E names, directly or through a never-written local
+  /// function pointer.
+  const FunctionDecl *calledFunction(const Expr *E);
   void collectContexts(const FunctionDecl *F, unsigned Depth,
                        std::vector<const CallContext *> &Out);
   const CallContext *intern(const CallExpr *Call, const FunctionDecl *Callee,
