@@ -100,8 +100,7 @@ PhasePlace phasePlaceOf(const ParentMap &PM, const Stmt *S, const Stmt *Body) {
     }
     if (const auto *If = dyn_cast<IfStmt>(Cur)) {
       // The branch an instantiation keeps of an `if constexpr` always runs.
-      if (If->isConstexpr() &&
-          (Prev == If->getThen() || Prev == If->getElse()))
+      if (If->isConstexpr() && (Prev == If->getThen() || Prev == If->getElse()))
         continue;
       if (Prev == If->getThen())
         P.Branches.push_back({If, false});

@@ -57,8 +57,7 @@ const VarDecl *varOf(const Expr *E) {
 /// The parameter that argument \p Arg of \p Call binds in \p Callee (a
 /// member operator call, such as a lambda's, passes the object first).
 std::optional<unsigned> paramIndexOf(const CallExpr &Call,
-                                     const FunctionDecl &Callee,
-                                     unsigned Arg) {
+                                     const FunctionDecl &Callee, unsigned Arg) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(&Callee);
       MD && MD->isInstance() && isa<CXXOperatorCallExpr>(Call)) {
     if (Arg == 0)
@@ -88,7 +87,8 @@ void usesIn(const Stmt *S, const VarDecl *Var,
             bool Nested = false) {
   if (!S)
     return;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == Var) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S);
+      Ref && Ref->getDecl() == Var) {
     Out.push_back(Ref);
     InLambda |= Nested;
   }
@@ -103,8 +103,8 @@ void usesIn(const Stmt *S, const VarDecl *Var,
 }
 
 /// Walks up from a use of a variable through parentheses, casts (loads
-/// included) and one address-of; reports the expression reached and whether the address was
-/// taken.
+/// included) and one address-of; reports the expression reached and whether the
+/// address was taken.
 const Expr *useRoot(const ParentMap &PM, const DeclRefExpr *Use,
                     bool &AddressTaken) {
   AddressTaken = false;
@@ -245,13 +245,13 @@ std::optional<LinkedMap> MapLinker::fromSymbol(const VarDecl *Var,
                                                const CallExpr *&Copy) {
   if (!SymbolCopies) {
     SymbolCopies.emplace();
-    for (const BoundNodes &B : match(
-             findAll(callExpr(callee(functionDecl(hasAnyName(
-                                  "cudaMemcpyToSymbol",
-                                  "cudaMemcpyToSymbolAsync"))),
-                              argumentCountAtLeast(2))
-                         .bind("c")),
-             Ctx)) {
+    for (const BoundNodes &B :
+         match(findAll(callExpr(callee(functionDecl(
+                                    hasAnyName("cudaMemcpyToSymbol",
+                                               "cudaMemcpyToSymbolAsync"))),
+                                argumentCountAtLeast(2))
+                           .bind("c")),
+               Ctx)) {
       const auto *Call = B.getNodeAs<CallExpr>("c");
       const Expr *Symbol = Call->getArg(0)->IgnoreParenCasts();
       if (const auto *U = dyn_cast<UnaryOperator>(Symbol);
@@ -276,7 +276,8 @@ std::optional<LinkedMap> MapLinker::fromSymbol(const VarDecl *Var,
   if (!Fn)
     return std::nullopt;
   auto Contexts = Folder.contextsOf(Fn);
-  const CallContext *Context = Contexts.size() == 1 ? Contexts.front() : nullptr;
+  const CallContext *Context =
+      Contexts.size() == 1 ? Contexts.front() : nullptr;
   return fromPointer(Call->getArg(1), Place{Fn, Call, Context}, 0);
 }
 
@@ -303,7 +304,8 @@ std::optional<LinkedMap> MapLinker::fromValue(const Expr *E, Place P,
   if (Depth > MaxLinkDepth)
     return std::nullopt;
   E = stripValue(E);
-  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_Deref)
     return fromPointer(U->getSubExpr(), P, Depth + 1);
   if (const VarDecl *Var = varOf(E))
     return fromVar(Var, /*Pointee=*/false, P, Depth + 1);
@@ -313,17 +315,15 @@ std::optional<LinkedMap> MapLinker::fromValue(const Expr *E, Place P,
   return std::nullopt;
 }
 
-std::optional<LinkedMap> MapLinker::fromReturn(const CallExpr *Call,
-                                               const FunctionDecl *Callee,
-                                               bool Pointer,
-                                               const CallContext *Parent,
-                                               unsigned Depth) {
+std::optional<LinkedMap>
+MapLinker::fromReturn(const CallExpr *Call, const FunctionDecl *Callee,
+                      bool Pointer, const CallContext *Parent, unsigned Depth) {
   const Stmt *Body = Callee->getBody();
   if (!Body || Depth > MaxLinkDepth || classifyEncodeCall(*Call))
     return std::nullopt;
-  auto Returns = match(
-      findAll(returnStmt(unless(hasAncestor(lambdaExpr()))).bind("r")), *Body,
-      Ctx);
+  auto Returns =
+      match(findAll(returnStmt(unless(hasAncestor(lambdaExpr()))).bind("r")),
+            *Body, Ctx);
   if (Returns.size() != 1)
     return std::nullopt;
   const auto *Ret = Returns.front().getNodeAs<ReturnStmt>("r");
@@ -410,8 +410,8 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
   // A parameter of the host function: the argument of its call.
   if (const auto *Param = dyn_cast<ParmVarDecl>(Var)) {
     const Expr *Arg = argumentFor(Param, P.Context);
-    if (!Arg || P.Fn->getCanonicalDecl() !=
-                    P.Context->Callee->getCanonicalDecl())
+    if (!Arg ||
+        P.Fn->getCanonicalDecl() != P.Context->Callee->getCanonicalDecl())
       return std::nullopt;
     const bool Ref = Param->getType()->isReferenceType();
     if (!Pointee && !Ref && !Param->getType().isConstQualified()) {
@@ -432,8 +432,7 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
                    : fromValue(Arg, Caller, Depth + 1);
   }
   // A local of this function, or a global that this function writes.
-  if (Var->hasLocalStorage() &&
-      Var->getParentFunctionOrMethod() != P.Fn)
+  if (Var->hasLocalStorage() && Var->getParentFunctionOrMethod() != P.Fn)
     return std::nullopt;
   const Stmt *Body = P.Fn->getBody();
   const ParentMap &PM = Folder.parentsOf(Body);
@@ -518,9 +517,8 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
         continue;
       }
       // cudaMemcpy(devicePtr, &hostMap, ...) fills the device copy.
-      if (Target &&
-          isCalled(*Call, {"cudaMemcpy", "cudaMemcpyAsync", "cuMemcpyHtoD",
-                           "cuMemcpyHtoDAsync"})) {
+      if (Target && isCalled(*Call, {"cudaMemcpy", "cudaMemcpyAsync",
+                                     "cuMemcpyHtoD", "cuMemcpyHtoDAsync"})) {
         if (ArgIdx == 0 && Call->getNumArgs() > 1)
           Add(Call, fromPointer(Call->getArg(1), Place{P.Fn, Call, P.Context},
                                 Depth + 1));
@@ -529,8 +527,7 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
       const FunctionDecl *FD = Call->getDirectCallee();
       std::optional<unsigned> Index =
           FD ? paramIndexOf(*Call, *FD, ArgIdx) : std::nullopt;
-      if (FD && Index &&
-          isPointerToConst(FD->getParamDecl(*Index)->getType()))
+      if (FD && Index && isPointerToConst(FD->getParamDecl(*Index)->getType()))
         continue; // a read
       if (FD && Index && FD->getBody()) {
         Add(Call, fromOutParam(Call, FD, *Index, P.Context, Depth + 1));
@@ -574,8 +571,7 @@ KnownMap MapLinker::describe(const LinkedMap &L) {
     if (!V)
       return std::nullopt;
     const llvm::APSInt &A = V->Value;
-    return A.getBitWidth() > 64 ? A.trunc(64).getZExtValue()
-                                : A.getZExtValue();
+    return A.getBitWidth() > 64 ? A.trunc(64).getZExtValue() : A.getZExtValue();
   };
   auto Array = [&](unsigned I) {
     rules::KnownArray A;

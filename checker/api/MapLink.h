@@ -83,11 +83,9 @@ private:
   std::optional<LinkedMap> fromValue(const Expr *E, Place P, unsigned Depth);
   std::optional<LinkedMap> fromVar(const VarDecl *Var, bool Pointee, Place P,
                                    unsigned Depth);
-  std::optional<LinkedMap> fromOutParam(const CallExpr *Call,
-                                        const FunctionDecl *Callee,
-                                        unsigned Param,
-                                        const CallContext *Parent,
-                                        unsigned Depth);
+  std::optional<LinkedMap>
+  fromOutParam(const CallExpr *Call, const FunctionDecl *Callee, unsigned Param,
+               const CallContext *Parent, unsigned Depth);
   std::optional<LinkedMap> fromReturn(const CallExpr *Call,
                                       const FunctionDecl *Callee, bool Pointer,
                                       const CallContext *Parent,
@@ -102,8 +100,8 @@ private:
            std::optional<KnownMap>>
       Memo;
   /// The cudaMemcpyToSymbol calls of the TU by symbol, built on first use.
-  std::optional<llvm::DenseMap<const VarDecl *,
-                               llvm::SmallVector<const CallExpr *, 1>>>
+  std::optional<
+      llvm::DenseMap<const VarDecl *, llvm::SmallVector<const CallExpr *, 1>>>
       SymbolCopies;
 };
 

@@ -241,6 +241,15 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
   Folder->enterContext(nullptr);
 }
 
+bool BulkCopyCheck::warnOnce(SourceLocation Loc, const std::string &Message,
+                             const SourceManager &SM) {
+  if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
+      !Reported.insert({Loc.getRawEncoding(), Message}).second)
+    return false;
+  diag(Loc, "%0") << Message;
+  return true;
+}
+
 void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
                                    const std::string &OpName,
                                    const CallContext *Context,
@@ -252,8 +261,8 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
   const ::tma::rules::MapDescriptor &D = Map->Desc;
   const CallExpr *Encode = Map->Link.Encode;
   // A wrong mode makes the other comparisons meaningless: report the mode.
-  if (auto V = ::tma::rules::checkTmaModeMatchesMap(Mode, D.Encoder,
-                                                     D.WideMode)) {
+  if (auto V =
+          ::tma::rules::checkTmaModeMatchesMap(Mode, D.Encoder, D.WideMode)) {
     reportLinked(T, OpName, *V, Encode, *Map, Context, SM);
     return;
   }
@@ -265,8 +274,8 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
   if (!Buffer)
     return;
   if (D.Encoder == ::tma::rules::MapEncoder::Tiled)
-    if (auto V = ::tma::rules::checkTmaSmemAlignSwizzle(
-            addressAlignOf(*Buffer), D.Swizzle))
+    if (auto V = ::tma::rules::checkTmaSmemAlignSwizzle(addressAlignOf(*Buffer),
+                                                        D.Swizzle))
       reportLinked(T, OpName, *V, Encode->getArg(9), *Map, Context, SM,
                    &*Buffer);
   if (T.Direction == device::TensorDirection::Load)
@@ -275,24 +284,18 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
       reportLinked(T, OpName, *V, Map->BoxArg, *Map, Context, SM, &*Buffer);
 }
 
-void BulkCopyCheck::reportLinked(const TensorCopy &T,
-                                 const std::string &OpName,
+void BulkCopyCheck::reportLinked(const TensorCopy &T, const std::string &OpName,
                                  const DeviceViolation &V, const Expr *About,
                                  const KnownMap &Map,
                                  const CallContext *Context,
                                  const SourceManager &SM,
                                  const SharedBuffer *Buffer) {
   SourceLocation Loc = SM.getFileLoc(T.Loc);
-  if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+  if (!warnOnce(Loc, OpName + ": " + V.Message + " (" + V.RuleId + ")", SM))
     return;
-  std::string Message = OpName + ": " + V.Message + " (" + V.RuleId + ")";
-  if (!Reported.insert({Loc.getRawEncoding(), Message}).second)
-    return;
-  diag(Loc, "%0") << Message;
   if (Buffer)
     diag(SM.getFileLoc(Buffer->Var->getLocation()),
-         "the shared-memory buffer '%0' is declared here",
-         DiagnosticIDs::Note)
+         "the shared-memory buffer '%0' is declared here", DiagnosticIDs::Note)
         << Buffer->Var->getName();
   SourceLocation AboutLoc = SM.getFileLoc(About->getBeginLoc());
   diag(AboutLoc, "the tensor map is encoded here", DiagnosticIDs::Note);
@@ -360,13 +363,11 @@ void BulkCopyCheck::checkSmemAlign(
   const CallContext *Outer = Context;
   const Expr *Arg = forwardedFrom(V.E, Outer);
   SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
-  if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+  if (!warnOnce(Loc,
+                OpName + " " + Violation->Message + " (" + Violation->RuleId +
+                    ")",
+                SM))
     return;
-  std::string Message =
-      OpName + " " + Violation->Message + " (" + Violation->RuleId + ")";
-  if (!Reported.insert({Loc.getRawEncoding(), Message}).second)
-    return;
-  diag(Loc, "%0") << Message;
   SourceLocation VarLoc = SM.getFileLoc(B->Var->getLocation());
   if (!SM.isInSystemHeader(VarLoc))
     diag(VarLoc, "%0; the address is %1 bytes into it", DiagnosticIDs::Note)
@@ -415,13 +416,11 @@ void BulkCopyCheck::checkValue(const OpSite &Site, const OpValue &V,
   const CallContext *Outer = Context;
   const Expr *Arg = V.Written ? forwardedFrom(V.Written, Outer) : nullptr;
   SourceLocation Loc = SM.getFileLoc(Arg ? Arg->getBeginLoc() : Site.Loc);
-  if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+  if (!warnOnce(Loc,
+                OpName + " " + Violation->Message + " (" + Violation->RuleId +
+                    ")",
+                SM))
     return;
-  std::string Message =
-      OpName + " " + Violation->Message + " (" + Violation->RuleId + ")";
-  if (!Reported.insert({Loc.getRawEncoding(), Message}).second)
-    return;
-  diag(Loc, "%0") << Message;
   const char *Param = ::tma::rules::deviceParamName(Violation->Parameter);
 
   // Where the value came from, when not from the reported expression.

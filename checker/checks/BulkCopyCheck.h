@@ -44,6 +44,10 @@ public:
 private:
   void checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                const ast_matchers::MatchFinder::MatchResult &Result);
+  /// Warns \p Message at \p Loc once per TU, outside system headers; false
+  /// when nothing was reported.
+  bool warnOnce(SourceLocation Loc, const std::string &Message,
+                const SourceManager &SM);
   /// TMA-MODE-MATCHES-MAP and TMA-DIM-EQ-RANK against the map that
   /// \p Context's launch passes.
   void checkLinkedMap(const TensorCopy &T, const std::string &OpName,

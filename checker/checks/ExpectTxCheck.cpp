@@ -276,8 +276,7 @@ void ExpectTxCheck::noteCopy(const DeviceOp &Op, SourceLocation Loc,
   }
   const char *Type = rules::dataTypeName(*D.DataType);
   diag(Map->BoxArg->getExprLoc(),
-       "the tensor map it reads is encoded here: %0 of %1",
-       DiagnosticIDs::Note)
+       "the tensor map it reads is encoded here: %0 of %1", DiagnosticIDs::Note)
       << Box << (Type ? Type : "?");
   noteHandoff(*this, *Map, SM);
 }
@@ -364,8 +363,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       } else if (auto Op = Finder->opOf(*cast<CallExpr>(HS))) {
         Found.emplace_back(*Op, HS);
         HSites.insert(HS);
-      } else if (const FunctionDecl *FD =
-                     cast<CallExpr>(HS)->getDirectCallee();
+      } else if (const FunctionDecl *FD = cast<CallExpr>(HS)->getDirectCallee();
                  !FD || (FD->getBody() && !SM.isInSystemHeader(SM.getFileLoc(
                                               FD->getLocation())))) {
         OtherCalls = true;
@@ -378,11 +376,10 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
                       HP.Branches.empty() && !HP.Unclear;
       const Expr *Arg = nullptr;
       const OpValue *Bar = barrierOf(Op);
-      const auto *Ref = Bar && Bar->E ? dyn_cast<DeclRefExpr>(
-                                            Bar->E->IgnoreParenCasts())
-                                      : nullptr;
-      const auto *Param =
-          Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+      const auto *Ref = Bar && Bar->E
+                            ? dyn_cast<DeclRefExpr>(Bar->E->IgnoreParenCasts())
+                            : nullptr;
+      const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
       if (Param && Param->getDeclContext() == Helper &&
           Param->getFunctionScopeIndex() < Call.getNumArgs()) {
         Arg = Finder->lookThrough(Call.getArg(Param->getFunctionScopeIndex()));
@@ -458,11 +455,11 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         bool NonZero = false;
         for (const CallContext *Context :
              Folder->contextsOf(CallSiteContexts ? Fn : nullptr)) {
-          Folder->enterContext(
-              FirstExpect->Via ? Folder->contextFor(FirstExpect->Via,
-                                                    FirstExpect->Helper,
-                                                    Context)
-                               : Context);
+          Folder->enterContext(FirstExpect->Via
+                                   ? Folder->contextFor(FirstExpect->Via,
+                                                        FirstExpect->Helper,
+                                                        Context)
+                                   : Context);
           NonZero |= foldOperand(E.Bytes).value_or(0) != 0;
         }
         Folder->enterContext(nullptr);
@@ -640,9 +637,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             }
           }
         }
-        auto V =
-            ::tma::rules::checkMbarTxEqualsBytes(Expected, Delivered, Name,
-                                                 SelfExpected);
+        auto V = ::tma::rules::checkMbarTxEqualsBytes(Expected, Delivered, Name,
+                                                      SelfExpected);
         AllKnown &= llvm::all_of(Expected,
                                  [](const auto &K) { return K.has_value(); }) &&
                     llvm::all_of(Delivered,

@@ -19,11 +19,12 @@
 namespace clang::tidy::tma {
 
 /// MBAR-TX-EQUALS-BYTES for the phases whose every copy is a 1-D bulk copy
-/// of known size or a tensor load whose map is linked to its encode call: the expect-tx counts on one barrier in one phase region
-/// (the innermost loop body, or the function body) must add up to the bytes
-/// of the copies completing on it there. Silent wherever the model is unsure
-/// (multicast, CTA pairs, reductions, unknown sizes, the barrier passed
-/// to an unknown function, possible aliases, nested loops).
+/// of known size or a tensor load whose map is linked to its encode call: the
+/// expect-tx counts on one barrier in one phase region (the innermost loop
+/// body, or the function body) must add up to the bytes of the copies
+/// completing on it there. Silent wherever the model is unsure (multicast, CTA
+/// pairs, reductions, unknown sizes, the barrier passed to an unknown function,
+/// possible aliases, nested loops).
 ///
 /// For the user-facing documentation see: docs/checks/tma-expect-tx.md
 class ExpectTxCheck : public ClangTidyCheck {

@@ -59,8 +59,8 @@ static bool hasBreakOrContinue(const Stmt *S) {
   if (isa<BreakStmt>(S) || isa<ContinueStmt>(S))
     return true;
   for (const Stmt *Child : S->children())
-    if (Child && !isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(
-                     Child) &&
+    if (Child &&
+        !isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(Child) &&
         hasBreakOrContinue(Child))
       return true;
   return false;
@@ -86,8 +86,7 @@ static bool isDoOnce(const Stmt *S) {
 static bool runsInto(llvm::ArrayRef<const Stmt *> Chain, size_t From) {
   for (size_t I = 1; I <= From; ++I) {
     if (const auto *If = dyn_cast<IfStmt>(Chain[I]);
-        If && (Chain[I - 1] == If->getCond() ||
-               Chain[I - 1] == If->getInit()))
+        If && (Chain[I - 1] == If->getCond() || Chain[I - 1] == If->getInit()))
       continue;
     if (!isa<CompoundStmt>(Chain[I]) && !isDoOnce(Chain[I]))
       return false;

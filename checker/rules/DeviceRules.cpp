@@ -26,8 +26,8 @@ std::string bytes(std::uint64_t N) {
 DeviceViolation make(const char *Id, DeviceParam P, std::uint64_t Value,
                      std::uint64_t Limit, std::string Message,
                      std::string Suggestion = {}) {
-  return DeviceViolation{Id, P, Value, Limit, std::move(Message),
-                         std::move(Suggestion)};
+  return DeviceViolation{
+      Id, P, Value, Limit, std::move(Message), std::move(Suggestion)};
 }
 
 /// The value a 32-bit unsigned instruction operand holds.
@@ -114,8 +114,8 @@ std::optional<DeviceViolation> checkTmaCoordCount(Known Dims, Known Coords,
     What += " .tile::gather4/scatter4";
   return make("TMA-COORD-COUNT", DeviceParam::Coords, *Coords, Expected,
               "coordinates has " + std::to_string(*Coords) +
-                  (*Coords == 1 ? " element" : " elements") + ", but " +
-                  What + " takes exactly " + std::to_string(Expected));
+                  (*Coords == 1 ? " element" : " elements") + ", but " + What +
+                  " takes exactly " + std::to_string(Expected));
 }
 
 std::optional<DeviceViolation>
@@ -145,9 +145,10 @@ checkMbarTxEqualsBytes(const std::vector<Known> &Expected,
       : Explicit == 0
           ? "remove this expect-tx: cuda::memcpy_async already expects the " +
                 bytes(SelfExpected) + " it copies (MEMCPY-ASYNC-TX-OWNED)"
-          : "expect " + bytes(Explicit) + ": cuda::memcpy_async already "
-                "expects its own " + bytes(SelfExpected) +
-                " (MEMCPY-ASYNC-TX-OWNED)";
+          : "expect " + bytes(Explicit) +
+                ": cuda::memcpy_async already "
+                "expects its own " +
+                bytes(SelfExpected) + " (MEMCPY-ASYNC-TX-OWNED)";
   return make("MBAR-TX-EQUALS-BYTES", DeviceParam::TxCount, N, Explicit,
               "expect-tx of " + bytes(N) + " on '" + Barrier +
                   "' but the copies completing on it in this phase deliver " +

@@ -99,21 +99,23 @@ std::optional<DeviceViolation> checkTmaDimEqRank(Known Dims, Known Rank,
   if (Gather ? *Dims == 2 && *Rank == 2 : *Dims == *Rank)
     return std::nullopt;
   std::string N = std::to_string(*Dims), R = std::to_string(*Rank);
-  std::string Message =
-      Gather ? std::string(copyModeName(M)) + " reads a rank-2 map, but the "
-                   "tensor map it reads has tensorRank " + R
-             : "the copy is ." + N + "d, but the tensor map it reads has "
-                   "tensorRank " + R;
-  std::string Suggestion =
-      Gather ? "encode the map with tensorRank 2"
-             : "use ." + R + "d with " + R + " coordinates";
-  return DeviceViolation{"TMA-DIM-EQ-RANK", DeviceParam::Dims, *Dims,
-                         Gather ? 2 : *Rank, std::move(Message),
-                         std::move(Suggestion)};
+  std::string Message = Gather ? std::string(copyModeName(M)) +
+                                     " reads a rank-2 map, but the "
+                                     "tensor map it reads has tensorRank " +
+                                     R
+                               : "the copy is ." + N +
+                                     "d, but the tensor map it reads has "
+                                     "tensorRank " +
+                                     R;
+  std::string Suggestion = Gather
+                               ? "encode the map with tensorRank 2"
+                               : "use ." + R + "d with " + R + " coordinates";
+  return DeviceViolation{
+      "TMA-DIM-EQ-RANK",  DeviceParam::Dims,  *Dims,
+      Gather ? 2 : *Rank, std::move(Message), std::move(Suggestion)};
 }
 
-std::optional<DeviceViolation> checkTmaModeMatchesMap(CopyMode M,
-                                                      MapEncoder E,
+std::optional<DeviceViolation> checkTmaModeMatchesMap(CopyMode M, MapEncoder E,
                                                       Known WideMode) {
   std::optional<MapEncoder> Needed;
   Known NeededWide;
@@ -138,22 +140,31 @@ std::optional<DeviceViolation> checkTmaModeMatchesMap(CopyMode M,
   }
   std::string Mode = copyModeName(M);
   if (E != *Needed)
-    return DeviceViolation{
-        "TMA-MODE-MATCHES-MAP", DeviceParam::LoadMode,
-        static_cast<std::uint64_t>(M), static_cast<std::uint64_t>(*Needed),
-        "the copy uses " + Mode + ", but the tensor map it reads was encoded "
-            "by " + mapEncoderName(E),
-        std::string("encode the map with ") + mapEncoderName(*Needed)};
+    return DeviceViolation{"TMA-MODE-MATCHES-MAP",
+                           DeviceParam::LoadMode,
+                           static_cast<std::uint64_t>(M),
+                           static_cast<std::uint64_t>(*Needed),
+                           "the copy uses " + Mode +
+                               ", but the tensor map it reads was encoded "
+                               "by " +
+                               mapEncoderName(E),
+                           std::string("encode the map with ") +
+                               mapEncoderName(*Needed)};
   if (NeededWide && WideMode && *WideMode != *NeededWide)
-    return DeviceViolation{
-        "TMA-MODE-MATCHES-MAP", DeviceParam::LoadMode, *WideMode, *NeededWide,
-        "the copy uses " + Mode + ", but the tensor map it reads was encoded "
-            "with mode " + (*WideMode == widemode::W
-                                ? "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W"
-                                : "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128"),
-        std::string("encode the map with mode ") +
-            (*NeededWide == widemode::W ? "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W"
-                                        : "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128")};
+    return DeviceViolation{"TMA-MODE-MATCHES-MAP",
+                           DeviceParam::LoadMode,
+                           *WideMode,
+                           *NeededWide,
+                           "the copy uses " + Mode +
+                               ", but the tensor map it reads was encoded "
+                               "with mode " +
+                               (*WideMode == widemode::W
+                                    ? "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W"
+                                    : "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128"),
+                           std::string("encode the map with mode ") +
+                               (*NeededWide == widemode::W
+                                    ? "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W"
+                                    : "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128")};
   return std::nullopt;
 }
 

@@ -46,8 +46,15 @@ struct MapDescriptor {
 
 /// The load mode of a tensor copy, as far as the rules below tell modes
 /// apart.
-enum class CopyMode { Tile, Gather4, Scatter4, Im2col, Im2colNoOffs, Im2colW,
-                      Im2colW128 };
+enum class CopyMode {
+  Tile,
+  Gather4,
+  Scatter4,
+  Im2col,
+  Im2colNoOffs,
+  Im2colW,
+  Im2colW128
+};
 
 /// The bytes one tensor copy in mode \p M delivers to shared memory (and
 /// to its mbarrier's transaction count) with map \p D: the whole box, out of
@@ -63,8 +70,7 @@ std::optional<DeviceViolation> checkTmaDimEqRank(Known Dims, Known Rank,
 
 /// TMA-MODE-MATCHES-MAP: tile modes read tiled maps, im2col modes im2col
 /// maps, im2col::w and im2col::w::128 Im2colWide maps of that mode.
-std::optional<DeviceViolation> checkTmaModeMatchesMap(CopyMode M,
-                                                      MapEncoder E,
+std::optional<DeviceViolation> checkTmaModeMatchesMap(CopyMode M, MapEncoder E,
                                                       Known WideMode);
 
 /// The PTX spelling of \p M, e.g. ".tile::gather4".

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "rules/DataTypes.h"
 #include "rules/TensorCopyRules.h"
+#include "rules/DataTypes.h"
 
 #include "gtest/gtest.h"
 
@@ -48,13 +48,13 @@ TEST(TensorCopyBytes, TileIsTheWholeBox) {
 
 TEST(TensorCopyBytes, ElementStridesRoundUpExceptTheInnermost) {
   // elementStrides[0] is ignored without interleave.
-  EXPECT_EQ(tensorCopyBytes(tiled(dtype::Float32, {32, 64}, {4, 2}),
-                            CopyMode::Tile),
-            Known(32 * 4 * 32));
+  EXPECT_EQ(
+      tensorCopyBytes(tiled(dtype::Float32, {32, 64}, {4, 2}), CopyMode::Tile),
+      Known(32 * 4 * 32));
   // ceil(5 / 2) = 3 rows.
-  EXPECT_EQ(tensorCopyBytes(tiled(dtype::Float32, {32, 5}, {1, 2}),
-                            CopyMode::Tile),
-            Known(32 * 4 * 3));
+  EXPECT_EQ(
+      tensorCopyBytes(tiled(dtype::Float32, {32, 5}, {1, 2}), CopyMode::Tile),
+      Known(32 * 4 * 3));
 }
 
 TEST(TensorCopyBytes, Gather4MovesFourRows) {
@@ -131,14 +131,13 @@ TEST(TmaModeMatchesMap, EachModeWithItsEncoder) {
       checkTmaModeMatchesMap(CopyMode::Im2col, MapEncoder::Im2col, {}));
   EXPECT_FALSE(
       checkTmaModeMatchesMap(CopyMode::Im2colNoOffs, MapEncoder::Im2col, {}));
-  EXPECT_FALSE(checkTmaModeMatchesMap(CopyMode::Im2colW,
-                                      MapEncoder::Im2colWide, widemode::W));
+  EXPECT_FALSE(checkTmaModeMatchesMap(CopyMode::Im2colW, MapEncoder::Im2colWide,
+                                      widemode::W));
   EXPECT_FALSE(checkTmaModeMatchesMap(CopyMode::Im2colW128,
-                                      MapEncoder::Im2colWide,
-                                      widemode::W128));
+                                      MapEncoder::Im2colWide, widemode::W128));
   // An unknown wide mode is silent.
-  EXPECT_FALSE(checkTmaModeMatchesMap(CopyMode::Im2colW,
-                                      MapEncoder::Im2colWide, std::nullopt));
+  EXPECT_FALSE(checkTmaModeMatchesMap(CopyMode::Im2colW, MapEncoder::Im2colWide,
+                                      std::nullopt));
 }
 
 TEST(TmaModeMatchesMap, MismatchesAreReported) {
