@@ -241,6 +241,39 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
   Folder->enterContext(nullptr);
 }
 
+/// The rule model's name of a tensor copy's direction.
+static ::tma::rules::CopyDirection copyDirectionOf(device::TensorDirection D) {
+  switch (D) {
+  case device::TensorDirection::Load:
+    return ::tma::rules::CopyDirection::Load;
+  case device::TensorDirection::Store:
+    return ::tma::rules::CopyDirection::Store;
+  case device::TensorDirection::Reduce:
+    return ::tma::rules::CopyDirection::Reduce;
+  case device::TensorDirection::Prefetch:
+    return ::tma::rules::CopyDirection::Prefetch;
+  }
+  return ::tma::rules::CopyDirection::Load;
+}
+
+::tma::rules::Known BulkCopyCheck::firstCoordinate(const TensorCopy &T) {
+  if (!T.Coords.empty()) {
+    const OpValue &C = T.Coords.front();
+    if (C.Imm)
+      return C.Imm;
+    if (C.Written)
+      if (auto V = Folder->foldInt(C.Written))
+        return asU64(V->Value);
+    return std::nullopt;
+  }
+  if (T.CoordArray.Written)
+    if (auto A =
+            Folder->foldArray(T.CoordArray.Written, T.CoordArray.Written, 1);
+        A && !A->Elems.empty() && A->Elems.front())
+      return asU64(A->Elems.front()->Value);
+  return std::nullopt;
+}
+
 bool BulkCopyCheck::warnOnce(SourceLocation Loc, const std::string &Message,
                              const SourceManager &SM) {
   if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
@@ -269,6 +302,13 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
   if (T.Dims)
     if (auto V = ::tma::rules::checkTmaDimEqRank(T.Dims, D.Rank, Mode))
       reportLinked(T, OpName, *V, Encode->getArg(2), *Map, Context, SM);
+  // Packed sub-byte maps: the direction, and the first coordinate.
+  ::tma::rules::CopyDirection Dir = copyDirectionOf(T.Direction);
+  if (auto V = ::tma::rules::checkTmaPackedDirection(D.DataType, Dir))
+    reportLinked(T, OpName, *V, Encode->getArg(1), *Map, Context, SM);
+  if (auto V = ::tma::rules::checkTmaPackedCoord0(D.DataType, Dir,
+                                                  firstCoordinate(T)))
+    reportLinked(T, OpName, *V, Encode->getArg(1), *Map, Context, SM);
   // The shared-memory box against the map's swizzle and box size.
   auto Buffer = Buffers->resolve(T.Smem);
   if (!Buffer)

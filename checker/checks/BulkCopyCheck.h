@@ -44,6 +44,8 @@ public:
 private:
   void checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                const ast_matchers::MatchFinder::MatchResult &Result);
+  /// The first coordinate of \p T in the current context.
+  ::tma::rules::Known firstCoordinate(const TensorCopy &T);
   /// Warns \p Message at \p Loc once per TU, outside system headers; false
   /// when nothing was reported.
   bool warnOnce(SourceLocation Loc, const std::string &Message,

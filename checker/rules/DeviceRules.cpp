@@ -49,6 +49,8 @@ const char *deviceParamName(DeviceParam P) {
     return "dim";
   case DeviceParam::LoadMode:
     return "load_mode";
+  case DeviceParam::Direction:
+    return "direction";
   case DeviceParam::SmemAddress:
     return "shared-memory address";
   }

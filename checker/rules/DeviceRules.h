@@ -37,6 +37,8 @@ enum class DeviceParam {
   Dims,
   /// The load mode of cp.async.bulk.tensor (.tile, .im2col, ...).
   LoadMode,
+  /// The direction of cp.async.bulk.tensor (load, store, reduction).
+  Direction,
   /// The shared-memory address of a bulk or tensor copy (dstMem of loads,
   /// srcMem of stores).
   SmemAddress,

@@ -168,4 +168,53 @@ std::optional<DeviceViolation> checkTmaModeMatchesMap(CopyMode M, MapEncoder E,
   return std::nullopt;
 }
 
+std::optional<DeviceViolation> checkTmaPackedDirection(Known DataType,
+                                                       CopyDirection Dir) {
+  if (!DataType || !isPackedType(*DataType))
+    return std::nullopt;
+  const char *Type = dataTypeName(*DataType);
+  if (Dir == CopyDirection::Reduce)
+    return DeviceViolation{
+        "TMA-PACKED-DIRECTION",
+        DeviceParam::Direction,
+        *DataType,
+        0,
+        std::string("a tensor reduction of a ") + Type +
+            " map; reductions support no packed sub-byte type",
+        "reduce through a map of an unpacked type"};
+  if (Dir == CopyDirection::Store && *DataType == dtype::U4Align16B)
+    return DeviceViolation{
+        "TMA-PACKED-DIRECTION",
+        DeviceParam::Direction,
+        *DataType,
+        0,
+        std::string("a tensor store of a ") + Type +
+            " map; that packed type is load-only",
+        "store through a map of CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B or an "
+        "unpacked type"};
+  return std::nullopt;
+}
+
+std::optional<DeviceViolation>
+checkTmaPackedCoord0(Known DataType, CopyDirection Dir, Known Coord0) {
+  if (!DataType || !Coord0 || !isPacked16BType(*DataType))
+    return std::nullopt;
+  const std::uint64_t Granule =
+      Dir == CopyDirection::Store && *DataType == dtype::U6Align16B ? 64 : 128;
+  // The coordinate is a signed 32-bit operand.
+  const auto C = static_cast<std::int32_t>(*Coord0 & 0xffffffffu);
+  if (C % static_cast<std::int32_t>(Granule) == 0)
+    return std::nullopt;
+  return DeviceViolation{"TMA-PACKED-COORD0",
+                         DeviceParam::Coords,
+                         *Coord0,
+                         Granule,
+                         "the first coordinate is " + std::to_string(C) +
+                             ", not a multiple of " + std::to_string(Granule) +
+                             " as a " + dataTypeName(*DataType) +
+                             " map requires",
+                         "start the box at a multiple of " +
+                             std::to_string(Granule) + " elements"};
+}
+
 } // namespace tma::rules

@@ -73,6 +73,20 @@ std::optional<DeviceViolation> checkTmaDimEqRank(Known Dims, Known Rank,
 std::optional<DeviceViolation> checkTmaModeMatchesMap(CopyMode M, MapEncoder E,
                                                       Known WideMode);
 
+/// Which way a tensor copy moves data.
+enum class CopyDirection { Load, Store, Reduce, Prefetch };
+
+/// TMA-PACKED-DIRECTION: no tensor reduction of a packed sub-byte type, and
+/// no store of 16U4_ALIGN16B (.b4x16_p64 is load-only).
+std::optional<DeviceViolation> checkTmaPackedDirection(Known DataType,
+                                                       CopyDirection Dir);
+
+/// TMA-PACKED-COORD0: with a 16U4_ALIGN16B or 16U6_ALIGN16B map, the first
+/// coordinate is a multiple of 128 (64 for 16U6 stores, sm_103a's
+/// .b6p2x16, the weaker bound).
+std::optional<DeviceViolation>
+checkTmaPackedCoord0(Known DataType, CopyDirection Dir, Known Coord0);
+
 /// The PTX spelling of \p M, e.g. ".tile::gather4".
 const char *copyModeName(CopyMode M);
 

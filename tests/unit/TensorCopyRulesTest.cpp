@@ -157,3 +157,45 @@ TEST(TmaModeMatchesMap, MismatchesAreReported) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(TmaPackedDirection, ReductionsAndU4Stores) {
+  EXPECT_FALSE(checkTmaPackedDirection(dtype::Float16, CopyDirection::Reduce));
+  EXPECT_FALSE(checkTmaPackedDirection(std::nullopt, CopyDirection::Reduce));
+  EXPECT_FALSE(checkTmaPackedDirection(dtype::U4Align16B, CopyDirection::Load));
+  EXPECT_FALSE(checkTmaPackedDirection(dtype::U4Align8B, CopyDirection::Store));
+  EXPECT_FALSE(
+      checkTmaPackedDirection(dtype::U6Align16B, CopyDirection::Store));
+  for (std::uint64_t T :
+       {dtype::U4Align8B, dtype::U4Align16B, dtype::U6Align16B}) {
+    auto V = checkTmaPackedDirection(T, CopyDirection::Reduce);
+    ASSERT_TRUE(V) << T;
+    EXPECT_STREQ(V->RuleId, "TMA-PACKED-DIRECTION");
+  }
+  EXPECT_TRUE(checkTmaPackedDirection(dtype::U4Align16B, CopyDirection::Store));
+}
+
+TEST(TmaPackedCoord0, MultiplesOf128) {
+  EXPECT_FALSE(checkTmaPackedCoord0(dtype::U4Align16B, CopyDirection::Load, 0));
+  EXPECT_FALSE(
+      checkTmaPackedCoord0(dtype::U4Align16B, CopyDirection::Load, 256));
+  EXPECT_FALSE(checkTmaPackedCoord0(dtype::U4Align16B, CopyDirection::Load,
+                                    std::uint64_t(0xffffff80))); // -128
+  EXPECT_FALSE(checkTmaPackedCoord0(dtype::U4Align8B, CopyDirection::Load, 64));
+  EXPECT_FALSE(checkTmaPackedCoord0(dtype::Float16, CopyDirection::Load, 3));
+  EXPECT_FALSE(checkTmaPackedCoord0(dtype::U4Align16B, CopyDirection::Load,
+                                    std::nullopt));
+  auto V = checkTmaPackedCoord0(dtype::U4Align16B, CopyDirection::Load, 64);
+  ASSERT_TRUE(V);
+  EXPECT_STREQ(V->RuleId, "TMA-PACKED-COORD0");
+  EXPECT_EQ(V->Limit, 128u);
+  EXPECT_TRUE(checkTmaPackedCoord0(dtype::U6Align16B, CopyDirection::Load, 64));
+  // 16U6 stores (.b6p2x16): multiples of 64.
+  EXPECT_FALSE(
+      checkTmaPackedCoord0(dtype::U6Align16B, CopyDirection::Store, 64));
+  EXPECT_TRUE(
+      checkTmaPackedCoord0(dtype::U6Align16B, CopyDirection::Store, 32));
+}
+
+} // namespace

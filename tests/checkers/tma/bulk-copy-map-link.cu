@@ -209,3 +209,39 @@ void runBoxes(float *ptr) {
   // 64 rows of 128 bytes do not fit in 4096 bytes.
   boxes<<<1, 32>>>(swizzled<CU_TENSOR_MAP_SWIZZLE_NONE, 64>(ptr));
 }
+
+// TMA-PACKED-COORD0 and TMA-PACKED-DIRECTION: a 16U4_ALIGN16B map.
+void encodePacked(CUtensorMap *map, void *ptr) {
+  uint64_t dims[2] = {1024, 64};
+  uint64_t strides[1] = {512};
+  uint32_t box[2] = {128, 8};
+  uint32_t estrides[2] = {1, 1};
+  cuTensorMapEncodeTiled(map, CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B, 2, ptr,
+                         dims, strides, box, estrides,
+                         CU_TENSOR_MAP_INTERLEAVE_NONE,
+                         CU_TENSOR_MAP_SWIZZLE_NONE,
+                         CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+__global__ void packed(const __grid_constant__ CUtensorMap map, int k) {
+  __shared__ alignas(128) char tile[8 * 128];
+  __shared__ block_barrier bar;
+  cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &map, 128 * k, 0, bar);
+  cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &map, 64, 0, bar);
+  cde::cp_async_bulk_tensor_2d_shared_to_global(&map, 0, 0, tile);
+}
+// CHECK-MESSAGES: :231:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: the first coordinate is 64, not a multiple of 128 as a CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B map requires (TMA-PACKED-COORD0) [tma-bulk-copy]
+// CHECK-MESSAGES: :219:31: note: the tensor map is encoded here
+// CHECK-MESSAGES: :246:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :231:3: note: start the box at a multiple of 128 elements
+// CHECK-MESSAGES: :232:3: warning: cde::cp_async_bulk_tensor_2d_shared_to_global: a tensor store of a CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B map; that packed type is load-only (TMA-PACKED-DIRECTION) [tma-bulk-copy]
+// CHECK-MESSAGES: :219:31: note: the tensor map is encoded here
+// CHECK-MESSAGES: :246:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :232:3: note: store through a map of CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B or an unpacked type
+
+void runPacked(void *ptr) {
+  CUtensorMap map;
+  encodePacked(&map, ptr);
+  packed<<<1, 32>>>(map, 2);
+}
