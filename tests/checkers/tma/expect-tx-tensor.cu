@@ -186,3 +186,32 @@ void runHelpers(bf16 *A, bf16 *B) {
   helperProducer<24576><<<1, 128>>>(a, b);
   multicast<<<1, 128>>>(a, 0x3);
 }
+
+// A persistent, warp-specialised producer: tiles in an outer loop, stages
+// in an inner one; the phase is the inner loop body.
+template <int BM, int BK, int Stages>
+__global__ void persistent(const __grid_constant__ CUtensorMap mapA,
+                           const __grid_constant__ CUtensorMap mapB,
+                           int tiles, int blocks_k) {
+  __shared__ alignas(128) bf16 sA[Stages][BK * BM];
+  __shared__ alignas(128) bf16 sB[Stages][BK * BM];
+  __shared__ uint64_t full[Stages];
+  int warp = threadIdx.x / 32;
+  if (warp == 0 && threadIdx.x % 32 == 0) {
+    int s = 0;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      for (int k = 0; k < blocks_k; ++k) {
+        expect_bytes(&full[s], 2 * BK * BM * sizeof(bf16));
+        load_async(sA[s], &mapA, &full[s], k * BK, tile * BM);
+        load_async(sB[s], &mapB, &full[s], k * BK, tile * BM);
+        s = (s + 1) % Stages;
+      }
+    }
+  }
+}
+
+void runPersistent(bf16 *A, bf16 *B) {
+  // Both maps have a 64 x 128 box: 2 * 16384 bytes per stage, as expected.
+  persistent<128, 64, 4><<<132, 384>>>(make_map<128, 64>(A, 8, 8),
+                                        make_map<128, 64>(B, 8, 8), 64, 16);
+}
