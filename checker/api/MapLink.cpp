@@ -191,11 +191,11 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
       Inner = U->getSubExpr()->IgnoreParenImpCasts();
       Object = true;
     }
-    // A __constant__ or __device__ map, set by the host with
-    // cudaMemcpyToSymbol.
+    // A __constant__ map, set by the host with cudaMemcpyToSymbol. (A
+    // __device__ map may also be written by device code: not followed.)
     if (const VarDecl *Var = varOf(Inner);
         Object && Var && Var->hasGlobalStorage() &&
-        (Var->hasAttr<CUDAConstantAttr>() || Var->hasAttr<CUDADeviceAttr>())) {
+        Var->hasAttr<CUDAConstantAttr>()) {
       const CallExpr *Copy = nullptr;
       if (auto L = fromSymbol(Var, Copy)) {
         It->second = describe(*L);
