@@ -381,11 +381,12 @@ std::optional<LinkedMap> MapLinker::fromOutParam(const CallExpr *Call,
       ++ArgIdx;
     if (ArgIdx == Inner->getNumArgs())
       return std::nullopt; // the callee itself
-    if (classifyEncodeCall(*Inner)) {
-      if (ArgIdx != 0)
+    if (std::optional<EncodeKind> K = classifyEncodeCall(*Inner)) {
+      // cuTensorMapReplaceAddress keeps the encoded shape.
+      if (ArgIdx != 0 || *K == EncodeKind::ReplaceAddress)
         continue;
       ++Writes;
-      Found = LinkedMap{Inner, *classifyEncodeCall(*Inner), Context};
+      Found = LinkedMap{Inner, *K, Context};
       continue;
     }
     const FunctionDecl *FD = Inner->getDirectCallee();
@@ -511,9 +512,10 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
     const bool Object = !Pointee && AddressTaken;
     const bool Target = Pointee && !AddressTaken;
     if (Object || Target) {
-      if (classifyEncodeCall(*Call)) {
-        if (ArgIdx == 0)
-          Add(Call, LinkedMap{Call, *classifyEncodeCall(*Call), P.Context});
+      if (std::optional<EncodeKind> K = classifyEncodeCall(*Call)) {
+        // cuTensorMapReplaceAddress keeps the encoded shape.
+        if (ArgIdx == 0 && *K != EncodeKind::ReplaceAddress)
+          Add(Call, LinkedMap{Call, *K, P.Context});
         continue;
       }
       // cudaMemcpy(devicePtr, &hostMap, ...) fills the device copy.

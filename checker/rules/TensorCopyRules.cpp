@@ -109,7 +109,8 @@ std::optional<DeviceViolation> checkTmaDimEqRank(Known Dims, Known Rank,
                                      R;
   std::string Suggestion = Gather
                                ? "encode the map with tensorRank 2"
-                               : "use ." + R + "d with " + R + " coordinates";
+                               : "use ." + R + "d with " + R +
+                   (*Rank == 1 ? " coordinate" : " coordinates");
   return DeviceViolation{
       "TMA-DIM-EQ-RANK",  DeviceParam::Dims,  *Dims,
       Gather ? 2 : *Rank, std::move(Message), std::move(Suggestion)};

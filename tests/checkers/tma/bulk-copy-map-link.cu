@@ -30,11 +30,16 @@ __global__ void tile2d(const __grid_constant__ CUtensorMap map) {
   __shared__ alignas(128) float tile[32 * 32];
   __shared__ block_barrier bar;
   cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &map, 0, 0, bar);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: the copy is .2d, but the tensor map it reads has tensorRank 3 (TMA-DIM-EQ-RANK) [tma-bulk-copy]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: the copy is .2d, but the tensor map it reads has tensorRank 1 (TMA-DIM-EQ-RANK) [tma-bulk-copy]
   // CHECK-MESSAGES: :22:64: note: the tensor map is encoded here
-  // CHECK-MESSAGES: :46:23: note: with 'rank' = 3 from this call
-  // CHECK-MESSAGES: :41:43: note: and passed to the kernel by this launch
-  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: use .3d with 3 coordinates
+  // CHECK-MESSAGES: :258:21: note: with 'rank' = 1 from this call
+  // CHECK-MESSAGES: :46:43: note: and passed to the kernel by this launch
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: use .1d with 1 coordinate
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: the copy is .2d, but the tensor map it reads has tensorRank 3 (TMA-DIM-EQ-RANK) [tma-bulk-copy]
+  // CHECK-MESSAGES: :22:64: note: the tensor map is encoded here
+  // CHECK-MESSAGES: :51:23: note: with 'rank' = 3 from this call
+  // CHECK-MESSAGES: :46:43: note: and passed to the kernel by this launch
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: use .3d with 3 coordinates
 }
 
 // A launch helper taking the map by const reference.
@@ -72,8 +77,8 @@ __device__ void load3d(float *dst, const CUtensorMap *map, uint64_t *bar) {
       : "memory");
   // CHECK-MESSAGES: :[[@LINE-7]]:3: warning: cp.async.bulk.tensor: the copy is .3d, but the tensor map it reads has tensorRank 2 (TMA-DIM-EQ-RANK) [tma-bulk-copy]
   // CHECK-MESSAGES: :22:64: note: the tensor map is encoded here
-  // CHECK-MESSAGES: :90:22: note: with 'rank' = 2 from this call
-  // CHECK-MESSAGES: :97:34: note: and passed to the kernel by this launch
+  // CHECK-MESSAGES: :95:22: note: with 'rank' = 2 from this call
+  // CHECK-MESSAGES: :102:34: note: and passed to the kernel by this launch
   // CHECK-MESSAGES: :[[@LINE-11]]:3: note: use .2d with 2 coordinates
 }
 
@@ -107,8 +112,8 @@ __global__ void tileOfIm2col(const __grid_constant__ CUtensorMap map) {
          "r"(0), "r"(0), "r"((uint32_t)__cvta_generic_to_shared(&bar))
       : "memory");
   // CHECK-MESSAGES: :[[@LINE-6]]:3: warning: cp.async.bulk.tensor: the copy uses .tile, but the tensor map it reads was encoded by cuTensorMapEncodeIm2col (TMA-MODE-MATCHES-MAP) [tma-bulk-copy]
-  // CHECK-MESSAGES: :122:3: note: the tensor map is encoded here
-  // CHECK-MESSAGES: :128:3: note: and passed to the kernel by this launch
+  // CHECK-MESSAGES: :127:3: note: the tensor map is encoded here
+  // CHECK-MESSAGES: :133:3: note: and passed to the kernel by this launch
   // CHECK-MESSAGES: :[[@LINE-9]]:3: note: encode the map with cuTensorMapEncodeTiled
 }
 
@@ -138,8 +143,8 @@ __global__ void fromConstant(int unused) {
   cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &c_map, 0, 0, bar);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: the copy is .2d, but the tensor map it reads has tensorRank 3 (TMA-DIM-EQ-RANK) [tma-bulk-copy]
   // CHECK-MESSAGES: :22:64: note: the tensor map is encoded here
-  // CHECK-MESSAGES: :159:22: note: with 'rank' = 3 from this call
-  // CHECK-MESSAGES: :160:3: note: and copied to the device here
+  // CHECK-MESSAGES: :164:22: note: with 'rank' = 3 from this call
+  // CHECK-MESSAGES: :165:3: note: and copied to the device here
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: use .3d with 3 coordinates
 }
 
@@ -149,8 +154,8 @@ __global__ void byLaunchEx(const __grid_constant__ CUtensorMap map, int n) {
   cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &map, 0, n, bar);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: the copy is .2d, but the tensor map it reads has tensorRank 3 (TMA-DIM-EQ-RANK) [tma-bulk-copy]
   // CHECK-MESSAGES: :22:64: note: the tensor map is encoded here
-  // CHECK-MESSAGES: :165:21: note: with 'rank' = 3 from this call
-  // CHECK-MESSAGES: :167:3: note: and passed to the kernel by this launch
+  // CHECK-MESSAGES: :170:21: note: with 'rank' = 3 from this call
+  // CHECK-MESSAGES: :172:3: note: and passed to the kernel by this launch
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: use .3d with 3 coordinates
 }
 
@@ -190,16 +195,16 @@ __global__ void boxes(const __grid_constant__ CUtensorMap map) {
   __shared__ block_barrier bar;
   cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &map, 0, 0, bar);
 }
-// CHECK-MESSAGES: :191:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: box of 8192 bytes does not fit in the 4096 bytes from the shared-memory address to the end of its buffer (TMA-SMEM-FOOTPRINT) [tma-bulk-copy]
-// CHECK-MESSAGES: :189:33: note: the shared-memory buffer 'tile' is declared here
-// CHECK-MESSAGES: :180:35: note: the tensor map is encoded here
-// CHECK-MESSAGES: :210:3: note: and passed to the kernel by this launch
-// CHECK-MESSAGES: :191:3: note: enlarge the buffer by 4096 bytes
-// CHECK-MESSAGES: :191:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: shared-memory address is guaranteed only 128-byte alignment, not the 1024 bytes after which CU_TENSOR_MAP_SWIZZLE_128B repeats (TMA-SMEM-ALIGN-SWIZZLE) [tma-bulk-copy]
-// CHECK-MESSAGES: :189:33: note: the shared-memory buffer 'tile' is declared here
-// CHECK-MESSAGES: :181:26: note: the tensor map is encoded here
-// CHECK-MESSAGES: :208:3: note: and passed to the kernel by this launch
-// CHECK-MESSAGES: :191:3: note: declare the buffer alignas(1024) and keep the offset into it a multiple of 1024 bytes
+// CHECK-MESSAGES: :196:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: box of 8192 bytes does not fit in the 4096 bytes from the shared-memory address to the end of its buffer (TMA-SMEM-FOOTPRINT) [tma-bulk-copy]
+// CHECK-MESSAGES: :194:33: note: the shared-memory buffer 'tile' is declared here
+// CHECK-MESSAGES: :185:35: note: the tensor map is encoded here
+// CHECK-MESSAGES: :215:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :196:3: note: enlarge the buffer by 4096 bytes
+// CHECK-MESSAGES: :196:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: shared-memory address is guaranteed only 128-byte alignment, not the 1024 bytes after which CU_TENSOR_MAP_SWIZZLE_128B repeats (TMA-SMEM-ALIGN-SWIZZLE) [tma-bulk-copy]
+// CHECK-MESSAGES: :194:33: note: the shared-memory buffer 'tile' is declared here
+// CHECK-MESSAGES: :186:26: note: the tensor map is encoded here
+// CHECK-MESSAGES: :213:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :196:3: note: declare the buffer alignas(1024) and keep the offset into it a multiple of 1024 bytes
 
 void runBoxes(float *ptr) {
   // Fits and needs only 128-byte alignment: silent.
@@ -231,17 +236,26 @@ __global__ void packed(const __grid_constant__ CUtensorMap map, int k) {
   cde::cp_async_bulk_tensor_2d_global_to_shared(tile, &map, 64, 0, bar);
   cde::cp_async_bulk_tensor_2d_shared_to_global(&map, 0, 0, tile);
 }
-// CHECK-MESSAGES: :231:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: the first coordinate is 64, not a multiple of 128 as a CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B map requires (TMA-PACKED-COORD0) [tma-bulk-copy]
-// CHECK-MESSAGES: :219:31: note: the tensor map is encoded here
-// CHECK-MESSAGES: :246:3: note: and passed to the kernel by this launch
-// CHECK-MESSAGES: :231:3: note: start the box at a multiple of 128 elements
-// CHECK-MESSAGES: :232:3: warning: cde::cp_async_bulk_tensor_2d_shared_to_global: a tensor store of a CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B map; that packed type is load-only (TMA-PACKED-DIRECTION) [tma-bulk-copy]
-// CHECK-MESSAGES: :219:31: note: the tensor map is encoded here
-// CHECK-MESSAGES: :246:3: note: and passed to the kernel by this launch
-// CHECK-MESSAGES: :232:3: note: store through a map of CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B or an unpacked type
+// CHECK-MESSAGES: :236:3: warning: cde::cp_async_bulk_tensor_2d_global_to_shared: the first coordinate is 64, not a multiple of 128 as a CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B map requires (TMA-PACKED-COORD0) [tma-bulk-copy]
+// CHECK-MESSAGES: :224:31: note: the tensor map is encoded here
+// CHECK-MESSAGES: :251:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :236:3: note: start the box at a multiple of 128 elements
+// CHECK-MESSAGES: :237:3: warning: cde::cp_async_bulk_tensor_2d_shared_to_global: a tensor store of a CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B map; that packed type is load-only (TMA-PACKED-DIRECTION) [tma-bulk-copy]
+// CHECK-MESSAGES: :224:31: note: the tensor map is encoded here
+// CHECK-MESSAGES: :251:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :237:3: note: store through a map of CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B or an unpacked type
 
 void runPacked(void *ptr) {
   CUtensorMap map;
   encodePacked(&map, ptr);
   packed<<<1, 32>>>(map, 2);
+}
+
+// cuTensorMapReplaceAddress keeps the encoded shape: the rank-1 encode
+// still describes the map.
+void replaced(float *ptr, float *other) {
+  CUtensorMap map;
+  encode(&map, ptr, 1);
+  cuTensorMapReplaceAddress(&map, other);
+  launchTile(map);
 }
