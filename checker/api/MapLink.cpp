@@ -193,9 +193,9 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
     }
     // A __constant__ map, set by the host with cudaMemcpyToSymbol. (A
     // __device__ map may also be written by device code: not followed.)
-    if (const VarDecl *Var = varOf(Inner);
-        Object && Var && Var->hasGlobalStorage() &&
-        Var->hasAttr<CUDAConstantAttr>()) {
+    if (const VarDecl *Var = varOf(Inner); Object && Var &&
+                                           Var->hasGlobalStorage() &&
+                                           Var->hasAttr<CUDAConstantAttr>()) {
       const CallExpr *Copy = nullptr;
       if (auto L = fromSymbol(Var, Copy)) {
         It->second = describe(*L);
@@ -570,10 +570,7 @@ KnownMap MapLinker::describe(const LinkedMap &L) {
     if (I >= Call.getNumArgs())
       return std::nullopt;
     auto V = Folder.foldInt(Call.getArg(I));
-    if (!V)
-      return std::nullopt;
-    const llvm::APSInt &A = V->Value;
-    return A.getBitWidth() > 64 ? A.trunc(64).getZExtValue() : A.getZExtValue();
+    return V ? rules::Known(asU64(V->Value)) : std::nullopt;
   };
   auto Array = [&](unsigned I) {
     rules::KnownArray A;
@@ -584,8 +581,7 @@ KnownMap MapLinker::describe(const LinkedMap &L) {
       return A;
     A.Provided = V->Provided;
     for (const auto &E : V->Elems)
-      A.Elems.push_back(E ? rules::Known(E->Value.getZExtValue())
-                          : rules::Known());
+      A.Elems.push_back(E ? rules::Known(asU64(E->Value)) : rules::Known());
     return A;
   };
   KnownMap M;

@@ -162,11 +162,6 @@ static std::string opName(const DeviceOp &Op) {
   return "fence";
 }
 
-/// The value \p V passes as an unsigned 64-bit number.
-static uint64_t asU64(const llvm::APSInt &V) {
-  return V.getBitWidth() > 64 ? V.trunc(64).getZExtValue() : V.getZExtValue();
-}
-
 static const OpValue *smemOperand(const DeviceOp &Op);
 
 void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,

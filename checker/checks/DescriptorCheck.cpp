@@ -47,12 +47,6 @@ void DescriptorCheck::onEndOfTranslationUnit() {
   Reported.clear();
 }
 
-/// The value the driver sees for a parameter of \p V's (already converted)
-/// type, as an unsigned 64-bit number.
-static uint64_t asDriverValue(const llvm::APSInt &V) {
-  return V.getBitWidth() > 64 ? V.trunc(64).getZExtValue() : V.getZExtValue();
-}
-
 /// Bits of one element that \p Address points to, when it is a typed pointer
 /// to a scalar element type (arithmetic, or a CUDA/CUTLASS half, bfloat16 or
 /// fp8 type).
@@ -84,7 +78,7 @@ static FoldedOperands foldOperands(const CallExpr &Call, ConstantFolder &F,
     if (!V)
       return std::nullopt;
     Out.Origins[{P, 0}] = V->From;
-    return asDriverValue(V->Value);
+    return asU64(V->Value);
   };
   auto Array = [&](Param P) {
     rules::KnownArray A;
@@ -97,7 +91,7 @@ static FoldedOperands foldOperands(const CallExpr &Call, ConstantFolder &F,
         A.Elems.emplace_back();
         continue;
       }
-      A.Elems.emplace_back(asDriverValue(V->Elems[I]->Value));
+      A.Elems.emplace_back(asU64(V->Elems[I]->Value));
       Out.Origins[{P, I}] = V->Elems[I]->From;
     }
     if (V->Array)

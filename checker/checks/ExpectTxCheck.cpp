@@ -187,9 +187,6 @@ std::string textOf(const Expr *E, const BarrierIdentity &Id,
   return Id.Root->getName().str();
 }
 
-uint64_t asU64(const llvm::APSInt &V) {
-  return V.getBitWidth() > 64 ? V.trunc(64).getZExtValue() : V.getZExtValue();
-}
 
 /// Whether \p Fn is, or lies in, a template instantiation.
 bool isInInstantiation(const FunctionDecl *Fn) {

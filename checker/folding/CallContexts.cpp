@@ -63,37 +63,24 @@ public:
       Calls[Kernel->getCanonicalDecl()].push_back(Call);
     if (const FunctionDecl *FD = Call->getDirectCallee())
       Calls[FD->getCanonicalDecl()].push_back(Call);
-    else if (const auto *Var = functionPointerLocal(*Call))
-      ThroughLocals.emplace_back(Call, Var);
     else if (const auto *Param = functionPointerParam(*Call))
       ThroughParams.emplace_back(Call, Param);
+    else
+      Indirect.push_back(Call);
     if (!Stack.empty())
       Callers[Call] = Stack.back();
     return true;
   }
 
-  /// Calls through a local function pointer initialised with a function
-  /// (`auto *kernel = gemm<128>; kernel<<<g, b>>>(...)`): the caller checks
-  /// that nothing else is stored in the local before it indexes them.
-  std::vector<std::pair<const CallExpr *, const VarDecl *>> ThroughLocals;
+  /// Other calls through a pointer, such as a local function pointer
+  /// initialised with a function (`auto *kernel = gemm<128>;
+  /// kernel<<<g, b>>>(...)`): the caller resolves what it can.
+  std::vector<const CallExpr *> Indirect;
 
   /// Calls through a function-pointer parameter (`template <class K>
   /// void launch(K *kernel, ...) { kernel<<<g, b>>>(...); }`): a call of
   /// each function that a call of the enclosing function passes.
   std::vector<std::pair<const CallExpr *, const ParmVarDecl *>> ThroughParams;
-
-  /// The function a local function pointer is initialised with.
-  static const FunctionDecl *initialFunction(const VarDecl &Var) {
-    const Expr *Init = Var.getInit();
-    if (!Init)
-      return nullptr;
-    Init = Init->IgnoreParenImpCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(Init);
-        U && U->getOpcode() == UO_AddrOf)
-      Init = U->getSubExpr()->IgnoreParenImpCasts();
-    const auto *Ref = dyn_cast<DeclRefExpr>(Init);
-    return Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
-  }
 
 private:
   static const ParmVarDecl *functionPointerParam(const CallExpr &Call) {
@@ -112,23 +99,8 @@ private:
   static const FunctionDecl *launchedKernel(const CallExpr &Call) {
     if (launchArgumentOffset(Call) == 0)
       return nullptr;
-    const Expr *K = Call.getArg(1)->IgnoreParenImpCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(K);
-        U && U->getOpcode() == UO_AddrOf)
-      K = U->getSubExpr()->IgnoreParenImpCasts();
-    const auto *Ref = dyn_cast<DeclRefExpr>(K);
-    const auto *FD = Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+    const FunctionDecl *FD = functionOf(Call.getArg(1));
     return FD && FD->hasAttr<CUDAGlobalAttr>() ? FD : nullptr;
-  }
-
-  static const VarDecl *functionPointerLocal(const CallExpr &Call) {
-    const auto *Ref =
-        dyn_cast_or_null<DeclRefExpr>(Call.getCallee()->IgnoreParenImpCasts());
-    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
-        !Var->getType()->isPointerType() || !initialFunction(*Var))
-      return nullptr;
-    return Var;
   }
 
   CallMap &Calls;
@@ -143,10 +115,9 @@ void ConstantFolder::indexCalls() {
   Callers.emplace();
   CallIndexer Indexer(*Callers, CallerOf);
   Indexer.TraverseAST(Ctx);
-  for (auto [Call, Var] : Indexer.ThroughLocals)
-    if (isNeverWritten(Var))
-      (*Callers)[CallIndexer::initialFunction(*Var)->getCanonicalDecl()]
-          .push_back(Call);
+  for (const CallExpr *Call : Indexer.Indirect)
+    if (const FunctionDecl *F = calledFunction(Call->getCallee()))
+      (*Callers)[F->getCanonicalDecl()].push_back(Call);
   for (auto [Call, Param] : Indexer.ThroughParams) {
     if (!isNeverWritten(Param))
       continue;

@@ -80,6 +80,12 @@ struct FoldedArray {
 /// the context of the returned expression.
 const Expr *forwardedFrom(const Expr *E, const CallContext *&Context);
 
+/// \p V as an unsigned 64-bit number: the value a driver or instruction
+/// operand of V's (already converted) type holds.
+inline uint64_t asU64(const llvm::APSInt &V) {
+  return V.getBitWidth() > 64 ? V.trunc(64).getZExtValue() : V.getZExtValue();
+}
+
 /// The function \p E names (`f`, `&f`), or null.
 const FunctionDecl *functionOf(const Expr *E);
 
