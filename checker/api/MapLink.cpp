@@ -138,6 +138,14 @@ const DeclStmt *declarationOf(const Stmt *S, const VarDecl *Var) {
   return nullptr;
 }
 
+/// Which argument of \p Call is \p Arg; std::nullopt for the callee.
+std::optional<unsigned> argumentIndex(const CallExpr &Call, const Expr *Arg) {
+  for (unsigned I = 0; I < Call.getNumArgs(); ++I)
+    if (Call.getArg(I) == Arg)
+      return I;
+  return std::nullopt;
+}
+
 bool isCalled(const CallExpr &Call, llvm::ArrayRef<StringRef> Names) {
   const FunctionDecl *FD = Call.getDirectCallee();
   return FD && FD->getIdentifier() && llvm::is_contained(Names, FD->getName());
@@ -334,6 +342,29 @@ MapLinker::fromReturn(const CallExpr *Call, const FunctionDecl *Callee,
                  : fromValue(Ret->getRetValue(), Inner, Depth + 1);
 }
 
+MapLinker::CallWrite MapLinker::writeThrough(const CallExpr &Call,
+                                             unsigned ArgIdx,
+                                             const CallContext *Context,
+                                             unsigned Depth) {
+  if (std::optional<EncodeKind> K = classifyEncodeCall(Call)) {
+    // cuTensorMapReplaceAddress keeps the encoded shape.
+    if (ArgIdx != 0 || *K == EncodeKind::ReplaceAddress)
+      return {CallWrite::Read, std::nullopt};
+    return {CallWrite::Write, LinkedMap{&Call, *K, Context}};
+  }
+  const FunctionDecl *FD = Call.getDirectCallee();
+  std::optional<unsigned> Index =
+      FD ? paramIndexOf(Call, *FD, ArgIdx) : std::nullopt;
+  if (!Index)
+    return {CallWrite::Unknown, std::nullopt};
+  if (isPointerToConst(FD->getParamDecl(*Index)->getType()))
+    return {CallWrite::Read, std::nullopt};
+  if (!FD->getBody())
+    return {CallWrite::Unknown, std::nullopt};
+  return {CallWrite::Write,
+          fromOutParam(&Call, FD, *Index, Context, Depth + 1)};
+}
+
 std::optional<LinkedMap> MapLinker::fromOutParam(const CallExpr *Call,
                                                  const FunctionDecl *Callee,
                                                  unsigned Param,
@@ -376,28 +407,16 @@ std::optional<LinkedMap> MapLinker::fromOutParam(const CallExpr *Call,
         return std::nullopt;
       continue;
     }
-    unsigned ArgIdx = 0;
-    while (ArgIdx < Inner->getNumArgs() && Inner->getArg(ArgIdx) != Root)
-      ++ArgIdx;
-    if (ArgIdx == Inner->getNumArgs())
+    std::optional<unsigned> ArgIdx = argumentIndex(*Inner, Root);
+    if (!ArgIdx)
       return std::nullopt; // the callee itself
-    if (std::optional<EncodeKind> K = classifyEncodeCall(*Inner)) {
-      // cuTensorMapReplaceAddress keeps the encoded shape.
-      if (ArgIdx != 0 || *K == EncodeKind::ReplaceAddress)
-        continue;
-      ++Writes;
-      Found = LinkedMap{Inner, *K, Context};
-      continue;
-    }
-    const FunctionDecl *FD = Inner->getDirectCallee();
-    std::optional<unsigned> Index =
-        FD ? paramIndexOf(*Inner, *FD, ArgIdx) : std::nullopt;
-    if (FD && Index && isPointerToConst(FD->getParamDecl(*Index)->getType()))
-      continue; // a read
-    if (!FD || !Index || !FD->getBody())
+    CallWrite W = writeThrough(*Inner, *ArgIdx, Context, Depth);
+    if (W.Kind == CallWrite::Unknown)
       return std::nullopt;
-    ++Writes;
-    Found = fromOutParam(Inner, FD, *Index, Context, Depth + 1);
+    if (W.Kind == CallWrite::Write) {
+      ++Writes;
+      Found = W.Source;
+    }
   }
   if (Writes != 1)
     return std::nullopt;
@@ -499,11 +518,9 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
         Copy && Copy->getConstructor()->isCopyOrMoveConstructor())
       continue;
     const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
-    unsigned ArgIdx = 0;
-    if (Call)
-      while (ArgIdx < Call->getNumArgs() && Call->getArg(ArgIdx) != Root)
-        ++ArgIdx;
-    if (!Call || ArgIdx == Call->getNumArgs()) {
+    std::optional<unsigned> ArgIdx =
+        Call ? argumentIndex(*Call, Root) : std::nullopt;
+    if (!ArgIdx) {
       if (mayWrite(PM, Use))
         Add(Use, std::nullopt);
       continue;
@@ -512,27 +529,19 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
     const bool Object = !Pointee && AddressTaken;
     const bool Target = Pointee && !AddressTaken;
     if (Object || Target) {
-      if (std::optional<EncodeKind> K = classifyEncodeCall(*Call)) {
-        // cuTensorMapReplaceAddress keeps the encoded shape.
-        if (ArgIdx == 0 && *K != EncodeKind::ReplaceAddress)
-          Add(Call, LinkedMap{Call, *K, P.Context});
-        continue;
-      }
       // cudaMemcpy(devicePtr, &hostMap, ...) fills the device copy.
       if (Target && isCalled(*Call, {"cudaMemcpy", "cudaMemcpyAsync",
                                      "cuMemcpyHtoD", "cuMemcpyHtoDAsync"})) {
-        if (ArgIdx == 0 && Call->getNumArgs() > 1)
+        if (*ArgIdx == 0 && Call->getNumArgs() > 1)
           Add(Call, fromPointer(Call->getArg(1), Place{P.Fn, Call, P.Context},
                                 Depth + 1));
         continue;
       }
-      const FunctionDecl *FD = Call->getDirectCallee();
-      std::optional<unsigned> Index =
-          FD ? paramIndexOf(*Call, *FD, ArgIdx) : std::nullopt;
-      if (FD && Index && isPointerToConst(FD->getParamDecl(*Index)->getType()))
-        continue; // a read
-      if (FD && Index && FD->getBody()) {
-        Add(Call, fromOutParam(Call, FD, *Index, P.Context, Depth + 1));
+      CallWrite W = writeThrough(*Call, *ArgIdx, P.Context, Depth);
+      if (W.Kind == CallWrite::Read)
+        continue;
+      if (W.Kind == CallWrite::Write) {
+        Add(Call, W.Source);
         continue;
       }
     }

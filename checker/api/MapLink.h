@@ -83,6 +83,15 @@ private:
   std::optional<LinkedMap> fromValue(const Expr *E, Place P, unsigned Depth);
   std::optional<LinkedMap> fromVar(const VarDecl *Var, bool Pointee, Place P,
                                    unsigned Depth);
+  /// What a call does with the pointer to a map it receives as argument
+  /// \p ArgIdx: reads it, writes it (Source: the map written, when the link
+  /// can follow), or something unknown.
+  struct CallWrite {
+    enum KindType { Read, Write, Unknown } Kind;
+    std::optional<LinkedMap> Source;
+  };
+  CallWrite writeThrough(const CallExpr &Call, unsigned ArgIdx,
+                         const CallContext *Context, unsigned Depth);
   std::optional<LinkedMap>
   fromOutParam(const CallExpr *Call, const FunctionDecl *Callee, unsigned Param,
                const CallContext *Parent, unsigned Depth);
