@@ -43,6 +43,9 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # No clang driver configuration files from the machine.
 config.environment["CLANG_NO_DEFAULT_CONFIG"] = "1"
+# Every test asserts that the module never builds the TU-wide parent map
+# (folding/Uses.h, checkNoTuParentMap): a fatal error at the end of the TU.
+config.environment["TMA_TIDY_ASSERT_NO_PARENT_MAP"] = "1"
 
 clang_tidy = os.path.join(config.llvm_tools_dir, "clang-tidy")
 check_clang_tidy = os.path.join(config.test_source_root, "check_clang_tidy.py")

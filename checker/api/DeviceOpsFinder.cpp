@@ -7,6 +7,7 @@
 #include "api/DeviceOpsFinder.h"
 #include "api/PtxParser.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -114,23 +115,27 @@ const Expr *DeviceOpsFinder::helperArgument(const CallExpr *Call,
   return Call->getArg(Param->getFunctionScopeIndex());
 }
 
+std::shared_ptr<DeviceOpsFinder>
+DeviceOpsFinder::forTranslationUnit(ASTContext &Ctx) {
+  // Per thread, like the folder: clangd checks several files at once.
+  thread_local std::weak_ptr<DeviceOpsFinder> Last;
+  thread_local const ASTContext *LastCtx = nullptr;
+  if (auto Shared = Last.lock(); Shared && LastCtx == &Ctx)
+    return Shared;
+  auto Finder = std::make_shared<DeviceOpsFinder>(Ctx);
+  Last = Finder;
+  LastCtx = &Ctx;
+  return Finder;
+}
+
 bool DeviceOpsFinder::isNeverModified(const VarDecl *VD) {
   if (VD->getType().isConstQualified())
     return true;
-  auto It = NeverModified.find(VD);
-  if (It != NeverModified.end())
-    return It->second;
-  bool Result = false;
-  const auto *FD =
-      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
-  if (const Stmt *Body = FD ? FD->getBody() : nullptr) {
-    auto &Analyzer = Analyzers[Body];
-    if (!Analyzer)
-      Analyzer = std::make_unique<ExprMutationAnalyzer>(*Body, Ctx);
-    Result = !Analyzer->isMutated(VD);
-  }
-  NeverModified[VD] = Result;
-  return Result;
+  // One walk up the body's parent map per use, memoised per variable by the
+  // folder (ExprMutationAnalyzer would build the TU-wide parent map).
+  if (!Folder)
+    Folder = ConstantFolder::forTranslationUnit(Ctx);
+  return Folder->isNeverWritten(VD);
 }
 
 //===----------------------------------------------------------------------===//

@@ -24,11 +24,11 @@
 #define TMA_TIDY_API_DEVICEOPSFINDER_H
 
 #include "api/DeviceOps.h"
+#include "folding/ConstantFolder.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
-#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <memory>
@@ -38,11 +38,17 @@
 namespace clang::tidy::tma {
 
 /// Finds the device ops of asm statements and library calls of one
-/// translation unit. Mutation analyses of function bodies are memoised, so
-/// one finder should serve a whole TU.
+/// translation unit. "Never modified" is answered by the TU's shared folder
+/// (per-body parent maps, memoised per variable), so one finder should serve
+/// a whole TU.
 class DeviceOpsFinder {
 public:
   explicit DeviceOpsFinder(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// The finder of the translation unit \p Ctx, shared by every check that
+  /// holds it, so that each asm statement is parsed once per TU. Checks
+  /// release it at the end of the TU.
+  static std::shared_ptr<DeviceOpsFinder> forTranslationUnit(ASTContext &Ctx);
 
   /// The ops of the recognised instructions of \p S, in text order; empty
   /// when the text holds none (or is not a plain string literal).
@@ -76,8 +82,8 @@ private:
   const Expr *alignedSizeValue(const Expr *E, unsigned Depth);
 
   ASTContext &Ctx;
-  llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> Analyzers;
-  llvm::DenseMap<const VarDecl *, bool> NeverModified;
+  /// The TU's folder, taken on first use (it answers isNeverWritten).
+  std::shared_ptr<ConstantFolder> Folder;
   /// The ops of the asm statements of a library function's body.
   llvm::DenseMap<const FunctionDecl *, std::vector<DeviceOp>> BodyOps;
   /// Whether a cuda:: function's instantiation reaches

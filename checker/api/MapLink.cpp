@@ -323,19 +323,43 @@ std::optional<LinkedMap> MapLinker::fromValue(const Expr *E, Place P,
   return std::nullopt;
 }
 
+/// Counts the return statements of \p S outside lambdas, keeping the last.
+static void collectReturns(const Stmt *S, unsigned &Count,
+                           const ReturnStmt *&Last) {
+  if (!S || isa<LambdaExpr>(S) || Count > 1)
+    return;
+  if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
+    ++Count;
+    Last = Ret;
+  }
+  for (const Stmt *Child : S->children())
+    collectReturns(Child, Count, Last);
+}
+
+/// The one return statement of \p FD's body outside lambdas, or null. A
+/// function inside a lambda has none (its returns are all in a lambda).
+/// Memoised: one walk per function, not per call.
+const ReturnStmt *MapLinker::soleReturn(const FunctionDecl &FD) {
+  auto [It, New] = SoleReturns.try_emplace(&FD, nullptr);
+  if (!New)
+    return It->second;
+  for (const DeclContext *DC = &FD; DC; DC = DC->getParent())
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(DC); RD && RD->isLambda())
+      return nullptr;
+  unsigned Count = 0;
+  const ReturnStmt *Last = nullptr;
+  collectReturns(FD.getBody(), Count, Last);
+  return It->second = Count == 1 ? Last : nullptr;
+}
+
 std::optional<LinkedMap>
 MapLinker::fromReturn(const CallExpr *Call, const FunctionDecl *Callee,
                       bool Pointer, const CallContext *Parent, unsigned Depth) {
   const Stmt *Body = Callee->getBody();
   if (!Body || Depth > MaxLinkDepth || classifyEncodeCall(*Call))
     return std::nullopt;
-  auto Returns =
-      match(findAll(returnStmt(unless(hasAncestor(lambdaExpr()))).bind("r")),
-            *Body, Ctx);
-  if (Returns.size() != 1)
-    return std::nullopt;
-  const auto *Ret = Returns.front().getNodeAs<ReturnStmt>("r");
-  if (!Ret->getRetValue())
+  const ReturnStmt *Ret = soleReturn(*Callee);
+  if (!Ret || !Ret->getRetValue())
     return std::nullopt;
   Place Inner{Callee, Ret, Folder.contextFor(Call, Callee, Parent)};
   return Pointer ? fromPointer(Ret->getRetValue(), Inner, Depth + 1)

@@ -99,6 +99,7 @@ private:
                                       const FunctionDecl *Callee, bool Pointer,
                                       const CallContext *Parent,
                                       unsigned Depth);
+  const ReturnStmt *soleReturn(const FunctionDecl &FD);
   /// The place of the call that \p Context stands for.
   Place callerPlace(const CallContext *Context);
   KnownMap describe(const LinkedMap &L);
@@ -112,6 +113,7 @@ private:
   std::optional<
       llvm::DenseMap<const VarDecl *, llvm::SmallVector<const CallExpr *, 1>>>
       SymbolCopies;
+  llvm::DenseMap<const FunctionDecl *, const ReturnStmt *> SoleReturns;
 };
 
 } // namespace clang::tidy::tma

@@ -88,7 +88,7 @@ void BulkCopyCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Folder)
     Folder = ConstantFolder::forTranslationUnit(*Result.Context);
   if (!Finder)
-    Finder = std::make_unique<DeviceOpsFinder>(*Result.Context);
+    Finder = DeviceOpsFinder::forTranslationUnit(*Result.Context);
   if (!Linker)
     Linker = std::make_unique<MapLinker>(*Folder, *Result.Context);
   if (!Buffers)

@@ -81,7 +81,7 @@ private:
   /// folded.
   const bool CoverageReport;
   std::shared_ptr<ConstantFolder> Folder;
-  std::unique_ptr<DeviceOpsFinder> Finder;
+  std::shared_ptr<DeviceOpsFinder> Finder;
   std::unique_ptr<MapLinker> Linker;
   std::unique_ptr<SharedBuffers> Buffers;
   /// The function whose op is being checked.

@@ -287,11 +287,10 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Folder)
     Folder = ConstantFolder::forTranslationUnit(*Result.Context);
   if (!Finder)
-    Finder = std::make_unique<DeviceOpsFinder>(*Result.Context);
+    Finder = DeviceOpsFinder::forTranslationUnit(*Result.Context);
   if (!Linker)
     Linker = std::make_unique<MapLinker>(*Folder, *Result.Context);
   const Stmt *Body = Fn->getBody();
-  const ParentMap &PM = Folder->parentsOf(Body);
   const bool Kernel = Fn->hasAttr<CUDAGlobalAttr>();
 
   // The ops of the body, and the transaction ops among them.
@@ -331,7 +330,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
            S,
            Role,
            BarE ? barrierIdentity(BarE, *Result.Context) : std::nullopt,
-           phasePlaceOf(PM, S, Body),
+           phasePlaceOf(Folder->parentsOf(Body), S, Body),
            SM.getFileLoc(Via ? Via->getBeginLoc() : siteOf(Op).Loc),
            Via,
            Helper};
@@ -405,6 +404,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   }
   if (Ops.empty())
     return;
+  // Built only for a function with an op (most device functions have none).
+  const ParentMap &PM = Folder->parentsOf(Body);
 
   // Locals that hold the address of a barrier: the roots and what is
   // initialised from them.

@@ -54,7 +54,7 @@ private:
   /// proven equal, or why it is unknown.
   const bool CoverageReport;
   std::shared_ptr<ConstantFolder> Folder;
-  std::unique_ptr<DeviceOpsFinder> Finder;
+  std::shared_ptr<DeviceOpsFinder> Finder;
   std::unique_ptr<MapLinker> Linker;
   /// (location, message) pairs already reported in this translation unit.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;

@@ -8,10 +8,10 @@
 #include "api/DeviceOps.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -66,8 +66,8 @@ public:
 /// device functions it calls.
 class AddressFlow {
 public:
-  AddressFlow(ASTContext &Ctx, unsigned MaxDepth)
-      : Ctx(Ctx), MaxDepth(MaxDepth) {}
+  AddressFlow(ASTContext &Ctx, ConstantFolder &Folder, unsigned MaxDepth)
+      : Ctx(Ctx), Folder(Folder), MaxDepth(MaxDepth) {}
 
   /// The statements from \p FD's body to the TMA operation that the map
   /// reaches, starting from \p Var (an Object or an AddressVar): the calls
@@ -77,6 +77,7 @@ public:
 
 private:
   ASTContext &Ctx;
+  ConstantFolder &Folder;
   const unsigned MaxDepth;
 };
 
@@ -295,14 +296,10 @@ llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
     return {};
   BodyNodes Nodes;
   Nodes.TraverseStmt(const_cast<Stmt *>(Body));
-  std::unique_ptr<ExprMutationAnalyzer> Mutations;
-  // A variable that holds the address must keep it: not reassigned.
+  // A variable that holds the address must keep it: not reassigned (the
+  // folder's per-body answer, memoised per variable).
   auto Keeps = [&](const VarDecl &V) {
-    if (V.getType().isConstQualified())
-      return true;
-    if (!Mutations)
-      Mutations = std::make_unique<ExprMutationAnalyzer>(*Body, Ctx);
-    return !Mutations->isMutated(&V);
+    return V.getType().isConstQualified() || Folder.isNeverWritten(&V);
   };
   if (Kind == Ref::AddressVar && !Keeps(Var))
     return {};
@@ -382,7 +379,7 @@ llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
 // Whether 'const' can be added
 //===----------------------------------------------------------------------===//
 
-static bool isReadOnlyObjectUse(const Expr *E, ASTContext &Ctx);
+static bool isReadOnlyObjectUse(const Expr *E, const ParentMap &PM);
 
 /// True when \p T is a reference to const.
 static bool isConstReference(QualType T) {
@@ -392,12 +389,13 @@ static bool isConstReference(QualType T) {
 /// True when the pointer value \p E stays usable once it points to const:
 /// converted to a pointer to const or an integer, C-style cast, compared, an
 /// asm input, or subscripted (and the element only read).
-static bool isReadOnlyAddressUse(const Expr *E, ASTContext &Ctx) {
+static bool isReadOnlyAddressUse(const Expr *E, const ParentMap &PM) {
   for (unsigned Depth = 0; Depth < 16; ++Depth) {
-    DynTypedNodeList Parents = Ctx.getParents(*E);
-    if (Parents.size() != 1)
+    // The body's own parent map: ASTContext's covers the whole TU.
+    const Stmt *PS = PM.getParent(const_cast<Expr *>(E));
+    if (!PS)
       return false;
-    const DynTypedNode &P = Parents[0];
+    DynTypedNode P = DynTypedNode::create(*PS);
     if (const auto *PE = P.get<ParenExpr>()) {
       E = PE;
       continue;
@@ -415,7 +413,7 @@ static bool isReadOnlyAddressUse(const Expr *E, ASTContext &Ctx) {
     if (const auto *BO = P.get<BinaryOperator>())
       return BO->isComparisonOp();
     if (const auto *AS = P.get<ArraySubscriptExpr>())
-      return AS->getBase() == E && isReadOnlyObjectUse(AS, Ctx);
+      return AS->getBase() == E && isReadOnlyObjectUse(AS, PM);
     return false;
   }
   return false;
@@ -423,12 +421,13 @@ static bool isReadOnlyAddressUse(const Expr *E, ASTContext &Ctx) {
 
 /// True when the lvalue \p E (the parameter, or a subobject of it) is only
 /// read: the code still compiles when the parameter becomes const.
-static bool isReadOnlyObjectUse(const Expr *E, ASTContext &Ctx) {
+static bool isReadOnlyObjectUse(const Expr *E, const ParentMap &PM) {
   for (unsigned Depth = 0; Depth < 16; ++Depth) {
-    DynTypedNodeList Parents = Ctx.getParents(*E);
-    if (Parents.size() != 1)
+    // The body's own parent map: ASTContext's covers the whole TU.
+    const Stmt *PS = PM.getParent(const_cast<Expr *>(E));
+    if (!PS)
       return false;
-    const DynTypedNode &P = Parents[0];
+    DynTypedNode P = DynTypedNode::create(*PS);
     if (const auto *PE = P.get<ParenExpr>()) {
       E = PE;
       continue;
@@ -449,13 +448,13 @@ static bool isReadOnlyObjectUse(const Expr *E, ASTContext &Ctx) {
         E = Cast;
         continue;
       case CK_ArrayToPointerDecay:
-        return isReadOnlyAddressUse(Cast, Ctx);
+        return isReadOnlyAddressUse(Cast, PM);
       default:
         return false;
       }
     }
     if (const auto *UO = P.get<UnaryOperator>())
-      return UO->getOpcode() == UO_AddrOf && isReadOnlyAddressUse(UO, Ctx);
+      return UO->getOpcode() == UO_AddrOf && isReadOnlyAddressUse(UO, PM);
     if (const auto *Construct = P.get<CXXConstructExpr>()) {
       unsigned Quals = 0;
       return Construct->getConstructor()->isCopyConstructor(Quals) &&
@@ -466,7 +465,7 @@ static bool isReadOnlyObjectUse(const Expr *E, ASTContext &Ctx) {
     // __builtin_addressof(Map), std::addressof(Map).
     if (const auto *Call = P.get<CallExpr>()) {
       if (isAddressOfCall(*Call))
-        return isReadOnlyAddressUse(Call, Ctx);
+        return isReadOnlyAddressUse(Call, PM);
       // Bound to a reference parameter of the callee: const, or not.
       const FunctionDecl *Callee = Call->getDirectCallee();
       if (!Callee)
@@ -481,8 +480,10 @@ static bool isReadOnlyObjectUse(const Expr *E, ASTContext &Ctx) {
           return isConstReference(Callee->getParamDecl(I - Offset)->getType());
       return false;
     }
-    if (const auto *Var = P.get<VarDecl>())
-      return Var->getInit() == E && isConstReference(Var->getType());
+    if (const auto *Decls = P.get<DeclStmt>())
+      for (const Decl *D : Decls->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit() == E)
+          return isConstReference(Var->getType());
     return false;
   }
   return false;
@@ -491,13 +492,14 @@ static bool isReadOnlyObjectUse(const Expr *E, ASTContext &Ctx) {
 /// True when every use of \p Param in \p Kernel still compiles once the
 /// parameter is const.
 static bool survivesConst(const ParmVarDecl &Param, const FunctionDecl &Kernel,
-                          ASTContext &Ctx) {
+                          ConstantFolder &Folder) {
   if (Param.getType().isConstQualified())
     return true;
   BodyNodes Nodes;
   Nodes.TraverseStmt(Kernel.getBody());
+  const ParentMap &PM = Folder.parentsOf(Kernel.getBody());
   return llvm::all_of(Nodes.Refs, [&](const DeclRefExpr *DRE) {
-    return DRE->getDecl() != &Param || isReadOnlyObjectUse(DRE, Ctx);
+    return DRE->getDecl() != &Param || isReadOnlyObjectUse(DRE, PM);
   });
 }
 
@@ -605,6 +607,8 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = *Result.SourceManager;
+  if (!Folder)
+    Folder = ConstantFolder::forTranslationUnit(Ctx);
   for (unsigned I = 0; I < Kernel->getNumParams(); ++I) {
     const ParmVarDecl &P = *Kernel->getParamDecl(I);
     QualType T = P.getType();
@@ -617,7 +621,7 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
         Reported.count(Loc.getRawEncoding()) ||
         hasGridConstantMacro(P, SM, getLangOpts()))
       continue;
-    auto Path = AddressFlow(Ctx, CallDepth)
+    auto Path = AddressFlow(Ctx, *Folder, CallDepth)
                     .follow(*Kernel, P, Ref::Object,
                             /*Depth=*/0);
     if (Path.empty())
@@ -625,7 +629,7 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
     Reported.insert(Loc.getRawEncoding());
 
     std::vector<FixItHint> Fixes;
-    if (survivesConst(P, *Kernel, Ctx))
+    if (survivesConst(P, *Kernel, *Folder))
       Fixes = gridConstantFixes(*Kernel, I, SM, getLangOpts());
     diag(Loc, "%select{CUtensorMap parameter %1 is|parameter %1 holds a "
               "CUtensorMap and is}0 passed by value without 'const "
@@ -734,7 +738,7 @@ void TensorMapPlacementCheck::checkGlobalMaps(const FunctionDecl &Kernel,
   if (Maps.empty())
     return;
   if (!OpsFinder)
-    OpsFinder = std::make_unique<DeviceOpsFinder>(Ctx);
+    OpsFinder = DeviceOpsFinder::forTranslationUnit(Ctx);
 
   // Only a tensor copy or prefetch reads the map through the tensormap
   // proxy (prefetch.tensormap is a hint; tensormap.replace writes).
@@ -748,7 +752,8 @@ void TensorMapPlacementCheck::checkGlobalMaps(const FunctionDecl &Kernel,
     return Op && Is(*Op);
   };
   for (auto [Var, Kind] : Maps) {
-    auto Path = AddressFlow(Ctx, CallDepth).follow(Kernel, *Var, Kind, 0);
+    auto Path =
+        AddressFlow(Ctx, *Folder, CallDepth).follow(Kernel, *Var, Kind, 0);
     if (Path.empty() || !IsTensorCopy(Path.back()) || mayFence(Kernel, SM, 0))
       continue;
     // A parameter is reported once; a __device__ map once per kernel use.

@@ -36,6 +36,7 @@ public:
     Reported.clear();
     Fenced.clear();
     OpsFinder.reset();
+    Folder.reset();
   }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
@@ -50,7 +51,8 @@ private:
   std::set<SourceLocation::UIntTy> Reported;
   /// Whether a function may execute a tensormap acquire fence (memoised).
   llvm::DenseMap<const FunctionDecl *, bool> Fenced;
-  std::unique_ptr<DeviceOpsFinder> OpsFinder;
+  std::shared_ptr<DeviceOpsFinder> OpsFinder;
+  std::shared_ptr<ConstantFolder> Folder;
 
   void checkGlobalMaps(const FunctionDecl &Kernel, ASTContext &Ctx,
                        const SourceManager &SM);

@@ -104,6 +104,8 @@ ConstantFolder::forTranslationUnit(ASTContext &Ctx) {
   return Folder;
 }
 
+ConstantFolder::~ConstantFolder() { checkNoTuParentMap(Ctx); }
+
 const ParentMap &ConstantFolder::parentsOf(const Stmt *Body) {
   auto &PM = Parents[Body];
   if (!PM)
@@ -909,7 +911,7 @@ const ForStmt *ConstantFolder::fillLoopOf(const ArrayUse &Use,
     P = parentOf(PM, P);
   }
   const auto *Loop = P.get<ForStmt>();
-  if (!Loop || !countedLoopVar(Loop, Ctx))
+  if (!Loop || !countedLoopVar(Loop, PM))
     return nullptr;
   return Loop;
 }
@@ -917,7 +919,7 @@ const ForStmt *ConstantFolder::fillLoopOf(const ArrayUse &Use,
 bool ConstantFolder::unrollStore(const ForStmt *Loop, const ArrayUse &Use,
                                  const VarDecl *Array, FoldedArray &A,
                                  unsigned Depth) {
-  const VarDecl *Var = countedLoopVar(Loop, Ctx);
+  const VarDecl *Var = countedLoopVar(Loop, parentsOf(bodyOf(Array)));
   const auto *Cond = cast<BinaryOperator>(Loop->getCond());
   auto First = foldIntImpl(Var->getInit(), Depth + 1);
   auto Bound = foldIntImpl(Cond->getRHS(), Depth + 1);

@@ -102,6 +102,9 @@ const Expr *argumentFor(const ParmVarDecl *PVD, const CallContext *Context);
 class ConstantFolder {
 public:
   explicit ConstantFolder(ASTContext &Ctx) : Ctx(Ctx) {}
+  /// Asserts, when asked to (checkNoTuParentMap), that nothing built the
+  /// TU-wide parent map while the folder served the TU.
+  ~ConstantFolder();
 
   /// The folder of the translation unit \p Ctx, shared by every check that
   /// holds it: the call index and parent maps are built once per TU. Checks

@@ -7,7 +7,11 @@
 #include "folding/Uses.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/AST/ParentMapContext.h" // parent-map guard
+#include "llvm/Support/ErrorHandling.h"
+#include <cstdlib>
+#include <cstring>
+#include <memory>
 
 namespace clang::tidy::tma {
 
@@ -368,9 +372,22 @@ ArrayUse classifyArrayUse(const ParentMap &PM, const DeclRefExpr *DRE) {
   return {ArrayUse::Escape, DRE};
 }
 
+/// Whether a reference to \p Var in \p S may write it.
+static bool writesVar(const ParentMap &PM, const Stmt *S, const VarDecl *Var) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
+      DRE && DRE->getDecl() == Var && mayWrite(PM, DRE))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (writesVar(PM, Child, Var))
+      return true;
+  return false;
+}
+
 /// The loop variable of `for (T I = A; I < B; ++I)` (also <=, !=, I++,
 /// I += 1), when the body does not write it.
-const VarDecl *countedLoopVar(const ForStmt *Loop, ASTContext &Ctx) {
+const VarDecl *countedLoopVar(const ForStmt *Loop, const ParentMap &PM) {
   const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
   if (!Init || !Init->isSingleDecl())
     return nullptr;
@@ -396,9 +413,43 @@ const VarDecl *countedLoopVar(const ForStmt *Loop, ASTContext &Ctx) {
            isa<IntegerLiteral>(CAO->getRHS()->IgnoreParenImpCasts()) &&
            cast<IntegerLiteral>(CAO->getRHS()->IgnoreParenImpCasts())
                    ->getValue() == 1;
-  if (!Step || ExprMutationAnalyzer(*Loop->getBody(), Ctx).isMutated(Var))
+  // One walk of the body up its parent map (ExprMutationAnalyzer would
+  // build the TU-wide parent map).
+  if (!Step || writesVar(PM, Loop->getBody(), Var))
     return nullptr;
   return Var;
+}
+
+namespace {
+/// ParentMapContext keeps its map in a private member and says nowhere
+/// whether it has been built. An explicit instantiation may name a private
+/// member ([temp.spec.general]); this one hands out a pointer to it.
+using ParentsMember =
+    std::unique_ptr<ParentMapContext::ParentMap> ParentMapContext::*;
+ParentsMember parentsMember();
+template <ParentsMember M> struct ParentsAccess {
+  friend ParentsMember parentsMember() { return M; }
+};
+template struct ParentsAccess<&ParentMapContext::Parents>;
+} // namespace
+
+bool tuParentMapBuilt(ASTContext &Ctx) {
+  return static_cast<bool>(Ctx.getParentMapContext() // parent-map guard
+                               .*parentsMember());
+}
+
+void checkNoTuParentMap(ASTContext &Ctx) {
+  const char *Mode = std::getenv("TMA_TIDY_ASSERT_NO_PARENT_MAP");
+  if (!Mode || !*Mode || std::strcmp(Mode, "0") == 0)
+    return;
+  if (std::strcmp(Mode, "selftest") == 0)
+    (void)Ctx.getParents(*Ctx.getTranslationUnitDecl()); // parent-map guard
+  if (tuParentMapBuilt(Ctx))
+    llvm::report_fatal_error(
+        "tma-tidy built the TU-wide parent map (ASTContext::getParents, a "
+        "hasAncestor/hasParent matcher or ExprMutationAnalyzer): use the "
+        "folder's per-body parentsOf instead",
+        /*GenCrashDiag=*/false);
 }
 
 } // namespace clang::tidy::tma

@@ -62,8 +62,22 @@ struct ArrayUse {
 ArrayUse classifyArrayUse(const ParentMap &PM, const DeclRefExpr *DRE);
 
 /// The loop variable of `for (T I = A; I < B; ++I)` (also <=, !=, I++,
-/// I += 1), when the body does not write it; null otherwise.
-const VarDecl *countedLoopVar(const ForStmt *Loop, ASTContext &Ctx);
+/// I += 1), when the body does not write it; null otherwise. \p PM is the
+/// parent map of the function body that holds the loop.
+const VarDecl *countedLoopVar(const ForStmt *Loop, const ParentMap &PM);
+
+/// Whether the TU-wide parent map of \p Ctx (ParentMapContext: what
+/// Ctx.getParents, the hasAncestor and hasParent matchers and
+/// ExprMutationAnalyzer build, a traversal of the whole TU) has been built.
+/// The module never builds it; tests assert that through
+/// checkNoTuParentMap.
+bool tuParentMapBuilt(ASTContext &Ctx);
+
+/// With TMA_TIDY_ASSERT_NO_PARENT_MAP=1 in the environment (every lit test),
+/// a fatal error when the TU-wide parent map of \p Ctx has been built; with
+/// =selftest, builds it first (the guard's own test). Called by the folder
+/// at the end of each TU.
+void checkNoTuParentMap(ASTContext &Ctx);
 
 } // namespace clang::tidy::tma
 
