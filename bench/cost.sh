@@ -34,6 +34,18 @@
 #   CHEAP=readability-avoid-const-params-in-decls
 #   TIDY=/usr/lib/llvm-22/bin/clang-tidy   REALCODE=/work/realcode
 #   OUT=/tmp/tma-cost   generated TUs, outputs, profiles, results.tsv
+#
+# Instruction counts instead of times (callgrind; stable on a shared machine):
+#   ICOUNT=1 bench/cost.sh [PLUGIN]   the real TUs of issue 15's table through
+#                     bench/icount.sh (share of clang-tidy's instructions)
+#   SHAPES="asm encodes lambdas callsites instances array loop" bench/cost.sh
+#                     each input shape of gen_helpers.py --shape at the sizes
+#                     of SIZES_<shape> (or 1 + four doublings of its default),
+#                     under callgrind: the module's instructions (measured -
+#                     baseline) per size and the fitted exponent of their
+#                     growth (least squares of log(M(N) - M(1)) on log N);
+#                     above 1.1 is flagged SUPER-LINEAR. Stub headers, device
+#                     pass for asm, host pass for the others.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 PLUGIN=${1:-/work/main/build/lib/TmaTidy.so}
@@ -61,6 +73,71 @@ cp "$PLUGIN" "$OUT/plugin.so" || exit 1
 LOAD=--load=$OUT/plugin.so
 RESULTS=$OUT/results.tsv
 START=$SECONDS
+
+if [[ ${ICOUNT:-} == 1 ]]; then
+  OUT=$OUT/icount exec "$here/icount.sh" "$OUT/plugin.so"
+fi
+
+# SHAPES: instruction counts of one clang-tidy run ("totals" of callgrind).
+icount_run() {
+  local out=$1; shift
+  valgrind --tool=callgrind --callgrind-out-file="$out" "$@" >"$out.log" 2>&1
+  awk '/^(summary|totals):/ { print $2; exit }' "$out"
+  rm -f "$out"
+}
+if [[ -n ${SHAPES:-} ]]; then
+  command -v valgrind >/dev/null || {
+    sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get install -y -qq valgrind >/dev/null || exit 1; }
+  stub=$(cd "$here/../tests/checkers/Inputs/Headers" && pwd)
+  declare -A DEF=([asm]=50 [encodes]=50 [lambdas]=2 [callsites]=100
+                  [instances]=25 [array]=1000 [loop]=1000)
+  : >"$OUT/shapes.tsv"
+  for shape in $SHAPES; do
+    [[ -n ${DEF[$shape]:-} ]] || { echo "unknown shape $shape" >&2; continue; }
+    v=SIZES_$shape; sizes=${!v:-}
+    if [[ -z $sizes ]]; then
+      d=${DEF[$shape]}; sizes="1 $d $((2 * d)) $((4 * d)) $((8 * d))"
+    fi
+    pass=--cuda-host-only; [[ $shape == asm ]] && pass=--cuda-device-only
+    flags=(-x cuda --cuda-gpu-arch=sm_90a --cuda-path="$stub" -nocudainc
+           -nocudalib -nostdinc++ -std=c++17 -isystem "$stub" "$pass")
+    for n in $sizes; do
+      f=$OUT/shape_${shape}_$n.cu
+      python3 "$here/gen_helpers.py" --shape "$shape" "$n" -o "$f" || exit 1
+      b=$(icount_run "$OUT/cg.base" "$TIDY" "$LOAD" --checks="-*,$CHEAP" "$f" -- "${flags[@]}")
+      m=$(icount_run "$OUT/cg.meas" "$TIDY" "$LOAD" --checks="-*,$CHEAP,tma-*" "$f" -- "${flags[@]}")
+      w=$("$TIDY" "$LOAD" --checks="-*,tma-*" "$f" -- "${flags[@]}" 2>&1 | grep -c 'warning: .*\[tma-')
+      printf '%s\t%s\t%s\t%s\t%s\n' "$shape" "$n" "$b" "$m" "$w" | tee -a "$OUT/shapes.tsv"
+    done
+  done
+  python3 - "$OUT/shapes.tsv" <<'EOF'
+import math, sys
+rows = {}
+for l in open(sys.argv[1]):
+    shape, n, b, m, w = l.split("\t")
+    rows.setdefault(shape, []).append((int(n), int(b), int(m), int(w)))
+print()
+print("%-10s %8s %14s %14s %7s %14s %5s" % ("shape", "N", "base Ir", "tma Ir",
+      "share", "module Ir", "warn"))
+for shape, rs in rows.items():
+    rs.sort()
+    for n, b, m, w in rs:
+        print("%-10s %8d %14d %14d %6.1f%% %14d %5d" % (shape, n, b, m,
+              100.0 * (m - b) / m, m - b, w))
+    n1, b1, m1, _ = rs[0]
+    pts = [(math.log(n - n1), math.log((m - b) - (m1 - b1)))
+           for n, b, m, _ in rs[1:] if (m - b) - (m1 - b1) > 0 and n > n1]
+    if len(pts) >= 2:
+        mx = sum(x for x, _ in pts) / len(pts)
+        my = sum(y for _, y in pts) / len(pts)
+        k = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+        print("%-10s fitted exponent %.2f%s" % (shape, k,
+              "  SUPER-LINEAR" if k > 1.1 else ""))
+    print()
+EOF
+  exit 0
+fi
 
 # timed OUTFILE CMD...: runs CMD with its output to OUTFILE (/dev/null to drop
 # it); prints "wall cpu exit".
