@@ -214,6 +214,9 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
       diag(Loc, "coverage: %0") << Message;
   }
   for (const CallContext *Context : Contexts) {
+    // Nothing to report where a guard leaves before the op (§11.C).
+    if (!Folder->mayRun(Site.Site, Fn, Context))
+      continue;
     Folder->enterContext(Context);
     if (const auto *B = std::get_if<BulkCopy>(&Op))
       checkValue(Site, B->Size, Name, Context, ::tma::rules::checkBulkSizeMul16,

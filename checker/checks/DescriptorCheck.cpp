@@ -192,6 +192,10 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   unsigned BestKnown = 0;
   auto Contexts = Folder->contextsOf(CallSiteContexts ? Fn : nullptr);
   for (const CallContext *Context : Contexts) {
+    // A context under which a guard leaves before the call reports nothing
+    // (tma-rules.md §11.C).
+    if (!Folder->mayRun(Call, Fn, Context))
+      continue;
     Folder->enterContext(Context);
     auto Ops = std::make_shared<FoldedOperands>(
         foldOperands(*Call, *Folder, *Result.Context));

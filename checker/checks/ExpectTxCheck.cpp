@@ -453,6 +453,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         bool NonZero = false;
         for (const CallContext *Context :
              Folder->contextsOf(CallSiteContexts ? Fn : nullptr)) {
+          if (!Folder->mayRun(FirstExpect->Site, Fn, Context))
+            continue;
           Folder->enterContext(FirstExpect->Via
                                    ? Folder->contextFor(FirstExpect->Via,
                                                         FirstExpect->Helper,
@@ -600,6 +602,12 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           Folder->contextsOf(CallSiteContexts ? Fn : nullptr).size() == 1;
       for (const CallContext *Context :
            Folder->contextsOf(CallSiteContexts ? Fn : nullptr)) {
+        // A context under which a guard leaves before an op of the phase
+        // compares nothing (tma-rules.md §11.C).
+        if (llvm::any_of(Group, [&](unsigned I) {
+              return !Folder->mayRun(Ops[I].Site, Fn, Context);
+            }))
+          continue;
         Folder->enterContext(Context);
         std::vector<::tma::rules::Known> Expected, Delivered;
         // An op of a helper folds in the context of the helper's call.

@@ -221,6 +221,10 @@ void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
       if (Through &&
           (!Passed || Passed->getCanonicalDecl() != F->getCanonicalDecl()))
         continue;
+      // A call that a guard of its caller skips under the caller's context
+      // binds nothing there (tma-rules.md §11.C).
+      if (Caller && !mayRun(Call, Caller, Parent))
+        continue;
       if (Out.size() >= MaxContextsPerFunction ||
           Contexts.size() >= MaxContextsPerTU)
         return;

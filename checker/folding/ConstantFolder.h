@@ -20,6 +20,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include <deque>
 #include <map>
@@ -140,6 +141,14 @@ public:
     return intern(Call, Callee, Parent);
   }
 
+  /// Whether \p Site, a statement of \p F's body, can run under \p Context
+  /// (tma-rules.md §11.C): false when, with values folded under the context,
+  /// every path from F's entry to Site leaves F first (`if (n == 0)
+  /// return;`, a throw, a failing assert, __trap), or when the call that
+  /// made the context cannot run under its own context (guards in callers).
+  bool mayRun(const Stmt *Site, const FunctionDecl *F,
+              const CallContext *Context);
+
   /// Whether no use of the local \p VD may write it (or, through its
   /// address, its elements or fields) after its initialisation.
   bool isNeverWritten(const VarDecl *VD);
@@ -201,6 +210,12 @@ private:
                                             unsigned MaxElems, unsigned Depth);
   const Expr *boundArgument(const ParmVarDecl *PVD) const;
   void indexCalls();
+  /// The CFG of a function body and the block of each statement.
+  struct BodyGraph;
+  const BodyGraph *graphOf(const FunctionDecl *F);
+  /// The blocks of \p G that run under \p Context (by block id).
+  const llvm::BitVector &reachable(const BodyGraph &G,
+                                   const CallContext *Context);
   /// The function \p E names, directly or through a never-written local
   /// function pointer.
   const FunctionDecl *calledFunction(const Expr *E);
@@ -238,6 +253,11 @@ private:
       Interned;
   llvm::DenseMap<const FunctionDecl *, std::vector<const CallContext *>>
       ContextsOf;
+  // shared_ptr: BodyGraph is complete only in Feasibility.cpp.
+  llvm::DenseMap<const FunctionDecl *, std::shared_ptr<BodyGraph>> Graphs;
+  llvm::DenseMap<std::pair<const BodyGraph *, const CallContext *>,
+                 llvm::BitVector>
+      Reachable;
   llvm::DenseMap<const VarDecl *, bool> NeverWritten;
   llvm::DenseMap<const Stmt *, bool> Jumps;
   llvm::DenseMap<const Stmt *, std::unique_ptr<ParentMap>> Parents;
