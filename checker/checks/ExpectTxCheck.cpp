@@ -187,7 +187,6 @@ std::string textOf(const Expr *E, const BarrierIdentity &Id,
   return Id.Root->getName().str();
 }
 
-
 /// Whether \p Fn is, or lies in, a template instantiation.
 bool isInInstantiation(const FunctionDecl *Fn) {
   for (const DeclContext *DC = Fn; DC; DC = DC->getParent()) {

@@ -87,10 +87,9 @@ protected:
   std::vector<std::string> feasible(const std::string &Function) {
     auto Found = match(
         functionDecl(hasName(Function), isDefinition(),
-                     forEachDescendant(
-                         callExpr(callee(functionDecl(hasAnyName(
-                                      "sink", "dsink", "inner"))))
-                             .bind("call")))
+                     forEachDescendant(callExpr(callee(functionDecl(hasAnyName(
+                                                    "sink", "dsink", "inner"))))
+                                           .bind("call")))
             .bind("f"),
         AST->getASTContext());
     EXPECT_EQ(Found.size(), 1u) << Function;
