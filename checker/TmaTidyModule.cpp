@@ -8,6 +8,7 @@
 #include "checks/DescriptorCheck.h"
 #include "checks/EncodeResultCheck.h"
 #include "checks/ExpectTxCheck.h"
+#include "checks/OrderingCheck.h"
 #include "checks/TensorMapPlacementCheck.h"
 
 #include "clang-tidy/ClangTidyModule.h"
@@ -23,6 +24,7 @@ public:
     CheckFactories.registerCheck<DescriptorCheck>("tma-descriptor");
     CheckFactories.registerCheck<EncodeResultCheck>("tma-encode-result");
     CheckFactories.registerCheck<ExpectTxCheck>("tma-expect-tx");
+    CheckFactories.registerCheck<OrderingCheck>("tma-ordering");
     CheckFactories.registerCheck<TensorMapPlacementCheck>(
         "tma-tensor-map-placement");
   }

@@ -1,0 +1,648 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/KernelModel.h"
+#include "api/BarrierPhases.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace clang::tidy::tma {
+
+using ::tma::rules::ordering::Event;
+using ::tma::rules::ordering::EventKind;
+
+const VarDecl *sharedRoot(const Expr *E, bool &Whole,
+                          const ParamBindings *Bindings) {
+  Whole = true;
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl()); P && Bindings)
+        if (const Expr *Arg = Bindings->lookup(P)) {
+          E = Arg;
+          continue;
+        }
+      const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      if (!VD || !VD->hasAttr<CUDASharedAttr>() ||
+          VD->getType()->isPointerType() || VD->getType()->isReferenceType())
+        return nullptr;
+      return VD;
+    }
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      Whole = false;
+      E = A->getBase();
+    } else if (const auto *M = dyn_cast<MemberExpr>(E)) {
+      Whole = false;
+      E = M->getBase();
+    } else if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() != UO_AddrOf && U->getOpcode() != UO_Deref)
+        return nullptr;
+      E = U->getSubExpr();
+    } else if (const auto *C = dyn_cast<CastExpr>(E)) {
+      E = C->getSubExpr();
+    } else if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (!B->isAdditiveOp())
+        return nullptr;
+      Whole = false;
+      E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+namespace {
+
+constexpr unsigned MaxDepth = 6;
+constexpr std::size_t MaxEvents = 4096;
+
+/// An index that may vary: anything but an integer constant.
+bool hasVaryingIndex(const Expr *E, const ASTContext &Ctx) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      if (A->getIdx()->isValueDependent() ||
+          !A->getIdx()->isIntegerConstantExpr(Ctx))
+        return true;
+      E = A->getBase();
+    } else if (const auto *M = dyn_cast<MemberExpr>(E)) {
+      E = M->getBase();
+    } else if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      E = U->getSubExpr();
+    } else if (const auto *C = dyn_cast<CastExpr>(E)) {
+      E = C->getSubExpr();
+    } else {
+      return !isa<DeclRefExpr>(E);
+    }
+  }
+  return false;
+}
+
+std::optional<std::uint64_t> foldInt(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->isValueDependent())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx) || R.Val.getInt().isNegative())
+    return std::nullopt;
+  return R.Val.getInt().getZExtValue();
+}
+
+/// The N of a template argument list: its first integral argument.
+std::optional<std::uint64_t> firstIntegral(const TemplateArgumentList *Args) {
+  if (!Args)
+    return std::nullopt;
+  for (const TemplateArgument &A : Args->asArray())
+    if (A.getKind() == TemplateArgument::Integral)
+      return A.getAsIntegral().getZExtValue();
+  return std::nullopt;
+}
+
+class Builder {
+public:
+  Builder(ASTContext &Ctx, DeviceOpsFinder &Finder, KernelSequence &Out)
+      : Ctx(Ctx), Finder(Finder), Out(Out) {}
+
+  bool run(const FunctionDecl *Kernel) {
+    Stack.push_back(Kernel);
+    walkBody(Kernel->getBody());
+    return !Failed;
+  }
+
+private:
+  void emit(Event E, SourceLocation OpLoc, std::optional<DeviceOp> Op = {},
+            const VarDecl *Var = nullptr) {
+    if (Out.Seq.size() >= MaxEvents) {
+      Failed = true;
+      return;
+    }
+    E.Loops = Loops;
+    E.Branches = Branches;
+    KernelEvent K;
+    K.OpLoc = OpLoc;
+    K.Loc = InHelper ? ViaLoc : OpLoc;
+    K.InBody = !InHelper;
+    K.Op = std::move(Op);
+    K.Var = Var;
+    Out.Seq.push_back(std::move(E));
+    Out.Events.push_back(std::move(K));
+  }
+  void simple(EventKind Kind, SourceLocation Loc) {
+    Event E;
+    E.Kind = Kind;
+    emit(E, Loc);
+  }
+  std::uintptr_t fresh() { return ++Counter; }
+
+  int objectOf(const VarDecl *VD) {
+    for (std::size_t I = 0; I < Out.Objects.size(); ++I)
+      if (Out.Objects[I] == VD)
+        return static_cast<int>(I);
+    Out.Objects.push_back(VD);
+    return static_cast<int>(Out.Objects.size() - 1);
+  }
+
+  /// The body of the kernel or of a helper: a return as its last statement
+  /// just ends it.
+  void walkBody(const Stmt *Body) {
+    const auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
+    if (!CS) {
+      walk(Body);
+      return;
+    }
+    for (const Stmt *S : CS->body()) {
+      if (S == CS->body_back())
+        if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+          walk(R->getRetValue());
+          return;
+        }
+      walk(S);
+    }
+  }
+
+  void branch(const Stmt *S, std::uintptr_t Id, unsigned Which) {
+    if (!S)
+      return;
+    Branches.push_back({Id, Which});
+    walk(S);
+    Branches.pop_back();
+  }
+  void loop(llvm::ArrayRef<const Stmt *> Parts) {
+    Loops.push_back(fresh());
+    for (const Stmt *P : Parts)
+      walk(P);
+    Loops.pop_back();
+  }
+
+  void walk(const Stmt *S) {
+    if (!S || Failed)
+      return;
+    if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S)) {
+      Failed = true;
+      return;
+    }
+    if (isa<LambdaExpr>(S) || isa<SwitchStmt>(S) || isa<CXXTryStmt>(S)) {
+      // A lambda runs where it is called (seen there); a switch is control
+      // the model does not follow.
+      if (!isa<LambdaExpr>(S))
+        simple(EventKind::Opaque, S->getBeginLoc());
+      return;
+    }
+    if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S)) {
+      if (const auto *R = dyn_cast<ReturnStmt>(S))
+        walk(R->getRetValue());
+      simple(EventKind::Jump, S->getBeginLoc());
+      return;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      walk(If->getInit());
+      if (If->isConsteval()) {
+        simple(EventKind::Opaque, S->getBeginLoc());
+        return;
+      }
+      if (If->isConstexpr()) {
+        // The instantiation keeps the branch it takes.
+        bool Taken = false;
+        if (!If->getCond()->isValueDependent() &&
+            If->getCond()->EvaluateAsBooleanCondition(Taken, Ctx)) {
+          walk(Taken ? If->getThen() : If->getElse());
+          return;
+        }
+        simple(EventKind::Opaque, S->getBeginLoc());
+        return;
+      }
+      walk(If->getConditionVariableDeclStmt());
+      walk(If->getCond());
+      std::uintptr_t Id = fresh();
+      branch(If->getThen(), Id, 0);
+      branch(If->getElse(), Id, 1);
+      return;
+    }
+    if (const auto *F = dyn_cast<ForStmt>(S)) {
+      walk(F->getInit());
+      loop({F->getConditionVariableDeclStmt(), F->getCond(), F->getBody(),
+            F->getInc()});
+      return;
+    }
+    if (const auto *W = dyn_cast<WhileStmt>(S)) {
+      loop({W->getConditionVariableDeclStmt(), W->getCond(), W->getBody()});
+      return;
+    }
+    if (const auto *D = dyn_cast<DoStmt>(S)) {
+      bool Again = true;
+      if (!D->getCond()->isValueDependent() &&
+          D->getCond()->EvaluateAsBooleanCondition(Again, Ctx) && !Again) {
+        // do { } while (0): one pass, a plain block.
+        walk(D->getBody());
+        return;
+      }
+      loop({D->getBody(), D->getCond()});
+      return;
+    }
+    if (const auto *R = dyn_cast<CXXForRangeStmt>(S)) {
+      walk(R->getInit());
+      walk(R->getRangeStmt());
+      walk(R->getBeginStmt());
+      walk(R->getEndStmt());
+      loop({R->getCond(), R->getLoopVarStmt(), R->getBody(), R->getInc()});
+      return;
+    }
+    if (const auto *C = dyn_cast<AbstractConditionalOperator>(S)) {
+      walk(C->getCond());
+      std::uintptr_t Id = fresh();
+      branch(C->getTrueExpr(), Id, 0);
+      branch(C->getFalseExpr(), Id, 1);
+      return;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(S)) {
+      if (B->isLogicalOp()) {
+        walk(B->getLHS());
+        branch(B->getRHS(), fresh(), 0);
+        return;
+      }
+      if (B->isAssignmentOp()) {
+        walk(B->getRHS());
+        walk(B->getLHS());
+        write(B->getLHS(), B->getOperatorLoc());
+        return;
+      }
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp()) {
+      walk(U->getSubExpr());
+      write(U->getSubExpr(), U->getOperatorLoc());
+      return;
+    }
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      for (const Stmt *Child : S->children())
+        walk(Child);
+      asmEvents(*Asm);
+      return;
+    }
+    if (isa<AsmStmt>(S)) {
+      simple(EventKind::Opaque, S->getBeginLoc());
+      return;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+        Op && Op->isAssignmentOp() && Op->getNumArgs() == 2) {
+      walk(Op->getArg(1));
+      walk(Op->getArg(0));
+      write(Op->getArg(0), Op->getOperatorLoc());
+      return;
+    }
+    if (const auto *C = dyn_cast<CallExpr>(S)) {
+      // Arguments first (the object of a member call is among them).
+      for (const Stmt *Child : S->children())
+        walk(Child);
+      call(*C);
+      return;
+    }
+    if (const auto *C = dyn_cast<CXXConstructExpr>(S)) {
+      for (const Expr *A : C->arguments())
+        walk(A);
+      const CXXConstructorDecl *Ctor = C->getConstructor();
+      if (Ctor && !Ctor->isTrivial())
+        callee(Ctor, C->getBeginLoc());
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      walk(Child);
+  }
+
+  void write(const Expr *Lhs, SourceLocation Loc) {
+    bool Whole = false;
+    const VarDecl *VD = sharedRoot(Lhs, Whole, bindings());
+    if (!VD)
+      return;
+    Event E;
+    E.Kind = EventKind::GenericWrite;
+    E.Object = objectOf(VD);
+    emit(E, Loc, std::nullopt, VD);
+  }
+
+  /// Names the barrier operand of an op.
+  void barrierEvent(EventKind Kind, const OpValue &V, const DeviceOp &Op,
+                    const OpSite &Site) {
+    Event E;
+    E.Kind = Kind;
+    const VarDecl *Var = nullptr;
+    if (V.E)
+      if (auto Id = barrierIdentity(bound(V.E), Ctx)) {
+        if (Id->Root && Id->Root->hasAttr<CUDASharedAttr>() &&
+            !Id->ThroughPointer) {
+          Var = Id->Root;
+          E.Object = objectOf(Var);
+          E.FixedObject = !hasVaryingIndex(Id->Object, Ctx);
+        }
+      }
+    predicated(Site, [&] { emit(E, Site.Loc, Op, Var); });
+  }
+
+  template <typename Fn> void predicated(const OpSite &Site, Fn &&F) {
+    if (!Site.Predicated) {
+      F();
+      return;
+    }
+    Branches.push_back({fresh(), 0});
+    F();
+    Branches.pop_back();
+  }
+
+  void storeEvent(const OpValue &Src, const OpValue *Size, bool Tensor,
+                  const DeviceOp &Op, const OpSite &Site) {
+    Event E;
+    E.Kind = EventKind::Store;
+    E.Tensor = Tensor;
+    bool Whole = false;
+    const VarDecl *VD = Src.E ? sharedRoot(Src.E, Whole, bindings()) : nullptr;
+    if (VD) {
+      E.Object = objectOf(VD);
+      E.WholeObject = Whole;
+      // A 1-D copy reads all of the buffer only when its size says so.
+      if (Whole && Size) {
+        auto Bytes = foldInt(Size->Written, Ctx);
+        E.WholeObject =
+            Bytes && !VD->getType()->isIncompleteType() &&
+            *Bytes == static_cast<std::uint64_t>(
+                          Ctx.getTypeSizeInChars(VD->getType()).getQuantity());
+      }
+    }
+    predicated(Site, [&] { emit(E, Site.Loc, Op, VD); });
+  }
+
+  void opEvent(const DeviceOp &Op) {
+    using device::OpKind;
+    const OpSite &Site = siteOf(Op);
+    switch (kindOf(Op)) {
+    case OpKind::BulkCopy: {
+      const auto &B = std::get<BulkCopy>(Op);
+      if (B.Direction == device::BulkDirection::SharedToGlobal ||
+          B.Direction == device::BulkDirection::SharedToCluster)
+        storeEvent(B.Src, &B.Size, false, Op, Site);
+      else if (B.Direction == device::BulkDirection::GlobalToShared)
+        barrierEvent(EventKind::BarrierUse, B.Barrier, Op, Site);
+      if (B.Direction == device::BulkDirection::SharedToCluster)
+        barrierEvent(EventKind::BarrierUse, B.Barrier, Op, Site);
+      return;
+    }
+    case OpKind::TensorCopy: {
+      const auto &T = std::get<TensorCopy>(Op);
+      if (T.Direction == device::TensorDirection::Store ||
+          T.Direction == device::TensorDirection::Reduce)
+        storeEvent(T.Smem, nullptr, true, Op, Site);
+      else if (T.Direction == device::TensorDirection::Load)
+        barrierEvent(EventKind::BarrierUse, T.Barrier, Op, Site);
+      return;
+    }
+    case OpKind::ExpectTx:
+      barrierEvent(EventKind::BarrierUse, std::get<ExpectTx>(Op).Barrier, Op,
+                   Site);
+      return;
+    case OpKind::Arrive:
+      barrierEvent(EventKind::BarrierUse, std::get<Arrive>(Op).Barrier, Op,
+                   Site);
+      return;
+    case OpKind::BarrierInit:
+      barrierEvent(EventKind::BarrierInit, std::get<BarrierInit>(Op).Barrier,
+                   Op, Site);
+      return;
+    case OpKind::Wait:
+      barrierEvent(EventKind::BarrierWait, std::get<Wait>(Op).Barrier, Op,
+                   Site);
+      return;
+    case OpKind::Fence: {
+      const auto &F = std::get<Fence>(Op);
+      // Only a proxy fence that covers shared::cta orders shared memory.
+      if (F.Kind == device::FenceKind::ProxyAsync &&
+          F.FencedSpace != device::Space::Global) {
+        Event E;
+        E.Kind = EventKind::ProxyFence;
+        emit(E, Site.Loc, Op);
+      }
+      return;
+    }
+    }
+  }
+
+  /// The depth of `cp.async.bulk.wait_group{.read} X`.
+  std::optional<std::uint64_t> asmDepth(const GCCAsmStmt &S,
+                                        llvm::StringRef Operand) {
+    Operand = Operand.trim();
+    std::uint64_t N = 0;
+    if (!Operand.getAsInteger(10, N))
+      return N;
+    unsigned Index = 0;
+    if (!Operand.consume_front("%") || Operand.getAsInteger(10, Index))
+      return std::nullopt;
+    if (Index < S.getNumOutputs())
+      return std::nullopt;
+    Index -= S.getNumOutputs();
+    if (Index >= S.getNumInputs())
+      return std::nullopt;
+    return foldInt(S.getInputExpr(Index), Ctx);
+  }
+
+  void asmEvents(const GCCAsmStmt &S) {
+    SourceLocation Loc = S.getAsmLoc();
+    const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
+    if (!Text) {
+      simple(EventKind::Opaque, Loc);
+      return;
+    }
+    std::vector<DeviceOp> Ops = Finder.opsOf(S);
+    for (const DeviceOp &Op : Ops)
+      opEvent(Op);
+    // The instructions the op model does not hold: thread barriers, bulk
+    // groups, inval, other fences; and TMA instructions it did not
+    // recognise, which make the statement opaque.
+    unsigned TmaLines = 0;
+    llvm::SmallVector<llvm::StringRef, 16> Lines;
+    llvm::StringRef(Text->getString()).split(Lines, ';');
+    for (llvm::StringRef Line : Lines) {
+      // Several instructions may share a line; braces and labels go.
+      Line = Line.trim(" \t\r\n{}");
+      if (Line.contains(':') && !Line.contains("::"))
+        Line = Line.split(':').second.trim(" \t\r\n{}");
+      while (Line.contains('\n'))
+        Line = Line.split('\n').second.trim(" \t\r{}");
+      if (Line.consume_front("@"))
+        Line = Line.split(' ').second.trim();
+      auto [Opcode, Operands] = Line.split(' ');
+      Opcode = Opcode.split('\t').first;
+      if (Opcode.starts_with("cp.async.bulk.commit_group")) {
+        simple(EventKind::Commit, Loc);
+      } else if (Opcode.starts_with("cp.async.bulk.wait_group")) {
+        Event E;
+        E.Kind = EventKind::WaitGroup;
+        E.Depth = asmDepth(S, Operands);
+        emit(E, Loc);
+      } else if (Opcode.starts_with("bar.") || Opcode.starts_with("barrier.")) {
+        simple(EventKind::ThreadSync, Loc);
+      } else if (Opcode.starts_with("mbarrier.inval")) {
+        simple(EventKind::BarrierInval, Loc);
+      } else if (Opcode.starts_with("mbarrier.") ||
+                 Opcode.starts_with("cp.async.bulk") ||
+                 Opcode.starts_with("cp.reduce.async.bulk") ||
+                 Opcode.starts_with("fence.proxy") ||
+                 Opcode.starts_with("fence.mbarrier_init")) {
+        ++TmaLines;
+      } else if (Opcode.starts_with("fence.") ||
+                 Opcode.starts_with("membar.")) {
+        simple(EventKind::Opaque, Loc);
+      }
+    }
+    if (TmaLines > Ops.size())
+      simple(EventKind::Opaque, Loc);
+  }
+
+  /// The ordering events that library functions without a visible body
+  /// stand for, by name.
+  bool namedEvent(const FunctionDecl &FD, SourceLocation Loc) {
+    if (!FD.getIdentifier())
+      return false;
+    llvm::StringRef Name = FD.getName();
+    if (Name == "cp_async_bulk_commit_group" || Name == "tma_store_arrive") {
+      simple(EventKind::Commit, Loc);
+      return true;
+    }
+    if (Name == "cp_async_bulk_wait_group_read" ||
+        Name == "cp_async_bulk_wait_group" || Name == "tma_store_wait") {
+      Event E;
+      E.Kind = EventKind::WaitGroup;
+      E.Depth = firstIntegral(FD.getTemplateSpecializationArgs());
+      // cuda::ptx passes N as an n32_t<N> argument.
+      if (!E.Depth && FD.getNumParams() == 1)
+        if (const auto *RD =
+                FD.getParamDecl(0)->getType()->getAsCXXRecordDecl())
+          if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+            E.Depth = firstIntegral(&Spec->getTemplateArgs());
+      emit(E, Loc);
+      return true;
+    }
+    return false;
+  }
+
+  void call(const CallExpr &C) {
+    if (std::optional<DeviceOp> Op = Finder.opOf(C)) {
+      opEvent(*Op);
+      return;
+    }
+    const FunctionDecl *FD = C.getDirectCallee();
+    if (!FD) {
+      simple(EventKind::Opaque, C.getBeginLoc());
+      return;
+    }
+    // The helper's parameters stand for the arguments of this call.
+    ParamBindings Frame;
+    unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) &&
+                             !cast<CXXMethodDecl>(FD)->isStatic()
+                         ? 1
+                         : 0;
+    for (unsigned I = 0; I < FD->getNumParams() && I + Shift < C.getNumArgs();
+         ++I)
+      Frame[FD->getParamDecl(I)] = bound(C.getArg(I + Shift));
+    Frames.push_back(std::move(Frame));
+    callee(FD, C.getBeginLoc());
+    Frames.pop_back();
+  }
+
+  const ParamBindings *bindings() const {
+    return Frames.empty() ? nullptr : &Frames.back();
+  }
+  /// \p E, or the argument a parameter \p E names stands for.
+  const Expr *bound(const Expr *E) const {
+    const Expr *S = E->IgnoreParenImpCasts();
+    if (const auto *D = dyn_cast<DeclRefExpr>(S))
+      if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl()))
+        if (const ParamBindings *B = bindings())
+          if (const Expr *Arg = B->lookup(P))
+            return Finder.lookThrough(Arg);
+    return E;
+  }
+
+  void callee(const FunctionDecl *FD, SourceLocation Loc) {
+    if (namedEvent(*FD, Loc))
+      return;
+    if (unsigned ID = FD->getBuiltinID()) {
+      std::string BuiltinName = Ctx.BuiltinInfo.getName(ID);
+      llvm::StringRef Name = BuiltinName;
+      if (Name.contains("sync") || Name.contains("bar"))
+        simple(EventKind::ThreadSync, Loc);
+      else if (Name.contains("fence") || Name.contains("membar"))
+        simple(EventKind::Opaque, Loc);
+      return;
+    }
+    const FunctionDecl *Def = nullptr;
+    if (!FD->hasBody(Def) || !Def) {
+      // CUDA intrinsics declared without a body (address conversions,
+      // shuffles, math) order nothing; anything else may.
+      llvm::StringRef Name =
+          FD->getIdentifier() ? FD->getName() : llvm::StringRef();
+      bool Intrinsic = Name.starts_with("__") && !Name.contains("sync") &&
+                       !Name.contains("fence") && !Name.contains("bar") &&
+                       !Name.contains("wait") && !Name.contains("arrive");
+      if (!Intrinsic)
+        simple(EventKind::Opaque, Loc);
+      return;
+    }
+    if (Stack.size() > MaxDepth || llvm::is_contained(Stack, Def)) {
+      simple(EventKind::Opaque, Loc);
+      return;
+    }
+    // Events of a helper point at its call (or construction) in the body.
+    bool Outer = InHelper;
+    if (!InHelper)
+      ViaLoc = Loc;
+    InHelper = true;
+    Stack.push_back(Def);
+    walkBody(Def->getBody());
+    Stack.pop_back();
+    InHelper = Outer;
+  }
+
+  ASTContext &Ctx;
+  DeviceOpsFinder &Finder;
+  KernelSequence &Out;
+  std::vector<std::uintptr_t> Loops;
+  std::vector<std::pair<std::uintptr_t, unsigned>> Branches;
+  std::uintptr_t Counter = 0;
+  llvm::SmallVector<const FunctionDecl *, 8> Stack;
+  /// Walking a helper, called (or constructed) in the body at ViaLoc.
+  bool InHelper = false;
+  /// Per helper being walked: its parameters' arguments.
+  std::vector<ParamBindings> Frames;
+  SourceLocation ViaLoc;
+  bool Failed = false;
+};
+
+bool hasTmaOp(const KernelSequence &K) {
+  for (const KernelEvent &E : K.Events)
+    if (E.Op && kindOf(*E.Op) != device::OpKind::Fence)
+      return true;
+  return false;
+}
+
+} // namespace
+
+const KernelSequence *KernelModel::sequenceOf(const FunctionDecl *Kernel) {
+  auto [It, Inserted] = Memo.try_emplace(Kernel);
+  if (!Inserted)
+    return It->second.get();
+  if (!Kernel->hasBody() || Kernel->isDependentContext())
+    return nullptr;
+  auto K = std::make_unique<KernelSequence>();
+  Builder B(Ctx, Finder, *K);
+  if (!B.run(Kernel) || !hasTmaOp(*K))
+    return nullptr;
+  It->second = std::move(K);
+  return It->second.get();
+}
+
+} // namespace clang::tidy::tma

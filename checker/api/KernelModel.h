@@ -1,0 +1,88 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// The kernel model (design.md, "The kernel model"), first cut: a kernel's
+// ordering events in source order, __device__ helpers inlined at their calls.
+// The device ops come from api/DeviceOpsFinder (each op is recognised there
+// and nowhere else); this file adds what orders them: generic stores to
+// __shared__ buffers, __syncthreads and the PTX thread barriers, bulk-group
+// commits and waits (with their depth), mbarrier.inval, and everything it
+// cannot follow (an unknown call, an unrecognised fence, a switch, a jump),
+// which it records as an opaque event so that rules stay silent across it.
+// A goto makes the whole kernel unknown.
+//
+// Each event carries its place (the loops and if-branches around it), so
+// that the pure rules of rules/OrderingRules can tell whether two events lie
+// on one path. Built once per kernel, on first request, and shared.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_API_KERNELMODEL_H
+#define TMA_TIDY_API_KERNELMODEL_H
+
+#include "api/DeviceOpsFinder.h"
+#include "rules/OrderingRules.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::tma {
+
+/// Where an event of the kernel model comes from.
+struct KernelEvent {
+  /// The statement in the kernel's own body: the op, or the call of the
+  /// helper that holds it.
+  SourceLocation Loc;
+  /// The op itself (Loc when it is in the kernel's body).
+  SourceLocation OpLoc;
+  /// The device op, for op events.
+  std::optional<DeviceOp> Op;
+  /// The buffer or barrier variable the event names (Object >= 0).
+  const VarDecl *Var = nullptr;
+  /// The event lies in the kernel's own body, not in a helper.
+  bool InBody = true;
+};
+
+/// One kernel's events; Events[i] describes Seq[i].
+struct KernelSequence {
+  std::vector<::tma::rules::ordering::Event> Seq;
+  std::vector<KernelEvent> Events;
+  /// The buffer or barrier of each object id.
+  std::vector<const VarDecl *> Objects;
+};
+
+/// Builds and memoises kernel sequences for one translation unit.
+class KernelModel {
+public:
+  KernelModel(ASTContext &Ctx, DeviceOpsFinder &Finder)
+      : Ctx(Ctx), Finder(Finder) {}
+
+  /// The events of \p Kernel's body; null when the model cannot follow the
+  /// body (a goto, too many events) or the body issues no TMA op.
+  const KernelSequence *sequenceOf(const FunctionDecl *Kernel);
+
+private:
+  ASTContext &Ctx;
+  DeviceOpsFinder &Finder;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelSequence>> Memo;
+};
+
+/// The `__shared__` variable that \p E addresses or designates, through
+/// subscripts, members, address-of, dereferences, casts and pointer
+/// arithmetic; \p Whole is set when nothing selected a part of it. A
+/// parameter found in \p Bindings stands for its argument.
+using ParamBindings = llvm::DenseMap<const ParmVarDecl *, const Expr *>;
+const VarDecl *sharedRoot(const Expr *E, bool &Whole,
+                          const ParamBindings *Bindings = nullptr);
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_API_KERNELMODEL_H

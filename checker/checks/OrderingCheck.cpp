@@ -1,0 +1,259 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/OrderingCheck.h"
+#include "rules/OrderingRules.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <string>
+
+using namespace clang::ast_matchers;
+namespace ord = tma::rules::ordering;
+
+namespace clang::tidy::tma {
+
+static constexpr llvm::StringLiteral FnId = "fn";
+
+void OrderingCheck::registerMatchers(MatchFinder *F) {
+  F->addMatcher(
+      functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind(FnId),
+      this);
+}
+
+void OrderingCheck::onEndOfTranslationUnit() {
+  Model.reset();
+  Finder.reset();
+  Reported.clear();
+}
+
+bool OrderingCheck::once(SourceLocation Loc, const std::string &Message) {
+  return Reported.insert({Loc.getRawEncoding(), Message}).second;
+}
+
+namespace {
+
+/// The fence.proxy.async in the API of \p Op.
+const char *fenceSpelling(const DeviceOp &Op) {
+  switch (siteOf(Op).Api) {
+  case OpApi::InlinePtx:
+    return "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\")";
+  case OpApi::CudaPtx:
+    return "cuda::ptx::fence_proxy_async(cuda::ptx::space_shared)";
+  case OpApi::Cde:
+    return "cuda::device::experimental::fence_proxy_async_shared_cta()";
+  case OpApi::Cute:
+    return "cute::tma_store_fence()";
+  case OpApi::Cutlass:
+    return "cutlass::arch::fence_view_async_shared()";
+  default:
+    return "fence.proxy.async.shared::cta";
+  }
+}
+
+const OpValue *barrierOperand(const DeviceOp &Op) {
+  if (const auto *B = std::get_if<BulkCopy>(&Op))
+    return &B->Barrier;
+  if (const auto *T = std::get_if<TensorCopy>(&Op))
+    return &T->Barrier;
+  if (const auto *X = std::get_if<ExpectTx>(&Op))
+    return &X->Barrier;
+  if (const auto *A = std::get_if<Arrive>(&Op))
+    return &A->Barrier;
+  if (const auto *I = std::get_if<BarrierInit>(&Op))
+    return &I->Barrier;
+  if (const auto *W = std::get_if<Wait>(&Op))
+    return &W->Barrier;
+  return nullptr;
+}
+
+void refsTo(const Stmt *S, const VarDecl *VD,
+            llvm::SmallPtrSetImpl<const DeclRefExpr *> &Out) {
+  if (!S)
+    return;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == VD)
+    Out.insert(D);
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    refsTo(L->getBody(), VD, Out);
+    for (const Expr *Init : L->capture_inits())
+      refsTo(Init, VD, Out);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    refsTo(Child, VD, Out);
+}
+
+} // namespace
+
+void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FnId);
+  const SourceManager &SM = *Result.SourceManager;
+  if (Fn->isDependentContext() || !Fn->getBody() ||
+      SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())))
+    return;
+  if (!Finder)
+    Finder = std::make_unique<DeviceOpsFinder>(*Result.Context);
+  if (!Model)
+    Model = std::make_unique<KernelModel>(*Result.Context, *Finder);
+  const KernelSequence *K = Model->sequenceOf(Fn);
+  if (!K)
+    return;
+
+  auto Line = [&](SourceLocation L) {
+    return std::to_string(SM.getPresumedLineNumber(SM.getFileLoc(L)));
+  };
+  auto Name = [&](std::size_t I) -> std::string {
+    int O = K->Seq[I].Object;
+    return O < 0 ? "shared memory" : "'" + K->Objects[O]->getName().str() + "'";
+  };
+  auto What = [&](std::size_t I) -> std::string {
+    return K->Seq[I].Tensor ? "TMA store" : "bulk copy";
+  };
+  auto Warn = [&](SourceLocation L, const std::string &Msg) {
+    L = SM.getFileLoc(L);
+    if (!once(L, Msg))
+      return false;
+    diag(L, "%0") << Msg;
+    return true;
+  };
+  auto NoteOp = [&](std::size_t I, const std::string &Msg) {
+    const KernelEvent &E = K->Events[I];
+    diag(SM.getFileLoc(E.Loc), "%0", DiagnosticIDs::Note) << Msg;
+    if (!E.InBody && !SM.isInSystemHeader(SM.getFileLoc(E.OpLoc)))
+      diag(SM.getFileLoc(E.OpLoc), "issued here", DiagnosticIDs::Note);
+  };
+
+  for (const ord::Finding &F : ord::fenceBeforeStore(K->Seq)) {
+    const KernelEvent &S = K->Events[F.Second];
+    std::string Msg = What(F.Second) + " reads " + Name(F.Second) +
+                      " written by generic stores at line " +
+                      Line(K->Events[F.First].Loc) +
+                      " with no fence.proxy.async in between (" + F.Rule + ")";
+    if (!Warn(S.Loc, Msg))
+      continue;
+    NoteOp(F.First, "generic store to " + Name(F.First) + " here");
+    NoteOp(F.Second, std::string("each writing thread must execute ") +
+                         fenceSpelling(*S.Op) +
+                         " after its stores, before the thread barrier that "
+                         "hands the buffer to the issuing thread");
+  }
+
+  for (const ord::Finding &F : ord::waitBeforeExit(K->Seq)) {
+    std::string Msg = What(F.First) + " reads " + Name(F.First) +
+                      " but the kernel can exit after it with no "
+                      "cp.async.bulk.wait_group.read: the copy may still be "
+                      "reading shared memory (" +
+                      F.Rule + ")";
+    Warn(K->Events[F.First].Loc, Msg);
+  }
+
+  for (const ord::Finding &F : ord::waitBeforeReuse(K->Seq)) {
+    std::string Why;
+    if (!F.Wait)
+      Why = "no cp.async.bulk.wait_group.read in between covers its group";
+    else if (F.Commits == 0)
+      Why = "its group is not committed before the wait at line " +
+            Line(K->Events[*F.Wait].Loc);
+    else
+      Why = "wait_group.read " + std::to_string(*K->Seq[*F.Wait].Depth) +
+            " at line " + Line(K->Events[*F.Wait].Loc) +
+            " lets its group stay pending (" + std::to_string(F.Commits) +
+            (F.Commits == 1 ? " group" : " groups") +
+            " committed since the copy)";
+    std::string Msg = "generic store overwrites " + Name(F.First) +
+                      " while the " + What(F.First) + " at line " +
+                      Line(K->Events[F.First].Loc) + " may still read it: " +
+                      Why + " (" + F.Rule + ")";
+    if (!Warn(K->Events[F.Second].Loc, Msg))
+      continue;
+    NoteOp(F.First, "the " + What(F.First) + " reads " + Name(F.First) +
+                        " here");
+    if (F.Wait && F.Commits > 0)
+      diag(SM.getFileLoc(K->Events[*F.Wait].Loc),
+           "wait_group.read %0 would complete the copy's group",
+           DiagnosticIDs::Note)
+          << static_cast<unsigned>(F.Commits - 1);
+  }
+
+  for (const ord::Finding &F : ord::initVisible(K->Seq)) {
+    std::string Msg = Name(F.First) +
+                      " is used by all threads here after its mbarrier.init "
+                      "at line " +
+                      Line(K->Events[F.First].Loc) +
+                      " with no __syncthreads() in between: other threads "
+                      "may use it before it is initialised (MBAR-INIT-VISIBLE)";
+    if (!Warn(K->Events[F.Second].Loc, Msg))
+      continue;
+    NoteOp(F.First, "initialised here, by the threads of this branch only");
+  }
+
+  for (const ord::Finding &F : ord::reinitInLoop(K->Seq)) {
+    std::string Msg = "mbarrier.init of " + Name(F.First) +
+                      " inside a loop that uses it: the next pass "
+                      "re-initialises a live barrier without mbarrier.inval "
+                      "(MBAR-REINIT-INVAL)";
+    if (!Warn(K->Events[F.First].Loc, Msg))
+      continue;
+    NoteOp(F.Second, "used here in the same loop");
+  }
+
+  checkUninit(*Fn, *K, SM);
+}
+
+void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
+                                const KernelSequence &K,
+                                const SourceManager &SM) {
+  for (std::size_t O = 0; O < K.Objects.size(); ++O) {
+    const VarDecl *VD = K.Objects[O];
+    // A barrier of the kernel's own: every use is in its body.
+    if (!VD->isLocalVarDecl() || VD->getParentFunctionOrMethod() != &Kernel)
+      continue;
+    unsigned Uses = 0, Inits = 0;
+    std::optional<std::size_t> First;
+    bool Barrier = true;
+    llvm::SmallPtrSet<const DeclRefExpr *, 8> Known;
+    for (std::size_t I = 0; I < K.Seq.size(); ++I) {
+      const ord::Event &E = K.Seq[I];
+      if (E.Object != static_cast<int>(O))
+        continue;
+      switch (E.Kind) {
+      case ord::EventKind::BarrierInit:
+        ++Inits;
+        break;
+      case ord::EventKind::BarrierUse:
+      case ord::EventKind::BarrierWait:
+        ++Uses;
+        if (!First)
+          First = I;
+        break;
+      default:
+        Barrier = false;
+        break;
+      }
+      const KernelEvent &KE = K.Events[I];
+      if (!KE.InBody || !KE.Op)
+        continue;
+      if (const OpValue *V = barrierOperand(*KE.Op))
+        refsTo(V->Written ? V->Written : V->E, VD, Known);
+    }
+    if (!Barrier || !First)
+      continue;
+    llvm::SmallPtrSet<const DeclRefExpr *, 8> All;
+    refsTo(Kernel.getBody(), VD, All);
+    bool AllKnown = All.size() == Known.size();
+    if (!ord::uninitialised(AllKnown, Uses, Inits))
+      continue;
+    std::string Msg = "'" + VD->getName().str() +
+                      "' is used here but no mbarrier.init in this kernel "
+                      "initialises it (MBAR-UNINIT)";
+    SourceLocation L = SM.getFileLoc(K.Events[*First].Loc);
+    if (once(L, Msg))
+      diag(L, "%0") << Msg;
+  }
+}
+
+} // namespace clang::tidy::tma

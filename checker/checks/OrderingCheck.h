@@ -1,0 +1,54 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_CHECKS_ORDERINGCHECK_H
+#define TMA_TIDY_CHECKS_ORDERINGCHECK_H
+
+#include "api/DeviceOpsFinder.h"
+#include "api/KernelModel.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include <memory>
+#include <set>
+#include <string>
+
+namespace clang::tidy::tma {
+
+/// The ordering rules of tma-rules.md 11.A over the kernel model: the
+/// fence.proxy.async before a copy reads what threads wrote
+/// (BULK-S2G-FENCE-BEFORE, TMA-STORE-FENCE), the bulk-group wait before the
+/// source is overwritten or the kernel exits (BULK-S2G-WAIT-BEFORE-REUSE,
+/// TMA-STORE-WAIT), the thread barrier between an mbarrier.init and its use
+/// by other threads (MBAR-INIT-VISIBLE), no re-init in a loop
+/// (MBAR-REINIT-INVAL) and no use without init (MBAR-UNINIT). Silent across
+/// anything the model cannot follow.
+///
+/// For the user-facing documentation see: docs/checks/tma-ordering.md
+class OrderingCheck : public ClangTidyCheck {
+public:
+  OrderingCheck(StringRef Name, ClangTidyContext *Context)
+      : ClangTidyCheck(Name, Context) {}
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus && LangOpts.CUDA;
+  }
+
+private:
+  void checkUninit(const FunctionDecl &Kernel, const KernelSequence &K,
+                   const SourceManager &SM);
+  /// Reports once per (location, message).
+  bool once(SourceLocation Loc, const std::string &Message);
+
+  std::unique_ptr<DeviceOpsFinder> Finder;
+  std::unique_ptr<KernelModel> Model;
+  std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
+};
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_CHECKS_ORDERINGCHECK_H

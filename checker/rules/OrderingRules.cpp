@@ -1,0 +1,218 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. Plain C++17, no Clang or LLVM include.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rules/OrderingRules.h"
+
+#include <algorithm>
+
+namespace tma::rules::ordering {
+
+bool onePath(const Event &A, const Event &B) {
+  std::size_t N = std::min(A.Branches.size(), B.Branches.size());
+  for (std::size_t I = 0; I < N; ++I) {
+    if (A.Branches[I] == B.Branches[I])
+      continue;
+    // The first difference: the same if, other branch, excludes.
+    return A.Branches[I].first != B.Branches[I].first;
+  }
+  return true;
+}
+
+static bool isStore(const Event &E) { return E.Kind == EventKind::Store; }
+
+static bool divertsOrUnknown(const Event &E) {
+  return E.Kind == EventKind::Opaque || E.Kind == EventKind::Jump;
+}
+
+std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq) {
+  std::vector<Finding> Out;
+  for (std::size_t S = 0; S < Seq.size(); ++S) {
+    if (!isStore(Seq[S]) || Seq[S].Object < 0)
+      continue;
+    // The latest write of the buffer on a path to the copy; any fence (in
+    // any branch), unknown or jump on the way makes it unproven.
+    for (std::size_t J = S; J-- > 0;) {
+      const Event &E = Seq[J];
+      if (E.Kind == EventKind::ProxyFence || divertsOrUnknown(E))
+        break;
+      if (E.Kind == EventKind::GenericWrite && E.Object == Seq[S].Object &&
+          onePath(E, Seq[S])) {
+        Out.push_back({Seq[S].Tensor ? "TMA-STORE-FENCE"
+                                     : "BULK-S2G-FENCE-BEFORE",
+                       J, S, std::nullopt, 0});
+        break;
+      }
+    }
+  }
+  return Out;
+}
+
+static const char *waitRule(const Event &Store) {
+  return Store.Tensor ? "TMA-STORE-WAIT" : "BULK-S2G-WAIT-BEFORE-REUSE";
+}
+
+std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq) {
+  std::vector<Finding> Out;
+  for (std::size_t S = 0; S < Seq.size(); ++S) {
+    if (!isStore(Seq[S]))
+      continue;
+    bool Silent = false;
+    for (std::size_t J = S + 1; J < Seq.size() && !Silent; ++J)
+      Silent = Seq[J].Kind == EventKind::WaitGroup || divertsOrUnknown(Seq[J]);
+    if (!Silent)
+      Out.push_back({waitRule(Seq[S]), S, S, std::nullopt, 0});
+  }
+  return Out;
+}
+
+namespace {
+/// What the events on one path between a copy and a write say about the
+/// copy's bulk group.
+struct Verdict {
+  enum { Covered, Uncovered, Unknown } State = Uncovered;
+  std::optional<std::size_t> Wait;
+  unsigned Commits = 0;
+};
+
+/// Feeds the events of \p Range, in order, into \p V.
+void scan(const std::vector<Event> &Seq, std::size_t From, std::size_t To,
+          unsigned &Commits, Verdict &V) {
+  for (std::size_t J = From; J < To && V.State == Verdict::Uncovered; ++J) {
+    const Event &E = Seq[J];
+    if (divertsOrUnknown(E)) {
+      V.State = Verdict::Unknown;
+    } else if (E.Kind == EventKind::Commit) {
+      ++Commits;
+    } else if (E.Kind == EventKind::WaitGroup) {
+      if (!E.Depth)
+        V.State = Verdict::Unknown;
+      // wait_group N leaves at most N of the latest groups pending: the
+      // copy's group (the oldest of the Commits since it) is done when
+      // more than N groups were committed since.
+      else if (Commits > *E.Depth)
+        V.State = Verdict::Covered;
+      else {
+        V.Wait = J;
+        V.Commits = Commits;
+      }
+    }
+  }
+}
+
+bool inLoop(const Event &E, std::uintptr_t Loop) {
+  return std::find(E.Loops.begin(), E.Loops.end(), Loop) != E.Loops.end();
+}
+
+/// The events of \p Loop: a contiguous range around \p At.
+std::pair<std::size_t, std::size_t>
+loopRange(const std::vector<Event> &Seq, std::size_t At, std::uintptr_t Loop) {
+  std::size_t B = At, E = At + 1;
+  while (B > 0 && inLoop(Seq[B - 1], Loop))
+    --B;
+  while (E < Seq.size() && inLoop(Seq[E], Loop))
+    ++E;
+  return {B, E};
+}
+
+bool writes(const Event &E, int Object) {
+  return E.Kind == EventKind::GenericWrite && E.Object == Object;
+}
+} // namespace
+
+std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq) {
+  std::vector<Finding> Out;
+  for (std::size_t S = 0; S < Seq.size(); ++S) {
+    const Event &St = Seq[S];
+    if (!isStore(St) || !St.WholeObject || St.Object < 0)
+      continue;
+    // Forward: the first write after the copy on a path from it.
+    std::optional<std::size_t> W;
+    for (std::size_t J = S + 1; J < Seq.size() && !W; ++J)
+      if (writes(Seq[J], St.Object) && onePath(St, Seq[J]))
+        W = J;
+    Verdict V;
+    unsigned Commits = 0;
+    if (W) {
+      scan(Seq, S + 1, *W, Commits, V);
+    } else {
+      // Through the back edge of the innermost loop with a write before
+      // the copy: the rest of the loop, then its start up to the write.
+      for (auto L = St.Loops.rbegin(); L != St.Loops.rend() && !W; ++L) {
+        auto [B, E] = loopRange(Seq, S, *L);
+        for (std::size_t J = B; J < S && !W; ++J)
+          if (writes(Seq[J], St.Object) && onePath(Seq[J], St))
+            W = J;
+        if (!W)
+          continue;
+        scan(Seq, S + 1, E, Commits, V);
+        scan(Seq, B, *W, Commits, V);
+      }
+    }
+    if (W && V.State == Verdict::Uncovered)
+      Out.push_back({waitRule(St), S, *W, V.Wait, V.Commits});
+  }
+  return Out;
+}
+
+std::vector<Finding> initVisible(const std::vector<Event> &Seq) {
+  std::vector<Finding> Out;
+  for (std::size_t I = 0; I < Seq.size(); ++I) {
+    const Event &Init = Seq[I];
+    if (Init.Kind != EventKind::BarrierInit || Init.Object < 0 ||
+        Init.Branches.empty())
+      continue;
+    // A jump before the init may leave only the initialising threads.
+    if (std::any_of(Seq.begin(), Seq.begin() + I, divertsOrUnknown))
+      continue;
+    for (std::size_t J = I + 1; J < Seq.size(); ++J) {
+      const Event &E = Seq[J];
+      if (E.Kind == EventKind::ThreadSync || divertsOrUnknown(E))
+        break;
+      bool Uses = E.Kind == EventKind::BarrierUse ||
+                  E.Kind == EventKind::BarrierWait;
+      if (E.Kind == EventKind::BarrierWait && E.Object != Init.Object)
+        break; // another barrier's wait may order the threads
+      if (Uses && E.Object == Init.Object && E.Branches.empty()) {
+        Out.push_back({"MBAR-INIT-VISIBLE", I, J, std::nullopt, 0});
+        break;
+      }
+    }
+  }
+  return Out;
+}
+
+std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq) {
+  std::vector<Finding> Out;
+  for (std::size_t I = 0; I < Seq.size(); ++I) {
+    const Event &Init = Seq[I];
+    if (Init.Kind != EventKind::BarrierInit || !Init.FixedObject ||
+        Init.Object < 0 || Init.Loops.empty())
+      continue;
+    auto [B, E] = loopRange(Seq, I, Init.Loops.back());
+    std::optional<std::size_t> Use;
+    bool Silent = false;
+    for (std::size_t J = B; J < E && !Silent; ++J) {
+      const Event &X = Seq[J];
+      // A jump may end the loop after one pass; an inval makes it legal.
+      Silent = X.Kind == EventKind::Jump ||
+               (X.Kind == EventKind::BarrierInval &&
+                (X.Object == Init.Object || X.Object < 0));
+      if ((X.Kind == EventKind::BarrierUse ||
+           X.Kind == EventKind::BarrierWait) &&
+          X.Object == Init.Object && !Use)
+        Use = J;
+    }
+    if (!Silent && Use)
+      Out.push_back({"MBAR-REINIT-INVAL", I, *Use, std::nullopt, 0});
+  }
+  return Out;
+}
+
+bool uninitialised(bool AllUsesKnown, unsigned Uses, unsigned Inits) {
+  return AllUsesKnown && Uses > 0 && Inits == 0;
+}
+
+} // namespace tma::rules::ordering

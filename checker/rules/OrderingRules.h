@@ -1,0 +1,111 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. Plain C++17, no Clang or LLVM include.
+//
+//===----------------------------------------------------------------------===//
+//
+// Ordering (protocol) rules of tma-rules.md 11.A over a kernel's events in
+// source order: which fence, wait or thread barrier must lie between two
+// operations. The caller (api/KernelModel) lists the events of one kernel
+// body, helpers inlined at their calls, with the structure around each one
+// (enclosing loops and if-branches). Every rule reasons about the direct
+// path between two events only: the events written between them, minus
+// nothing. Anything that may divert or order that path without the model
+// knowing (an unknown call, a jump, an unknown wait depth) is an Opaque or
+// Jump event, and a rule that meets one stays silent.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_RULES_ORDERINGRULES_H
+#define TMA_TIDY_RULES_ORDERINGRULES_H
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tma::rules::ordering {
+
+enum class EventKind {
+  GenericWrite, ///< an ordinary store to a shared buffer (Object)
+  Store,        ///< a bulk or tensor copy reading a shared buffer (Object)
+  ProxyFence,   ///< fence.proxy.async covering shared::cta
+  ThreadSync,   ///< __syncthreads, bar.sync, a cluster barrier
+  Commit,       ///< cp.async.bulk.commit_group
+  WaitGroup,    ///< cp.async.bulk.wait_group{.read} N
+  BarrierInit,  ///< mbarrier.init of a barrier (Object)
+  BarrierUse,   ///< arrive / expect-tx / a copy completing on it (Object)
+  BarrierWait,  ///< try_wait / test_wait on a barrier (Object)
+  BarrierInval, ///< mbarrier.inval of a barrier (Object)
+  Opaque,       ///< something that may order or divert the path (unknown)
+  Jump,         ///< return / break / continue
+};
+
+/// One event. Loops and Branches describe its place: the ids of the loops
+/// around it, outermost first, and the (if statement id, branch) pairs.
+struct Event {
+  EventKind Kind = EventKind::Opaque;
+  /// The buffer or barrier; -1 when the model cannot name it.
+  int Object = -1;
+  /// Store: the copy reads the whole of Object (not a part of it chosen by
+  /// an index), so any later write of Object overwrites what it reads.
+  bool WholeObject = false;
+  /// Store: a tensor store or reduction (TMA-STORE-*), not a 1-D bulk copy.
+  bool Tensor = false;
+  /// WaitGroup: N; std::nullopt when it does not fold.
+  std::optional<std::uint64_t> Depth;
+  /// BarrierInit: the barrier is named without a varying index.
+  bool FixedObject = false;
+  std::vector<std::uintptr_t> Loops;
+  std::vector<std::pair<std::uintptr_t, unsigned>> Branches;
+};
+
+struct Finding {
+  const char *Rule = nullptr;
+  /// The two events (indices into the sequence): the earlier and the later
+  /// one of the pair the rule is about; Second == First for single-event
+  /// rules.
+  std::size_t First = 0, Second = 0;
+  /// A wait that is too shallow (WaitGroup index), when there is one.
+  std::optional<std::size_t> Wait;
+  /// The commits between the store and Wait (its group is one of them).
+  unsigned Commits = 0;
+};
+
+/// Whether the events \p A (earlier) and \p B can both run on one pass
+/// through the code: they are not in different branches of one if.
+bool onePath(const Event &A, const Event &B);
+
+/// BULK-S2G-FENCE-BEFORE / TMA-STORE-FENCE: a copy reading a buffer that
+/// generic stores wrote before it with no fence.proxy.async in between.
+std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq);
+
+/// BULK-S2G-WAIT-BEFORE-REUSE / TMA-STORE-WAIT, at exit: a copy reading
+/// shared memory after which the kernel runs to its end with no
+/// cp.async.bulk.wait_group at all.
+std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq);
+
+/// BULK-S2G-WAIT-BEFORE-REUSE / TMA-STORE-WAIT, on reuse: a generic store
+/// overwriting a buffer that a copy read before (later in the code, or
+/// earlier in the same loop body, through the back edge) with no
+/// wait_group.read in between that covers the copy's group.
+std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq);
+
+/// MBAR-INIT-VISIBLE: a barrier initialised by some threads (the init is
+/// guarded) and then used by all threads (no guard, no jump before it) with
+/// no thread barrier in between.
+std::vector<Finding> initVisible(const std::vector<Event> &Seq);
+
+/// MBAR-REINIT-INVAL: mbarrier.init of one fixed barrier inside a loop that
+/// also uses it, with no mbarrier.inval in that loop.
+std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq);
+
+/// MBAR-UNINIT: a barrier whose every use is known (\p AllUsesKnown), used
+/// \p Uses times and initialised \p Inits times.
+bool uninitialised(bool AllUsesKnown, unsigned Uses, unsigned Inits);
+
+} // namespace tma::rules::ordering
+
+#endif // TMA_TIDY_RULES_ORDERINGRULES_H

@@ -1,0 +1,277 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. Unit tests of the ordering rules (rules/OrderingRules).
+//
+//===----------------------------------------------------------------------===//
+//
+// BULK-S2G-FENCE-BEFORE / TMA-STORE-FENCE, BULK-S2G-WAIT-BEFORE-REUSE /
+// TMA-STORE-WAIT (exit and reuse, wait depth against commits),
+// MBAR-INIT-VISIBLE, MBAR-REINIT-INVAL and MBAR-UNINIT over small event
+// sequences, each with the step that makes it correct, and the unknowns that
+// make it silent.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rules/OrderingRules.h"
+
+#include "gtest/gtest.h"
+
+using namespace tma::rules::ordering;
+
+namespace {
+
+using K = EventKind;
+
+Event ev(K Kind, int Object = -1) {
+  Event E;
+  E.Kind = Kind;
+  E.Object = Object;
+  return E;
+}
+Event store(int Object, bool Tensor = true) {
+  Event E = ev(K::Store, Object);
+  E.WholeObject = true;
+  E.Tensor = Tensor;
+  return E;
+}
+Event waitRead(std::uint64_t N) {
+  Event E = ev(K::WaitGroup);
+  E.Depth = N;
+  return E;
+}
+Event in(Event E, std::uintptr_t If, unsigned Branch) {
+  E.Branches.push_back({If, Branch});
+  return E;
+}
+Event loop(Event E, std::uintptr_t L) {
+  E.Loops.push_back(L);
+  return E;
+}
+
+//===----------------------------------------------------------------------===//
+// BULK-S2G-FENCE-BEFORE / TMA-STORE-FENCE
+//===----------------------------------------------------------------------===//
+
+TEST(FenceBeforeStore, WriteThenStoreWithoutFence) {
+  std::vector<Event> Seq = {ev(K::GenericWrite, 0), ev(K::ThreadSync),
+                            in(store(0), 1, 0)};
+  auto F = fenceBeforeStore(Seq);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "TMA-STORE-FENCE");
+  EXPECT_EQ(F[0].First, 0u);
+  EXPECT_EQ(F[0].Second, 2u);
+  Seq[2].Tensor = false;
+  EXPECT_STREQ(fenceBeforeStore(Seq)[0].Rule, "BULK-S2G-FENCE-BEFORE");
+}
+
+TEST(FenceBeforeStore, FenceInBetween) {
+  std::vector<Event> Seq = {ev(K::GenericWrite, 0), ev(K::ProxyFence),
+                            ev(K::ThreadSync), in(store(0), 1, 0)};
+  EXPECT_TRUE(fenceBeforeStore(Seq).empty());
+  // A fence in any branch in between: silent (not proven missing).
+  Seq[1] = in(ev(K::ProxyFence), 7, 0);
+  EXPECT_TRUE(fenceBeforeStore(Seq).empty());
+}
+
+TEST(FenceBeforeStore, OtherBufferOrUnknownOrOtherBranch) {
+  EXPECT_TRUE(fenceBeforeStore({ev(K::GenericWrite, 1), store(0)}).empty());
+  EXPECT_TRUE(fenceBeforeStore({ev(K::GenericWrite, 0), ev(K::Opaque),
+                                store(0)})
+                  .empty());
+  EXPECT_TRUE(
+      fenceBeforeStore({ev(K::GenericWrite, 0), ev(K::Jump), store(0)})
+          .empty());
+  // then-branch write, else-branch store: never on one path.
+  EXPECT_TRUE(fenceBeforeStore({in(ev(K::GenericWrite, 0), 1, 0),
+                                in(store(0), 1, 1)})
+                  .empty());
+  // Store with no known buffer.
+  EXPECT_TRUE(fenceBeforeStore({ev(K::GenericWrite, 0), store(-1)}).empty());
+}
+
+TEST(FenceBeforeStore, FencedOldWriteUnfencedNewWrite) {
+  std::vector<Event> Seq = {ev(K::GenericWrite, 0), ev(K::ProxyFence),
+                            ev(K::GenericWrite, 0), store(0)};
+  auto F = fenceBeforeStore(Seq);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].First, 2u);
+}
+
+//===----------------------------------------------------------------------===//
+// Waits at exit
+//===----------------------------------------------------------------------===//
+
+TEST(WaitBeforeExit, NoWaitAfterStore) {
+  auto F = waitBeforeExit({store(0), ev(K::Commit)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "TMA-STORE-WAIT");
+  EXPECT_STREQ(waitBeforeExit({store(0, false)})[0].Rule,
+               "BULK-S2G-WAIT-BEFORE-REUSE");
+}
+
+TEST(WaitBeforeExit, WaitOrUnknownAfterStore) {
+  EXPECT_TRUE(waitBeforeExit({store(0), ev(K::Commit), waitRead(0)}).empty());
+  // Any depth: the exit rule only proves that no wait exists at all.
+  EXPECT_TRUE(waitBeforeExit({store(0), ev(K::Commit), waitRead(3)}).empty());
+  EXPECT_TRUE(waitBeforeExit({store(0), ev(K::Opaque)}).empty());
+  EXPECT_TRUE(waitBeforeExit({store(0), ev(K::Jump)}).empty());
+}
+
+TEST(WaitBeforeExit, WaitOnlyBeforeTheStoreInTheLoop) {
+  // for (...) { wait_group.read 0; store; commit; }  -- the last one is not
+  // waited for before exit.
+  auto F = waitBeforeExit({loop(waitRead(0), 1), loop(store(0), 1),
+                           loop(ev(K::Commit), 1)});
+  EXPECT_EQ(F.size(), 1u);
+}
+
+//===----------------------------------------------------------------------===//
+// Waits before reuse
+//===----------------------------------------------------------------------===//
+
+TEST(WaitBeforeReuse, ForwardWithoutWait) {
+  auto F = waitBeforeReuse(
+      {store(0), ev(K::Commit), ev(K::ThreadSync), ev(K::GenericWrite, 0)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].First, 0u);
+  EXPECT_EQ(F[0].Second, 3u);
+  EXPECT_FALSE(F[0].Wait);
+}
+
+TEST(WaitBeforeReuse, DepthAgainstCommits) {
+  // One group since the copy: wait_group.read 0 covers it, 1 does not.
+  EXPECT_TRUE(waitBeforeReuse({store(0), ev(K::Commit), waitRead(0),
+                               ev(K::GenericWrite, 0)})
+                  .empty());
+  auto F = waitBeforeReuse(
+      {store(0), ev(K::Commit), waitRead(1), ev(K::GenericWrite, 0)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Wait, std::optional<std::size_t>(2));
+  EXPECT_EQ(F[0].Commits, 1u);
+  // Two groups since the copy: wait_group.read 1 covers it.
+  EXPECT_TRUE(waitBeforeReuse({store(0), ev(K::Commit), ev(K::Commit),
+                               waitRead(1), ev(K::GenericWrite, 0)})
+                  .empty());
+  // Not committed: no wait covers it.
+  EXPECT_EQ(
+      waitBeforeReuse({store(0), waitRead(0), ev(K::GenericWrite, 0)}).size(),
+      1u);
+}
+
+TEST(WaitBeforeReuse, UnknownDepthOrOpaque) {
+  Event Unknown = ev(K::WaitGroup);
+  EXPECT_TRUE(waitBeforeReuse({store(0), ev(K::Commit), Unknown,
+                               ev(K::GenericWrite, 0)})
+                  .empty());
+  EXPECT_TRUE(waitBeforeReuse({store(0), ev(K::Opaque),
+                               ev(K::GenericWrite, 0)})
+                  .empty());
+}
+
+TEST(WaitBeforeReuse, PartOfTheBufferIsNotProven) {
+  Event S = store(0);
+  S.WholeObject = false;
+  EXPECT_TRUE(waitBeforeReuse({S, ev(K::GenericWrite, 0)}).empty());
+}
+
+TEST(WaitBeforeReuse, ThroughTheBackEdge) {
+  // for (...) { write; fence; sync; store; commit; [wait N] }
+  std::vector<Event> Seq = {loop(ev(K::GenericWrite, 0), 1),
+                            loop(ev(K::ProxyFence), 1),
+                            loop(ev(K::ThreadSync), 1), loop(store(0), 1),
+                            loop(ev(K::Commit), 1)};
+  auto F = waitBeforeReuse(Seq);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].First, 3u);
+  EXPECT_EQ(F[0].Second, 0u);
+  // wait_group.read 0 at the top of the body covers it.
+  Seq.insert(Seq.begin(), loop(waitRead(0), 1));
+  EXPECT_TRUE(waitBeforeReuse(Seq).empty());
+  // wait_group.read 1 there does not.
+  Seq[0].Depth = 1;
+  EXPECT_EQ(waitBeforeReuse(Seq).size(), 1u);
+}
+
+//===----------------------------------------------------------------------===//
+// MBAR-INIT-VISIBLE
+//===----------------------------------------------------------------------===//
+
+TEST(InitVisible, GuardedInitThenUseByAll) {
+  std::vector<Event> Seq = {in(ev(K::BarrierInit, 0), 1, 0),
+                            in(ev(K::ProxyFence), 1, 0),
+                            ev(K::BarrierWait, 0)};
+  auto F = initVisible(Seq);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "MBAR-INIT-VISIBLE");
+  EXPECT_EQ(F[0].Second, 2u);
+  Seq.insert(Seq.begin() + 2, ev(K::ThreadSync));
+  EXPECT_TRUE(initVisible(Seq).empty());
+}
+
+TEST(InitVisible, SilentCases) {
+  // The same guard again: possibly the initialising thread only.
+  EXPECT_TRUE(initVisible({in(ev(K::BarrierInit, 0), 1, 0),
+                           in(ev(K::BarrierUse, 0), 2, 0)})
+                  .empty());
+  // An unguarded init (every thread initialises).
+  EXPECT_TRUE(initVisible({ev(K::BarrierInit, 0), ev(K::BarrierUse, 0)})
+                  .empty());
+  // A jump before: `if (threadIdx.x != 0) return;`.
+  EXPECT_TRUE(initVisible({in(ev(K::Jump), 3, 0),
+                           in(ev(K::BarrierInit, 0), 1, 0),
+                           ev(K::BarrierUse, 0)})
+                  .empty());
+  // Another barrier's wait may synchronise.
+  EXPECT_TRUE(initVisible({in(ev(K::BarrierInit, 0), 1, 0),
+                           ev(K::BarrierWait, 1), ev(K::BarrierUse, 0)})
+                  .empty());
+  EXPECT_TRUE(initVisible({in(ev(K::BarrierInit, 0), 1, 0), ev(K::Opaque),
+                           ev(K::BarrierUse, 0)})
+                  .empty());
+}
+
+//===----------------------------------------------------------------------===//
+// MBAR-REINIT-INVAL
+//===----------------------------------------------------------------------===//
+
+TEST(ReinitInLoop, InitAndUseInOneLoop) {
+  Event Init = loop(ev(K::BarrierInit, 0), 5);
+  Init.FixedObject = true;
+  std::vector<Event> Seq = {Init, loop(ev(K::ThreadSync), 5),
+                            loop(ev(K::BarrierWait, 0), 5)};
+  auto F = reinitInLoop(Seq);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Second, 2u);
+  // Invalidated in the loop: legal.
+  Seq.push_back(loop(ev(K::BarrierInval, 0), 5));
+  EXPECT_TRUE(reinitInLoop(Seq).empty());
+}
+
+TEST(ReinitInLoop, SilentCases) {
+  Event Init = loop(ev(K::BarrierInit, 0), 5);
+  // bar[i] in `for (i < S) init(&bar[i])`: a different barrier each pass.
+  EXPECT_TRUE(reinitInLoop({Init, loop(ev(K::BarrierUse, 0), 5)}).empty());
+  Init.FixedObject = true;
+  // No use in the loop, or a break that may end it after one pass.
+  EXPECT_TRUE(reinitInLoop({Init, ev(K::BarrierUse, 0)}).empty());
+  EXPECT_TRUE(reinitInLoop({Init, loop(ev(K::BarrierUse, 0), 5),
+                            loop(ev(K::Jump), 5)})
+                  .empty());
+  // Init outside the loop.
+  Event Outside = ev(K::BarrierInit, 0);
+  Outside.FixedObject = true;
+  EXPECT_TRUE(reinitInLoop({Outside, loop(ev(K::BarrierUse, 0), 5)}).empty());
+}
+
+//===----------------------------------------------------------------------===//
+// MBAR-UNINIT
+//===----------------------------------------------------------------------===//
+
+TEST(Uninitialised, Boundaries) {
+  EXPECT_TRUE(uninitialised(true, 1, 0));
+  EXPECT_FALSE(uninitialised(true, 1, 1));
+  EXPECT_FALSE(uninitialised(false, 1, 0));
+  EXPECT_FALSE(uninitialised(true, 0, 0));
+}
+
+} // namespace
