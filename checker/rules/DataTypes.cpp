@@ -35,6 +35,20 @@ const char *paramName(Param P) {
     return "l2Promotion";
   case Param::OobFill:
     return "oobFill";
+  case Param::PixelBoxLowerCorner:
+    return "pixelBoxLowerCorner";
+  case Param::PixelBoxUpperCorner:
+    return "pixelBoxUpperCorner";
+  case Param::PixelBoxLowerCornerWidth:
+    return "pixelBoxLowerCornerWidth";
+  case Param::PixelBoxUpperCornerWidth:
+    return "pixelBoxUpperCornerWidth";
+  case Param::ChannelsPerPixel:
+    return "channelsPerPixel";
+  case Param::PixelsPerColumn:
+    return "pixelsPerColumn";
+  case Param::Mode:
+    return "mode";
   }
   return "?";
 }

@@ -49,6 +49,11 @@ namespace oobfill {
 constexpr std::uint64_t None = 0, NanRequestZeroFma = 1, Last = 1;
 } // namespace oobfill
 
+/// CUtensorMapIm2ColWideMode values.
+namespace widemode {
+constexpr std::uint64_t W = 0, W128 = 1, Last = W128;
+} // namespace widemode
+
 /// The enumerator name of a data type, e.g. "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
 /// nullptr when out of range.
 const char *dataTypeName(std::uint64_t DataType);

@@ -31,18 +31,6 @@ const char *copyModeName(CopyMode M) {
   return "?";
 }
 
-const char *mapEncoderName(MapEncoder E) {
-  switch (E) {
-  case MapEncoder::Tiled:
-    return "cuTensorMapEncodeTiled";
-  case MapEncoder::Im2col:
-    return "cuTensorMapEncodeIm2col";
-  case MapEncoder::Im2colWide:
-    return "cuTensorMapEncodeIm2colWide";
-  }
-  return "?";
-}
-
 Known tensorCopyBytes(const MapDescriptor &D, CopyMode M) {
   if (!D.DataType || !D.Rank || *D.Rank < 1 || *D.Rank > 5)
     return std::nullopt;
@@ -148,9 +136,9 @@ std::optional<DeviceViolation> checkTmaModeMatchesMap(CopyMode M, MapEncoder E,
                            "the copy uses " + Mode +
                                ", but the tensor map it reads was encoded "
                                "by " +
-                               mapEncoderName(E),
+                               encoderName(E),
                            std::string("encode the map with ") +
-                               mapEncoderName(*Needed)};
+                               encoderName(*Needed)};
   if (NeededWide && WideMode && *WideMode != *NeededWide)
     return DeviceViolation{"TMA-MODE-MATCHES-MAP",
                            DeviceParam::LoadMode,

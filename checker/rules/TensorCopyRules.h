@@ -13,18 +13,15 @@
 #ifndef TMA_TIDY_RULES_TENSORCOPYRULES_H
 #define TMA_TIDY_RULES_TENSORCOPYRULES_H
 
+#include "rules/DataTypes.h"
 #include "rules/DeviceRules.h"
+#include "rules/EncodeCommon.h"
 #include "rules/TiledRules.h"
 
 namespace tma::rules {
 
 /// The driver function that encoded a map.
-enum class MapEncoder { Tiled, Im2col, Im2colWide };
-
-/// CUtensorMapIm2ColWideMode values.
-namespace widemode {
-constexpr std::uint64_t W = 0, W128 = 1;
-} // namespace widemode
+using MapEncoder = Encoder;
 
 /// What a tensor copy needs to know of the map it reads: the operands of
 /// the encode call, folded. Unknown values stay unknown.
@@ -89,9 +86,6 @@ checkTmaPackedCoord0(Known DataType, CopyDirection Dir, Known Coord0);
 
 /// The PTX spelling of \p M, e.g. ".tile::gather4".
 const char *copyModeName(CopyMode M);
-
-/// The driver's name of \p E, e.g. "cuTensorMapEncodeIm2col".
-const char *mapEncoderName(MapEncoder E);
 
 } // namespace tma::rules
 

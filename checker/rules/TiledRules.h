@@ -11,6 +11,7 @@
 #ifndef TMA_TIDY_RULES_TILEDRULES_H
 #define TMA_TIDY_RULES_TILEDRULES_H
 
+#include "rules/EncodeCommon.h"
 #include "rules/Violation.h"
 
 #include <cstdint>
@@ -18,18 +19,6 @@
 #include <vector>
 
 namespace tma::rules {
-
-/// An array operand: the elements that could be folded, and how many elements
-/// the array provides from the pointer that was passed (std::nullopt when the
-/// array's extent is unknown). Elements past Elems.size() are unknown.
-struct KnownArray {
-  std::vector<Known> Elems;
-  std::optional<std::uint64_t> Provided;
-
-  Known at(std::size_t I) const {
-    return I < Elems.size() ? Elems[I] : Known();
-  }
-};
 
 /// What the checker knows about one cuTensorMapEncodeTiled call. Every value
 /// is already converted to the type of the driver's parameter (a negative
@@ -51,12 +40,7 @@ struct TiledDescriptor {
 };
 
 /// Options that switch heuristic rules off.
-struct TiledRuleOptions {
-  /// TMAP-ENC-GSTRIDE-UNITS: strides in elements, innermost stride included.
-  bool StrideUnitHeuristics = true;
-  /// TMAP-ENC-GADDR-TYPE: pointer element type against the data type.
-  bool AddressTypeCheck = true;
-};
+using TiledRuleOptions = EncodeRuleOptions;
 
 /// Every rule that \p D provably breaks, in a stable order (by parameter,
 /// then index). Unknown inputs never produce a violation.

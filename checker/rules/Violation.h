@@ -17,6 +17,9 @@ namespace tma::rules {
 /// An integer that is either known or unknown. Rules whose inputs are not all
 /// known produce nothing.
 using Known = std::optional<std::uint64_t>;
+/// A signed integer that is either known or unknown (the im2col corner
+/// offsets, which the driver takes as int).
+using KnownSigned = std::optional<std::int64_t>;
 
 /// The operands of a tensor-map encode call, in the driver's spelling.
 enum class Param {
@@ -32,6 +35,16 @@ enum class Param {
   Swizzle,
   L2Promotion,
   OobFill,
+  // cuTensorMapEncodeIm2col and cuTensorMapEncodeIm2colWide only. The values
+  // above are the argument positions of cuTensorMapEncodeTiled; these are not
+  // argument positions.
+  PixelBoxLowerCorner,
+  PixelBoxUpperCorner,
+  PixelBoxLowerCornerWidth,
+  PixelBoxUpperCornerWidth,
+  ChannelsPerPixel,
+  PixelsPerColumn,
+  Mode,
 };
 
 /// The driver's name of \p P, e.g. "globalStrides".
