@@ -3,7 +3,8 @@
 // GPU. Output: one tab-separated line per descriptor (see header line).
 //
 //   g++ -std=c++17 -I checker -I <cuda>/include bench/driver/encode_probe.cpp
-//       checker/rules/TiledRules.cpp checker/rules/DataTypes.cpp -lcuda
+//       checker/rules/TiledRules.cpp checker/rules/EncodeCommon.cpp
+//       checker/rules/DataTypes.cpp -lcuda
 #include "rules/TiledRules.h"
 
 #include <cuda.h>

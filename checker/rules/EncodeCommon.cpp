@@ -453,7 +453,10 @@ void checkPackedSwizzle(const EncodeContext &C, Violations &Out) {
   Violation V = makeViolation(
       "TMAP-ENC-PACKED-SWIZZLE", Param::Swizzle, std::nullopt, S, swizzle::B128,
       std::string("swizzle ") + swizzleName(S) + " is not supported for " +
-          dataTypeName(*C.D.DataType) + " with " + encoderName(C.Kind) +
+          dataTypeName(*C.D.DataType) +
+          (C.Kind == Encoder::Im2colWide
+               ? std::string(" with cuTensorMapEncodeIm2colWide")
+               : std::string()) +
           " (allowed: " + Allowed + ")");
   V.AlsoUses.emplace_back(Param::TensorDataType, std::nullopt);
   Out.push_back(std::move(V));
