@@ -20,8 +20,10 @@ using ::tma::rules::ordering::Event;
 using ::tma::rules::ordering::EventKind;
 
 const VarDecl *sharedRoot(const Expr *E, bool &Whole,
-                          const ParamBindings *Bindings) {
+                          const ParamBindings *Bindings, std::string *Path) {
   Whole = true;
+  if (Path)
+    Path->clear();
   while (E) {
     E = E->IgnoreParenImpCasts();
     if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
@@ -41,6 +43,8 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
       E = A->getBase();
     } else if (const auto *M = dyn_cast<MemberExpr>(E)) {
       Whole = false;
+      if (Path && !M->isArrow())
+        *Path = "." + M->getMemberDecl()->getNameAsString() + *Path;
       E = M->getBase();
     } else if (const auto *U = dyn_cast<UnaryOperator>(E)) {
       if (U->getOpcode() != UO_AddrOf && U->getOpcode() != UO_Deref)
@@ -126,6 +130,15 @@ private:
     }
     E.Loops = Loops;
     E.Branches = Branches;
+    // A run of generic accesses to one buffer in one place is one event.
+    if ((E.Kind == EventKind::GenericRead ||
+         E.Kind == EventKind::GenericWrite) &&
+        !Out.Seq.empty()) {
+      const Event &Last = Out.Seq.back();
+      if (Last.Kind == E.Kind && Last.Object == E.Object &&
+          Last.Loops == E.Loops && Last.Branches == E.Branches)
+        return;
+    }
     KernelEvent K;
     K.OpLoc = OpLoc;
     K.Loc = InHelper ? ViaLoc : OpLoc;
@@ -142,11 +155,26 @@ private:
   }
   std::uintptr_t fresh() { return ++Counter; }
 
-  int objectOf(const VarDecl *VD) {
-    for (std::size_t I = 0; I < Out.Objects.size(); ++I)
-      if (Out.Objects[I] == VD)
-        return static_cast<int>(I);
+  /// A buffer: the variable and the fields selected in it.
+  int objectOf(const VarDecl *VD, const std::string &Path) {
+    for (std::size_t I = 0; I < BufferKeys.size(); ++I)
+      if (BufferKeys[I].first == VD && BufferKeys[I].second == Path)
+        return BufferIds[I];
+    BufferKeys.push_back({VD, Path});
+    BufferIds.push_back(newObject(VD, VD->getName().str() + Path));
+    return BufferIds.back();
+  }
+  /// A barrier: its identity's structural key.
+  int objectOf(const BarrierIdentity &Id) {
+    for (auto &[Key, Obj] : BarrierKeys)
+      if (Key == Id.Key)
+        return Obj;
+    BarrierKeys.push_back({Id.Key, newObject(Id.Root, Id.Root->getName().str())});
+    return BarrierKeys.back().second;
+  }
+  int newObject(const VarDecl *VD, std::string Name) {
     Out.Objects.push_back(VD);
+    Out.Names.push_back(std::move(Name));
     return static_cast<int>(Out.Objects.size() - 1);
   }
 
@@ -280,6 +308,12 @@ private:
       write(U->getSubExpr(), U->getOperatorLoc());
       return;
     }
+    if (const auto *C = dyn_cast<ImplicitCastExpr>(S);
+        C && C->getCastKind() == CK_LValueToRValue) {
+      walk(C->getSubExpr());
+      read(C->getSubExpr(), C->getBeginLoc());
+      return;
+    }
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
       for (const Stmt *Child : S->children())
         walk(Child);
@@ -318,31 +352,73 @@ private:
 
   void write(const Expr *Lhs, SourceLocation Loc) {
     bool Whole = false;
-    const VarDecl *VD = sharedRoot(Lhs, Whole, bindings());
+    std::string Path;
+    const VarDecl *VD = sharedRoot(Lhs, Whole, bindings(), &Path);
     if (!VD)
       return;
     Event E;
     E.Kind = EventKind::GenericWrite;
-    E.Object = objectOf(VD);
+    E.Object = objectOf(VD, Path);
     emit(E, Loc, std::nullopt, VD);
+  }
+
+  /// The object of a barrier operand; -1 when it is no `__shared__`
+  /// variable of the kernel the model can name.
+  int barrierObject(const OpValue &V, const VarDecl *&Var, bool &Fixed) {
+    Var = nullptr;
+    Fixed = false;
+    if (!V.E)
+      return -1;
+    auto Id = barrierIdentity(bound(V.E), Ctx);
+    if (!Id || !Id->Root || !Id->Root->hasAttr<CUDASharedAttr>() ||
+        Id->ThroughPointer)
+      return -1;
+    Var = Id->Root;
+    Fixed = !hasVaryingIndex(Id->Object, Ctx);
+    return objectOf(*Id);
+  }
+
+  void read(const Expr *E, SourceLocation Loc) {
+    bool Whole = false;
+    std::string Path;
+    const VarDecl *VD = sharedRoot(E, Whole, bindings(), &Path);
+    if (!VD)
+      return;
+    Event Ev;
+    Ev.Kind = EventKind::GenericRead;
+    Ev.Object = objectOf(VD, Path);
+    emit(Ev, Loc, std::nullopt, VD);
   }
 
   /// Names the barrier operand of an op.
   void barrierEvent(EventKind Kind, const OpValue &V, const DeviceOp &Op,
-                    const OpSite &Site) {
+                    const OpSite &Site,
+                    ::tma::rules::ordering::UseRole Role = {}) {
     Event E;
     E.Kind = Kind;
+    E.Role = Role;
     const VarDecl *Var = nullptr;
-    if (V.E)
-      if (auto Id = barrierIdentity(bound(V.E), Ctx)) {
-        if (Id->Root && Id->Root->hasAttr<CUDASharedAttr>() &&
-            !Id->ThroughPointer) {
-          Var = Id->Root;
-          E.Object = objectOf(Var);
-          E.FixedObject = !hasVaryingIndex(Id->Object, Ctx);
-        }
-      }
+    E.Object = barrierObject(V, Var, E.FixedObject);
     predicated(Site, [&] { emit(E, Site.Loc, Op, Var); });
+  }
+
+  /// A copy into shared memory: what it writes and where it completes.
+  void loadEvent(const OpValue &Dst, const OpValue &Barrier, bool Tensor,
+                 const DeviceOp &Op, const OpSite &Site) {
+    Event E;
+    E.Kind = EventKind::Load;
+    E.Tensor = Tensor;
+    bool Whole = false;
+    std::string Path;
+    const VarDecl *VD =
+        Dst.E ? sharedRoot(Dst.E, Whole, bindings(), &Path) : nullptr;
+    if (VD)
+      E.Object = objectOf(VD, Path);
+    E.WholeObject = Whole;
+    const VarDecl *BarVar = nullptr;
+    bool Fixed = false;
+    E.Barrier = barrierObject(Barrier, BarVar, Fixed);
+    predicated(Site, [&] { emit(E, Site.Loc, Op, VD); });
   }
 
   template <typename Fn> void predicated(const OpSite &Site, Fn &&F) {
@@ -361,9 +437,11 @@ private:
     E.Kind = EventKind::Store;
     E.Tensor = Tensor;
     bool Whole = false;
-    const VarDecl *VD = Src.E ? sharedRoot(Src.E, Whole, bindings()) : nullptr;
+    std::string Path;
+    const VarDecl *VD =
+        Src.E ? sharedRoot(Src.E, Whole, bindings(), &Path) : nullptr;
     if (VD) {
-      E.Object = objectOf(VD);
+      E.Object = objectOf(VD, Path);
       E.WholeObject = Whole;
       // A 1-D copy reads all of the buffer only when its size says so.
       if (Whole && Size) {
@@ -386,8 +464,10 @@ private:
       if (B.Direction == device::BulkDirection::SharedToGlobal ||
           B.Direction == device::BulkDirection::SharedToCluster)
         storeEvent(B.Src, &B.Size, false, Op, Site);
-      else if (B.Direction == device::BulkDirection::GlobalToShared)
+      else if (B.Direction == device::BulkDirection::GlobalToShared) {
         barrierEvent(EventKind::BarrierUse, B.Barrier, Op, Site);
+        loadEvent(B.Dst, B.Barrier, false, Op, Site);
+      }
       if (B.Direction == device::BulkDirection::SharedToCluster)
         barrierEvent(EventKind::BarrierUse, B.Barrier, Op, Site);
       return;
@@ -397,17 +477,22 @@ private:
       if (T.Direction == device::TensorDirection::Store ||
           T.Direction == device::TensorDirection::Reduce)
         storeEvent(T.Smem, nullptr, true, Op, Site);
-      else if (T.Direction == device::TensorDirection::Load)
+      else if (T.Direction == device::TensorDirection::Load) {
         barrierEvent(EventKind::BarrierUse, T.Barrier, Op, Site);
+        loadEvent(T.Smem, T.Barrier, true, Op, Site);
+      }
       return;
     }
-    case OpKind::ExpectTx:
-      barrierEvent(EventKind::BarrierUse, std::get<ExpectTx>(Op).Barrier, Op,
-                   Site);
+    case OpKind::ExpectTx: {
+      const auto &X = std::get<ExpectTx>(Op);
+      barrierEvent(EventKind::BarrierUse, X.Barrier, Op, Site,
+                   X.WithArrive ? ::tma::rules::ordering::UseRole::Other
+                                : ::tma::rules::ordering::UseRole::Expect);
       return;
+    }
     case OpKind::Arrive:
       barrierEvent(EventKind::BarrierUse, std::get<Arrive>(Op).Barrier, Op,
-                   Site);
+                   Site, ::tma::rules::ordering::UseRole::Arrive);
       return;
     case OpKind::BarrierInit:
       barrierEvent(EventKind::BarrierInit, std::get<BarrierInit>(Op).Barrier,
@@ -573,7 +658,9 @@ private:
     if (unsigned ID = FD->getBuiltinID()) {
       std::string BuiltinName = Ctx.BuiltinInfo.getName(ID);
       llvm::StringRef Name = BuiltinName;
-      if (Name.contains("sync") || Name.contains("bar"))
+      if (Name.contains("mbarrier"))
+        simple(EventKind::Opaque, Loc); // an mbarrier op the model lacks
+      else if (Name.contains("sync") || Name.contains("bar"))
         simple(EventKind::ThreadSync, Loc);
       else if (Name.contains("fence") || Name.contains("membar"))
         simple(EventKind::Opaque, Loc);
@@ -614,6 +701,9 @@ private:
   std::vector<std::pair<std::uintptr_t, unsigned>> Branches;
   std::uintptr_t Counter = 0;
   llvm::SmallVector<const FunctionDecl *, 8> Stack;
+  std::vector<std::pair<const VarDecl *, std::string>> BufferKeys;
+  std::vector<int> BufferIds;
+  std::vector<std::pair<llvm::FoldingSetNodeID, int>> BarrierKeys;
   /// Walking a helper, called (or constructed) in the body at ViaLoc.
   bool InHelper = false;
   /// Per helper being walked: its parameters' arguments.
@@ -631,6 +721,20 @@ bool hasTmaOp(const KernelSequence &K) {
 
 } // namespace
 
+std::shared_ptr<KernelModel> KernelModel::forTranslationUnit(ASTContext &Ctx) {
+  // Per thread, like the finder and the folder (clangd checks several files
+  // at once).
+  thread_local std::weak_ptr<KernelModel> Last;
+  thread_local const ASTContext *LastCtx = nullptr;
+  if (auto Shared = Last.lock(); Shared && LastCtx == &Ctx)
+    return Shared;
+  auto Model = std::make_shared<KernelModel>(
+      Ctx, DeviceOpsFinder::forTranslationUnit(Ctx));
+  Last = Model;
+  LastCtx = &Ctx;
+  return Model;
+}
+
 const KernelSequence *KernelModel::sequenceOf(const FunctionDecl *Kernel) {
   auto [It, Inserted] = Memo.try_emplace(Kernel);
   if (!Inserted)
@@ -638,7 +742,7 @@ const KernelSequence *KernelModel::sequenceOf(const FunctionDecl *Kernel) {
   if (!Kernel->hasBody() || Kernel->isDependentContext())
     return nullptr;
   auto K = std::make_unique<KernelSequence>();
-  Builder B(Ctx, Finder, *K);
+  Builder B(Ctx, *Finder, *K);
   if (!B.run(Kernel) || !hasTmaOp(*K))
     return nullptr;
   It->second = std::move(K);

@@ -55,15 +55,22 @@ struct KernelEvent {
 struct KernelSequence {
   std::vector<::tma::rules::ordering::Event> Seq;
   std::vector<KernelEvent> Events;
-  /// The buffer or barrier of each object id.
+  /// The variable of each object id (several ids may share one: fields of
+  /// a struct, barriers with different index expressions), and its name in
+  /// messages.
   std::vector<const VarDecl *> Objects;
+  std::vector<std::string> Names;
 };
 
 /// Builds and memoises kernel sequences for one translation unit.
 class KernelModel {
 public:
-  KernelModel(ASTContext &Ctx, DeviceOpsFinder &Finder)
-      : Ctx(Ctx), Finder(Finder) {}
+  KernelModel(ASTContext &Ctx, std::shared_ptr<DeviceOpsFinder> Finder)
+      : Ctx(Ctx), Finder(std::move(Finder)) {}
+
+  /// The model of the translation unit of \p Ctx, shared by the checks
+  /// that hold it (on the TU's shared DeviceOpsFinder).
+  static std::shared_ptr<KernelModel> forTranslationUnit(ASTContext &Ctx);
 
   /// The events of \p Kernel's body; null when the model cannot follow the
   /// body (a goto, too many events) or the body issues no TMA op.
@@ -71,7 +78,7 @@ public:
 
 private:
   ASTContext &Ctx;
-  DeviceOpsFinder &Finder;
+  std::shared_ptr<DeviceOpsFinder> Finder;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelSequence>> Memo;
 };
 
@@ -80,8 +87,11 @@ private:
 /// arithmetic; \p Whole is set when nothing selected a part of it. A
 /// parameter found in \p Bindings stands for its argument.
 using ParamBindings = llvm::DenseMap<const ParmVarDecl *, const Expr *>;
+/// \p Path, when given, receives the fields selected on the way
+/// (".a.b"), which tell apart the members of a shared struct.
 const VarDecl *sharedRoot(const Expr *E, bool &Whole,
-                          const ParamBindings *Bindings = nullptr);
+                          const ParamBindings *Bindings = nullptr,
+                          std::string *Path = nullptr);
 
 } // namespace clang::tidy::tma
 

@@ -27,7 +27,6 @@ void OrderingCheck::registerMatchers(MatchFinder *F) {
 
 void OrderingCheck::onEndOfTranslationUnit() {
   Model.reset();
-  Finder.reset();
   Reported.clear();
 }
 
@@ -95,10 +94,8 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
   if (Fn->isDependentContext() || !Fn->getBody() ||
       SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())))
     return;
-  if (!Finder)
-    Finder = std::make_unique<DeviceOpsFinder>(*Result.Context);
   if (!Model)
-    Model = std::make_unique<KernelModel>(*Result.Context, *Finder);
+    Model = KernelModel::forTranslationUnit(*Result.Context);
   const KernelSequence *K = Model->sequenceOf(Fn);
   if (!K)
     return;
@@ -108,7 +105,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
   };
   auto Name = [&](std::size_t I) -> std::string {
     int O = K->Seq[I].Object;
-    return O < 0 ? "shared memory" : "'" + K->Objects[O]->getName().str() + "'";
+    return O < 0 ? "shared memory" : "'" + K->Names[O] + "'";
   };
   auto What = [&](std::size_t I) -> std::string {
     return K->Seq[I].Tensor ? "TMA store" : "bulk copy";
@@ -142,7 +139,9 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                          "hands the buffer to the issuing thread");
   }
 
-  for (const ord::Finding &F : ord::waitBeforeExit(K->Seq)) {
+  for (const ord::Finding &F :
+       WaitBeforeExit ? ord::waitBeforeExit(K->Seq)
+                      : std::vector<ord::Finding>()) {
     std::string Msg = What(F.First) + " reads " + Name(F.First) +
                       " but the kernel can exit after it with no "
                       "cp.async.bulk.wait_group.read: the copy may still be "
@@ -201,16 +200,73 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     NoteOp(F.Second, "used here in the same loop");
   }
 
+  auto LoadWhat = [&](std::size_t I) -> std::string {
+    return K->Seq[I].Tensor ? "TMA load" : "bulk copy";
+  };
+  auto BarrierName = [&](std::size_t I) -> std::string {
+    int B = K->Seq[I].Barrier;
+    return B < 0 ? "its mbarrier" : "'" + K->Names[B] + "'";
+  };
+  for (const ord::Finding &F : ord::loadWaitBeforeRead(K->Seq)) {
+    std::string Msg = "generic load reads " + Name(F.Second) + " while the " +
+                      LoadWhat(F.First) + " at line " +
+                      Line(K->Events[F.First].Loc) + " may still write it: ";
+    if (F.Wait)
+      Msg += "cp.async.bulk.wait_group at line " +
+             Line(K->Events[*F.Wait].Loc) +
+             " does not wait for copies that complete on an mbarrier";
+    else
+      Msg += "no wait on " + BarrierName(F.First) + " in between";
+    Msg += std::string(" (") + F.Rule + ")";
+    if (!Warn(K->Events[F.Second].Loc, Msg))
+      continue;
+    NoteOp(F.First, "the " + LoadWhat(F.First) + " into " + Name(F.First) +
+                        " completes on " + BarrierName(F.First));
+  }
+
+  for (const ord::Finding &F : ord::asyncWarFence(K->Seq)) {
+    std::string Msg = LoadWhat(F.Second) + " overwrites " + Name(F.Second) +
+                      " that generic loads read at line " +
+                      Line(K->Events[F.First].Loc) +
+                      " with no fence.proxy.async, thread barrier or mbarrier "
+                      "hand-off in between (ASYNC-WAR-FENCE)";
+    if (!Warn(K->Events[F.Second].Loc, Msg))
+      continue;
+    NoteOp(F.First, "generic load of " + Name(F.First) + " here");
+  }
+
+  for (const ord::Finding &F : ord::expectAfterArrive(K->Seq)) {
+    std::string Msg = "expect-tx on " + Name(F.Second) +
+                      " after an arrive on it at line " +
+                      Line(K->Events[F.First].Loc) +
+                      ": the arrive may complete the phase before these bytes "
+                      "are expected (MBAR-EXPECT-BEFORE-LAST-ARRIVE)";
+    if (!Warn(K->Events[F.Second].Loc, Msg))
+      continue;
+    NoteOp(F.First, "arrives here; expect the bytes before it, or use "
+                    "mbarrier.arrive.expect_tx");
+  }
+
   checkUninit(*Fn, *K, SM);
 }
 
 void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
                                 const KernelSequence &K,
                                 const SourceManager &SM) {
-  for (std::size_t O = 0; O < K.Objects.size(); ++O) {
-    const VarDecl *VD = K.Objects[O];
-    // A barrier of the kernel's own: every use is in its body.
-    if (!VD->isLocalVarDecl() || VD->getParentFunctionOrMethod() != &Kernel)
+  llvm::SmallPtrSet<const VarDecl *, 8> Done;
+  for (const VarDecl *VD : K.Objects) {
+    // A barrier of the kernel's own (every use is in its body), a uint64_t
+    // or a barrier class, or an array of them: no struct of several.
+    if (!Done.insert(VD).second || !VD->isLocalVarDecl() ||
+        VD->getParentFunctionOrMethod() != &Kernel)
+      continue;
+    QualType T = VD->getType();
+    while (const ArrayType *A = T->getAsArrayTypeUnsafe())
+      T = A->getElementType();
+    const auto *RD = T->getAsCXXRecordDecl();
+    if (!T->isIntegerType() &&
+        !(RD && RD->getIdentifier() &&
+          RD->getName().contains_insensitive("barrier")))
       continue;
     unsigned Uses = 0, Inits = 0;
     std::optional<std::size_t> First;
@@ -218,7 +274,7 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
     llvm::SmallPtrSet<const DeclRefExpr *, 8> Known;
     for (std::size_t I = 0; I < K.Seq.size(); ++I) {
       const ord::Event &E = K.Seq[I];
-      if (E.Object != static_cast<int>(O))
+      if (E.Object < 0 || K.Objects[E.Object] != VD)
         continue;
       switch (E.Kind) {
       case ord::EventKind::BarrierInit:

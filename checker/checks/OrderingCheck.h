@@ -30,7 +30,11 @@ namespace clang::tidy::tma {
 class OrderingCheck : public ClangTidyCheck {
 public:
   OrderingCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
+      : ClangTidyCheck(Name, Context),
+        WaitBeforeExit(Options.get("WaitBeforeExit", false)) {}
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
+    Options.store(Opts, "WaitBeforeExit", WaitBeforeExit);
+  }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
@@ -44,8 +48,11 @@ private:
   /// Reports once per (location, message).
   bool once(SourceLocation Loc, const std::string &Message);
 
-  std::unique_ptr<DeviceOpsFinder> Finder;
-  std::unique_ptr<KernelModel> Model;
+  /// Also report copies not waited for before the kernel exits (the
+  /// catalogue marks the outcome of that UNCONFIRMED; real pipelines skip
+  /// the final wait), not only before their source is overwritten.
+  const bool WaitBeforeExit;
+  std::shared_ptr<KernelModel> Model;
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
 };
 

@@ -211,6 +211,110 @@ std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq) {
   return Out;
 }
 
+std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq) {
+  std::vector<Finding> Out;
+  for (std::size_t L = 0; L < Seq.size(); ++L) {
+    if (Seq[L].Kind != EventKind::Load || Seq[L].Object < 0)
+      continue;
+    std::optional<std::size_t> GroupWait;
+    for (std::size_t J = L + 1; J < Seq.size(); ++J) {
+      const Event &E = Seq[J];
+      if (E.Kind == EventKind::BarrierWait || divertsOrUnknown(E))
+        break;
+      if (E.Kind == EventKind::WaitGroup && !GroupWait)
+        GroupWait = J;
+      if (E.Kind == EventKind::GenericRead && E.Object == Seq[L].Object &&
+          onePath(Seq[L], E)) {
+        Out.push_back({GroupWait ? "BULK-WAITGROUP-SCOPE"
+                                 : "TMA-LOAD-WAIT-BEFORE-READ",
+                       L, J, GroupWait, 0});
+        break;
+      }
+    }
+  }
+  return Out;
+}
+
+static bool ordersWar(const Event &E) {
+  switch (E.Kind) {
+  case EventKind::BarrierUse:
+    // A plain arrive may hand the buffer over ("empty" barrier); the
+    // issuer's own expect-tx and copies do not.
+    return E.Role == UseRole::Arrive;
+  case EventKind::ProxyFence:
+  case EventKind::ThreadSync:
+  case EventKind::BarrierWait:
+  case EventKind::BarrierInit:
+  case EventKind::BarrierInval:
+  case EventKind::Opaque:
+  case EventKind::Jump:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq) {
+  std::vector<Finding> Out;
+  for (std::size_t L = 0; L < Seq.size(); ++L) {
+    const Event &Ld = Seq[L];
+    if (Ld.Kind != EventKind::Load || Ld.Object < 0)
+      continue;
+    auto IsRead = [&](std::size_t J) {
+      return Seq[J].Kind == EventKind::GenericRead &&
+             Seq[J].Object == Ld.Object && onePath(Seq[J], Ld);
+    };
+    // Backwards from the copy: earlier in the code first.
+    std::optional<std::size_t> Read;
+    bool Ordered = false;
+    std::size_t Start = 0;
+    if (!Ld.Loops.empty())
+      Start = loopRange(Seq, L, Ld.Loops.back()).first;
+    for (std::size_t J = L; J-- > Start && !Read && !Ordered;) {
+      Ordered = ordersWar(Seq[J]);
+      if (!Ordered && IsRead(J))
+        Read = J;
+    }
+    if (!Read && !Ordered && Ld.Loops.empty())
+      continue;
+    // Then the rest of the innermost loop's body, through the back edge.
+    if (!Read && !Ordered) {
+      std::size_t End = loopRange(Seq, L, Ld.Loops.back()).second;
+      for (std::size_t J = End; J-- > L + 1 && !Read && !Ordered;) {
+        Ordered = ordersWar(Seq[J]);
+        if (!Ordered && IsRead(J))
+          Read = J;
+      }
+    }
+    if (Read && !Ordered)
+      Out.push_back({"ASYNC-WAR-FENCE", *Read, L, std::nullopt, 0});
+  }
+  return Out;
+}
+
+std::vector<Finding> expectAfterArrive(const std::vector<Event> &Seq) {
+  std::vector<Finding> Out;
+  for (std::size_t A = 0; A < Seq.size(); ++A) {
+    const Event &Ar = Seq[A];
+    if (Ar.Kind != EventKind::BarrierUse || Ar.Role != UseRole::Arrive ||
+        Ar.Object < 0)
+      continue;
+    for (std::size_t J = A + 1; J < Seq.size(); ++J) {
+      const Event &E = Seq[J];
+      if (E.Kind == EventKind::BarrierWait || divertsOrUnknown(E) ||
+          (E.Kind == EventKind::BarrierInit && E.Object == Ar.Object))
+        break;
+      if (E.Kind == EventKind::BarrierUse && E.Role == UseRole::Expect &&
+          E.Object == Ar.Object && onePath(Ar, E)) {
+        Out.push_back({"MBAR-EXPECT-BEFORE-LAST-ARRIVE", A, J, std::nullopt,
+                       0});
+        break;
+      }
+    }
+  }
+  return Out;
+}
+
 bool uninitialised(bool AllUsesKnown, unsigned Uses, unsigned Inits) {
   return AllUsesKnown && Uses > 0 && Inits == 0;
 }

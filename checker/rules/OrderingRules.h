@@ -30,6 +30,8 @@ namespace tma::rules::ordering {
 
 enum class EventKind {
   GenericWrite, ///< an ordinary store to a shared buffer (Object)
+  GenericRead,  ///< an ordinary load from a shared buffer (Object)
+  Load,         ///< a bulk or tensor copy writing a shared buffer (Object)
   Store,        ///< a bulk or tensor copy reading a shared buffer (Object)
   ProxyFence,   ///< fence.proxy.async covering shared::cta
   ThreadSync,   ///< __syncthreads, bar.sync, a cluster barrier
@@ -41,6 +43,13 @@ enum class EventKind {
   BarrierInval, ///< mbarrier.inval of a barrier (Object)
   Opaque,       ///< something that may order or divert the path (unknown)
   Jump,         ///< return / break / continue
+};
+
+/// What a BarrierUse does on its barrier.
+enum class UseRole {
+  Other,  ///< a copy completing on it, arrive.expect_tx (atomic)
+  Arrive, ///< an arrive without transaction bytes
+  Expect, ///< an expect-tx without arrival
 };
 
 /// One event. Loops and Branches describe its place: the ids of the loops
@@ -58,6 +67,10 @@ struct Event {
   std::optional<std::uint64_t> Depth;
   /// BarrierInit: the barrier is named without a varying index.
   bool FixedObject = false;
+  /// BarrierUse: what it does.
+  UseRole Role = UseRole::Other;
+  /// Load: the barrier it completes on (-1: unknown).
+  int Barrier = -1;
   std::vector<std::uintptr_t> Loops;
   std::vector<std::pair<std::uintptr_t, unsigned>> Branches;
 };
@@ -101,6 +114,26 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq);
 /// MBAR-REINIT-INVAL: mbarrier.init of one fixed barrier inside a loop that
 /// also uses it, with no mbarrier.inval in that loop.
 std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq);
+
+/// TMA-LOAD-WAIT-BEFORE-READ: a generic read of a buffer that a copy into
+/// it (on the path before the read) may still be writing: no mbarrier wait
+/// in between. BULK-WAITGROUP-SCOPE when a cp.async.bulk.wait_group lies in
+/// between instead (it does not wait for mbarrier-completed copies); Wait
+/// is then set to it.
+std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq);
+
+/// ASYNC-WAR-FENCE (its blatant half): a copy into a buffer that generic
+/// loads read before it (earlier in the code, or later in the same loop
+/// body through the back edge) with nothing at all in between: no proxy
+/// fence, no thread barrier, no mbarrier wait or plain arrive (the
+/// catalogue's policy counts an mbarrier hand-off as ordering).
+std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq);
+
+/// MBAR-EXPECT-BEFORE-LAST-ARRIVE: a plain arrive on a barrier followed on
+/// one path by an expect-tx (without arrival) on the same barrier, with no
+/// wait in between: the arrive may complete the phase before its bytes are
+/// expected.
+std::vector<Finding> expectAfterArrive(const std::vector<Event> &Seq);
 
 /// MBAR-UNINIT: a barrier whose every use is known (\p AllUsesKnown), used
 /// \p Uses times and initialised \p Inits times.

@@ -264,6 +264,128 @@ TEST(ReinitInLoop, SilentCases) {
 }
 
 //===----------------------------------------------------------------------===//
+// TMA-LOAD-WAIT-BEFORE-READ / BULK-WAITGROUP-SCOPE
+//===----------------------------------------------------------------------===//
+
+Event use(int Barrier, UseRole Role) {
+  Event E = ev(K::BarrierUse, Barrier);
+  E.Role = Role;
+  return E;
+}
+
+Event load(int Buffer, int Barrier) {
+  Event E = ev(K::Load, Buffer);
+  E.Barrier = Barrier;
+  return E;
+}
+
+TEST(LoadWaitBeforeRead, ReadWithoutWait) {
+  auto F = loadWaitBeforeRead({in(load(0, 1), 1, 0), ev(K::ThreadSync),
+                               ev(K::GenericRead, 0)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "TMA-LOAD-WAIT-BEFORE-READ");
+  EXPECT_EQ(F[0].Second, 2u);
+  EXPECT_TRUE(loadWaitBeforeRead({in(load(0, 1), 1, 0), ev(K::BarrierWait, 1),
+                                  ev(K::GenericRead, 0)})
+                  .empty());
+}
+
+TEST(LoadWaitBeforeRead, BulkGroupWaitIsNotAnMbarrierWait) {
+  auto F = loadWaitBeforeRead({in(load(0, 1), 1, 0), in(waitRead(0), 1, 0),
+                               ev(K::ThreadSync), ev(K::GenericRead, 0)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "BULK-WAITGROUP-SCOPE");
+  EXPECT_EQ(F[0].Wait, std::optional<std::size_t>(1));
+}
+
+TEST(LoadWaitBeforeRead, SilentCases) {
+  // Another buffer, another branch (a consumer warp), an unknown call.
+  EXPECT_TRUE(loadWaitBeforeRead({load(0, 1), ev(K::GenericRead, 2)}).empty());
+  EXPECT_TRUE(loadWaitBeforeRead({in(load(0, 1), 1, 0),
+                                  in(ev(K::GenericRead, 0), 1, 1)})
+                  .empty());
+  EXPECT_TRUE(loadWaitBeforeRead({load(0, 1), ev(K::Opaque),
+                                  ev(K::GenericRead, 0)})
+                  .empty());
+  // A wait on any barrier (it may alias): silent.
+  EXPECT_TRUE(loadWaitBeforeRead({load(0, 1), ev(K::BarrierWait, 3),
+                                  ev(K::GenericRead, 0)})
+                  .empty());
+}
+
+//===----------------------------------------------------------------------===//
+// ASYNC-WAR-FENCE
+//===----------------------------------------------------------------------===//
+
+TEST(AsyncWarFence, ReadThenReloadWithNothingBetween) {
+  auto F = asyncWarFence({ev(K::GenericRead, 0), in(load(0, 1), 1, 0)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "ASYNC-WAR-FENCE");
+  EXPECT_EQ(F[0].First, 0u);
+  EXPECT_EQ(F[0].Second, 1u);
+}
+
+TEST(AsyncWarFence, ThroughTheBackEdge) {
+  // for (...) { if (t0) load; wait; read; }  -- the next load overtakes.
+  std::vector<Event> Seq = {loop(in(load(0, 1), 1, 0), 9),
+                            loop(ev(K::BarrierWait, 1), 9),
+                            loop(ev(K::GenericRead, 0), 9)};
+  auto F = asyncWarFence(Seq);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].First, 2u);
+  // __syncthreads() at the end of the body orders it (the policy).
+  Seq.push_back(loop(ev(K::ThreadSync), 9));
+  EXPECT_TRUE(asyncWarFence(Seq).empty());
+}
+
+TEST(AsyncWarFence, AnyOrderingSilences) {
+  for (K Kind : {K::ProxyFence, K::ThreadSync, K::BarrierWait, K::Opaque,
+                 K::Jump})
+    EXPECT_TRUE(
+        asyncWarFence({ev(K::GenericRead, 0), ev(Kind, 4), load(0, 1)})
+            .empty());
+  // A plain arrive hands the buffer over; the issuer's expect-tx does not.
+  EXPECT_TRUE(asyncWarFence({ev(K::GenericRead, 0), use(4, UseRole::Arrive),
+                             load(0, 1)})
+                  .empty());
+  EXPECT_EQ(asyncWarFence({ev(K::GenericRead, 0), use(1, UseRole::Other),
+                           load(0, 1)})
+                .size(),
+            1u);
+}
+
+//===----------------------------------------------------------------------===//
+// MBAR-EXPECT-BEFORE-LAST-ARRIVE
+//===----------------------------------------------------------------------===//
+
+TEST(ExpectAfterArrive, ArriveThenExpect) {
+  auto F = expectAfterArrive(
+      {use(0, UseRole::Arrive), use(0, UseRole::Other),
+       use(0, UseRole::Expect)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "MBAR-EXPECT-BEFORE-LAST-ARRIVE");
+  EXPECT_EQ(F[0].Second, 2u);
+}
+
+TEST(ExpectAfterArrive, SilentCases) {
+  // Expect first, then arrive: the right order.
+  EXPECT_TRUE(expectAfterArrive({use(0, UseRole::Expect),
+                                 use(0, UseRole::Arrive)})
+                  .empty());
+  // Another barrier, a wait in between, other branches.
+  EXPECT_TRUE(expectAfterArrive({use(0, UseRole::Arrive),
+                                 use(1, UseRole::Expect)})
+                  .empty());
+  EXPECT_TRUE(expectAfterArrive({use(0, UseRole::Arrive),
+                                 ev(K::BarrierWait, 0),
+                                 use(0, UseRole::Expect)})
+                  .empty());
+  EXPECT_TRUE(expectAfterArrive({in(use(0, UseRole::Arrive), 1, 0),
+                                 in(use(0, UseRole::Expect), 1, 1)})
+                  .empty());
+}
+
+//===----------------------------------------------------------------------===//
 // MBAR-UNINIT
 //===----------------------------------------------------------------------===//
 

@@ -3,8 +3,12 @@
 // fence.proxy.async, then the copy; the copy's bulk group waited for before
 // its source is overwritten and before the kernel exits. Each wrong kernel
 // has a correct twin that must stay silent.
+// The exit half of the wait rules is opt-in (WaitBeforeExit: the catalogue
+// marks its outcome UNCONFIRMED).
 // RUN: %check_clang_tidy %s tma-ordering %t -- --load=%tma_plugin -- %cuda_stub_device
 // RUN: %check_clang_tidy %s tma-ordering %t -- --load=%tma_plugin -- %cuda_stub_host
+// RUN: %check_clang_tidy -check-suffixes=,EXIT %s tma-ordering %t -- --load=%tma_plugin --config="{CheckOptions: {tma-ordering.WaitBeforeExit: true}}" -- %cuda_stub_device
+// RUN: %check_clang_tidy -check-suffixes=,EXIT %s tma-ordering %t -- --load=%tma_plugin --config="{CheckOptions: {tma-ordering.WaitBeforeExit: true}}" -- %cuda_stub_host
 
 #include <cstdint>
 #include <cuda.h>
@@ -176,7 +180,7 @@ __global__ void noWaitAtExit(const __grid_constant__ CUtensorMap map) {
   __syncthreads();
   if (threadIdx.x == 0) {
     cde::cp_async_bulk_tensor_2d_shared_to_global(&map, 0, 0, tile);
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: TMA store reads 'tile' but the kernel can exit after it with no cp.async.bulk.wait_group.read: the copy may still be reading shared memory (TMA-STORE-WAIT) [tma-ordering]
+    // CHECK-NOTES-EXIT: :[[@LINE-1]]:5: warning: TMA store reads 'tile' but the kernel can exit after it with no cp.async.bulk.wait_group.read: the copy may still be reading shared memory (TMA-STORE-WAIT) [tma-ordering]
     cde::cp_async_bulk_commit_group();
   }
 }
@@ -195,7 +199,7 @@ __global__ void persistentNoWait(const __grid_constant__ CUtensorMap map,
     __syncthreads();
     if (threadIdx.x == 0) {
       cde::cp_async_bulk_tensor_2d_shared_to_global(&map, t, 0, tile);
-      // CHECK-NOTES: :[[@LINE-1]]:7: warning: TMA store reads 'tile' but the kernel can exit after it with no cp.async.bulk.wait_group.read: the copy may still be reading shared memory (TMA-STORE-WAIT) [tma-ordering]
+      // CHECK-NOTES-EXIT: :[[@LINE-1]]:7: warning: TMA store reads 'tile' but the kernel can exit after it with no cp.async.bulk.wait_group.read: the copy may still be reading shared memory (TMA-STORE-WAIT) [tma-ordering]
       cde::cp_async_bulk_commit_group();
     }
   }
