@@ -20,16 +20,22 @@ using ::tma::rules::ordering::Event;
 using ::tma::rules::ordering::EventKind;
 
 const VarDecl *sharedRoot(const Expr *E, bool &Whole,
-                          const ParamBindings *Bindings, std::string *Path) {
+                          const ParamBindings *Bindings, std::string *Path,
+                          bool Access) {
   Whole = true;
   if (Path)
     Path->clear();
+  bool Derefs = false;
   while (E) {
     E = E->IgnoreParenImpCasts();
     if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl()); P && Bindings)
         if (const Expr *Arg = Bindings->lookup(P)) {
+          // Reading or writing the pointer itself touches no buffer.
+          if (Access && !Derefs && P->getType()->isPointerType())
+            return nullptr;
           E = Arg;
+          Access = false;
           continue;
         }
       const auto *VD = dyn_cast<VarDecl>(D->getDecl());
@@ -40,15 +46,18 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
     }
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
       Whole = false;
+      Derefs = true;
       E = A->getBase();
     } else if (const auto *M = dyn_cast<MemberExpr>(E)) {
       Whole = false;
+      Derefs |= M->isArrow();
       if (Path && !M->isArrow())
         *Path = "." + M->getMemberDecl()->getNameAsString() + *Path;
       E = M->getBase();
     } else if (const auto *U = dyn_cast<UnaryOperator>(E)) {
       if (U->getOpcode() != UO_AddrOf && U->getOpcode() != UO_Deref)
         return nullptr;
+      Derefs |= U->getOpcode() == UO_Deref;
       E = U->getSubExpr();
     } else if (const auto *C = dyn_cast<CastExpr>(E)) {
       E = C->getSubExpr();
@@ -353,7 +362,7 @@ private:
   void write(const Expr *Lhs, SourceLocation Loc) {
     bool Whole = false;
     std::string Path;
-    const VarDecl *VD = sharedRoot(Lhs, Whole, bindings(), &Path);
+    const VarDecl *VD = sharedRoot(Lhs, Whole, bindings(), &Path, true);
     if (!VD)
       return;
     Event E;
@@ -381,7 +390,7 @@ private:
   void read(const Expr *E, SourceLocation Loc) {
     bool Whole = false;
     std::string Path;
-    const VarDecl *VD = sharedRoot(E, Whole, bindings(), &Path);
+    const VarDecl *VD = sharedRoot(E, Whole, bindings(), &Path, true);
     if (!VD)
       return;
     Event Ev;

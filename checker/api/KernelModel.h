@@ -88,10 +88,13 @@ private:
 /// parameter found in \p Bindings stands for its argument.
 using ParamBindings = llvm::DenseMap<const ParmVarDecl *, const Expr *>;
 /// \p Path, when given, receives the fields selected on the way
-/// (".a.b"), which tell apart the members of a shared struct.
+/// (".a.b"), which tell apart the members of a shared struct. With
+/// \p Access, \p E is an lvalue read or written: a pointer parameter read
+/// or written itself (not through a subscript or dereference) is no access
+/// to the buffer it points into.
 const VarDecl *sharedRoot(const Expr *E, bool &Whole,
                           const ParamBindings *Bindings = nullptr,
-                          std::string *Path = nullptr);
+                          std::string *Path = nullptr, bool Access = false);
 
 } // namespace clang::tidy::tma
 

@@ -226,3 +226,47 @@ __global__ void expectThenArrive(const float *src) {
   }
   waitParity(&bar, 0);
 }
+
+// TransformerEngine's transpose_to_bhsd_kernel shape: a helper reads its
+// pointer parameter to issue the copy (that reads no buffer); all threads
+// arrive and wait; the reads go through a local pointer; __syncthreads()
+// hands the buffer back. Silent.
+__device__ void issueLoad(float *dst, const float *src, uint64_t *bar,
+                          uint32_t bytes) {
+  ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta,
+                                 ptx::space_shared, bar, bytes);
+  ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, dst, src, bytes,
+                     bar);
+}
+__global__ void transposeShape(const float *src, float *out, int tiles) {
+  extern __shared__ __align__(128) char smem_raw[];
+  float *smem = reinterpret_cast<float *>(smem_raw);
+  __shared__ __align__(8) uint64_t bar;
+  if (threadIdx.x == 0) {
+    ptx::mbarrier_init(&bar, blockDim.x);
+    ptx::fence_proxy_async(ptx::space_shared);
+  }
+  __syncthreads();
+  int parity = 0;
+  for (int t = 0; t < tiles; ++t) {
+    if (threadIdx.x == 0)
+      issueLoad(smem, src + t * 1024, &bar, 4096);
+    else
+      ptx::mbarrier_arrive(&bar);
+    waitParity(&bar, parity);
+    parity ^= 1;
+    out[t * 1024 + threadIdx.x] = smem[threadIdx.x];
+    __syncthreads();
+  }
+}
+
+// The same with the pointer parameter read in the helper before the copy
+// and the buffer read directly after the wait, without the hand-off: the
+// parameter read is no read of the buffer, so only the real read counts.
+__device__ void issueLoadFrom(float *dst, const float *src, uint64_t *bar) {
+  float *d = dst;
+  ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta,
+                                 ptx::space_shared, bar, 1024);
+  ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, d, src, 1024,
+                     bar);
+}
