@@ -2,10 +2,9 @@
 // descriptors, next to what tma-tidy's rule model says about them. Needs a
 // GPU. Output: one tab-separated line per descriptor (see header line).
 //
-//   g++ -std=c++17 -I checker -I <cuda>/include bench/driver/encode_probe.cpp
-//       checker/rules/TiledRules.cpp checker/rules/EncodeCommon.cpp
-//       checker/rules/DataTypes.cpp -lcuda
-#include "rules/TiledRules.h"
+//   g++ -std=c++17 -I include -I <cuda>/include bench/driver/encode_probe.cpp
+//       -lcuda
+#include "tma/rules/TiledRules.h"
 
 #include <cuda.h>
 #include <cstdint>

@@ -6,11 +6,9 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 out=${1:-$root/bench/driver/recorded.tsv}
 cuda=${CUDA_PATH:-/usr/local/cuda}
 bin=$(mktemp -d)/encode_probe
-g++ -std=c++17 -O1 -I "$root/checker" -I "$cuda/include" \
-  "$root/bench/driver/encode_probe.cpp" "$root/checker/rules/TiledRules.cpp" \
-  "$root/checker/rules/EncodeCommon.cpp" \
-  "$root/checker/rules/DataTypes.cpp" -L "$cuda/lib64" -L "$cuda/lib64/stubs" \
-  -lcuda -o "$bin"
+g++ -std=c++17 -O1 -I "$root/include" -I "$cuda/include" \
+  "$root/bench/driver/encode_probe.cpp" -L "$cuda/lib64" \
+  -L "$cuda/lib64/stubs" -lcuda -o "$bin"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/# /' > "$out"
 "$bin" >> "$out"
 cat "$out"

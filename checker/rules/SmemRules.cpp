@@ -69,19 +69,9 @@ Known addressAlign(Known BaseAlign, std::optional<std::int64_t> Offset,
 }
 
 std::optional<std::uint64_t> swizzleRepeatBytes(std::uint64_t Swizzle) {
-  switch (Swizzle) {
-  case swizzle::B32:
-    return 256;
-  case swizzle::B64:
-    return 512;
-  case swizzle::B128:
-  case swizzle::B128Atom32B:
-  case swizzle::B128Atom32BFlip8B:
-  case swizzle::B128Atom64B:
-    return 1024;
-  default:
-    return std::nullopt;
-  }
+  if (std::uint64_t Repeat = swizzleRepeat(Swizzle))
+    return Repeat;
+  return std::nullopt;
 }
 
 std::optional<DeviceViolation> checkBulkAddrAlign16(Known AddressAlign) {

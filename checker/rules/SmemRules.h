@@ -21,16 +21,12 @@
 
 #include "rules/DeviceRules.h"
 #include "rules/Violation.h"
+#include "tma/rules/CopyBytes.h"
 
 #include <cstdint>
 #include <optional>
 
 namespace tma::rules {
-
-/// The alignment of every bulk-copy address (BULK-ADDR-ALIGN16).
-constexpr std::uint64_t BulkAddrAlign = 16;
-/// The alignment of a tensor copy's shared-memory box (TMA-SMEM-ALIGN-128).
-constexpr std::uint64_t TmaSmemAlign = 128;
 
 /// The largest power of two that divides \p Offset; 0 for offset 0 (every
 /// power of two divides it).
@@ -48,9 +44,8 @@ std::uint64_t lowestPowerOfTwo(std::int64_t Offset);
 Known addressAlign(Known BaseAlign, std::optional<std::int64_t> Offset,
                    bool BaseIsWholeGuarantee);
 
-/// The alignment a swizzle mode needs for the canonical pattern: 256, 512 or
-/// 1024 bytes for CU_TENSOR_MAP_SWIZZLE_32B/64B/128B(_ATOM_*); std::nullopt
-/// for NONE and invalid values.
+/// swizzleRepeat() (tma/rules/CopyBytes.h), std::nullopt for NONE and
+/// invalid values.
 std::optional<std::uint64_t> swizzleRepeatBytes(std::uint64_t Swizzle);
 
 /// BULK-ADDR-ALIGN16: the shared-memory address of a 1-D bulk copy is

@@ -6,6 +6,7 @@
 
 #include "rules/TensorCopyRules.h"
 #include "rules/DataTypes.h"
+#include "tma/rules/CopyBytes.h"
 
 #include <string>
 
@@ -34,13 +35,14 @@ const char *copyModeName(CopyMode M) {
 Known tensorCopyBytes(const MapDescriptor &D, CopyMode M) {
   if (!D.DataType || !D.Rank || *D.Rank < 1 || *D.Rank > 5)
     return std::nullopt;
-  // Packed types: the transaction count of a packed box is not documented.
-  if (isPackedType(*D.DataType))
+  // 0 for the packed types: the transaction count of a packed box is not
+  // documented.
+  const std::uint64_t Elem = copyElementBytes(*D.DataType);
+  if (!Elem)
     return std::nullopt;
-  std::optional<unsigned> Bits = globalElementBits(*D.DataType);
-  if (!Bits || *Bits % 8)
-    return std::nullopt;
-  const std::uint64_t Elem = *Bits / 8;
+  auto Known0 = [](std::uint64_t Bytes) -> Known {
+    return Bytes ? Known(Bytes) : std::nullopt;
+  };
   switch (M) {
   case CopyMode::Tile:
   case CopyMode::Scatter4:
@@ -49,21 +51,19 @@ Known tensorCopyBytes(const MapDescriptor &D, CopyMode M) {
         *D.Interleave != interleave::None)
       return std::nullopt;
     Known Inner = D.BoxDim.at(0);
-    if (!Inner || *Inner < 1 || *Inner > 256)
+    if (!Inner)
       return std::nullopt;
-    // gather4/scatter4 move four rows of boxDim[0] elements.
     if (M != CopyMode::Tile)
-      return 4 * *Inner * Elem;
-    std::uint64_t Bytes = *Inner * Elem;
-    // elementStrides[0] is ignored without interleave.
+      return Known0(gather4Bytes(Elem, *Inner));
+    std::uint64_t Box[5] = {*Inner}, Strides[5] = {1};
     for (std::uint64_t I = 1; I < *D.Rank; ++I) {
-      Known Box = D.BoxDim.at(I), Stride = D.ElementStrides.at(I);
-      if (!Box || !Stride || *Box < 1 || *Box > 256 || *Stride < 1 ||
-          *Stride > 8)
+      Known B = D.BoxDim.at(I), S = D.ElementStrides.at(I);
+      if (!B || !S)
         return std::nullopt;
-      Bytes *= (*Box + *Stride - 1) / *Stride;
+      Box[I] = *B;
+      Strides[I] = *S;
     }
-    return Bytes;
+    return Known0(tileBoxBytes(Elem, *D.Rank, Box, Strides));
   }
   case CopyMode::Im2col:
   case CopyMode::Im2colNoOffs:
@@ -95,9 +95,9 @@ std::optional<DeviceViolation> checkTmaDimEqRank(Known Dims, Known Rank,
                                      "d, but the tensor map it reads has "
                                      "tensorRank " +
                                      R;
-  std::string Suggestion = Gather
-                               ? "encode the map with tensorRank 2"
-                               : "use ." + R + "d with " + R +
+  std::string Suggestion =
+      Gather ? "encode the map with tensorRank 2"
+             : "use ." + R + "d with " + R +
                    (*Rank == 1 ? " coordinate" : " coordinates");
   return DeviceViolation{
       "TMA-DIM-EQ-RANK",  DeviceParam::Dims,  *Dims,

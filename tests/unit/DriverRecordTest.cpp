@@ -8,11 +8,13 @@
 // (bench/driver/recorded.tsv, recorded on a GPU by bench/driver/run.sh)
 // against the rule model. The model may miss a rejection (silence), but must
 // not report a descriptor the driver accepted, except where the difference
-// is deliberate and listed here.
+// is deliberate and listed here. The rows are replayed through the public
+// header <tma/validate.h> too, which must agree with the model exactly.
 //
 //===----------------------------------------------------------------------===//
 
 #include "rules/TiledRules.h"
+#include "tma/validate.h"
 
 #include "gtest/gtest.h"
 #include <fstream>
@@ -84,13 +86,75 @@ TEST(DriverRecord, ModelNeverRejectsWhatTheDriverAccepts) {
     for (const Violation &V : Vs)
       if (DriverAccepts)
         EXPECT_TRUE(Deliberate.count(V.RuleId))
-            << F[0] << ": the driver accepts it, the model reports "
-            << V.RuleId << ": " << V.Message;
+            << F[0] << ": the driver accepts it, the model reports " << V.RuleId
+            << ": " << V.Message;
   }
   EXPECT_GT(Rows, 40u);
   // Misses are allowed (rank 1 with a null strides pointer, packed types on
   // a CC 9.0 device), but the model catches most rejections.
   EXPECT_GE(Caught * 10, Rejected * 8) << Caught << " of " << Rejected;
+}
+
+template <typename T> std::vector<T> values(const std::string &S) {
+  std::vector<T> Out;
+  for (const std::string &N : split(S, ','))
+    if (!N.empty())
+      Out.push_back(static_cast<T>(std::stoull(N)));
+  return Out;
+}
+
+std::string ids(const std::vector<std::string> &Ids) {
+  std::string S;
+  for (const std::string &Id : Ids)
+    S += (S.empty() ? "" : ",") + Id;
+  return S;
+}
+
+// The record replayed through tma::check_tiled, with the operands as the
+// probe passed them (an aligned map and address, a null empty array).
+TEST(DriverRecord, HeaderAgreesWithTheModel) {
+  std::ifstream In(TMA_DRIVER_RECORD);
+  ASSERT_TRUE(In) << "cannot read " << TMA_DRIVER_RECORD;
+  alignas(256) static char Memory[256];
+  CUtensorMap Map;
+  std::string Line;
+  unsigned Rows = 0;
+  while (std::getline(In, Line)) {
+    if (Line.empty() || Line[0] == '#' || Line.rfind("name\t", 0) == 0)
+      continue;
+    std::vector<std::string> F = split(Line, '\t');
+    ASSERT_EQ(F.size(), 13u) << Line;
+    auto Dims = values<cuuint64_t>(F[3]), Strides = values<cuuint64_t>(F[4]);
+    auto Box = values<cuuint32_t>(F[5]), Es = values<cuuint32_t>(F[6]);
+    tma::violations Vs = tma::check_tiled(
+        &Map, CUtensorMapDataType(std::stoul(F[1])), std::stoul(F[2]), Memory,
+        Dims.data(), Strides.empty() ? nullptr : Strides.data(), Box.data(),
+        Es.data(), CUtensorMapInterleave(std::stoul(F[7])),
+        CUtensorMapSwizzle(std::stoul(F[8])),
+        CUtensorMapL2promotion(std::stoul(F[9])),
+        CUtensorMapFloatOOBfill(std::stoul(F[10])));
+    std::vector<std::string> Header;
+    for (const tma::violation &V : Vs)
+      Header.push_back(V.rule);
+    // The model on the same values (the test above holds it to the driver).
+    TiledDescriptor D;
+    D.DataType = std::stoull(F[1]);
+    D.Rank = std::stoull(F[2]);
+    D.GlobalDim = numbers(F[3]);
+    D.GlobalStrides = numbers(F[4]);
+    D.BoxDim = numbers(F[5]);
+    D.ElementStrides = numbers(F[6]);
+    D.Interleave = std::stoull(F[7]);
+    D.Swizzle = std::stoull(F[8]);
+    D.L2Promotion = std::stoull(F[9]);
+    D.OobFill = std::stoull(F[10]);
+    std::vector<std::string> Model;
+    for (const Violation &V : checkTiled(D))
+      Model.push_back(V.RuleId);
+    EXPECT_EQ(ids(Header), ids(Model)) << F[0];
+    ++Rows;
+  }
+  EXPECT_GT(Rows, 40u);
 }
 
 } // namespace

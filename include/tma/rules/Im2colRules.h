@@ -1,58 +1,135 @@
 //===----------------------------------------------------------------------===//
 //
 // Part of tma-tidy. The rule model: plain C++17, no Clang or LLVM include.
+// Header-only: the checker and <tma/validate.h> compile the same rules.
 //
 //===----------------------------------------------------------------------===//
 //
-// The rules only the im2col encoders have (tma-rules.md sections 1.C and
-// 1.D), each in one function named after its id. The rules of section 1.A
-// are shared with cuTensorMapEncodeTiled (EncodeCommon.cpp). A rule reads
-// only known values and stays silent when one of its inputs is unknown.
+// The rules of cuTensorMapEncodeIm2col and cuTensorMapEncodeIm2colWide
+// (tma-rules.md sections 1.A, 1.C, 1.D, 6). The rules of section 1.A are the
+// functions checkTiled calls too (EncodeCommon.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "rules/Im2colRules.h"
-#include "rules/DataTypes.h"
-#include "rules/EncodeCommon.h"
+#ifndef TMA_RULES_IM2COLRULES_H
+#define TMA_RULES_IM2COLRULES_H
 
+#include "EncodeCommon.h"
+#include "Violation.h"
+
+#include "DataTypes.h"
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace tma::rules {
 
-namespace {
+/// A signed array operand (the im2col corner offsets, `const int *`): the
+/// elements that could be folded and how many the array provides from the
+/// pointer that was passed (std::nullopt when unknown).
+struct KnownSignedArray {
+  std::vector<KnownSigned> Elems;
+  std::optional<std::uint64_t> Provided;
 
-constexpr std::uint64_t MaxChannelsPerPixel = 256;
-constexpr std::uint64_t PackedChannelsPerPixel = 128;
-constexpr std::uint64_t MaxPixelsPerColumn = 1024;
+  KnownSigned at(std::size_t I) const {
+    return I < Elems.size() ? Elems[I] : KnownSigned();
+  }
+};
+
+/// What the checker knows about one cuTensorMapEncodeIm2col call. Unsigned
+/// values are converted to the driver's parameter type, the corners to int.
+/// Corner index 0 is W, 1 is H, 2 is D (tma-rules.md section 1: INFERRED).
+struct Im2colDescriptor {
+  Known DataType;
+  Known Rank;
+  KnownArray GlobalDim;
+  KnownArray GlobalStrides;
+  KnownSignedArray PixelBoxLowerCorner;
+  KnownSignedArray PixelBoxUpperCorner;
+  Known ChannelsPerPixel;
+  Known PixelsPerColumn;
+  KnownArray ElementStrides;
+  Known Interleave;
+  Known Swizzle;
+  Known L2Promotion;
+  Known OobFill;
+  /// Size in bits of the element type that globalAddress points to (see
+  /// TiledDescriptor).
+  Known AddressElementBits;
+  /// The values of the tensorMap and globalAddress pointers: known at run
+  /// time (<tma/validate.h>), unknown to the checker.
+  Known TensorMapAddress;
+  Known GlobalAddress;
+};
+
+/// What the checker knows about one cuTensorMapEncodeIm2colWide call.
+struct Im2colWideDescriptor {
+  Known DataType;
+  Known Rank;
+  KnownArray GlobalDim;
+  KnownArray GlobalStrides;
+  KnownSigned PixelBoxLowerCornerWidth;
+  KnownSigned PixelBoxUpperCornerWidth;
+  Known ChannelsPerPixel;
+  Known PixelsPerColumn;
+  KnownArray ElementStrides;
+  Known Interleave;
+  /// CUtensorMapIm2ColWideMode.
+  Known Mode;
+  Known Swizzle;
+  Known L2Promotion;
+  Known OobFill;
+  Known AddressElementBits;
+  /// See TiledDescriptor.
+  Known TensorMapAddress;
+  Known GlobalAddress;
+};
+
+/// Every rule that \p D provably breaks, in a stable order (by parameter,
+/// then index). Unknown inputs never produce a violation.
+std::vector<Violation> checkIm2col(const Im2colDescriptor &D,
+                                   const EncodeRuleOptions &Opts = {});
+std::vector<Violation> checkIm2colWide(const Im2colWideDescriptor &D,
+                                       const EncodeRuleOptions &Opts = {});
+
+//===----------------------------------------------------------------------===//
+// Implementation
+//===----------------------------------------------------------------------===//
+
+inline constexpr std::uint64_t MaxChannelsPerPixel = 256;
+inline constexpr std::uint64_t PackedChannelsPerPixel = 128;
+inline constexpr std::uint64_t MaxPixelsPerColumn = 1024;
 /// Im2colWide's corners are one offset each, in [-2^15, 2^15 - 1].
-constexpr std::int64_t WideCornerBound = 32768;
-const char *const SpatialName[] = {"W", "H", "D"};
+inline constexpr std::int64_t WideCornerBound = 32768;
+inline const char *const SpatialName[] = {"W", "H", "D"};
 
 /// A signed value as Violation::Value holds it (two's complement).
-std::uint64_t asValue(std::int64_t V) { return static_cast<std::uint64_t>(V); }
+inline std::uint64_t asValue(std::int64_t V) {
+  return static_cast<std::uint64_t>(V);
+}
 
 /// Im2col's corner offsets lie in [-Bound, Bound - 1] for the rank
 /// (tma-rules.md TMAP-I2C-CORNER-RANGE).
-std::int64_t cornerBound(std::uint64_t Rank) {
+inline std::int64_t cornerBound(std::uint64_t Rank) {
   return Rank == 3 ? 32768 : Rank == 4 ? 128 : 16;
 }
 
-KnownSigned readCorner(const EncodeContext &C, const KnownSignedArray &A,
-                       Param P, std::uint64_t I) {
+inline KnownSigned readCorner(const EncodeContext &C, const KnownSignedArray &A,
+                              Param P, std::uint64_t I) {
   if (I >= C.readCount(P) || (A.Provided && I >= *A.Provided))
     return std::nullopt;
   return A.at(I);
 }
 
-std::string signedName(Param P, std::optional<unsigned> I) {
+inline std::string signedName(Param P, std::optional<unsigned> I) {
   return I ? indexed(P, *I) : std::string(paramName(P));
 }
 
 /// A corner offset outside [-Bound, Bound - 1], or std::nullopt.
-std::optional<Violation> cornerOutOfRange(const char *Id, Param P,
-                                          std::optional<unsigned> I,
-                                          std::int64_t V, std::int64_t Bound,
-                                          const std::string &Why) {
+inline std::optional<Violation>
+cornerOutOfRange(const char *Id, Param P, std::optional<unsigned> I,
+                 std::int64_t V, std::int64_t Bound, const std::string &Why) {
   if (V >= -Bound && V < Bound)
     return std::nullopt;
   Violation Vi =
@@ -65,15 +142,16 @@ std::optional<Violation> cornerOutOfRange(const char *Id, Param P,
 
 /// The number of filter positions along one spatial dimension:
 /// globalDim + upper - lower (tma-rules.md TMAP-I2C-CORNER-AREA).
-std::int64_t positions(std::uint64_t Dim, std::int64_t Lower,
-                       std::int64_t Upper) {
+inline std::int64_t positions(std::uint64_t Dim, std::int64_t Lower,
+                              std::int64_t Upper) {
   return static_cast<std::int64_t>(Dim) + Upper - Lower;
 }
 
 // TMAP-I2C-CHANNELS, except the swizzle span of Im2colWide (which
 // TMAP-I2CW-SWIZZLE covers): 1..256, exactly 128 for the 16-byte-aligned
 // packed types, and on Im2col within the swizzle span.
-void checkChannels(const EncodeContext &C, const Known &Cpp, Violations &Out) {
+inline void checkChannels(const EncodeContext &C, const Known &Cpp,
+                          Violations &Out) {
   if (!Cpp)
     return;
   if (*Cpp == 0 || *Cpp > MaxChannelsPerPixel) {
@@ -123,8 +201,8 @@ void checkChannels(const EncodeContext &C, const Known &Cpp, Violations &Out) {
 }
 
 /// pixelsPerColumn in 1..1024, reported as \p Id.
-void checkPixels(const Known &Ppc, const char *Id, const std::string &Why,
-                 Violations &Out) {
+inline void checkPixels(const Known &Ppc, const char *Id,
+                        const std::string &Why, Violations &Out) {
   if (!Ppc || (*Ppc >= 1 && *Ppc <= MaxPixelsPerColumn))
     return;
   Violation V =
@@ -142,8 +220,8 @@ void checkPixels(const Known &Ppc, const char *Id, const std::string &Why,
 //===----------------------------------------------------------------------===//
 
 // TMAP-I2C-CORNER-RANGE
-void checkCornerRange(const EncodeContext &C, const Im2colDescriptor &D,
-                      Violations &Out) {
+inline void checkCornerRange(const EncodeContext &C, const Im2colDescriptor &D,
+                             Violations &Out) {
   if (!C.ValidRank)
     return;
   std::int64_t Bound = cornerBound(*C.ValidRank);
@@ -168,8 +246,8 @@ void checkCornerRange(const EncodeContext &C, const Im2colDescriptor &D,
 // TMAP-I2C-CORNER-AREA. The order of the corner elements (W, H, D) is
 // inferred, not documented: report only an extent that is empty whichever
 // spatial dimension element J describes.
-void checkCornerArea(const EncodeContext &C, const Im2colDescriptor &D,
-                     Violations &Out) {
+inline void checkCornerArea(const EncodeContext &C, const Im2colDescriptor &D,
+                            Violations &Out) {
   if (!C.ValidRank)
     return;
   std::uint64_t Rank = *C.ValidRank;
@@ -214,8 +292,8 @@ void checkCornerArea(const EncodeContext &C, const Im2colDescriptor &D,
 
 // TMAP-I2CW-CORNER: both offsets in [-32768, 32767], and a non-empty box
 // along W (globalDim[1]).
-void checkWideCorners(const EncodeContext &C, const Im2colWideDescriptor &D,
-                      Violations &Out) {
+inline void checkWideCorners(const EncodeContext &C,
+                             const Im2colWideDescriptor &D, Violations &Out) {
   bool InRange = true;
   for (Param P :
        {Param::PixelBoxLowerCornerWidth, Param::PixelBoxUpperCornerWidth}) {
@@ -251,8 +329,8 @@ void checkWideCorners(const EncodeContext &C, const Im2colWideDescriptor &D,
 
 // TMAP-I2CW-SWIZZLE: 64B, 128B or 128B_ATOM_32B, and the inner box
 // (channelsPerPixel elements) within its span.
-void checkWideSwizzle(const EncodeContext &C, const Im2colWideDescriptor &D,
-                      Violations &Out) {
+inline void checkWideSwizzle(const EncodeContext &C,
+                             const Im2colWideDescriptor &D, Violations &Out) {
   const Known &S = C.D.Swizzle;
   if (!S || *S > swizzle::Last)
     return;
@@ -294,7 +372,7 @@ void checkWideSwizzle(const EncodeContext &C, const Im2colWideDescriptor &D,
 }
 
 // TMAP-I2CW-INTERLEAVE
-void checkWideInterleave(const EncodeContext &C, Violations &Out) {
+inline void checkWideInterleave(const EncodeContext &C, Violations &Out) {
   const Known &I = C.D.Interleave;
   if (!I || *I == interleave::None || *I > interleave::Last)
     return;
@@ -310,10 +388,8 @@ void checkWideInterleave(const EncodeContext &C, Violations &Out) {
   Out.push_back(std::move(V));
 }
 
-} // namespace
-
-std::vector<Violation> checkIm2col(const Im2colDescriptor &D,
-                                   const EncodeRuleOptions &Opts) {
+inline std::vector<Violation> checkIm2col(const Im2colDescriptor &D,
+                                          const EncodeRuleOptions &Opts) {
   EncodeContext C(Encoder::Im2col, commonOperands(D), Opts);
   Violations Out;
   checkDataTypeEnum(C, Out);
@@ -341,12 +417,14 @@ std::vector<Violation> checkIm2col(const Im2colDescriptor &D,
   checkPackedSwizzle(C, Out);
   checkOobFill(C, Out);
   checkAddressType(C, Out);
+  checkTensorMapAlign(C, Out);
+  checkGlobalAddressAlign(C, Out);
   sortViolations(Out);
   return Out;
 }
 
-std::vector<Violation> checkIm2colWide(const Im2colWideDescriptor &D,
-                                       const EncodeRuleOptions &Opts) {
+inline std::vector<Violation> checkIm2colWide(const Im2colWideDescriptor &D,
+                                              const EncodeRuleOptions &Opts) {
   EncodeOperands Ops = commonOperands(D);
   Ops.Mode = D.Mode;
   EncodeContext C(Encoder::Im2colWide, std::move(Ops), Opts);
@@ -378,8 +456,12 @@ std::vector<Violation> checkIm2colWide(const Im2colWideDescriptor &D,
   checkPackedSwizzle(C, Out);
   checkOobFill(C, Out);
   checkAddressType(C, Out);
+  checkTensorMapAlign(C, Out);
+  checkGlobalAddressAlign(C, Out);
   sortViolations(Out);
   return Out;
 }
 
 } // namespace tma::rules
+
+#endif // TMA_RULES_IM2COLRULES_H

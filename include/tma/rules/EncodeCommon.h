@@ -1,29 +1,204 @@
 //===----------------------------------------------------------------------===//
 //
 // Part of tma-tidy. The rule model: plain C++17, no Clang or LLVM include.
+// Header-only: the checker and <tma/validate.h> compile the same rules.
 //
 //===----------------------------------------------------------------------===//
 //
-// The rules of tma-rules.md section 1.A, shared by the three encoders. A rule
-// reads only known values and stays silent when one of its inputs is unknown.
+// The rules that all three encoders share (tma-rules.md section 1.A): one
+// function per rule, called by checkTiled, checkIm2col and checkIm2colWide.
+// This header is the rule model's own plumbing; users of the model include
+// TiledRules.h or Im2colRules.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "rules/EncodeCommon.h"
-#include "rules/DataTypes.h"
+#ifndef TMA_RULES_ENCODECOMMON_H
+#define TMA_RULES_ENCODECOMMON_H
 
+#include "Violation.h"
+
+#include "DataTypes.h"
 #include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace tma::rules {
 
-namespace {
-constexpr std::uint64_t MaxGlobalDim = std::uint64_t{1} << 32;
-constexpr std::uint64_t MaxGlobalStrideExclusive = std::uint64_t{1} << 40;
-constexpr std::uint64_t MaxElementStride = 8;
-} // namespace
+/// An array operand: the elements that could be folded, and how many elements
+/// the array provides from the pointer that was passed (std::nullopt when the
+/// array's extent is unknown). Elements past Elems.size() are unknown.
+struct KnownArray {
+  std::vector<Known> Elems;
+  std::optional<std::uint64_t> Provided;
 
-const char *encoderName(Encoder E) {
+  Known at(std::size_t I) const {
+    return I < Elems.size() ? Elems[I] : Known();
+  }
+};
+
+/// Options that switch heuristic rules off (every encoder).
+struct EncodeRuleOptions {
+  /// TMAP-ENC-GSTRIDE-UNITS: strides in elements, innermost stride included.
+  bool StrideUnitHeuristics = true;
+  /// TMAP-ENC-GADDR-TYPE: pointer element type against the data type.
+  bool AddressTypeCheck = true;
+};
+
+/// The driver entry point whose operands are checked.
+enum class Encoder { Tiled, Im2col, Im2colWide };
+
+/// The driver's name of \p E, e.g. "cuTensorMapEncodeIm2col".
+const char *encoderName(Encoder E);
+
+/// The operands every encoder has, as the shared rules read them.
+struct EncodeOperands {
+  Known DataType;
+  Known Rank;
+  KnownArray GlobalDim;
+  KnownArray GlobalStrides;
+  KnownArray ElementStrides;
+  Known Interleave;
+  Known Swizzle;
+  Known L2Promotion;
+  Known OobFill;
+  /// Im2colWide's CUtensorMapIm2ColWideMode; unused elsewhere.
+  Known Mode;
+  Known AddressElementBits;
+  /// The values of the tensorMap and globalAddress pointers: known at run
+  /// time (<tma/validate.h>), unknown to the checker.
+  Known TensorMapAddress;
+  Known GlobalAddress;
+};
+
+/// The shared operands of any descriptor with the common field names.
+template <typename DescriptorT>
+EncodeOperands commonOperands(const DescriptorT &D) {
+  EncodeOperands O;
+  O.DataType = D.DataType;
+  O.Rank = D.Rank;
+  O.GlobalDim = D.GlobalDim;
+  O.GlobalStrides = D.GlobalStrides;
+  O.ElementStrides = D.ElementStrides;
+  O.Interleave = D.Interleave;
+  O.Swizzle = D.Swizzle;
+  O.L2Promotion = D.L2Promotion;
+  O.OobFill = D.OobFill;
+  O.AddressElementBits = D.AddressElementBits;
+  O.TensorMapAddress = D.TensorMapAddress;
+  O.GlobalAddress = D.GlobalAddress;
+  return O;
+}
+
+/// Shared state of one evaluation: the operands and the values every rule
+/// needs (how many array elements the driver reads, the element size).
+class EncodeContext {
+public:
+  EncodeContext(Encoder Kind, EncodeOperands Ops,
+                const EncodeRuleOptions &Opts);
+
+  /// The smallest and largest rank the encoder accepts.
+  std::uint64_t minRank() const;
+  static constexpr std::uint64_t MaxRank = 5;
+
+  /// How many elements of an array operand the driver reads. With an
+  /// unknown or invalid rank only element 0 is certainly read (nothing of
+  /// globalStrides or the corner arrays).
+  std::uint64_t readCount(Param P) const;
+
+  /// The element of \p A at \p I if the driver reads it and it is known.
+  Known read(const KnownArray &A, Param P, std::uint64_t I) const;
+
+  /// True when \p V is known and equals \p Expected.
+  static bool is(const Known &V, std::uint64_t Expected) {
+    return V && *V == Expected;
+  }
+
+  Encoder Kind;
+  EncodeOperands D;
+  const EncodeRuleOptions &Opts;
+  std::optional<std::uint64_t> ValidRank;
+  std::optional<unsigned> GlobalBits;
+  std::optional<unsigned> BoxBits;
+};
+
+using Violations = std::vector<Violation>;
+
+//===----------------------------------------------------------------------===//
+// Message helpers
+//===----------------------------------------------------------------------===//
+
+/// "globalDim[2]".
+std::string indexed(Param P, std::uint64_t I);
+/// "0x7f0000000008".
+std::string hex(std::uint64_t V);
+/// "4 bytes", "16.5 bytes" for a bit count.
+std::string bitsAsBytes(std::uint64_t Bits);
+/// "1 byte", "2 bytes" or "4 bits" for an element size in bits.
+std::string elementSize(unsigned Bits);
+std::uint64_t roundUp(std::uint64_t V, std::uint64_t M);
+Violation makeViolation(const char *Id, Param P, std::optional<unsigned> Index,
+                        std::uint64_t Value, std::uint64_t Limit,
+                        std::string Msg);
+Suggestion setValue(Param P, std::optional<unsigned> Index, std::uint64_t V,
+                    std::string Text, std::string Spelling = {});
+/// Orders by operand, then index, then rule id: deterministic output
+/// whatever the order the rules ran in.
+void sortViolations(Violations &Out);
+
+//===----------------------------------------------------------------------===//
+// The shared rules, each named after its id
+//===----------------------------------------------------------------------===//
+
+// TMAP-ENC-DTYPE-ENUM
+void checkDataTypeEnum(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-ENUM-RANGE (with Im2colWide's mode)
+void checkEnumRanges(const EncodeContext &C, Violations &Out);
+/// The encoder's rank rule \p RuleId: the rank against the encoder's range,
+/// then every array against the elements the rank makes the driver read.
+/// \p Arrays lists each array operand with the elements it provides.
+void checkRankAndArrays(
+    const EncodeContext &C, const char *RuleId, const std::string &RangeText,
+    const std::vector<std::pair<Param, std::optional<std::uint64_t>>> &Arrays,
+    Violations &Out);
+// TMAP-ENC-INTERLEAVE-RANK
+void checkInterleaveRank(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-GDIM-RANGE
+void checkGlobalDimRange(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-GDIM-PACKED
+void checkGlobalDimPacked(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-GSTRIDE-ALIGN, TMAP-ENC-GSTRIDE-MAX and TMAP-ENC-GSTRIDE-UNITS
+void checkGlobalStrides(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-ESTRIDE-RANGE
+void checkElementStrides(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-INTERLEAVE32-SWIZZLE32
+void checkInterleave32Swizzle(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-PACKED-INTERLEAVE
+void checkPackedInterleave(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-PACKED-SWIZZLE (the Tiled and Im2col lists, or Im2colWide's)
+void checkPackedSwizzle(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-OOBFILL-FLOAT
+void checkOobFill(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-GADDR-TYPE (tma-tidy's own rule)
+void checkAddressType(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-OUT-ALIGN64 (run time only: the checker does not know addresses)
+void checkTensorMapAlign(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-GADDR-ALIGN (run time only)
+void checkGlobalAddressAlign(const EncodeContext &C, Violations &Out);
+
+//===----------------------------------------------------------------------===//
+// Implementation
+//===----------------------------------------------------------------------===//
+
+inline constexpr std::uint64_t MaxGlobalDim = std::uint64_t{1} << 32;
+inline constexpr std::uint64_t MaxGlobalStrideExclusive = std::uint64_t{1}
+                                                          << 40;
+inline constexpr std::uint64_t MaxElementStride = 8;
+
+inline const char *encoderName(Encoder E) {
   switch (E) {
   case Encoder::Tiled:
     return "cuTensorMapEncodeTiled";
@@ -35,8 +210,8 @@ const char *encoderName(Encoder E) {
   return "?";
 }
 
-EncodeContext::EncodeContext(Encoder Kind, EncodeOperands Ops,
-                             const EncodeRuleOptions &Opts)
+inline EncodeContext::EncodeContext(Encoder Kind, EncodeOperands Ops,
+                                    const EncodeRuleOptions &Opts)
     : Kind(Kind), D(std::move(Ops)), Opts(Opts) {
   if (D.Rank && *D.Rank >= minRank() && *D.Rank <= MaxRank)
     ValidRank = D.Rank;
@@ -46,11 +221,11 @@ EncodeContext::EncodeContext(Encoder Kind, EncodeOperands Ops,
   }
 }
 
-std::uint64_t EncodeContext::minRank() const {
+inline std::uint64_t EncodeContext::minRank() const {
   return Kind == Encoder::Tiled ? 1 : 3;
 }
 
-std::uint64_t EncodeContext::readCount(Param P) const {
+inline std::uint64_t EncodeContext::readCount(Param P) const {
   if (P == Param::GlobalStrides)
     return ValidRank ? *ValidRank - 1 : 0;
   if (P == Param::PixelBoxLowerCorner || P == Param::PixelBoxUpperCorner)
@@ -58,7 +233,8 @@ std::uint64_t EncodeContext::readCount(Param P) const {
   return ValidRank ? *ValidRank : 1;
 }
 
-Known EncodeContext::read(const KnownArray &A, Param P, std::uint64_t I) const {
+inline Known EncodeContext::read(const KnownArray &A, Param P,
+                                 std::uint64_t I) const {
   if (I >= readCount(P))
     return std::nullopt;
   if (A.Provided && I >= *A.Provided)
@@ -66,40 +242,52 @@ Known EncodeContext::read(const KnownArray &A, Param P, std::uint64_t I) const {
   return A.at(I);
 }
 
-std::string indexed(Param P, std::uint64_t I) {
+inline std::string indexed(Param P, std::uint64_t I) {
   return std::string(paramName(P)) + "[" + std::to_string(I) + "]";
 }
 
-std::string bitsAsBytes(std::uint64_t Bits) {
+inline std::string bitsAsBytes(std::uint64_t Bits) {
   static const char *const Fractions[] = {"",   ".125", ".25", ".375",
                                           ".5", ".625", ".75", ".875"};
   return std::to_string(Bits / 8) + Fractions[Bits % 8] + " bytes";
 }
 
-std::string elementSize(unsigned Bits) {
+inline std::string elementSize(unsigned Bits) {
   if (Bits % 8 == 0)
     return std::to_string(Bits / 8) + (Bits == 8 ? " byte" : " bytes");
   return std::to_string(Bits) + " bits";
 }
 
-std::uint64_t roundUp(std::uint64_t V, std::uint64_t M) {
+inline std::string hex(std::uint64_t V) {
+  static const char Digits[] = "0123456789abcdef";
+  std::string S;
+  do {
+    S.insert(S.begin(), Digits[V % 16]);
+    V /= 16;
+  } while (V);
+  return "0x" + S;
+}
+
+inline std::uint64_t roundUp(std::uint64_t V, std::uint64_t M) {
   return (V + M - 1) / M * M;
 }
 
-Violation makeViolation(const char *Id, Param P, std::optional<unsigned> Index,
-                        std::uint64_t Value, std::uint64_t Limit,
-                        std::string Msg) {
+inline Violation makeViolation(const char *Id, Param P,
+                               std::optional<unsigned> Index,
+                               std::uint64_t Value, std::uint64_t Limit,
+                               std::string Msg) {
   return Violation{Id,           P, Index, Value, Limit, std::move(Msg),
                    std::nullopt, {}};
 }
 
-Suggestion setValue(Param P, std::optional<unsigned> Index, std::uint64_t V,
-                    std::string Text, std::string Spelling) {
+inline Suggestion setValue(Param P, std::optional<unsigned> Index,
+                           std::uint64_t V, std::string Text,
+                           std::string Spelling) {
   return Suggestion{Suggestion::SetValue, P, Index, V, std::move(Spelling),
                     std::move(Text)};
 }
 
-void sortViolations(Violations &Out) {
+inline void sortViolations(Violations &Out) {
   std::sort(Out.begin(), Out.end(), [](const Violation &L, const Violation &R) {
     return std::make_tuple(L.Parameter, L.Index.value_or(0),
                            std::string(L.RuleId)) <
@@ -108,7 +296,7 @@ void sortViolations(Violations &Out) {
   });
 }
 
-void checkRankAndArrays(
+inline void checkRankAndArrays(
     const EncodeContext &C, const char *RuleId, const std::string &RangeText,
     const std::vector<std::pair<Param, std::optional<std::uint64_t>>> &Arrays,
     Violations &Out) {
@@ -138,7 +326,7 @@ void checkRankAndArrays(
 }
 
 // TMAP-ENC-DTYPE-ENUM
-void checkDataTypeEnum(const EncodeContext &C, Violations &Out) {
+inline void checkDataTypeEnum(const EncodeContext &C, Violations &Out) {
   if (!C.D.DataType || *C.D.DataType <= dtype::Last)
     return;
   Out.push_back(
@@ -150,7 +338,7 @@ void checkDataTypeEnum(const EncodeContext &C, Violations &Out) {
 }
 
 // TMAP-ENC-ENUM-RANGE
-void checkEnumRanges(const EncodeContext &C, Violations &Out) {
+inline void checkEnumRanges(const EncodeContext &C, Violations &Out) {
   auto Check = [&](const Known &V, Param P, const char *Enum,
                    std::uint64_t Last) -> Violation * {
     if (!V || *V <= Last)
@@ -188,7 +376,7 @@ void checkEnumRanges(const EncodeContext &C, Violations &Out) {
 }
 
 // TMAP-ENC-INTERLEAVE-RANK
-void checkInterleaveRank(const EncodeContext &C, Violations &Out) {
+inline void checkInterleaveRank(const EncodeContext &C, Violations &Out) {
   const Known &I = C.D.Interleave;
   if (!I || *I == interleave::None || *I > interleave::Last || !C.ValidRank ||
       *C.ValidRank >= 3)
@@ -203,7 +391,7 @@ void checkInterleaveRank(const EncodeContext &C, Violations &Out) {
 }
 
 // TMAP-ENC-GDIM-RANGE
-void checkGlobalDimRange(const EncodeContext &C, Violations &Out) {
+inline void checkGlobalDimRange(const EncodeContext &C, Violations &Out) {
   for (unsigned I = 0; I < EncodeContext::MaxRank; ++I) {
     Known V = C.read(C.D.GlobalDim, Param::GlobalDim, I);
     if (!V || (*V >= 1 && *V <= MaxGlobalDim))
@@ -218,7 +406,7 @@ void checkGlobalDimRange(const EncodeContext &C, Violations &Out) {
 }
 
 // TMAP-ENC-GDIM-PACKED
-void checkGlobalDimPacked(const EncodeContext &C, Violations &Out) {
+inline void checkGlobalDimPacked(const EncodeContext &C, Violations &Out) {
   if (!C.D.DataType || !isPackedType(*C.D.DataType))
     return;
   Known V = C.read(C.D.GlobalDim, Param::GlobalDim, 0);
@@ -243,12 +431,10 @@ void checkGlobalDimPacked(const EncodeContext &C, Violations &Out) {
   Out.push_back(std::move(Vi));
 }
 
-namespace {
-
 /// TMAP-ENC-GSTRIDE-UNITS, heuristic 1: globalStrides[I] equals the element
 /// count of the dimensions below it, so it was written in elements.
-std::optional<Violation> strideInElements(const EncodeContext &C, unsigned I,
-                                          std::uint64_t Stride) {
+inline std::optional<Violation>
+strideInElements(const EncodeContext &C, unsigned I, std::uint64_t Stride) {
   if (!C.GlobalBits || *C.GlobalBits <= 8 || *C.GlobalBits % 8)
     return std::nullopt;
   // Element-count strides grow with the index; a smaller stride below this
@@ -289,8 +475,8 @@ std::optional<Violation> strideInElements(const EncodeContext &C, unsigned I,
 
 /// TMAP-ENC-GSTRIDE-UNITS, heuristic 2: globalStrides[0] is the size of one
 /// element, so the innermost (implicit) stride was passed too.
-std::optional<Violation> innermostStrideIncluded(const EncodeContext &C,
-                                                 std::uint64_t Stride) {
+inline std::optional<Violation> innermostStrideIncluded(const EncodeContext &C,
+                                                        std::uint64_t Stride) {
   if (!C.GlobalBits || *C.GlobalBits % 8 || Stride != *C.GlobalBits / 8)
     return std::nullopt;
   Known Dim0 = C.read(C.D.GlobalDim, Param::GlobalDim, 0);
@@ -318,10 +504,8 @@ std::optional<Violation> innermostStrideIncluded(const EncodeContext &C,
   return V;
 }
 
-} // namespace
-
 // TMAP-ENC-GSTRIDE-ALIGN, TMAP-ENC-GSTRIDE-MAX and TMAP-ENC-GSTRIDE-UNITS
-void checkGlobalStrides(const EncodeContext &C, Violations &Out) {
+inline void checkGlobalStrides(const EncodeContext &C, Violations &Out) {
   // 32-byte strides for INTERLEAVE_32B and the 16-byte-aligned packed types;
   // 16 bytes whatever the other operands are.
   std::uint64_t Align = 16;
@@ -378,7 +562,7 @@ void checkGlobalStrides(const EncodeContext &C, Violations &Out) {
 }
 
 // TMAP-ENC-ESTRIDE-RANGE
-void checkElementStrides(const EncodeContext &C, Violations &Out) {
+inline void checkElementStrides(const EncodeContext &C, Violations &Out) {
   for (unsigned I = 0; I < EncodeContext::MaxRank; ++I) {
     Known V = C.read(C.D.ElementStrides, Param::ElementStrides, I);
     if (!V || (*V >= 1 && *V <= MaxElementStride))
@@ -395,7 +579,7 @@ void checkElementStrides(const EncodeContext &C, Violations &Out) {
 }
 
 // TMAP-ENC-INTERLEAVE32-SWIZZLE32
-void checkInterleave32Swizzle(const EncodeContext &C, Violations &Out) {
+inline void checkInterleave32Swizzle(const EncodeContext &C, Violations &Out) {
   if (!C.is(C.D.Interleave, interleave::B32) || !C.D.Swizzle ||
       *C.D.Swizzle == swizzle::B32 || *C.D.Swizzle > swizzle::Last)
     return;
@@ -414,7 +598,7 @@ void checkInterleave32Swizzle(const EncodeContext &C, Violations &Out) {
 }
 
 // TMAP-ENC-PACKED-INTERLEAVE
-void checkPackedInterleave(const EncodeContext &C, Violations &Out) {
+inline void checkPackedInterleave(const EncodeContext &C, Violations &Out) {
   if (!C.is(C.D.DataType, dtype::U6Align16B) || !C.D.Interleave ||
       *C.D.Interleave == interleave::None || *C.D.Interleave > interleave::Last)
     return;
@@ -430,7 +614,7 @@ void checkPackedInterleave(const EncodeContext &C, Violations &Out) {
 }
 
 // TMAP-ENC-PACKED-SWIZZLE
-void checkPackedSwizzle(const EncodeContext &C, Violations &Out) {
+inline void checkPackedSwizzle(const EncodeContext &C, Violations &Out) {
   if (!C.D.DataType || !isPacked16BType(*C.D.DataType) || !C.D.Swizzle ||
       *C.D.Swizzle > swizzle::Last)
     return;
@@ -463,7 +647,7 @@ void checkPackedSwizzle(const EncodeContext &C, Violations &Out) {
 }
 
 // TMAP-ENC-OOBFILL-FLOAT
-void checkOobFill(const EncodeContext &C, Violations &Out) {
+inline void checkOobFill(const EncodeContext &C, Violations &Out) {
   if (!C.is(C.D.OobFill, oobfill::NanRequestZeroFma) || !C.D.DataType ||
       *C.D.DataType > dtype::Last || isFloatType(*C.D.DataType))
     return;
@@ -484,7 +668,7 @@ void checkOobFill(const EncodeContext &C, Violations &Out) {
 
 // TMAP-ENC-GADDR-TYPE (tma-tidy's own rule): a typed globalAddress whose
 // element size differs from the data type's, e.g. FLOAT16 with a float*.
-void checkAddressType(const EncodeContext &C, Violations &Out) {
+inline void checkAddressType(const EncodeContext &C, Violations &Out) {
   const Known &Bits = C.D.AddressElementBits;
   if (!C.Opts.AddressTypeCheck || !Bits || *Bits <= 8 || !C.GlobalBits ||
       isPackedType(*C.D.DataType) || *Bits == *C.GlobalBits)
@@ -499,4 +683,50 @@ void checkAddressType(const EncodeContext &C, Violations &Out) {
   Out.push_back(std::move(V));
 }
 
+// TMAP-ENC-OUT-ALIGN64
+inline void checkTensorMapAlign(const EncodeContext &C, Violations &Out) {
+  const Known &A = C.D.TensorMapAddress;
+  if (!A || *A == 0 || *A % 64 == 0)
+    return;
+  Out.push_back(makeViolation(
+      "TMAP-ENC-OUT-ALIGN64", Param::TensorMap, std::nullopt, *A % 64, 64,
+      "tensorMap is at " + hex(*A) + ", " + std::to_string(*A % 64) +
+          " bytes past a 64-byte boundary; the map must be "
+          "64-byte aligned"));
+}
+
+// TMAP-ENC-GADDR-ALIGN. A null address is accepted (tma-rules.md: the
+// Programming Guide encodes template maps with nullptr).
+inline void checkGlobalAddressAlign(const EncodeContext &C, Violations &Out) {
+  const Known &A = C.D.GlobalAddress;
+  if (!A || *A == 0)
+    return;
+  std::uint64_t Align = 16;
+  const char *Why = nullptr;
+  if (C.is(C.D.Interleave, interleave::B32)) {
+    Align = 32;
+    Why = interleaveName(interleave::B32);
+  } else if (C.D.DataType && isPacked16BType(*C.D.DataType)) {
+    Align = 32;
+    Why = dataTypeName(*C.D.DataType);
+  }
+  if (*A % Align == 0)
+    return;
+  Violation V = makeViolation(
+      "TMAP-ENC-GADDR-ALIGN", Param::GlobalAddress, std::nullopt, *A % Align,
+      Align,
+      "globalAddress is " + hex(*A) + ", " + std::to_string(*A % Align) +
+          " bytes past a " + std::to_string(Align) + "-byte boundary" +
+          (Why ? std::string("; ") + Why + " requires 32-byte alignment"
+               : std::string("; it must be 16-byte aligned")));
+  if (Why)
+    V.AlsoUses.emplace_back(Align == 32 && C.is(C.D.Interleave, interleave::B32)
+                                ? Param::Interleave
+                                : Param::TensorDataType,
+                            std::nullopt);
+  Out.push_back(std::move(V));
+}
+
 } // namespace tma::rules
+
+#endif // TMA_RULES_ENCODECOMMON_H

@@ -1,29 +1,66 @@
 //===----------------------------------------------------------------------===//
 //
 // Part of tma-tidy. The rule model: plain C++17, no Clang or LLVM include.
+// Header-only: the checker and <tma/validate.h> compile the same rules.
 //
 //===----------------------------------------------------------------------===//
 //
-// The rules only cuTensorMapEncodeTiled has (tma-rules.md section 1.B), each
-// in one function named after its id; the rules of section 1.A are shared
-// with the im2col encoders (EncodeCommon.cpp). A rule reads only known values
-// and stays silent when one of its inputs is unknown.
+// The rules of cuTensorMapEncodeTiled (tma-rules.md sections 1.A, 1.B, 6).
 //
 //===----------------------------------------------------------------------===//
 
-#include "rules/TiledRules.h"
-#include "rules/DataTypes.h"
-#include "rules/EncodeCommon.h"
+#ifndef TMA_RULES_TILEDRULES_H
+#define TMA_RULES_TILEDRULES_H
 
+#include "EncodeCommon.h"
+#include "Violation.h"
+
+#include "DataTypes.h"
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace tma::rules {
 
-namespace {
+/// What the checker knows about one cuTensorMapEncodeTiled call. Every value
+/// is already converted to the type of the driver's parameter (a negative
+/// cuuint32_t is a large unsigned value, as the driver sees it).
+struct TiledDescriptor {
+  Known DataType;
+  Known Rank;
+  KnownArray GlobalDim;
+  KnownArray GlobalStrides;
+  KnownArray BoxDim;
+  KnownArray ElementStrides;
+  Known Interleave;
+  Known Swizzle;
+  Known L2Promotion;
+  Known OobFill;
+  /// Size in bits of the element type that globalAddress points to, when it is
+  /// a typed pointer to an arithmetic element type (not void, not a byte type).
+  Known AddressElementBits;
+  /// The values of the tensorMap and globalAddress pointers: known at run
+  /// time (<tma/validate.h>), unknown to the checker.
+  Known TensorMapAddress;
+  Known GlobalAddress;
+};
 
-constexpr std::uint64_t MaxBoxDim = 256;
-constexpr unsigned InnerBoxGranuleBits = 16 * 8;
+/// Options that switch heuristic rules off.
+using TiledRuleOptions = EncodeRuleOptions;
+
+/// Every rule that \p D provably breaks, in a stable order (by parameter,
+/// then index). Unknown inputs never produce a violation.
+std::vector<Violation> checkTiled(const TiledDescriptor &D,
+                                  const TiledRuleOptions &Opts = {});
+
+//===----------------------------------------------------------------------===//
+// Implementation
+//===----------------------------------------------------------------------===//
+
+inline constexpr std::uint64_t MaxBoxDim = 256;
+inline constexpr unsigned InnerBoxGranuleBits = 16 * 8;
 
 /// The shared context and the box, which only Tiled has.
 struct TiledContext : EncodeContext {
@@ -33,7 +70,7 @@ struct TiledContext : EncodeContext {
 };
 
 // TMAP-TILED-BOX-RANGE
-void checkBoxRange(const TiledContext &C, Violations &Out) {
+inline void checkBoxRange(const TiledContext &C, Violations &Out) {
   for (unsigned I = 0; I < EncodeContext::MaxRank; ++I) {
     Known V = C.read(C.Box, Param::BoxDim, I);
     if (!V || (*V >= 1 && *V <= MaxBoxDim))
@@ -62,7 +99,7 @@ void checkBoxRange(const TiledContext &C, Violations &Out) {
 }
 
 // TMAP-TILED-BOX-PACKED
-void checkBoxPacked(const TiledContext &C, Violations &Out) {
+inline void checkBoxPacked(const TiledContext &C, Violations &Out) {
   if (!C.D.DataType || !isPacked16BType(*C.D.DataType))
     return;
   Known V = C.read(C.Box, Param::BoxDim, 0);
@@ -78,7 +115,7 @@ void checkBoxPacked(const TiledContext &C, Violations &Out) {
 }
 
 // TMAP-TILED-BOX-INNER-16B and TMAP-TILED-SWIZZLE-INNER
-void checkInnerBox(const TiledContext &C, Violations &Out) {
+inline void checkInnerBox(const TiledContext &C, Violations &Out) {
   if (!C.is(C.D.Interleave, interleave::None) || !C.BoxBits ||
       isPacked16BType(*C.D.DataType))
     return;
@@ -136,10 +173,8 @@ void checkInnerBox(const TiledContext &C, Violations &Out) {
   Out.push_back(std::move(V));
 }
 
-} // namespace
-
-std::vector<Violation> checkTiled(const TiledDescriptor &D,
-                                  const TiledRuleOptions &Opts) {
+inline std::vector<Violation> checkTiled(const TiledDescriptor &D,
+                                         const TiledRuleOptions &Opts) {
   TiledContext C(D, Opts);
   Violations Out;
   checkDataTypeEnum(C, Out);
@@ -164,8 +199,12 @@ std::vector<Violation> checkTiled(const TiledDescriptor &D,
   checkPackedSwizzle(C, Out);
   checkOobFill(C, Out);
   checkAddressType(C, Out);
+  checkTensorMapAlign(C, Out);
+  checkGlobalAddressAlign(C, Out);
   sortViolations(Out);
   return Out;
 }
 
 } // namespace tma::rules
+
+#endif // TMA_RULES_TILEDRULES_H

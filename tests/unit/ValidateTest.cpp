@@ -1,0 +1,276 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// <tma/validate.h>: the operands of cuTensorMapEncodeTiled read as the driver
+// reads them, the checker's ids and messages, the address rules that only
+// run time can see, and the text of encode_* failures (with a stand-in for
+// the driver: these tests run without a GPU).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tma/validate.h"
+
+#include "gtest/gtest.h"
+#include <string>
+#include <vector>
+
+namespace {
+
+alignas(256) char Memory[1024];
+
+/// A valid bf16 2-D descriptor; tests change one operand at a time.
+struct Tiled {
+  CUtensorMap Map;
+  CUtensorMap *MapPtr = &Map;
+  CUtensorMapDataType DataType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  cuuint32_t Rank = 2;
+  void *Address = Memory;
+  cuuint64_t Dims[5] = {4096, 4096, 1, 1, 1};
+  cuuint64_t Strides[4] = {8192, 0, 0, 0};
+  cuuint32_t Box[5] = {64, 64, 1, 1, 1};
+  cuuint32_t ElemStrides[5] = {1, 1, 1, 1, 1};
+  CUtensorMapInterleave Interleave = CU_TENSOR_MAP_INTERLEAVE_NONE;
+  CUtensorMapSwizzle Swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
+  CUtensorMapL2promotion L2 = CU_TENSOR_MAP_L2_PROMOTION_NONE;
+  CUtensorMapFloatOOBfill Oob = CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
+
+  tma::violations check() {
+    return tma::check_tiled(MapPtr, DataType, Rank, Address, Dims, Strides, Box,
+                            ElemStrides, Interleave, Swizzle, L2, Oob);
+  }
+  tma::encode_result encode(tma::encode_tiled_fn Driver) {
+    return tma::encode_tiled_with(Driver, MapPtr, DataType, Rank, Address, Dims,
+                                  Strides, Box, ElemStrides, Interleave,
+                                  Swizzle, L2, Oob);
+  }
+};
+
+std::vector<std::string> ids(const tma::violations &Vs) {
+  std::vector<std::string> Out;
+  for (const tma::violation &V : Vs)
+    Out.push_back(V.rule);
+  return Out;
+}
+
+using Ids = std::vector<std::string>;
+
+CUresult acceptAll(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                   const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+                   const cuuint32_t *, CUtensorMapInterleave,
+                   CUtensorMapSwizzle, CUtensorMapL2promotion,
+                   CUtensorMapFloatOOBfill) {
+  return CUDA_SUCCESS;
+}
+
+CUresult rejectAll(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                   const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+                   const cuuint32_t *, CUtensorMapInterleave,
+                   CUtensorMapSwizzle, CUtensorMapL2promotion,
+                   CUtensorMapFloatOOBfill) {
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+TEST(CheckTiled, ValidDescriptorIsSilent) {
+  Tiled T;
+  EXPECT_TRUE(T.check().empty());
+}
+
+TEST(CheckTiled, FieldsAreTheCheckers) {
+  Tiled T;
+  T.Strides[0] = 8200;
+  tma::violations Vs = T.check();
+  ASSERT_EQ(Vs.size(), 1u);
+  const tma::violation &V = Vs[0];
+  EXPECT_EQ(V.rule, "TMAP-ENC-GSTRIDE-ALIGN");
+  EXPECT_EQ(V.message, "globalStrides[0] is 8200 bytes, not a multiple of 16");
+  EXPECT_EQ(V.parameter, "globalStrides");
+  EXPECT_EQ(V.index, 0);
+  EXPECT_EQ(V.operand(), "globalStrides[0]");
+  EXPECT_EQ(V.value, 8200u);
+  EXPECT_EQ(V.limit, 16u);
+  EXPECT_EQ(V.suggestion, "pad the row to 8208 bytes");
+  // The same text as the checker's diagnostic, from the same function.
+  tma::rules::Violation Model{"TMAP-ENC-GSTRIDE-ALIGN",
+                              tma::rules::Param::GlobalStrides,
+                              0,
+                              8200,
+                              16,
+                              V.message,
+                              std::nullopt,
+                              {}};
+  EXPECT_EQ(V.text(), tma::rules::withRuleId(Model));
+}
+
+TEST(CheckTiled, SeveralRulesInTheCheckersOrder) {
+  Tiled T;
+  T.Swizzle = CUtensorMapSwizzle(128);
+  T.Box[0] = 300;
+  T.ElemStrides[1] = 0;
+  EXPECT_EQ(ids(T.check()),
+            (Ids{"TMAP-TILED-BOX-RANGE", "TMAP-ENC-ESTRIDE-RANGE",
+                 "TMAP-ENC-ENUM-RANGE"}));
+  EXPECT_EQ(T.check()[2].suggestion, "use CU_TENSOR_MAP_SWIZZLE_128B");
+}
+
+TEST(CheckTiled, ReadsOnlyWhatTheDriverReads) {
+  // Rank 1: globalStrides is not read (a null pointer is fine), and only
+  // element 0 of the others.
+  Tiled T;
+  T.Rank = 1;
+  T.Dims[1] = 0;
+  T.Box[1] = 0;
+  cuuint64_t *NoStrides = nullptr;
+  EXPECT_TRUE(tma::check_tiled(T.MapPtr, T.DataType, 1, T.Address, T.Dims,
+                               NoStrides, T.Box, T.ElemStrides, T.Interleave,
+                               T.Swizzle, T.L2, T.Oob)
+                  .empty());
+  // An invalid rank: element 0 only, like the model.
+  cuuint64_t Dim = 0;
+  cuuint32_t Box = 64, Es = 1;
+  EXPECT_EQ(
+      ids(tma::check_tiled(T.MapPtr, T.DataType, 9, T.Address, &Dim, nullptr,
+                           &Box, &Es, T.Interleave, T.Swizzle, T.L2, T.Oob)),
+      (Ids{"TMAP-TILED-RANK", "TMAP-ENC-GDIM-RANGE"}));
+}
+
+TEST(CheckTiled, NullArraysAreUnknown) {
+  Tiled T;
+  EXPECT_TRUE(tma::check_tiled(T.MapPtr, T.DataType, 2, T.Address, nullptr,
+                               nullptr, nullptr, nullptr, T.Interleave,
+                               T.Swizzle, T.L2, T.Oob)
+                  .empty());
+}
+
+// TMAP-ENC-GADDR-ALIGN: known only at run time.
+TEST(CheckTiled, GlobalAddressAlignment) {
+  Tiled T;
+  T.Address = Memory + 8;
+  tma::violations Vs = T.check();
+  ASSERT_EQ(ids(Vs), Ids{"TMAP-ENC-GADDR-ALIGN"});
+  EXPECT_EQ(Vs[0].parameter, "globalAddress");
+  EXPECT_EQ(Vs[0].value, 8u);
+  EXPECT_EQ(Vs[0].limit, 16u);
+  EXPECT_NE(Vs[0].message.find("8 bytes past a 16-byte boundary"),
+            std::string::npos)
+      << Vs[0].message;
+  T.Address = Memory + 16;
+  EXPECT_TRUE(T.check().empty());
+  // 32 bytes for INTERLEAVE_32B (with its 32B swizzle, rank 3) ...
+  T.Interleave = CU_TENSOR_MAP_INTERLEAVE_32B;
+  T.Swizzle = CU_TENSOR_MAP_SWIZZLE_32B;
+  T.Rank = 3;
+  T.Strides[1] = 8192 * 4096;
+  EXPECT_EQ(ids(T.check()), Ids{"TMAP-ENC-GADDR-ALIGN"});
+  T.Address = Memory + 32;
+  EXPECT_TRUE(T.check().empty());
+  // ... and for the 16-byte-aligned packed types.
+  Tiled P;
+  P.DataType = CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B;
+  P.Dims[0] = 4096;
+  P.Box[0] = 128;
+  P.Strides[0] = 2048;
+  P.Address = Memory + 16;
+  tma::violations PV = P.check();
+  ASSERT_EQ(ids(PV), Ids{"TMAP-ENC-GADDR-ALIGN"});
+  EXPECT_EQ(PV[0].limit, 32u);
+  // A null address is accepted (template maps).
+  P.Address = nullptr;
+  EXPECT_TRUE(P.check().empty());
+}
+
+// TMAP-ENC-OUT-ALIGN64
+TEST(CheckTiled, TensorMapAlignment) {
+  Tiled T;
+  alignas(128) static char Storage[256];
+  T.MapPtr = reinterpret_cast<CUtensorMap *>(Storage + 32);
+  tma::violations Vs = T.check();
+  ASSERT_EQ(ids(Vs), Ids{"TMAP-ENC-OUT-ALIGN64"});
+  EXPECT_EQ(Vs[0].parameter, "tensorMap");
+  EXPECT_EQ(Vs[0].value, 32u);
+  T.MapPtr = reinterpret_cast<CUtensorMap *>(Storage + 64);
+  EXPECT_TRUE(T.check().empty());
+}
+
+TEST(CheckTiled, HeuristicsCanBeSwitchedOff) {
+  Tiled T;
+  T.Strides[0] = 4096; // globalDim[0] elements, not bytes
+  EXPECT_EQ(ids(T.check()), Ids{"TMAP-ENC-GSTRIDE-UNITS"});
+  tma::check_options Off;
+  Off.stride_unit_heuristics = false;
+  EXPECT_TRUE(tma::check_tiled(T.MapPtr, T.DataType, T.Rank, T.Address, T.Dims,
+                               T.Strides, T.Box, T.ElemStrides, T.Interleave,
+                               T.Swizzle, T.L2, T.Oob, Off)
+                  .empty());
+}
+
+TEST(EncodeTiled, SuccessHasNoText) {
+  Tiled T;
+  tma::encode_result R = T.encode(acceptAll);
+  EXPECT_TRUE(R);
+  EXPECT_EQ(R.result, CUDA_SUCCESS);
+  EXPECT_TRUE(R.text.empty());
+}
+
+TEST(EncodeTiled, FailureListsTheViolations) {
+  Tiled T;
+  T.Strides[0] = 8200;
+  tma::encode_result R = T.encode(rejectAll);
+  EXPECT_FALSE(R);
+  EXPECT_EQ(R.result, CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(ids(R.found), Ids{"TMAP-ENC-GSTRIDE-ALIGN"});
+  EXPECT_EQ(R.text.rfind("cuTensorMapEncodeTiled returned "
+                         "CUDA_ERROR_INVALID_VALUE; the operands break 1 "
+                         "rule:\n  globalStrides[0] is 8200 bytes, not a "
+                         "multiple of 16 (TMAP-ENC-GSTRIDE-ALIGN)\n"
+                         "    suggestion: pad the row to 8208 bytes\n",
+                         0),
+            0u)
+      << R.text;
+}
+
+TEST(EncodeTiled, FailureWithoutViolationPrintsTheOperands) {
+  Tiled T;
+  tma::encode_result R = T.encode(rejectAll);
+  EXPECT_FALSE(R);
+  EXPECT_TRUE(R.found.empty());
+  EXPECT_NE(R.text.find("rule model finds no broken rule"), std::string::npos)
+      << R.text;
+  EXPECT_NE(R.text.find("tensorDataType=CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 (9) "
+                        "tensorRank=2"),
+            std::string::npos)
+      << R.text;
+  EXPECT_NE(R.text.find("globalDim={4096, 4096} globalStrides={8192} "
+                        "boxDim={64, 64} elementStrides={1, 1}"),
+            std::string::npos)
+      << R.text;
+  EXPECT_NE(R.text.find("swizzle=CU_TENSOR_MAP_SWIZZLE_128B (3)"),
+            std::string::npos)
+      << R.text;
+}
+
+TEST(EncodeTiled, AcceptedButWrongIsAFailure) {
+  // The driver accepts strides written in elements when they happen to be
+  // aligned; the map then reads the wrong rows.
+  Tiled T;
+  T.Strides[0] = 4096;
+  tma::encode_result R = T.encode(acceptAll);
+  EXPECT_FALSE(R);
+  EXPECT_EQ(R.result, CUDA_SUCCESS);
+  EXPECT_NE(R.text.find("returned CUDA_SUCCESS, but the operands break 1 rule"),
+            std::string::npos)
+      << R.text;
+}
+
+TEST(EncodeTiled, ErrorCarriesTheResult) {
+  Tiled T;
+  T.Box[0] = 0;
+  tma::encode_result R = T.encode(rejectAll);
+  tma::encode_error E(R);
+  EXPECT_EQ(std::string(E.what()), R.text);
+  EXPECT_EQ(ids(E.result().found), Ids{"TMAP-TILED-BOX-RANGE"});
+}
+
+} // namespace
