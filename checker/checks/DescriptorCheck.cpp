@@ -22,19 +22,23 @@ namespace clang::tidy::tma {
 static constexpr llvm::StringLiteral CallId = "call";
 /// The most elements any array operand of an encode call can need.
 static constexpr unsigned MaxArrayElems = 5;
+/// The value operands of an encode call: all but tensorMap and globalAddress.
+static constexpr unsigned TiledValueOperands = 10;
 
 DescriptorCheck::DescriptorCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       StrideUnitHeuristics(Options.get("StrideUnitHeuristics", true)),
       AddressTypeCheck(Options.get("AddressTypeCheck", true)),
       CallSiteContexts(Options.get("CallSiteContexts", true)),
-      CoverageReport(Options.get("CoverageReport", false)) {}
+      CoverageReport(Options.get("CoverageReport", false)),
+      SuggestRuntimeCheck(Options.get("SuggestRuntimeCheck", false)) {}
 
 void DescriptorCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "StrideUnitHeuristics", StrideUnitHeuristics);
   Options.store(Opts, "AddressTypeCheck", AddressTypeCheck);
   Options.store(Opts, "CallSiteContexts", CallSiteContexts);
   Options.store(Opts, "CoverageReport", CoverageReport);
+  Options.store(Opts, "SuggestRuntimeCheck", SuggestRuntimeCheck);
 }
 
 void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
@@ -45,6 +49,7 @@ void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
 void DescriptorCheck::onEndOfTranslationUnit() {
   Folder.reset();
   Reported.clear();
+  Suggested.clear();
 }
 
 /// Bits of one element that \p Address points to, when it is a typed pointer
@@ -115,25 +120,34 @@ static FoldedOperands foldOperands(const CallExpr &Call, ConstantFolder &F,
   return Out;
 }
 
-/// How many of the ten value operands are known: scalars, and arrays whose
-/// every element the driver reads is known.
-static unsigned knownOperands(const rules::TiledDescriptor &D) {
-  unsigned Known = 0;
-  for (const rules::Known *V : {&D.DataType, &D.Rank, &D.Interleave, &D.Swizzle,
-                                &D.L2Promotion, &D.OobFill})
-    Known += V->has_value();
-  if (!D.Rank || *D.Rank < 1 || *D.Rank > 5)
-    return Known;
-  auto AllKnown = [](const rules::KnownArray &A, uint64_t N) {
-    for (uint64_t I = 0; I < N; ++I)
-      if (!A.at(I))
-        return false;
-    return true;
+/// The value operands (all but tensorMap and globalAddress) that are not
+/// known: scalars, and arrays of which an element the driver reads is not.
+static std::vector<Param> unknownOperands(const rules::TiledDescriptor &D) {
+  std::vector<Param> Out;
+  auto Scalar = [&](const rules::Known &V, Param P) {
+    if (!V)
+      Out.push_back(P);
   };
-  Known += AllKnown(D.GlobalDim, *D.Rank) + AllKnown(D.BoxDim, *D.Rank) +
-           AllKnown(D.ElementStrides, *D.Rank) +
-           AllKnown(D.GlobalStrides, *D.Rank - 1);
-  return Known;
+  Scalar(D.DataType, Param::TensorDataType);
+  Scalar(D.Rank, Param::TensorRank);
+  bool ValidRank = D.Rank && *D.Rank >= 1 && *D.Rank <= 5;
+  auto Array = [&](const rules::KnownArray &A, Param P, bool Strides) {
+    uint64_t N = !ValidRank ? 0 : Strides ? *D.Rank - 1 : *D.Rank;
+    bool AllKnown = ValidRank;
+    for (uint64_t I = 0; I < N; ++I)
+      AllKnown &= A.at(I).has_value();
+    if (!AllKnown)
+      Out.push_back(P);
+  };
+  Array(D.GlobalDim, Param::GlobalDim, false);
+  Array(D.GlobalStrides, Param::GlobalStrides, true);
+  Array(D.BoxDim, Param::BoxDim, false);
+  Array(D.ElementStrides, Param::ElementStrides, false);
+  Scalar(D.Interleave, Param::Interleave);
+  Scalar(D.Swizzle, Param::Swizzle);
+  Scalar(D.L2Promotion, Param::L2Promotion);
+  Scalar(D.OobFill, Param::OobFill);
+  return Out;
 }
 
 static std::string operandName(Param P, std::optional<unsigned> Index) {
@@ -190,6 +204,7 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   std::vector<Finding> Findings;
   std::map<std::pair<SourceLocation::UIntTy, std::string>, size_t> Seen;
   unsigned BestKnown = 0;
+  std::vector<Param> BestUnknown;
   auto Contexts = Folder->contextsOf(CallSiteContexts ? Fn : nullptr);
   for (const CallContext *Context : Contexts) {
     // A context under which a guard leaves before the call reports nothing
@@ -199,7 +214,12 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
     Folder->enterContext(Context);
     auto Ops = std::make_shared<FoldedOperands>(
         foldOperands(*Call, *Folder, *Result.Context));
-    BestKnown = std::max(BestKnown, knownOperands(Ops->Desc));
+    std::vector<Param> Unknown = unknownOperands(Ops->Desc);
+    if (Context == Contexts.front() ||
+        TiledValueOperands - Unknown.size() > BestKnown) {
+      BestKnown = TiledValueOperands - Unknown.size();
+      BestUnknown = std::move(Unknown);
+    }
     for (rules::Violation &V : rules::checkTiled(Ops->Desc, Opts)) {
       // An operand that only forwards a parameter is reported where the
       // caller wrote it.
@@ -208,7 +228,7 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
       SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
       if (SM.isInSystemHeader(Loc))
         continue;
-      std::string Message = V.Message + " (" + V.RuleId + ")";
+      std::string Message = rules::withRuleId(V);
       auto Key = std::make_pair(Loc.getRawEncoding(), Message);
       if (Reported.count(Key))
         continue;
@@ -225,6 +245,26 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
     diag(SM.getFileLoc(Call->getBeginLoc()),
          "encode call: %0 of 10 operands folded (best of %1 context%s1)")
         << BestKnown << static_cast<unsigned>(Contexts.size());
+
+  // Values known only at run time: the checker is silent there, the same
+  // rules run in <tma/validate.h>. Once per call, not in system headers.
+  SourceLocation CallLoc = SM.getFileLoc(Call->getBeginLoc());
+  if (SuggestRuntimeCheck && Findings.empty() && !BestUnknown.empty() &&
+      !SM.isInSystemHeader(CallLoc) &&
+      Suggested.insert(CallLoc.getRawEncoding()).second) {
+    std::string Names;
+    for (size_t I = 0; I < BestUnknown.size(); ++I)
+      Names += std::string(I == 0                        ? ""
+                           : I + 1 == BestUnknown.size() ? " and "
+                                                         : ", ") +
+               rules::paramName(BestUnknown[I]);
+    diag(CallLoc,
+         "%0 %plural{1:does|:do}1 not fold at compile time: "
+         "tma::encode_tiled from <tma/validate.h>, called with the same "
+         "arguments, checks %plural{1:it|:them}1 at run time",
+         DiagnosticIDs::Remark)
+        << Names << static_cast<unsigned>(BestUnknown.size());
+  }
 
   for (const Finding &F : Findings) {
     Reported.insert({F.Loc.getRawEncoding(), F.Message});

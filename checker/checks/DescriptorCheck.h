@@ -66,10 +66,15 @@ private:
   const bool CallSiteContexts;
   /// Debugging aid: a warning per encode call saying how much was folded.
   const bool CoverageReport;
+  /// On an encode call whose operands do not all fold, suggest the checked
+  /// wrapper of <tma/validate.h>.
+  const bool SuggestRuntimeCheck;
   std::shared_ptr<ConstantFolder> Folder;
   /// (location, message) pairs already reported in this translation unit:
   /// template instantiations repeat the same call.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
+  /// Encode calls already given the SuggestRuntimeCheck remark.
+  std::set<SourceLocation::UIntTy> Suggested;
 };
 
 } // namespace clang::tidy::tma
