@@ -25,6 +25,7 @@
 #ifndef TMA_VALIDATE_H
 #define TMA_VALIDATE_H
 
+#include "rules/Im2colRules.h"
 #include "rules/TiledRules.h"
 
 #include <cuda.h>
@@ -32,6 +33,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tma {
@@ -115,14 +117,32 @@ rules::KnownArray readArray(const T *P, std::uint64_t Count) {
   return A;
 }
 
-/// How many elements of an array operand the driver reads for \p Rank: the
-/// rank (one less for globalStrides) when it is valid (1..\p MaxRank), else
-/// element 0 only, as the rule model assumes.
-inline std::uint64_t readCount(cuuint32_t Rank, std::uint64_t MaxRank,
-                               bool Strides) {
-  if (Rank < 1 || Rank > MaxRank)
-    return Strides ? 0 : 1;
-  return Strides ? Rank - 1 : Rank;
+/// How many elements of array operand \p P encoder \p E reads for \p Rank:
+/// the rule model's own count (tensorRank elements, one less of
+/// globalStrides, two less of the corners; element 0 only, and nothing of
+/// the strides and corners, when the rank is out of the encoder's range).
+inline std::uint64_t readCount(rules::Encoder E, cuuint32_t Rank,
+                               rules::Param P) {
+  rules::EncodeOperands Ops;
+  Ops.Rank = Rank;
+  rules::EncodeRuleOptions Opts;
+  return rules::EncodeContext(E, Ops, Opts).readCount(P);
+}
+
+/// The corner offsets of cuTensorMapEncodeIm2col, \p Count of them.
+inline rules::KnownSignedArray readCorners(const int *P, std::uint64_t Count) {
+  rules::KnownSignedArray A;
+  for (std::uint64_t I = 0; P && I < Count; ++I)
+    A.Elems.push_back(P[I]);
+  return A;
+}
+
+inline rules::EncodeRuleOptions ruleOptions(const check_options &O) {
+  rules::EncodeRuleOptions Opts;
+  Opts.StrideUnitHeuristics = O.stride_unit_heuristics;
+  // A void* says nothing of the element type (TMAP-ENC-GADDR-TYPE).
+  Opts.AddressTypeCheck = false;
+  return Opts;
 }
 
 inline std::string hex(const void *P) { return rules::hex(*address(P)); }
@@ -167,6 +187,10 @@ inline std::string resultName(CUresult R) {
 
 } // namespace detail
 
+//===----------------------------------------------------------------------===//
+// check_*: the rules the operands break
+//===----------------------------------------------------------------------===//
+
 /// The rules of cuTensorMapEncodeTiled that these operands break: the
 /// operands of the call, in its order. Never calls the driver. Reads each
 /// array as the driver does (tensorRank elements, tensorRank-1 of
@@ -179,29 +203,25 @@ check_tiled(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
             CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
             CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill,
             const check_options &options) {
-  constexpr std::uint64_t MaxRank = rules::EncodeContext::MaxRank;
+  using rules::Param;
+  auto N = [&](Param P) {
+    return detail::readCount(rules::Encoder::Tiled, tensorRank, P);
+  };
   rules::TiledDescriptor D;
   D.DataType = static_cast<std::uint64_t>(tensorDataType);
   D.Rank = tensorRank;
-  D.GlobalDim = detail::readArray(
-      globalDim, detail::readCount(tensorRank, MaxRank, false));
-  D.GlobalStrides = detail::readArray(
-      globalStrides, detail::readCount(tensorRank, MaxRank, true));
-  D.BoxDim =
-      detail::readArray(boxDim, detail::readCount(tensorRank, MaxRank, false));
-  D.ElementStrides = detail::readArray(
-      elementStrides, detail::readCount(tensorRank, MaxRank, false));
+  D.GlobalDim = detail::readArray(globalDim, N(Param::GlobalDim));
+  D.GlobalStrides = detail::readArray(globalStrides, N(Param::GlobalStrides));
+  D.BoxDim = detail::readArray(boxDim, N(Param::BoxDim));
+  D.ElementStrides =
+      detail::readArray(elementStrides, N(Param::ElementStrides));
   D.Interleave = static_cast<std::uint64_t>(interleave);
   D.Swizzle = static_cast<std::uint64_t>(swizzle);
   D.L2Promotion = static_cast<std::uint64_t>(l2Promotion);
   D.OobFill = static_cast<std::uint64_t>(oobFill);
   D.TensorMapAddress = detail::address(tensorMap);
   D.GlobalAddress = detail::address(globalAddress);
-  rules::TiledRuleOptions Opts;
-  Opts.StrideUnitHeuristics = options.stride_unit_heuristics;
-  // A void* says nothing of the element type (TMAP-ENC-GADDR-TYPE).
-  Opts.AddressTypeCheck = false;
-  return detail::fromRules(rules::checkTiled(D, Opts));
+  return detail::fromRules(rules::checkTiled(D, detail::ruleOptions(options)));
 }
 
 inline violations
@@ -218,6 +238,115 @@ check_tiled(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
                      check_options{});
 }
 
+/// The rules of cuTensorMapEncodeIm2col that these operands break, read as
+/// the driver reads them (the corners: tensorRank-2 elements).
+inline violations
+check_im2col(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
+             cuuint32_t tensorRank, void *globalAddress,
+             const cuuint64_t *globalDim, const cuuint64_t *globalStrides,
+             const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner,
+             cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn,
+             const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
+             CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+             CUtensorMapFloatOOBfill oobFill, const check_options &options) {
+  using rules::Param;
+  auto N = [&](Param P) {
+    return detail::readCount(rules::Encoder::Im2col, tensorRank, P);
+  };
+  rules::Im2colDescriptor D;
+  D.DataType = static_cast<std::uint64_t>(tensorDataType);
+  D.Rank = tensorRank;
+  D.GlobalDim = detail::readArray(globalDim, N(Param::GlobalDim));
+  D.GlobalStrides = detail::readArray(globalStrides, N(Param::GlobalStrides));
+  D.PixelBoxLowerCorner =
+      detail::readCorners(pixelBoxLowerCorner, N(Param::PixelBoxLowerCorner));
+  D.PixelBoxUpperCorner =
+      detail::readCorners(pixelBoxUpperCorner, N(Param::PixelBoxUpperCorner));
+  D.ChannelsPerPixel = channelsPerPixel;
+  D.PixelsPerColumn = pixelsPerColumn;
+  D.ElementStrides =
+      detail::readArray(elementStrides, N(Param::ElementStrides));
+  D.Interleave = static_cast<std::uint64_t>(interleave);
+  D.Swizzle = static_cast<std::uint64_t>(swizzle);
+  D.L2Promotion = static_cast<std::uint64_t>(l2Promotion);
+  D.OobFill = static_cast<std::uint64_t>(oobFill);
+  D.TensorMapAddress = detail::address(tensorMap);
+  D.GlobalAddress = detail::address(globalAddress);
+  return detail::fromRules(rules::checkIm2col(D, detail::ruleOptions(options)));
+}
+
+inline violations
+check_im2col(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
+             cuuint32_t tensorRank, void *globalAddress,
+             const cuuint64_t *globalDim, const cuuint64_t *globalStrides,
+             const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner,
+             cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn,
+             const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
+             CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+             CUtensorMapFloatOOBfill oobFill) {
+  return check_im2col(tensorMap, tensorDataType, tensorRank, globalAddress,
+                      globalDim, globalStrides, pixelBoxLowerCorner,
+                      pixelBoxUpperCorner, channelsPerPixel, pixelsPerColumn,
+                      elementStrides, interleave, swizzle, l2Promotion, oobFill,
+                      check_options{});
+}
+
+// cuTensorMapEncodeIm2colWide and its mode type: CUDA 12.8.
+#if CUDA_VERSION >= 12080
+/// The rules of cuTensorMapEncodeIm2colWide that these operands break.
+inline violations check_im2col_wide(
+    CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
+    cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim,
+    const cuuint64_t *globalStrides, int pixelBoxLowerCornerWidth,
+    int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel,
+    cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides,
+    CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+    CUtensorMapFloatOOBfill oobFill, const check_options &options) {
+  using rules::Param;
+  auto N = [&](Param P) {
+    return detail::readCount(rules::Encoder::Im2colWide, tensorRank, P);
+  };
+  rules::Im2colWideDescriptor D;
+  D.DataType = static_cast<std::uint64_t>(tensorDataType);
+  D.Rank = tensorRank;
+  D.GlobalDim = detail::readArray(globalDim, N(Param::GlobalDim));
+  D.GlobalStrides = detail::readArray(globalStrides, N(Param::GlobalStrides));
+  D.PixelBoxLowerCornerWidth = pixelBoxLowerCornerWidth;
+  D.PixelBoxUpperCornerWidth = pixelBoxUpperCornerWidth;
+  D.ChannelsPerPixel = channelsPerPixel;
+  D.PixelsPerColumn = pixelsPerColumn;
+  D.ElementStrides =
+      detail::readArray(elementStrides, N(Param::ElementStrides));
+  D.Interleave = static_cast<std::uint64_t>(interleave);
+  D.Mode = static_cast<std::uint64_t>(mode);
+  D.Swizzle = static_cast<std::uint64_t>(swizzle);
+  D.L2Promotion = static_cast<std::uint64_t>(l2Promotion);
+  D.OobFill = static_cast<std::uint64_t>(oobFill);
+  D.TensorMapAddress = detail::address(tensorMap);
+  D.GlobalAddress = detail::address(globalAddress);
+  return detail::fromRules(
+      rules::checkIm2colWide(D, detail::ruleOptions(options)));
+}
+
+inline violations check_im2col_wide(
+    CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
+    cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim,
+    const cuuint64_t *globalStrides, int pixelBoxLowerCornerWidth,
+    int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel,
+    cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides,
+    CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+    CUtensorMapFloatOOBfill oobFill) {
+  return check_im2col_wide(tensorMap, tensorDataType, tensorRank, globalAddress,
+                           globalDim, globalStrides, pixelBoxLowerCornerWidth,
+                           pixelBoxUpperCornerWidth, channelsPerPixel,
+                           pixelsPerColumn, elementStrides, interleave, mode,
+                           swizzle, l2Promotion, oobFill, check_options{});
+}
+
+#endif
+
 /// The violations as the checker prints them, one per line, each followed
 /// by its suggestion.
 inline std::string to_string(const violations &Vs) {
@@ -229,6 +358,10 @@ inline std::string to_string(const violations &Vs) {
   }
   return S;
 }
+
+//===----------------------------------------------------------------------===//
+// encode_*: the driver call, its failures explained
+//===----------------------------------------------------------------------===//
 
 /// What encode_* return. True when the driver encoded the map and the rule
 /// model found nothing wrong with its operands.
@@ -275,54 +408,69 @@ inline encode_result explain(const char *Function, CUresult R, violations Vs,
   encode_result Out;
   Out.result = R;
   Out.found = std::move(Vs);
-  if (!Out)
-    Out.text =
-        std::string(Function) + " returned " + resultName(R) +
-        (Out.found.empty()
-             ? std::string("; tma-tidy's rule model finds no broken rule in "
-                           "these operands (a rule it does not model, or the "
-                           "driver's state):\n")
-         : R == CUDA_SUCCESS
-             ? std::string(", but the operands break ") +
-                   std::to_string(Out.found.size()) +
-                   (Out.found.size() == 1 ? " rule" : " rules") +
-                   " (the map may read the wrong memory):\n" +
-                   to_string(Out.found)
-             : std::string("; the operands break ") +
-                   std::to_string(Out.found.size()) +
-                   (Out.found.size() == 1 ? " rule:\n" : " rules:\n") +
-                   to_string(Out.found)) +
-        "  operands: " + Operands;
+  if (Out)
+    return Out;
+  std::string N = std::to_string(Out.found.size()) +
+                  (Out.found.size() == 1 ? " rule" : " rules");
+  Out.text = std::string(Function) + " returned " + resultName(R);
+  if (Out.found.empty())
+    Out.text += "; tma-tidy's rule model finds no broken rule in these "
+                "operands (a rule it does not model, or the driver's "
+                "state):\n";
+  else if (R == CUDA_SUCCESS)
+    Out.text += ", but the operands break " + N +
+                " (the map may read the wrong memory):\n" +
+                to_string(Out.found);
+  else
+    Out.text += "; the operands break " + N + ":\n" + to_string(Out.found);
+  Out.text += "  operands: " + Operands + "\n";
   return Out;
 }
 
-inline std::string
-tiledOperands(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
-              cuuint32_t tensorRank, void *globalAddress,
-              const cuuint64_t *globalDim, const cuuint64_t *globalStrides,
-              const cuuint32_t *boxDim, const cuuint32_t *elementStrides,
-              CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
-              CUtensorMapL2promotion l2Promotion,
-              CUtensorMapFloatOOBfill oobFill) {
-  constexpr std::uint64_t MaxRank = rules::EncodeContext::MaxRank;
-  std::uint64_t N = readCount(tensorRank, MaxRank, false);
+inline encode_result throwIfFailed(encode_result R) {
+  if (!R)
+    throw encode_error(std::move(R));
+  return R;
+}
+
+/// The operands every encoder has, as explain() prints them.
+inline std::string head(rules::Encoder E, CUtensorMap *tensorMap,
+                        CUtensorMapDataType tensorDataType,
+                        cuuint32_t tensorRank, void *globalAddress,
+                        const cuuint64_t *globalDim,
+                        const cuuint64_t *globalStrides) {
+  using rules::Param;
   return "tensorMap=" + hex(tensorMap) + " tensorDataType=" +
          enumerator(rules::dataTypeName(tensorDataType), tensorDataType) +
          " tensorRank=" + std::to_string(tensorRank) +
-         " globalAddress=" + hex(globalAddress) +
-         " globalDim=" + list(globalDim, N) + " globalStrides=" +
-         list(globalStrides, readCount(tensorRank, MaxRank, true)) +
-         " boxDim=" + list(boxDim, N) +
-         " elementStrides=" + list(elementStrides, N) + " interleave=" +
-         enumerator(rules::interleaveName(interleave), interleave) +
-         " swizzle=" + enumerator(rules::swizzleName(swizzle), swizzle) +
+         " globalAddress=" + hex(globalAddress) + " globalDim=" +
+         list(globalDim, readCount(E, tensorRank, Param::GlobalDim)) +
+         " globalStrides=" +
+         list(globalStrides, readCount(E, tensorRank, Param::GlobalStrides));
+}
+
+inline std::string tail(CUtensorMapSwizzle swizzle,
+                        CUtensorMapL2promotion l2Promotion,
+                        CUtensorMapFloatOOBfill oobFill) {
+  return " swizzle=" + enumerator(rules::swizzleName(swizzle), swizzle) +
          " l2Promotion=" + std::to_string(l2Promotion) +
-         " oobFill=" + std::to_string(oobFill) + "\n";
+         " oobFill=" + std::to_string(oobFill);
+}
+
+inline std::string
+elementStridesAndInterleave(rules::Encoder E, cuuint32_t tensorRank,
+                            const cuuint32_t *elementStrides,
+                            CUtensorMapInterleave interleave) {
+  return " elementStrides=" +
+         list(elementStrides,
+              readCount(E, tensorRank, rules::Param::ElementStrides)) +
+         " interleave=" +
+         enumerator(rules::interleaveName(interleave), interleave);
 }
 
 } // namespace detail
 
-/// The driver's cuTensorMapEncodeTiled, or an entry point of the same type
+/// cuTensorMapEncodeTiled, or an entry point of the same type
 /// (cudaGetDriverEntryPoint, a test double).
 using encode_tiled_fn = CUresult (*)(CUtensorMap *, CUtensorMapDataType,
                                      cuuint32_t, void *, const cuuint64_t *,
@@ -330,6 +478,18 @@ using encode_tiled_fn = CUresult (*)(CUtensorMap *, CUtensorMapDataType,
                                      const cuuint32_t *, CUtensorMapInterleave,
                                      CUtensorMapSwizzle, CUtensorMapL2promotion,
                                      CUtensorMapFloatOOBfill);
+using encode_im2col_fn = CUresult (*)(
+    CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+    const cuuint64_t *, const int *, const int *, cuuint32_t, cuuint32_t,
+    const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
+    CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+#if CUDA_VERSION >= 12080
+using encode_im2col_wide_fn = CUresult (*)(
+    CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+    const cuuint64_t *, int, int, cuuint32_t, cuuint32_t, const cuuint32_t *,
+    CUtensorMapInterleave, CUtensorMapIm2ColWideMode, CUtensorMapSwizzle,
+    CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+#endif
 
 /// Validates the operands, calls \p Encode with them, and explains a
 /// failure. The driver is called whatever the model says: its answer is the
@@ -352,13 +512,98 @@ encode_tiled_with(encode_tiled_fn Encode, CUtensorMap *tensorMap,
                       interleave, swizzle, l2Promotion, oobFill);
   if (R == CUDA_SUCCESS && Vs.empty())
     return {};
-  return detail::explain("cuTensorMapEncodeTiled", R, std::move(Vs),
-                         detail::tiledOperands(tensorMap, tensorDataType,
-                                               tensorRank, globalAddress,
-                                               globalDim, globalStrides, boxDim,
-                                               elementStrides, interleave,
-                                               swizzle, l2Promotion, oobFill));
+  constexpr rules::Encoder E = rules::Encoder::Tiled;
+  return detail::explain(
+      "cuTensorMapEncodeTiled", R, std::move(Vs),
+      detail::head(E, tensorMap, tensorDataType, tensorRank, globalAddress,
+                   globalDim, globalStrides) +
+          " boxDim=" +
+          detail::list(boxDim,
+                       detail::readCount(E, tensorRank, rules::Param::BoxDim)) +
+          detail::elementStridesAndInterleave(E, tensorRank, elementStrides,
+                                              interleave) +
+          detail::tail(swizzle, l2Promotion, oobFill));
 }
+
+inline encode_result encode_im2col_with(
+    encode_im2col_fn Encode, CUtensorMap *tensorMap,
+    CUtensorMapDataType tensorDataType, cuuint32_t tensorRank,
+    void *globalAddress, const cuuint64_t *globalDim,
+    const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner,
+    const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel,
+    cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides,
+    CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+    CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
+  violations Vs =
+      check_im2col(tensorMap, tensorDataType, tensorRank, globalAddress,
+                   globalDim, globalStrides, pixelBoxLowerCorner,
+                   pixelBoxUpperCorner, channelsPerPixel, pixelsPerColumn,
+                   elementStrides, interleave, swizzle, l2Promotion, oobFill);
+  CUresult R =
+      Encode(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
+             globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner,
+             channelsPerPixel, pixelsPerColumn, elementStrides, interleave,
+             swizzle, l2Promotion, oobFill);
+  if (R == CUDA_SUCCESS && Vs.empty())
+    return {};
+  constexpr rules::Encoder E = rules::Encoder::Im2col;
+  std::uint64_t Corners =
+      detail::readCount(E, tensorRank, rules::Param::PixelBoxLowerCorner);
+  return detail::explain(
+      "cuTensorMapEncodeIm2col", R, std::move(Vs),
+      detail::head(E, tensorMap, tensorDataType, tensorRank, globalAddress,
+                   globalDim, globalStrides) +
+          " pixelBoxLowerCorner=" + detail::list(pixelBoxLowerCorner, Corners) +
+          " pixelBoxUpperCorner=" + detail::list(pixelBoxUpperCorner, Corners) +
+          " channelsPerPixel=" + std::to_string(channelsPerPixel) +
+          " pixelsPerColumn=" + std::to_string(pixelsPerColumn) +
+          detail::elementStridesAndInterleave(E, tensorRank, elementStrides,
+                                              interleave) +
+          detail::tail(swizzle, l2Promotion, oobFill));
+}
+
+// cuTensorMapEncodeIm2colWide and its mode type: CUDA 12.8.
+#if CUDA_VERSION >= 12080
+inline encode_result encode_im2col_wide_with(
+    encode_im2col_wide_fn Encode, CUtensorMap *tensorMap,
+    CUtensorMapDataType tensorDataType, cuuint32_t tensorRank,
+    void *globalAddress, const cuuint64_t *globalDim,
+    const cuuint64_t *globalStrides, int pixelBoxLowerCornerWidth,
+    int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel,
+    cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides,
+    CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+    CUtensorMapFloatOOBfill oobFill) {
+  violations Vs = check_im2col_wide(
+      tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
+      globalStrides, pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth,
+      channelsPerPixel, pixelsPerColumn, elementStrides, interleave, mode,
+      swizzle, l2Promotion, oobFill);
+  CUresult R =
+      Encode(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
+             globalStrides, pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth,
+             channelsPerPixel, pixelsPerColumn, elementStrides, interleave,
+             mode, swizzle, l2Promotion, oobFill);
+  if (R == CUDA_SUCCESS && Vs.empty())
+    return {};
+  constexpr rules::Encoder E = rules::Encoder::Im2colWide;
+  return detail::explain(
+      "cuTensorMapEncodeIm2colWide", R, std::move(Vs),
+      detail::head(E, tensorMap, tensorDataType, tensorRank, globalAddress,
+                   globalDim, globalStrides) +
+          " pixelBoxLowerCornerWidth=" +
+          std::to_string(pixelBoxLowerCornerWidth) +
+          " pixelBoxUpperCornerWidth=" +
+          std::to_string(pixelBoxUpperCornerWidth) +
+          " channelsPerPixel=" + std::to_string(channelsPerPixel) +
+          " pixelsPerColumn=" + std::to_string(pixelsPerColumn) +
+          detail::elementStridesAndInterleave(E, tensorRank, elementStrides,
+                                              interleave) +
+          " mode=" + std::to_string(mode) +
+          detail::tail(swizzle, l2Promotion, oobFill));
+}
+
+#endif
 
 /// cuTensorMapEncodeTiled with its failures explained (needs -lcuda).
 inline encode_result
@@ -375,22 +620,58 @@ encode_tiled(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
                            l2Promotion, oobFill);
 }
 
-/// As encode_tiled, but throws encode_error on failure.
-inline void
-encode_tiled(throw_on_error_t, CUtensorMap *tensorMap,
-             CUtensorMapDataType tensorDataType, cuuint32_t tensorRank,
-             void *globalAddress, const cuuint64_t *globalDim,
-             const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
-             const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
-             CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
-             CUtensorMapFloatOOBfill oobFill) {
-  encode_result R =
-      encode_tiled(tensorMap, tensorDataType, tensorRank, globalAddress,
-                   globalDim, globalStrides, boxDim, elementStrides, interleave,
-                   swizzle, l2Promotion, oobFill);
-  if (!R)
-    throw encode_error(std::move(R));
+/// cuTensorMapEncodeIm2col with its failures explained (needs -lcuda).
+inline encode_result encode_im2col(
+    CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
+    cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim,
+    const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner,
+    const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel,
+    cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides,
+    CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+    CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
+  return encode_im2col_with(&cuTensorMapEncodeIm2col, tensorMap, tensorDataType,
+                            tensorRank, globalAddress, globalDim, globalStrides,
+                            pixelBoxLowerCorner, pixelBoxUpperCorner,
+                            channelsPerPixel, pixelsPerColumn, elementStrides,
+                            interleave, swizzle, l2Promotion, oobFill);
 }
+
+#if CUDA_VERSION >= 12080
+/// cuTensorMapEncodeIm2colWide with its failures explained (needs -lcuda
+/// and a CUDA 12.8 driver).
+inline encode_result encode_im2col_wide(
+    CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
+    cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim,
+    const cuuint64_t *globalStrides, int pixelBoxLowerCornerWidth,
+    int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel,
+    cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides,
+    CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+    CUtensorMapFloatOOBfill oobFill) {
+  return encode_im2col_wide_with(
+      &cuTensorMapEncodeIm2colWide, tensorMap, tensorDataType, tensorRank,
+      globalAddress, globalDim, globalStrides, pixelBoxLowerCornerWidth,
+      pixelBoxUpperCornerWidth, channelsPerPixel, pixelsPerColumn,
+      elementStrides, interleave, mode, swizzle, l2Promotion, oobFill);
+}
+#endif
+
+/// The throwing forms: encode_*(tma::throw_on_error, operands...) throws
+/// tma::encode_error where encode_* returns a failed encode_result.
+template <typename... Operands>
+void encode_tiled(throw_on_error_t, Operands &&...Ops) {
+  detail::throwIfFailed(encode_tiled(std::forward<Operands>(Ops)...));
+}
+template <typename... Operands>
+void encode_im2col(throw_on_error_t, Operands &&...Ops) {
+  detail::throwIfFailed(encode_im2col(std::forward<Operands>(Ops)...));
+}
+#if CUDA_VERSION >= 12080
+template <typename... Operands>
+void encode_im2col_wide(throw_on_error_t, Operands &&...Ops) {
+  detail::throwIfFailed(encode_im2col_wide(std::forward<Operands>(Ops)...));
+}
+#endif
 
 } // namespace tma
 

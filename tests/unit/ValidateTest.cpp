@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// <tma/validate.h>: the operands of cuTensorMapEncodeTiled read as the driver
+// <tma/validate.h>: the operands of the three encoders read as the driver
 // reads them, the checker's ids and messages, the address rules that only
 // run time can see, and the text of encode_* failures (with a stand-in for
 // the driver: these tests run without a GPU).
@@ -272,5 +272,122 @@ TEST(EncodeTiled, ErrorCarriesTheResult) {
   EXPECT_EQ(std::string(E.what()), R.text);
   EXPECT_EQ(ids(E.result().found), Ids{"TMAP-TILED-BOX-RANGE"});
 }
+
+/// A valid fp16 NHWC im2col descriptor (64 channels, 32 x 32, batch 8).
+struct Im2col {
+  CUtensorMap Map;
+  CUtensorMapDataType DataType = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  cuuint32_t Rank = 4;
+  void *Address = Memory;
+  cuuint64_t Dims[5] = {64, 32, 32, 8, 1};
+  cuuint64_t Strides[4] = {128, 128 * 32, 128 * 32 * 32, 0};
+  int Lower[3] = {-1, -1, 0};
+  int Upper[3] = {-1, -1, 0};
+  cuuint32_t Channels = 64, Pixels = 128;
+  cuuint32_t ElemStrides[5] = {1, 1, 1, 1, 1};
+  CUtensorMapInterleave Interleave = CU_TENSOR_MAP_INTERLEAVE_NONE;
+  CUtensorMapSwizzle Swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
+
+  tma::violations check() {
+    return tma::check_im2col(
+        &Map, DataType, Rank, Address, Dims, Strides, Lower, Upper, Channels,
+        Pixels, ElemStrides, Interleave, Swizzle,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  }
+  tma::encode_result encode(tma::encode_im2col_fn Driver) {
+    return tma::encode_im2col_with(
+        Driver, &Map, DataType, Rank, Address, Dims, Strides, Lower, Upper,
+        Channels, Pixels, ElemStrides, Interleave, Swizzle,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  }
+};
+
+CUresult rejectIm2col(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                      const cuuint64_t *, const cuuint64_t *, const int *,
+                      const int *, cuuint32_t, cuuint32_t, const cuuint32_t *,
+                      CUtensorMapInterleave, CUtensorMapSwizzle,
+                      CUtensorMapL2promotion, CUtensorMapFloatOOBfill) {
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+TEST(CheckIm2col, ValidDescriptorIsSilent) {
+  Im2col I;
+  EXPECT_TRUE(I.check().empty());
+}
+
+TEST(CheckIm2col, TheModelsRules) {
+  Im2col I;
+  I.Swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
+  I.Channels = 300;
+  tma::violations Vs = I.check();
+  ASSERT_EQ(ids(Vs), Ids{"TMAP-I2C-CHANNELS"});
+  EXPECT_EQ(Vs[0].parameter, "channelsPerPixel");
+  EXPECT_NE(Vs[0].message.find("300, above the limit of 256"),
+            std::string::npos)
+      << Vs[0].message;
+  Im2col R;
+  R.Rank = 2;
+  EXPECT_EQ(ids(R.check()), Ids{"TMAP-I2C-RANK"});
+}
+
+TEST(CheckIm2col, ReadsRankMinusTwoCorners) {
+  // Rank 3 reads one corner of each array: the second element is not read.
+  Im2col I;
+  I.Rank = 3;
+  I.Dims[2] = 8;
+  I.Strides[1] = 128 * 32;
+  I.Lower[1] = 1000;
+  I.Upper[1] = -1000;
+  EXPECT_TRUE(I.check().empty());
+  I.Rank = 4;
+  I.Dims[2] = 32;
+  I.Dims[3] = 8;
+  I.Strides[1] = 128 * 32;
+  EXPECT_FALSE(I.check().empty());
+}
+
+TEST(CheckIm2col, AddressRulesOfEveryEncoder) {
+  Im2col I;
+  I.Address = Memory + 8;
+  EXPECT_EQ(ids(I.check()), Ids{"TMAP-ENC-GADDR-ALIGN"});
+}
+
+TEST(EncodeIm2col, FailurePrintsTheCorners) {
+  Im2col I;
+  I.Channels = 0;
+  tma::encode_result R = I.encode(rejectIm2col);
+  EXPECT_FALSE(R);
+  EXPECT_EQ(ids(R.found), Ids{"TMAP-I2C-CHANNELS"});
+  EXPECT_EQ(R.text.rfind("cuTensorMapEncodeIm2col returned "
+                         "CUDA_ERROR_INVALID_VALUE; the operands break 1 rule",
+                         0),
+            0u)
+      << R.text;
+  EXPECT_NE(R.text.find("pixelBoxLowerCorner={-1, -1} pixelBoxUpperCorner={-1, "
+                        "-1} channelsPerPixel=0 pixelsPerColumn=128"),
+            std::string::npos)
+      << R.text;
+}
+
+#if CUDA_VERSION >= 12080
+TEST(CheckIm2colWide, TheModelsRules) {
+  CUtensorMap Map;
+  cuuint64_t Dims[4] = {64, 32, 32, 8};
+  cuuint64_t Strides[3] = {128, 128 * 32, 128 * 32 * 32};
+  cuuint32_t Es[4] = {1, 1, 1, 1};
+  auto Check = [&](CUtensorMapSwizzle S, CUtensorMapIm2ColWideMode M) {
+    return ids(tma::check_im2col_wide(
+        &Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4, Memory, Dims, Strides, -1, -1,
+        64, 128, Es, CU_TENSOR_MAP_INTERLEAVE_NONE, M, S,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+  };
+  EXPECT_EQ(Check(CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_IM2COL_WIDE_MODE_W),
+            Ids{});
+  EXPECT_EQ(Check(CU_TENSOR_MAP_SWIZZLE_32B, CU_TENSOR_MAP_IM2COL_WIDE_MODE_W),
+            Ids{"TMAP-I2CW-SWIZZLE"});
+  EXPECT_EQ(Check(CU_TENSOR_MAP_SWIZZLE_128B, CUtensorMapIm2ColWideMode(2)),
+            Ids{"TMAP-ENC-ENUM-RANGE"});
+}
+#endif
 
 } // namespace
