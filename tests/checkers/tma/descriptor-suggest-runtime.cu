@@ -86,3 +86,35 @@ template CUresult encodeTyped<unsigned char>(CUtensorMap *, unsigned char *,
                                              cuuint64_t);
 template CUresult encodeTyped<signed char>(CUtensorMap *, signed char *,
                                            cuuint64_t);
+
+// A call passed to a macro is the user's: the remark, at the macro's use.
+#define CHECK_CU(Call)                                                         \
+  do {                                                                         \
+    if ((Call) != CUDA_SUCCESS)                                                \
+      return CUDA_ERROR_INVALID_VALUE;                                         \
+  } while (0)
+CUresult encodeChecked(CUtensorMap *Map, void *P, cuuint64_t N) {
+  cuuint64_t Dims[1] = {N};
+  cuuint64_t Strides[1] = {0};
+  cuuint32_t Box[1] = {64}, Es[1] = {1};
+  CHECK_CU(cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, P,
+                                  Dims, Strides, Box, Es,
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                  CU_TENSOR_MAP_SWIZZLE_NONE,
+                                  CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+  // CHECK: :[[@LINE-6]]:12: remark: globalDim does not fold at compile time: tma::encode_tiled from <tma/validate.h>, called with the same arguments, checks it at run time [tma-descriptor]
+  return CUDA_SUCCESS;
+}
+
+// A call in a macro body (a library's driver-entry wrapper, as in CUTLASS's
+// CUTLASS_CUDA_DRIVER_WRAPPER_DECL): no remark.
+#define DECLARE_WRAPPER(Name)                                                  \
+  CUresult Name(CUtensorMap *Map, CUtensorMapDataType T, cuuint32_t R,       \
+                void *P, const cuuint64_t *D, const cuuint64_t *S,           \
+                const cuuint32_t *B, const cuuint32_t *E,                    \
+                CUtensorMapInterleave I, CUtensorMapSwizzle W,               \
+                CUtensorMapL2promotion L, CUtensorMapFloatOOBfill O) {       \
+    return cuTensorMapEncodeTiled(Map, T, R, P, D, S, B, E, I, W, L, O);     \
+  }
+DECLARE_WRAPPER(wrappedEncode)
