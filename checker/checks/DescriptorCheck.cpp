@@ -247,11 +247,13 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
         << BestKnown << static_cast<unsigned>(Contexts.size());
 
   // Values known only at run time: the checker is silent there, the same
-  // rules run in <tma/validate.h>. Once per call, not in system headers and
-  // not in a macro body (a library's driver-entry wrapper, where the user
-  // cannot change the call; a call passed to a macro is the user's).
+  // rules run in <tma/validate.h>. Once per call, only in a function body
+  // (the call index leaves out types: a call in decltype never runs), not in
+  // system headers and not in a macro body (a library's driver-entry
+  // wrapper, where the user cannot change the call; a call passed to a macro
+  // is the user's).
   SourceLocation CallLoc = SM.getFileLoc(Call->getBeginLoc());
-  if (SuggestRuntimeCheck && Findings.empty() && !BestUnknown.empty() &&
+  if (SuggestRuntimeCheck && Fn && Findings.empty() && !BestUnknown.empty() &&
       !SM.isInSystemHeader(CallLoc) &&
       !SM.isMacroBodyExpansion(Call->getBeginLoc()) &&
       Suggested.insert(CallLoc.getRawEncoding()).second) {
