@@ -181,6 +181,34 @@ TEST(CheckTiled, GlobalAddressAlignment) {
   EXPECT_TRUE(P.check().empty());
 }
 
+// Every offset from an aligned base: the rule fires exactly off the
+// boundary, with the offset as its value.
+TEST(CheckTiled, AddressAlignmentBoundaries) {
+  alignas(256) static char Storage[512];
+  for (unsigned Offset = 0; Offset < 128; ++Offset) {
+    Tiled T;
+    T.Address = Storage + Offset;
+    tma::violations Vs = T.check();
+    if (Offset % 16 == 0) {
+      EXPECT_TRUE(Vs.empty()) << Offset;
+      continue;
+    }
+    ASSERT_EQ(ids(Vs), Ids{"TMAP-ENC-GADDR-ALIGN"}) << Offset;
+    EXPECT_EQ(Vs[0].value, Offset % 16);
+  }
+  for (unsigned Offset = 0; Offset < 256; Offset += 8) {
+    Tiled T;
+    T.MapPtr = reinterpret_cast<CUtensorMap *>(Storage + Offset);
+    tma::violations Vs = T.check();
+    if (Offset % 64 == 0) {
+      EXPECT_TRUE(Vs.empty()) << Offset;
+      continue;
+    }
+    ASSERT_EQ(ids(Vs), Ids{"TMAP-ENC-OUT-ALIGN64"}) << Offset;
+    EXPECT_EQ(Vs[0].value, Offset % 64);
+  }
+}
+
 // TMAP-ENC-OUT-ALIGN64
 TEST(CheckTiled, TensorMapAlignment) {
   Tiled T;

@@ -15,9 +15,9 @@
 #ifndef TMA_RULES_ENCODECOMMON_H
 #define TMA_RULES_ENCODECOMMON_H
 
+#include "DataTypes.h"
 #include "Violation.h"
 
-#include "DataTypes.h"
 #include <algorithm>
 #include <cstdint>
 #include <optional>

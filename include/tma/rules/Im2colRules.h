@@ -14,10 +14,10 @@
 #ifndef TMA_RULES_IM2COLRULES_H
 #define TMA_RULES_IM2COLRULES_H
 
+#include "DataTypes.h"
 #include "EncodeCommon.h"
 #include "Violation.h"
 
-#include "DataTypes.h"
 #include <cstdint>
 #include <optional>
 #include <string>

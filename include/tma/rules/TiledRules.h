@@ -12,10 +12,10 @@
 #ifndef TMA_RULES_TILEDRULES_H
 #define TMA_RULES_TILEDRULES_H
 
+#include "DataTypes.h"
 #include "EncodeCommon.h"
 #include "Violation.h"
 
-#include "DataTypes.h"
 #include <algorithm>
 #include <cstdint>
 #include <optional>
