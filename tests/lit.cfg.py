@@ -92,6 +92,7 @@ config.substitutions += [
      % (config.python_executable, check_clang_tidy, clang_tidy,
         os.path.join(config.llvm_tools_dir, "FileCheck"))),
     ("%clang_tidy", clang_tidy),
+    ("%python", config.python_executable),
     ("%tma_plugin", config.tma_plugin),
     ("%tma_clangd", config.tma_clangd),
     ("%tma_tidy", config.tma_tidy),

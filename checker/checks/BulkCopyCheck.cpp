@@ -29,11 +29,13 @@ BulkCopyCheck::BulkCopyCheck(StringRef Name, ClangTidyContext *Context)
       CoverageReport(Options.get("CoverageReport", false)) {}
 
 void BulkCopyCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "DisabledRules", Rules.option());
   Options.store(Opts, "CallSiteContexts", CallSiteContexts);
   Options.store(Opts, "CoverageReport", CoverageReport);
 }
 
 void BulkCopyCheck::registerMatchers(MatchFinder *Finder) {
+  Rules.diagnoseUnknown(*this, getID());
   // Device code only: the function bodies are walked here (rather than
   // matching each asm statement and call) so that the function whose
   // call-site contexts apply is known without a TU-wide parent map.
@@ -183,7 +185,8 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
             T->Dims, static_cast<uint64_t>(T->Coords.size()), Shape)) {
       SourceLocation Loc = SM.getFileLoc(Site.Loc);
       std::string Message = Name + " " + V->Message + " (" + V->RuleId + ")";
-      if (Reported.insert({Loc.getRawEncoding(), Message}).second)
+      if (Rules.allows(Message) &&
+          Reported.insert({Loc.getRawEncoding(), Message}).second)
         diag(Loc, "%0") << Message;
     }
   }
@@ -274,7 +277,7 @@ static ::tma::rules::CopyDirection copyDirectionOf(device::TensorDirection D) {
 
 bool BulkCopyCheck::warnOnce(SourceLocation Loc, const std::string &Message,
                              const SourceManager &SM) {
-  if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
+  if (Loc.isInvalid() || SM.isInSystemHeader(Loc) || !Rules.allows(Message) ||
       !Reported.insert({Loc.getRawEncoding(), Message}).second)
     return false;
   diag(Loc, "%0") << Message;

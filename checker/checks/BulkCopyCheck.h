@@ -14,6 +14,8 @@
 #include "folding/ConstantFolder.h"
 #include "rules/DeviceRules.h"
 
+#include "checks/RuleFilter.h"
+
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
 #include <set>
@@ -42,6 +44,8 @@ public:
   }
 
 private:
+  /// DisabledRules (checks/RuleFilter.h).
+  RuleFilter Rules{Options};
   void checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                const ast_matchers::MatchFinder::MatchResult &Result);
   /// The first coordinate of \p T in the current context.

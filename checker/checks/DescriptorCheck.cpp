@@ -34,6 +34,7 @@ DescriptorCheck::DescriptorCheck(StringRef Name, ClangTidyContext *Context)
       SuggestRuntimeCheck(Options.get("SuggestRuntimeCheck", false)) {}
 
 void DescriptorCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "DisabledRules", Rules.option());
   Options.store(Opts, "StrideUnitHeuristics", StrideUnitHeuristics);
   Options.store(Opts, "AddressTypeCheck", AddressTypeCheck);
   Options.store(Opts, "CallSiteContexts", CallSiteContexts);
@@ -42,6 +43,7 @@ void DescriptorCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
+  Rules.diagnoseUnknown(*this, getID());
   Finder->addMatcher(callExpr(argumentCountIs(TiledArgCount)).bind(CallId),
                      this);
 }
@@ -227,6 +229,8 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
       const Expr *Arg = forwardedFrom(tiledArgument(*Call, V.Parameter), Outer);
       SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
       if (SM.isInSystemHeader(Loc))
+        continue;
+      if (!Rules.allows(V.RuleId))
         continue;
       std::string Message = rules::withRuleId(V);
       auto Key = std::make_pair(Loc.getRawEncoding(), Message);

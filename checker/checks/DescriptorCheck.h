@@ -11,6 +11,8 @@
 #include "folding/ConstantFolder.h"
 #include "rules/TiledRules.h"
 
+#include "checks/RuleFilter.h"
+
 #include "clang-tidy/ClangTidyCheck.h"
 #include <map>
 #include <memory>
@@ -43,6 +45,8 @@ public:
   }
 
 private:
+  /// DisabledRules (checks/RuleFilter.h).
+  RuleFilter Rules{Options};
   /// A violation to report, the operands it was found with, and how many
   /// other contexts of the same call produced the same message.
   struct Finding {

@@ -18,7 +18,12 @@ namespace clang::tidy::tma {
 
 static constexpr llvm::StringLiteral CallId = "call";
 
+void EncodeResultCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "DisabledRules", Rules.option());
+}
+
 void EncodeResultCheck::registerMatchers(MatchFinder *Finder) {
+  Rules.diagnoseUnknown(*this, getID());
   // Only the operand counts of the four encoders; classifyEncodeCall decides.
   Finder->addMatcher(callExpr(anyOf(argumentCountIs(TiledArgCount),
                                     argumentCountIs(Im2colArgCount),
@@ -142,7 +147,8 @@ void EncodeResultCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Fn || !Fn->getBody() ||
       !isDiscarded(*Call, *Result.Context, Folder->parentsOf(Fn->getBody())))
     return;
-  if (!Reported.insert(Loc.getRawEncoding()).second)
+  if (!Rules.allows("TMAP-ENC-RESULT-CHECKED") ||
+      !Reported.insert(Loc.getRawEncoding()).second)
     return;
   diag(Loc, "the CUresult of %0 is discarded; a rejected descriptor is only "
             "reported through it (TMAP-ENC-RESULT-CHECKED)")

@@ -9,6 +9,8 @@
 
 #include "folding/ConstantFolder.h"
 
+#include "checks/RuleFilter.h"
+
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
 #include <set>
@@ -24,6 +26,7 @@ class EncodeResultCheck : public ClangTidyCheck {
 public:
   EncodeResultCheck(StringRef Name, ClangTidyContext *Context)
       : ClangTidyCheck(Name, Context) {}
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override {
@@ -35,6 +38,8 @@ public:
   }
 
 private:
+  /// DisabledRules (checks/RuleFilter.h).
+  RuleFilter Rules{Options};
   /// Locations already reported: template instantiations repeat a call.
   std::set<SourceLocation::UIntTy> Reported;
   /// For its call index and per-body parent maps.

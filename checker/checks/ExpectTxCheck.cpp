@@ -33,11 +33,13 @@ ExpectTxCheck::ExpectTxCheck(StringRef Name, ClangTidyContext *Context)
       CoverageReport(Options.get("CoverageReport", false)) {}
 
 void ExpectTxCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "DisabledRules", Rules.option());
   Options.store(Opts, "CallSiteContexts", CallSiteContexts);
   Options.store(Opts, "CoverageReport", CoverageReport);
 }
 
 void ExpectTxCheck::registerMatchers(MatchFinder *Finder) {
+  Rules.diagnoseUnknown(*this, getID());
   Finder->addMatcher(
       functionDecl(isDefinition(),
                    anyOf(hasAttr(attr::CUDADevice), hasAttr(attr::CUDAGlobal)))
@@ -462,7 +464,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           NonZero |= foldOperand(E.Bytes).value_or(0) != 0;
         }
         Folder->enterContext(nullptr);
-        if (NonZero &&
+        if (NonZero && Rules.allows("MBAR-TX-EQUALS-BYTES") &&
             Reported.insert({FirstExpect->Loc.getRawEncoding(), "no copy"})
                 .second)
           diag(FirstExpect->Loc,
@@ -470,6 +472,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
                "it: its phase never completes (MBAR-TX-EQUALS-BYTES)")
               << Name;
       } else if (FirstCopy && !FirstExpect && !SelfExpecting &&
+                 Rules.allows("MBAR-TX-EQUALS-BYTES") &&
                  Reported.insert({FirstCopy->Loc.getRawEncoding(), "no expect"})
                      .second) {
         diag(FirstCopy->Loc,
@@ -655,7 +658,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
           continue;
         std::string Message = V->Message + " (" + V->RuleId + ")";
-        if (!Reported.insert({Loc.getRawEncoding(), Message}).second)
+        if (!Rules.allows(Message) ||
+            !Reported.insert({Loc.getRawEncoding(), Message}).second)
           continue;
         // A fix-it for a single literal count outside macros, in code that
         // runs in this one context (a template instantiation or a function

@@ -11,6 +11,8 @@
 #include "api/MapLink.h"
 #include "folding/ConstantFolder.h"
 
+#include "checks/RuleFilter.h"
+
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
 #include <set>
@@ -39,6 +41,8 @@ public:
   }
 
 private:
+  /// DisabledRules (checks/RuleFilter.h).
+  RuleFilter Rules{Options};
   /// The value of an operand in the current context.
   rules::Known foldOperand(const OpValue &V);
   /// The bytes a counted copy delivers in the current context.

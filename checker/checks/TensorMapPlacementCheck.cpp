@@ -551,11 +551,13 @@ TensorMapPlacementCheck::TensorMapPlacementCheck(StringRef Name,
       GlobalFence(Options.get("GlobalFence", true)) {}
 
 void TensorMapPlacementCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "DisabledRules", Rules.option());
   Options.store(Opts, "CallDepth", CallDepth);
   Options.store(Opts, "GlobalFence", GlobalFence);
 }
 
 void TensorMapPlacementCheck::registerMatchers(MatchFinder *Finder) {
+  Rules.diagnoseUnknown(*this, getID());
   Finder->addMatcher(
       functionDecl(hasAttr(attr::CUDAGlobal), isDefinition()).bind(KernelId),
       this);
@@ -624,7 +626,7 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
     auto Path = AddressFlow(Ctx, *Folder, CallDepth)
                     .follow(*Kernel, P, Ref::Object,
                             /*Depth=*/0);
-    if (Path.empty())
+    if (Path.empty() || !Rules.allows("TMAP-PLACE-GRID-CONSTANT"))
       continue;
     Reported.insert(Loc.getRawEncoding());
 
@@ -761,6 +763,7 @@ void TensorMapPlacementCheck::checkGlobalMaps(const FunctionDecl &Kernel,
         SM.getFileLoc(isa<ParmVarDecl>(Var) ? Var->getLocation()
                                             : Path.front()->getBeginLoc());
     if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
+        !Rules.allows("TMAP-PLACE-GLOBAL-FENCE") ||
         !Reported.insert(Loc.getRawEncoding()).second)
       continue;
     diag(Loc, "tensor map %0 is read from global memory by a TMA operation, "

@@ -9,6 +9,8 @@
 
 #include "api/DeviceOpsFinder.h"
 
+#include "checks/RuleFilter.h"
+
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
@@ -43,6 +45,8 @@ public:
   }
 
 private:
+  /// DisabledRules (checks/RuleFilter.h).
+  RuleFilter Rules{Options};
   /// How many levels of device functions the address is followed into.
   const unsigned CallDepth;
   /// Report TMAP-PLACE-GLOBAL-FENCE.

@@ -6,6 +6,8 @@
 
 #include "tidy/Sarif.h"
 
+#include "rules/RuleReference.h"
+
 #include "clang/Tooling/Core/Diagnostic.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/ADT/SmallString.h"
@@ -17,6 +19,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -77,21 +80,33 @@ struct Position {
   unsigned Column = 1;
 };
 
-std::optional<Position> positionOf(llvm::StringRef Content, unsigned Offset) {
-  if (Offset > Content.size())
-    return std::nullopt;
-  Position Pos;
-  for (unsigned I = 0; I < Offset; ++I) {
-    unsigned char C = Content[I];
-    if (C == '\n') {
-      ++Pos.Line;
-      Pos.Column = 1;
-    } else if ((C & 0xC0) != 0x80) {
-      ++Pos.Column;
-    }
+/// A file's contents with the offsets its lines start at, so that a position
+/// costs a binary search and a scan of one line, not of the whole file.
+struct FileText {
+  std::string Content;
+  std::vector<unsigned> LineStarts;
+
+  explicit FileText(std::string Text) : Content(std::move(Text)) {
+    LineStarts.push_back(0);
+    for (unsigned I = 0; I < Content.size(); ++I)
+      if (Content[I] == '\n')
+        LineStarts.push_back(I + 1);
   }
-  return Pos;
-}
+
+  std::optional<Position> positionOf(unsigned Offset) const {
+    if (Offset > Content.size())
+      return std::nullopt;
+    auto Next =
+        std::upper_bound(LineStarts.begin(), LineStarts.end(), Offset);
+    unsigned Line = static_cast<unsigned>(Next - LineStarts.begin());
+    Position Pos;
+    Pos.Line = Line;
+    for (unsigned I = LineStarts[Line - 1]; I < Offset; ++I)
+      if ((static_cast<unsigned char>(Content[I]) & 0xC0) != 0x80)
+        ++Pos.Column;
+    return Pos;
+  }
+};
 
 class Converter {
 public:
@@ -112,9 +127,14 @@ public:
     if (!Seen.insert(Key).second)
       return;
 
+    ++ResultCount;
+    if (Diag.DiagLevel == tooling::Diagnostic::Error &&
+        llvm::StringRef(Diag.DiagnosticName).starts_with("clang-diagnostic-"))
+      ++CompilerErrors;
+    std::string RuleId = ruleIdOf(Diag);
     Object Result{
-        {"ruleId", Diag.DiagnosticName},
-        {"ruleIndex", ruleIndex(Diag.DiagnosticName)},
+        {"ruleId", RuleId},
+        {"ruleIndex", ruleIndex(RuleId, Diag.DiagnosticName)},
         {"level", levelName(Diag.DiagLevel)},
         {"message", Object{{"text", Message.Message}}},
     };
@@ -144,28 +164,38 @@ public:
       Result["relatedLocations"] = std::move(Related);
     if (!Fixes.empty())
       Result["fixes"] = std::move(Fixes);
-    Results.push_back(std::move(Result));
+    // Rendered now: a log of thousands of results kept as json::Values took
+    // gigabytes (each json::Object is a DenseMap) and most of the time.
+    Results.push_back(
+        llvm::formatv("{0:2}", llvm::json::Value(std::move(Result))).str());
   }
 
-  llvm::json::Value finish() && {
+  /// Writes the log, pretty-printed, keys in sorted order.
+  void finish(llvm::raw_ostream &OS) && {
     Object Driver{{"name", "tma-tidy"}, {"rules", std::move(Rules)}};
     if (!Options.ToolVersion.empty())
       Driver["version"] = Options.ToolVersion;
     if (!Options.InformationUri.empty())
       Driver["informationUri"] = Options.InformationUri;
-    Object Run{
-        {"tool", Object{{"driver", std::move(Driver)}}},
-        {"columnKind", "unicodeCodePoints"},
-        {"results", std::move(Results)},
-    };
-    if (!Root.empty())
-      Run["originalUriBaseIds"] =
-          Object{{RootId, Object{{"uri", fileUri(Root)}}}};
-    return Object{
-        {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-        {"version", "2.1.0"},
-        {"runs", Array{std::move(Run)}},
-    };
+    llvm::json::OStream J(OS, 2);
+    J.object([&] {
+      J.attribute("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+      J.attributeArray("runs", [&] {
+        J.object([&] {
+          J.attribute("columnKind", "unicodeCodePoints");
+          J.attribute("invocations", Array{invocation()});
+          if (!Root.empty())
+            J.attribute("originalUriBaseIds",
+                        Object{{RootId, Object{{"uri", fileUri(Root)}}}});
+          J.attributeArray("results", [&] {
+            for (const std::string &Result : Results)
+              J.rawValue(Result);
+          });
+          J.attribute("tool", Object{{"driver", std::move(Driver)}});
+        });
+      });
+      J.attribute("version", "2.1.0");
+    });
   }
 
 private:
@@ -183,11 +213,66 @@ private:
     return Absolute.str().str();
   }
 
-  int64_t ruleIndex(llvm::StringRef Check) {
-    auto [It, Inserted] = RuleIndexes.try_emplace(Check, Rules.size());
-    if (Inserted)
-      Rules.push_back(Object{{"id", Check.str()}, {"name", Check.str()}});
+  /// The TMA rule id the message names, if the reference has it; else the
+  /// check.
+  static std::string ruleIdOf(const tooling::Diagnostic &Diag) {
+    std::string_view Id =
+        tma::rules::ruleIdOfMessage(Diag.Message.Message);
+    if (!Id.empty() && tma::rules::findRuleDoc(Id))
+      return std::string(Id);
+    return Diag.DiagnosticName;
+  }
+
+  int64_t ruleIndex(const std::string &Id, llvm::StringRef Check) {
+    auto [It, Inserted] = RuleIndexes.try_emplace(Id, Rules.size());
+    if (!Inserted)
+      return static_cast<int64_t>(It->second);
+    Object Rule{{"id", Id}, {"name", Id}};
+    if (const tma::rules::RuleDoc *Doc = tma::rules::findRuleDoc(Id)) {
+      Rule["shortDescription"] = Object{{"text", Doc->Summary}};
+      Rule["fullDescription"] = Object{{"text", Doc->Condition}};
+      if (!Options.HelpUriBase.empty()) {
+        std::string Base = Options.HelpUriBase;
+        while (!Base.empty() && Base.back() == '/')
+          Base.pop_back();
+        Rule["helpUri"] = Base + "/" + Id + ".md";
+      }
+    }
+    Rule["properties"] = Object{{"check", Check.str()}};
+    Rules.push_back(std::move(Rule));
     return static_cast<int64_t>(It->second);
+  }
+
+  Object invocation() const {
+    const SarifOptions::Invocation &Run = Options.Run;
+    bool Success =
+        Run.Errors.empty() &&
+        (Run.ExitCode == 0 || (Run.WarningsAsErrors && Run.ExitCode == 1 &&
+                               CompilerErrors == 0 && ResultCount > 0));
+    Array Notifications;
+    // json::Value keeps a StringRef as a reference: own the text.
+    auto Notify = [&](llvm::StringRef Level, std::string Text) {
+      Notifications.push_back(Object{
+          {"level", Level}, {"message", Object{{"text", std::move(Text)}}}});
+    };
+    for (const std::string &Error : Run.Errors)
+      Notify("error", Error);
+    for (const std::string &Warning : Run.Warnings)
+      Notify("warning", Warning);
+    if (Run.ExitCode != 0 && !Success)
+      Notify("error",
+             llvm::formatv("clang-tidy exited with status {0}{1}", Run.ExitCode,
+                           CompilerErrors
+                               ? llvm::formatv(" after {0} compiler error(s)",
+                                               CompilerErrors)
+                                     .str()
+                               : std::string())
+                 .str());
+    Object Invocation{{"executionSuccessful", Success},
+                      {"exitCode", static_cast<int64_t>(Run.ExitCode)}};
+    if (!Notifications.empty())
+      Invocation["toolExecutionNotifications"] = std::move(Notifications);
+    return Invocation;
   }
 
   Object artifactLocation(llvm::StringRef Path) {
@@ -197,13 +282,14 @@ private:
     return Object{{"uri", fileUri(Path)}};
   }
 
-  const std::optional<std::string> &contents(const std::string &Path) {
+  const std::optional<FileText> &contents(const std::string &Path) {
     auto [It, Inserted] = Files.try_emplace(Path);
     if (Inserted) {
       if (Options.ReadFile) {
-        It->second = Options.ReadFile(Path);
+        if (std::optional<std::string> Text = Options.ReadFile(Path))
+          It->second.emplace(std::move(*Text));
       } else if (auto Buffer = llvm::MemoryBuffer::getFile(Path)) {
-        It->second = (*Buffer)->getBuffer().str();
+        It->second.emplace((*Buffer)->getBuffer().str());
       }
     }
     return It->second;
@@ -213,12 +299,12 @@ private:
   /// startColumn only); bytes when the file cannot be read.
   Object region(const std::string &Path, unsigned Offset,
                 std::optional<unsigned> Length) {
-    const std::optional<std::string> &Content = contents(Path);
+    const std::optional<FileText> &Content = contents(Path);
     std::optional<Position> Start, End;
     if (Content) {
-      Start = positionOf(*Content, Offset);
+      Start = Content->positionOf(Offset);
       if (Length)
-        End = positionOf(*Content, Offset + *Length);
+        End = Content->positionOf(Offset + *Length);
     }
     if (!Start || (Length && !End)) {
       Object Bytes{{"byteOffset", static_cast<int64_t>(Offset)}};
@@ -274,15 +360,17 @@ private:
   std::string Root;
   Array Rules;
   llvm::StringMap<std::size_t> RuleIndexes;
-  Array Results;
+  std::vector<std::string> Results;
   llvm::StringSet<> Seen;
-  llvm::StringMap<std::optional<std::string>> Files;
+  llvm::StringMap<std::optional<FileText>> Files;
+  unsigned ResultCount = 0;
+  unsigned CompilerErrors = 0;
 };
 
 } // namespace
 
-llvm::Expected<llvm::json::Value>
-fixesYamlToSarif(llvm::StringRef Yaml, const SarifOptions &Options) {
+llvm::Error writeSarifLog(llvm::StringRef Yaml, const SarifOptions &Options,
+                          llvm::raw_ostream &OS) {
   Converter Convert(Options);
   if (!Yaml.trim().empty()) {
     llvm::yaml::Input In(Yaml);
@@ -296,14 +384,59 @@ fixesYamlToSarif(llvm::StringRef Yaml, const SarifOptions &Options) {
         Convert.add(Diag);
     } while (In.nextDocument());
   }
-  return std::move(Convert).finish();
+  std::move(Convert).finish(OS);
+  return llvm::Error::success();
+}
+
+llvm::Expected<llvm::json::Value>
+fixesYamlToSarif(llvm::StringRef Yaml, const SarifOptions &Options) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (llvm::Error Error = writeSarifLog(Yaml, Options, OS))
+    return std::move(Error);
+  return llvm::json::parse(Text);
+}
+
+bool isSarifLog(llvm::StringRef Content) {
+  llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Content);
+  if (!Parsed) {
+    llvm::consumeError(Parsed.takeError());
+    return false;
+  }
+  const Object *Log = Parsed->getAsObject();
+  return Log && Log->getString("version") && Log->getArray("runs");
+}
+
+llvm::Error checkSarifTarget(llvm::StringRef Path) {
+  if (Path.empty())
+    return llvm::createStringError(std::make_error_code(std::errc::invalid_argument),
+                                   "--tma-export-sarif needs a file name");
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status) || !llvm::sys::fs::exists(Status))
+    return llvm::Error::success();
+  if (!llvm::sys::fs::is_regular_file(Status))
+    return llvm::createStringError(
+        std::make_error_code(std::errc::invalid_argument),
+        "'" + Path + "' is not a regular file; not writing the SARIF log");
+  if (Status.getSize() == 0)
+    return llvm::Error::success();
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer || !isSarifLog((*Buffer)->getBuffer()))
+    return llvm::createStringError(
+        std::make_error_code(std::errc::file_exists),
+        "'" + Path +
+            "' exists and is not a SARIF log; not overwriting it (give "
+            "--tma-export-sarif=<new file>.sarif)");
+  return llvm::Error::success();
 }
 
 llvm::Error convertFixesFile(llvm::StringRef FixesFile,
                              llvm::StringRef SarifFile,
                              const SarifOptions &Options) {
+  if (llvm::Error Refused = checkSarifTarget(SarifFile))
+    return Refused;
   std::string Yaml;
-  if (llvm::sys::fs::exists(FixesFile)) {
+  if (!FixesFile.empty() && llvm::sys::fs::exists(FixesFile)) {
     auto Buffer = llvm::MemoryBuffer::getFile(FixesFile);
     if (!Buffer)
       return llvm::createStringError(Buffer.getError(),
@@ -311,15 +444,41 @@ llvm::Error convertFixesFile(llvm::StringRef FixesFile,
                                          Buffer.getError().message());
     Yaml = (*Buffer)->getBuffer().str();
   }
-  llvm::Expected<llvm::json::Value> Log = fixesYamlToSarif(Yaml, Options);
-  if (!Log)
-    return Log.takeError();
-  std::error_code Error;
-  llvm::raw_fd_ostream Out(SarifFile, Error);
-  if (Error)
+  // A temporary file in the same directory, renamed over the target: a
+  // reader never sees half a log, and a failed write leaves the old one.
+  llvm::SmallString<256> Model(SarifFile);
+  llvm::sys::path::remove_filename(Model);
+  llvm::sys::path::append(Model, "." + llvm::sys::path::filename(SarifFile) +
+                                     ".tmp-%%%%%%");
+  int FD = -1;
+  llvm::SmallString<256> Temporary;
+  if (std::error_code Error =
+          llvm::sys::fs::createUniqueFile(Model, FD, Temporary))
     return llvm::createStringError(Error, "cannot write " + SarifFile + ": " +
                                               Error.message());
-  Out << llvm::formatv("{0:2}", *Log) << "\n";
+  {
+    llvm::raw_fd_ostream Out(FD, /*shouldClose=*/true);
+    llvm::Error Written = writeSarifLog(Yaml, Options, Out);
+    Out << "\n";
+    Out.close();
+    if (Written) {
+      std::error_code Ignored = llvm::sys::fs::remove(Temporary);
+      (void)Ignored;
+      return Written;
+    }
+    if (Out.has_error()) {
+      std::error_code Error = Out.error();
+      Out.clear_error();
+      llvm::sys::fs::remove(Temporary);
+      return llvm::createStringError(Error, "cannot write " + SarifFile +
+                                                ": " + Error.message());
+    }
+  }
+  if (std::error_code Error = llvm::sys::fs::rename(Temporary, SarifFile)) {
+    llvm::sys::fs::remove(Temporary);
+    return llvm::createStringError(Error, "cannot write " + SarifFile + ": " +
+                                              Error.message());
+  }
   return llvm::Error::success();
 }
 

@@ -37,19 +37,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tidy/CompileCommands.h"
 #include "tidy/NvccFlags.h"
 #include "tidy/Sarif.h"
 
 #include "clang-tidy/tool/ClangTidyMain.h"
-#include "clang/Options/Options.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Option/ArgList.h"
-#include "llvm/Option/OptTable.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -57,7 +55,6 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
@@ -95,6 +92,14 @@ struct TidyArgs {
   std::set<std::size_t> Own;
   bool UserResourceDir = false;
   bool ShowCommands = false;
+  /// --tma-require-database: a file with no entry, or an empty database, is
+  /// an error.
+  bool RequireDatabase = false;
+  /// --tma-rule-docs-url's base of SARIF helpUri.
+  std::string RuleDocsUrl = TMA_RULE_DOCS_URL;
+  /// --checks, --config or --config-file given.
+  bool ChecksConfigured = false;
+  bool WarningsAsErrors = false;
   /// --tma-export-sarif's file.
   std::optional<std::string> SarifFile;
   /// --export-fixes's file.
@@ -136,15 +141,35 @@ TidyArgs scanArgs(int Argc, const char **Argv) {
     llvm::StringRef Body = Arg.drop_front(Arg.starts_with("--") ? 2 : 1);
     auto [Name, Value] = Body.split('=');
     bool HasValue = Body.contains('=');
-    if (Name == "tma-show-commands") {
-      Result.ShowCommands = true;
+    if (Name == "tma-show-commands" || Name == "tma-require-database") {
+      (Name == "tma-show-commands" ? Result.ShowCommands
+                                   : Result.RequireDatabase) = true;
       Result.Rewritten.insert(I);
       Result.Own.insert(I);
       continue;
     }
+    if (Name == "tma-rule-docs-url") {
+      Result.Rewritten.insert(I);
+      Result.Own.insert(I);
+      if (!HasValue && I + 1 < Args.size()) {
+        Result.RuleDocsUrl = Args[++I];
+        Result.Rewritten.insert(I);
+        Result.Own.insert(I);
+      } else {
+        Result.RuleDocsUrl = Value.str();
+      }
+      continue;
+    }
+    if (Name == "checks" || Name == "config" || Name == "config-file")
+      Result.ChecksConfigured = true;
+    if (Name == "warnings-as-errors")
+      Result.WarningsAsErrors = true;
     if (Name == "tma-export-sarif") {
       Result.Rewritten.insert(I);
       Result.Own.insert(I);
+      // The separate form is kept (llvm::cl accepts it), but checkSarifTarget
+      // refuses a value that is an existing non-SARIF file (a source given
+      // after `--tma-export-sarif ` by mistake).
       if (!HasValue && I + 1 < Args.size()) {
         Result.SarifFile = Args[++I];
         Result.Rewritten.insert(I);
@@ -187,95 +212,6 @@ TidyArgs scanArgs(int Argc, const char **Argv) {
   return Result;
 }
 
-/// The CUDA toolkit of an nvcc: its root (<root>/bin/nvcc), version and
-/// include/cccl. Looked up once per nvcc.
-struct Toolkit {
-  std::string Root;
-  std::optional<CudaVersion> Version;
-  std::vector<std::string> ImplicitSystemIncludes;
-};
-
-const Toolkit &toolkitOf(llvm::StringRef Nvcc, llvm::StringRef Directory) {
-  static llvm::StringMap<Toolkit> Cache;
-  std::string Key = (Directory + "\n" + Nvcc).str();
-  auto [It, Inserted] = Cache.try_emplace(Key);
-  Toolkit &Kit = It->second;
-  if (!Inserted)
-    return Kit;
-
-  llvm::SmallString<256> Path;
-  if (!Nvcc.contains('/')) {
-    if (llvm::ErrorOr<std::string> Found = llvm::sys::findProgramByName(Nvcc))
-      Path = *Found;
-  } else {
-    Path = Nvcc;
-    llvm::sys::path::make_absolute(Directory, Path);
-  }
-  // <root>/bin/nvcc, as named or with its links resolved (/usr/bin/nvcc).
-  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  llvm::SmallString<256> Real;
-  if (!Path.empty() && llvm::sys::fs::real_path(Path, Real))
-    Real.clear();
-  for (llvm::StringRef Candidate : {Path.str(), Real.str()}) {
-    if (Candidate.empty() || !Kit.Root.empty())
-      continue;
-    llvm::StringRef Root =
-        llvm::sys::path::parent_path(llvm::sys::path::parent_path(Candidate));
-    llvm::SmallString<256> Header(Root);
-    llvm::sys::path::append(Header, "include", "cuda.h");
-    if (llvm::sys::fs::exists(Header))
-      Kit.Root = Root.str();
-  }
-  if (Kit.Root.empty() &&
-      llvm::sys::fs::exists("/usr/local/cuda/include/cuda.h"))
-    Kit.Root = "/usr/local/cuda";
-  if (Kit.Root.empty())
-    return Kit;
-
-  llvm::SmallString<256> Header(Kit.Root);
-  llvm::sys::path::append(Header, "include", "cuda.h");
-  if (auto Buffer = llvm::MemoryBuffer::getFile(Header))
-    Kit.Version = parseCudaHeaderVersion((*Buffer)->getBuffer().str());
-  llvm::SmallString<256> Cccl(Kit.Root);
-  llvm::sys::path::append(Cccl, "include", "cccl");
-  if (llvm::sys::fs::is_directory(Cccl))
-    Kit.ImplicitSystemIncludes.push_back(Cccl.str().str());
-  return Kit;
-}
-
-/// Prints a note once per run.
-void note(llvm::StringRef Message) {
-  static llvm::StringSet<> Printed;
-  if (Printed.insert(Message).second)
-    llvm::errs() << "tma-tidy: note: " << Message << "\n";
-}
-
-/// Drops the arguments the clang driver does not know (nvcc options missing
-/// from NvccFlags.cpp's table): clang-tidy would stop at them.
-void dropUnknownArgs(std::vector<std::string> &Args) {
-  if (Args.size() < 2)
-    return;
-  std::vector<const char *> Pointers;
-  for (std::size_t I = 1; I < Args.size(); ++I)
-    Pointers.push_back(Args[I].c_str());
-  unsigned MissingIndex = 0, MissingCount = 0;
-  llvm::opt::InputArgList Parsed = clang::getDriverOptTable().ParseArgs(
-      Pointers, MissingIndex, MissingCount);
-  std::set<std::size_t> Unknown;
-  for (const llvm::opt::Arg *A : Parsed.filtered(clang::options::OPT_UNKNOWN)) {
-    Unknown.insert(A->getIndex() + 1);
-    note("left out '" + std::string(A->getSpelling()) +
-         "', which clang does not know");
-  }
-  if (Unknown.empty())
-    return;
-  std::vector<std::string> Kept;
-  for (std::size_t I = 0; I < Args.size(); ++I)
-    if (!Unknown.count(I))
-      Kept.push_back(std::move(Args[I]));
-  Args = std::move(Kept);
-}
-
 std::string absolutePath(llvm::StringRef Path) {
   llvm::SmallString<256> Absolute(Path);
   if (llvm::sys::fs::make_absolute(Absolute))
@@ -289,104 +225,6 @@ struct PassCommand {
   tooling::CompileCommand Command;
   std::string Pass;
 };
-
-/// The clang command of an nvcc command (NvccFlags.h), or nullopt when the
-/// command is not nvcc's.
-std::optional<std::vector<std::string>>
-translateCommand(const tooling::CompileCommand &Command) {
-  const std::vector<std::string> &Args = Command.CommandLine;
-  std::optional<std::size_t> Nvcc = findNvcc(Args);
-  if (!Nvcc)
-    return std::nullopt;
-  const Toolkit &Kit = toolkitOf(Args[*Nvcc], Command.Directory);
-  NvccContext Context;
-  Context.ClangExecutable = TMA_CLANG_EXECUTABLE;
-  Context.CudaPath = Kit.Root;
-  Context.Version = Kit.Version;
-  Context.ImplicitSystemIncludes = Kit.ImplicitSystemIncludes;
-  std::string Directory = Command.Directory;
-  Context.ReadFile =
-      [Directory](const std::string &File) -> std::optional<std::string> {
-    llvm::SmallString<256> Path(File);
-    llvm::sys::path::make_absolute(Directory, Path);
-    auto Buffer = llvm::MemoryBuffer::getFile(Path);
-    if (!Buffer)
-      return std::nullopt;
-    return (*Buffer)->getBuffer().str();
-  };
-  NvccTranslation Translated = translateNvccCommand(Args, Context);
-  for (const std::string &Message : Translated.Notes)
-    note(Message);
-  dropUnknownArgs(Translated.Args);
-  return std::move(Translated.Args);
-}
-
-/// The normalised absolute path of a command's file, as a database key.
-std::string fileKey(const tooling::CompileCommand &Command) {
-  llvm::SmallString<256> Path(Command.Filename);
-  llvm::sys::path::make_absolute(Command.Directory, Path);
-  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  llvm::sys::path::native(Path);
-  return Path.str().str();
-}
-
-/// The commands of a database with its nvcc commands translated. Wrapped in
-/// tooling::inferMissingCompileCommands, as clang-tidy wraps a JSON database,
-/// so that a header not in the database gets the clang command of a source
-/// file next to it rather than an nvcc one.
-class TranslatedDatabase : public tooling::CompilationDatabase {
-public:
-  explicit TranslatedDatabase(std::vector<tooling::CompileCommand> Commands) {
-    for (tooling::CompileCommand &Command : Commands) {
-      std::string Key = fileKey(Command);
-      auto [It, Inserted] = ByFile.try_emplace(Key);
-      if (Inserted)
-        Files.push_back(Key);
-      It->second.push_back(std::move(Command));
-    }
-  }
-
-  std::vector<tooling::CompileCommand>
-  getCompileCommands(llvm::StringRef FilePath) const override {
-    llvm::SmallString<256> Key(FilePath);
-    llvm::sys::path::remove_dots(Key, /*remove_dot_dot=*/true);
-    llvm::sys::path::native(Key);
-    auto It = ByFile.find(Key);
-    return It == ByFile.end() ? std::vector<tooling::CompileCommand>()
-                              : It->second;
-  }
-
-  std::vector<std::string> getAllFiles() const override { return Files; }
-
-  std::vector<tooling::CompileCommand> getAllCompileCommands() const override {
-    std::vector<tooling::CompileCommand> All;
-    for (const std::string &File : Files)
-      llvm::append_range(All, ByFile.find(File)->second);
-    return All;
-  }
-
-private:
-  llvm::StringMap<std::vector<tooling::CompileCommand>> ByFile;
-  std::vector<std::string> Files;
-};
-
-/// Database with its nvcc commands translated; nullptr when it has none.
-std::unique_ptr<tooling::CompilationDatabase>
-translateDatabase(const tooling::CompilationDatabase &Database) {
-  std::vector<tooling::CompileCommand> Commands =
-      Database.getAllCompileCommands();
-  bool Translated = false;
-  for (tooling::CompileCommand &Command : Commands)
-    if (std::optional<std::vector<std::string>> Args =
-            translateCommand(Command)) {
-      Command.CommandLine = std::move(*Args);
-      Translated = true;
-    }
-  if (!Translated)
-    return nullptr;
-  return tooling::inferMissingCompileCommands(
-      std::make_unique<TranslatedDatabase>(std::move(Commands)));
-}
 
 /// The commands to run for one command of the database: one per CUDA pass
 /// for a CUDA command, else the command itself.
@@ -403,8 +241,11 @@ std::vector<PassCommand> passCommands(const tooling::CompileCommand &Command,
   CudaPassOptions Options;
   Options.NvccArchMacros = FromNvcc;
   Options.ExtraPassArgs = Tidy.ExtraPassArgs;
+  std::vector<std::string> Args = Command.CommandLine;
+  // nvcc finds <cuda/barrier> in include/cccl; clang needs to be told.
+  addToolkitIncludes(Args);
   std::vector<PassCommand> Passes;
-  for (CudaPass &Pass : splitCudaPasses(Command.CommandLine, Options)) {
+  for (CudaPass &Pass : splitCudaPasses(Args, Options)) {
     Passes.push_back({Command, Pass.Name});
     Passes.back().Command.CommandLine = std::move(Pass.Args);
   }
@@ -555,13 +396,17 @@ std::optional<SarifExport> prepareSarif(const TidyArgs &Tidy,
 }
 
 /// Writes the SARIF report; false (with a message) if it cannot.
-bool writeSarif(const SarifExport &Export) {
+bool writeSarif(const SarifExport &Export, const TidyArgs &Tidy,
+                tma::sarif::SarifOptions::Invocation Run) {
   tma::sarif::SarifOptions Options;
   llvm::SmallString<256> Cwd;
   if (!llvm::sys::fs::current_path(Cwd))
     Options.RootDirectory = Cwd.str().str();
   Options.ToolVersion = TMA_TIDY_VERSION;
   Options.InformationUri = TMA_SARIF_INFORMATION_URI;
+  Options.HelpUriBase = Tidy.RuleDocsUrl;
+  Run.WarningsAsErrors = Tidy.WarningsAsErrors;
+  Options.Run = std::move(Run);
   std::string Fixes = Export.FixesFile;
   // The user's --export-fixes file from an earlier run: no diagnostics now.
   // An empty name reads as no diagnostics.
@@ -570,34 +415,186 @@ bool writeSarif(const SarifExport &Export) {
     Fixes.clear();
   if (llvm::Error Error = tma::sarif::convertFixesFile(
           Fixes, Export.SarifFile, Options)) {
-    llvm::errs() << "tma-tidy: " << llvm::toString(std::move(Error)) << "\n";
+    llvm::errs() << "tma-tidy: error: " << llvm::toString(std::move(Error))
+                 << "\n";
     return false;
   }
   return true;
 }
 
+bool samePath(llvm::StringRef A, llvm::StringRef B) {
+  if (absolutePath(A) == absolutePath(B))
+    return true;
+  llvm::sys::fs::UniqueID IdA, IdB;
+  return !llvm::sys::fs::getUniqueID(A, IdA) &&
+         !llvm::sys::fs::getUniqueID(B, IdB) && IdA == IdB;
+}
+
+/// tma-tidy's output files must not be inputs, and the SARIF file must not
+/// be an existing file of another kind; false (with a message) before
+/// anything runs.
+bool checkOutputs(const TidyArgs &Tidy) {
+  auto Refuse = [](const llvm::Twine &Message) {
+    llvm::errs() << "tma-tidy: error: " << Message << "\n";
+    return false;
+  };
+  for (const std::string &Source : Tidy.Sources) {
+    if (Tidy.SarifFile && samePath(*Tidy.SarifFile, Source))
+      return Refuse("--tma-export-sarif names the input file '" + Source +
+                    "'; not overwriting it");
+    if (Tidy.ExportFixes && samePath(*Tidy.ExportFixes, Source))
+      return Refuse("--export-fixes names the input file '" + Source +
+                    "'; not overwriting it");
+  }
+  if (Tidy.SarifFile && Tidy.ExportFixes &&
+      samePath(*Tidy.SarifFile, *Tidy.ExportFixes))
+    return Refuse("--tma-export-sarif and --export-fixes name the same file");
+  if (Tidy.SarifFile)
+    if (llvm::Error Error = tma::sarif::checkSarifTarget(*Tidy.SarifFile))
+      return Refuse(llvm::toString(std::move(Error)));
+  return true;
+}
+
+/// Whether a .clang-tidy file is in Path's directory or one above it.
+bool hasClangTidyFile(llvm::StringRef Path) {
+  llvm::SmallString<256> Directory(absolutePath(Path));
+  llvm::sys::path::remove_filename(Directory);
+  while (!Directory.empty()) {
+    llvm::SmallString<256> File(Directory);
+    llvm::sys::path::append(File, ".clang-tidy");
+    if (llvm::sys::fs::exists(File))
+      return true;
+    llvm::StringRef Parent = llvm::sys::path::parent_path(Directory);
+    if (Parent == Directory)
+      break;
+    Directory = Parent;
+  }
+  return false;
+}
+
+/// The files of a database, normalised as fileKey does.
+llvm::StringSet<> databaseFiles(const tooling::CompilationDatabase &Database) {
+  llvm::StringSet<> Files;
+  for (const std::string &File : Database.getAllFiles()) {
+    llvm::SmallString<256> Key(File);
+    llvm::sys::path::remove_dots(Key, /*remove_dot_dot=*/true);
+    llvm::sys::path::native(Key);
+    Files.insert(Key);
+  }
+  return Files;
+}
+
+/// Where -p points, for messages.
+std::string databaseName(const TidyArgs &Tidy) {
+  if (Tidy.BuildPath)
+    return "the compile database of '" + *Tidy.BuildPath + "'";
+  return "the compile database found above '" + Tidy.Sources.front() + "'";
+}
+
+// `tma-tidy --help` ends with tma-tidy's own options (clang-tidy's --help
+// shows only options of its own category).
+llvm::cl::extrahelp TmaTidyHelp(R"(
+tma-tidy options (clang-tidy 22 with the tma- checks built in):
+
+  --tma-export-sarif=<file>  Write the diagnostics as a SARIF 2.1.0 log for
+                             GitHub code scanning. Refuses to overwrite an
+                             existing file that is not a SARIF log or is an
+                             input. A failed run writes executionSuccessful:
+                             false.
+  --tma-require-database     A source file with no entry in the compile
+                             database (-p), a missing database or an empty one
+                             is an error (exit status 1) instead of a guess.
+                             Use it in CI.
+  --tma-rule-docs-url=<url>  Base of the SARIF helpUri of each rule
+                             (<url>/<RULE-ID>.md). Default:
+                             )" TMA_RULE_DOCS_URL R"(
+  --tma-show-commands        Print the compile command of every CUDA pass.
+
+  With no --checks, --config, --config-file and no .clang-tidy file above a
+  source, tma-tidy runs -checks='-*,tma-*'. Rule reference: docs/rules/.
+)");
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &OS) {
+    OS << "tma-tidy " << TMA_TIDY_VERSION << " (the tma- checks on clang-tidy "
+       << TMA_LLVM_VERSION << ")\n";
+  });
   TidyArgs Tidy = scanArgs(Argc, Argv);
+  if (!checkOutputs(Tidy))
+    return 1;
 
+  tma::sarif::SarifOptions::Invocation Run;
   // The commands of the files to analyse, rewritten. clang-tidy gets them in
   // a database of their own when a rewrite changed any.
   std::optional<std::string> Directory;
   std::unique_ptr<tooling::CompilationDatabase> Database;
   if (!Tidy.Sources.empty())
     Database = loadDatabase(Tidy);
+  if (!Tidy.Sources.empty() && !Tidy.DoubleDash) {
+    // clang-tidy guesses a command for a file that the database lacks (a
+    // neighbour's, or no flags at all): fine for a header, a silent hole in
+    // CI for a source.
+    std::vector<std::string> Problems;
+    if (!Database) {
+      Problems.push_back("no compile database found (give -p <build "
+                         "directory> or flags after --)");
+    } else {
+      llvm::StringSet<> Files = databaseFiles(*Database);
+      if (Files.empty())
+        Problems.push_back(databaseName(Tidy) + " has no entries");
+      else
+        for (const std::string &Source : Tidy.Sources)
+          if (!Files.contains(absolutePath(Source)))
+            Problems.push_back("'" + Source + "' has no entry in " +
+                               databaseName(Tidy));
+    }
+    for (const std::string &Problem : Problems) {
+      if (Tidy.RequireDatabase) {
+        llvm::errs() << "tma-tidy: error: " << Problem << "\n";
+        Run.Errors.push_back(Problem);
+      } else if (Database) {
+        llvm::errs() << "tma-tidy: warning: " << Problem
+                     << "; clang-tidy guesses its command "
+                        "(--tma-require-database makes this an error)\n";
+        Run.Warnings.push_back(Problem);
+      }
+    }
+  }
+  if (!Run.Errors.empty()) {
+    if (Tidy.SarifFile) {
+      SarifExport Export;
+      Export.SarifFile = *Tidy.SarifFile;
+      Run.ExitCode = 1;
+      writeSarif(Export, Tidy, Run);
+    }
+    return 1;
+  }
+
   if (Database) {
     std::unique_ptr<tooling::CompilationDatabase> Translated;
+    TranslationNotes Notes;
     if (!Tidy.DoubleDash)
-      Translated = translateDatabase(*Database);
+      Translated = translateDatabase(*Database, TMA_CLANG_EXECUTABLE, &Notes);
     const tooling::CompilationDatabase &Used =
         Translated ? *Translated : *Database;
     std::vector<PassCommand> Commands;
     bool Changed = Translated != nullptr;
+    std::set<std::pair<std::string, std::vector<std::string>>> Noted;
     for (const std::string &Source : Tidy.Sources) {
       for (const tooling::CompileCommand &Command :
            Used.getCompileCommands(absolutePath(Source))) {
+        // What the translation of this entry left out, once per command.
+        auto File = Notes.ByFile.find(fileKey(Command));
+        if (File != Notes.ByFile.end()) {
+          auto Entry = File->second.find(Command.CommandLine);
+          if (Entry != File->second.end() &&
+              Noted.insert({File->first, Command.CommandLine}).second)
+            for (const std::string &Note : Entry->second)
+              llvm::errs() << "tma-tidy: note: " << Command.Filename << ": "
+                           << Note << "\n";
+        }
         std::vector<PassCommand> Passes =
             passCommands(Command, Tidy, Translated != nullptr);
         Changed |= !Passes.front().Pass.empty();
@@ -632,6 +629,12 @@ int main(int Argc, const char **Argv) {
         Args.push_back(Tidy.Args[I]);
   }
 
+  // No configuration at all: the tma- checks, not clang-tidy's default
+  // (clang-analyzer-*), which would check nothing of TMA.
+  if (!Tidy.ChecksConfigured && !Tidy.Sources.empty() &&
+      llvm::none_of(Tidy.Sources, hasClangTidyFile))
+    Args.insert(Args.begin() + 1, "--checks=-*,tma-*");
+
   // TMA_CLANG_RESOURCE_DIR comes from CMakeLists.txt. If it is gone (the
   // binary moved to another machine), clang-tidy's own guess is the best
   // left.
@@ -644,6 +647,20 @@ int main(int Argc, const char **Argv) {
   std::optional<SarifExport> Sarif = prepareSarif(Tidy, Args);
   if (Tidy.SarifFile && !Sarif)
     return 1;
+  // Until clang-tidy returns, the log says the run failed: clang-tidy exits
+  // by itself on a bad option, and a crash writes nothing either. A stale log
+  // of an earlier clean run must not survive that.
+  if (Sarif) {
+    tma::sarif::SarifOptions::Invocation Unfinished;
+    Unfinished.ExitCode = 1;
+    Unfinished.Errors.push_back("tma-tidy stopped before it wrote its results "
+                                "(see its standard error)");
+    SarifExport Empty = *Sarif;
+    Empty.FixesFile.clear();
+    Empty.TemporaryFixes = true;
+    if (!writeSarif(Empty, Tidy, Unfinished))
+      return 1;
+  }
 
   std::vector<const char *> Pointers;
   Pointers.reserve(Args.size() + 1);
@@ -652,7 +669,8 @@ int main(int Argc, const char **Argv) {
   Pointers.push_back(nullptr);
   int Status = clang::tidy::clangTidyMain(
       static_cast<int>(Pointers.size()) - 1, Pointers.data());
-  if (Sarif && !writeSarif(*Sarif) && Status == 0)
+  Run.ExitCode = Status;
+  if (Sarif && !writeSarif(*Sarif, Tidy, Run) && Status == 0)
     Status = 1;
   return Status;
 }

@@ -13,6 +13,12 @@
 
 #include "gtest/gtest.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 #include <map>
 
 namespace {
@@ -62,6 +68,7 @@ SarifOptions options() {
   SarifOptions Options;
   Options.RootDirectory = "/src";
   Options.InformationUri = "https://example.org/tma-tidy";
+  Options.HelpUriBase = "https://example.org/docs/rules/";
   Options.ReadFile = [](llvm::StringRef Path) -> std::optional<std::string> {
     if (Path == "/src/k.cu")
       return std::string(Source);
@@ -98,8 +105,23 @@ TEST(SarifTest, LogAndTool) {
             "https://example.org/tma-tidy");
   const llvm::json::Array &Rules = *Driver.getArray("rules");
   ASSERT_EQ(Rules.size(), 2u);
-  EXPECT_EQ(Rules[0].getAsObject()->getString("id"), "tma-descriptor");
-  EXPECT_EQ(Rules[1].getAsObject()->getString("id"), "clang-diagnostic-error");
+  // A TMA rule id from the message, with its page of the rule reference.
+  const Object &Rule = *Rules[0].getAsObject();
+  EXPECT_EQ(Rule.getString("id"), "TMAP-TILED-BOX-RANGE");
+  EXPECT_EQ(Rule.getObject("shortDescription")->getString("text"),
+            "Every boxDim[i] is between 1 and 256.");
+  EXPECT_TRUE(Rule.getObject("fullDescription")
+                  ->getString("text")
+                  ->starts_with("Each box extent in boxDim must be non-zero"));
+  EXPECT_EQ(Rule.getString("helpUri"),
+            "https://example.org/docs/rules/TMAP-TILED-BOX-RANGE.md");
+  EXPECT_EQ(Rule.getObject("properties")->getString("check"),
+            "tma-descriptor");
+  // A clang error has no rule id: the check name, no help.
+  const Object &Error = *Rules[1].getAsObject();
+  EXPECT_EQ(Error.getString("id"), "clang-diagnostic-error");
+  EXPECT_EQ(Error.get("helpUri"), nullptr);
+  EXPECT_EQ(Error.get("shortDescription"), nullptr);
   EXPECT_EQ(run(Log)
                 .getObject("originalUriBaseIds")
                 ->getObject("%SRCROOT%")
@@ -112,7 +134,7 @@ TEST(SarifTest, ResultLocationNotesAndFix) {
   const llvm::json::Array &Results = *run(Log).getArray("results");
   ASSERT_EQ(Results.size(), 2u);
   const Object &R = *Results[0].getAsObject();
-  EXPECT_EQ(R.getString("ruleId"), "tma-descriptor");
+  EXPECT_EQ(R.getString("ruleId"), "TMAP-TILED-BOX-RANGE");
   EXPECT_EQ(R.getInteger("ruleIndex"), 0);
   EXPECT_EQ(R.getString("level"), "warning");
   EXPECT_EQ(R.getObject("message")->getString("text"),
@@ -201,6 +223,184 @@ TEST(SarifTest, UnreadableFileFallsBackToBytes) {
                               ->getObject("region");
   EXPECT_EQ(Region.getInteger("byteOffset"), 0);
   EXPECT_EQ(Region.get("startLine"), nullptr);
+}
+
+
+const Object &invocation(const Object &Log) {
+  return *(*run(Log).getArray("invocations"))[0].getAsObject();
+}
+
+Object convertWith(llvm::StringRef Text,
+                   const SarifOptions::Invocation &Invocation) {
+  SarifOptions Options = options();
+  Options.Run = Invocation;
+  llvm::Expected<llvm::json::Value> Log = fixesYamlToSarif(Text, Options);
+  if (!Log) {
+    ADD_FAILURE() << llvm::toString(Log.takeError());
+    return Object();
+  }
+  return *Log->getAsObject();
+}
+
+TEST(SarifTest, CleanRunIsSuccessful) {
+  Object Log = convertWith("", {});
+  EXPECT_EQ(invocation(Log).getBoolean("executionSuccessful"), true);
+  EXPECT_EQ(invocation(Log).getInteger("exitCode"), 0);
+  EXPECT_EQ(invocation(Log).get("toolExecutionNotifications"), nullptr);
+}
+
+TEST(SarifTest, FailedRunIsNeverAnEmptySuccess) {
+  SarifOptions::Invocation Failed;
+  Failed.ExitCode = 1;
+  Object Log = convertWith("", Failed);
+  EXPECT_EQ(invocation(Log).getBoolean("executionSuccessful"), false);
+  EXPECT_EQ(invocation(Log).getInteger("exitCode"), 1);
+  const llvm::json::Array &Notes =
+      *invocation(Log).getArray("toolExecutionNotifications");
+  ASSERT_EQ(Notes.size(), 1u);
+  EXPECT_EQ(Notes[0].getAsObject()->getObject("message")->getString("text"),
+            "clang-tidy exited with status 1");
+}
+
+TEST(SarifTest, WarningsAsErrorsIsASuccessfulRunUnlessClangFailed) {
+  SarifOptions::Invocation Run;
+  Run.ExitCode = 1;
+  Run.WarningsAsErrors = true;
+  // The YAML has a clang error: the file was not fully analysed.
+  EXPECT_EQ(invocation(convertWith(Yaml, Run)).getBoolean("executionSuccessful"),
+            false);
+  std::string OnlyTidy = Yaml;
+  OnlyTidy.erase(OnlyTidy.find("  - DiagnosticName:  clang-diagnostic-error"),
+                 OnlyTidy.find("...") -
+                     OnlyTidy.find("  - DiagnosticName:  clang-diagnostic-error"));
+  EXPECT_EQ(
+      invocation(convertWith(OnlyTidy, Run)).getBoolean("executionSuccessful"),
+      true);
+  // Nothing found yet status 1: not a warnings-as-errors failure.
+  EXPECT_EQ(invocation(convertWith("", Run)).getBoolean("executionSuccessful"),
+            false);
+}
+
+TEST(SarifTest, ToolErrorsFailTheRun) {
+  SarifOptions::Invocation Run;
+  Run.Errors.push_back("'k.cu' has no entry in the compile database");
+  Run.Warnings.push_back("something to know");
+  Object Log = convertWith("", Run);
+  const Object &Inv = invocation(Log);
+  EXPECT_EQ(Inv.getBoolean("executionSuccessful"), false);
+  const llvm::json::Array &Notes = *Inv.getArray("toolExecutionNotifications");
+  ASSERT_EQ(Notes.size(), 2u);
+  EXPECT_EQ(Notes[0].getAsObject()->getString("level"), "error");
+  EXPECT_EQ(Notes[1].getAsObject()->getString("level"), "warning");
+}
+
+TEST(SarifTest, PositionsOnLaterLines) {
+  // Offsets far into a long file: a line index, not a scan from the start.
+  std::string Big;
+  for (int I = 0; I < 20000; ++I)
+    Big += "int v" + std::to_string(I) + ";\n";
+  std::size_t Offset = Big.find("int v19999;") + 4;
+  std::string Text = Yaml;
+  Text.replace(Text.find("FileOffset:      15"), 19,
+               "FileOffset:      " + std::to_string(Offset));
+  SarifOptions Options = options();
+  Options.ReadFile = [&](llvm::StringRef Path) -> std::optional<std::string> {
+    if (Path == "/src/k.cu")
+      return Big;
+    return std::nullopt;
+  };
+  llvm::Expected<llvm::json::Value> Log = fixesYamlToSarif(Text, Options);
+  ASSERT_TRUE(static_cast<bool>(Log));
+  const Object &R = *(*run(*Log->getAsObject()).getArray("results"))[0]
+                         .getAsObject();
+  const Object &Region = *(*R.getArray("locations"))[0]
+                              .getAsObject()
+                              ->getObject("physicalLocation")
+                              ->getObject("region");
+  EXPECT_EQ(Region.getInteger("startLine"), 20000);
+  EXPECT_EQ(Region.getInteger("startColumn"), 5);
+}
+
+TEST(SarifTest, IsSarifLog) {
+  EXPECT_TRUE(isSarifLog(R"({"version": "2.1.0", "runs": []})"));
+  EXPECT_FALSE(isSarifLog("#include <cuda.h>\n"));
+  EXPECT_FALSE(isSarifLog(R"({"version": "2.1.0"})"));
+  EXPECT_FALSE(isSarifLog("[1, 2]"));
+  EXPECT_FALSE(isSarifLog(""));
+}
+
+class SarifFileTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sarif-test", Dir));
+  }
+  void TearDown() override {
+    std::error_code Ignored = llvm::sys::fs::remove_directories(Dir);
+    (void)Ignored;
+  }
+  std::string path(llvm::StringRef Name) {
+    llvm::SmallString<128> P(Dir);
+    llvm::sys::path::append(P, Name);
+    return P.str().str();
+  }
+  void write(llvm::StringRef Name, llvm::StringRef Text) {
+    std::error_code Error;
+    llvm::raw_fd_ostream Out(path(Name), Error);
+    ASSERT_FALSE(Error);
+    Out << Text;
+  }
+  std::string read(llvm::StringRef Name) {
+    auto Buffer = llvm::MemoryBuffer::getFile(path(Name));
+    return Buffer ? (*Buffer)->getBuffer().str() : "<none>";
+  }
+  /// The names in the directory.
+  std::vector<std::string> files() {
+    std::vector<std::string> Names;
+    std::error_code Error;
+    for (llvm::sys::fs::directory_iterator It(Dir, Error), End;
+         It != End && !Error; It.increment(Error))
+      Names.push_back(llvm::sys::path::filename(It->path()).str());
+    std::sort(Names.begin(), Names.end());
+    return Names;
+  }
+  llvm::SmallString<128> Dir;
+};
+
+TEST_F(SarifFileTest, RefusesToOverwriteASource) {
+  write("victim.cu", "__global__ void k() {}\n");
+  llvm::Error Error = convertFixesFile("", path("victim.cu"), options());
+  ASSERT_TRUE(static_cast<bool>(Error));
+  EXPECT_NE(llvm::toString(std::move(Error)).find("is not a SARIF log"),
+            std::string::npos);
+  EXPECT_EQ(read("victim.cu"), "__global__ void k() {}\n");
+  EXPECT_EQ(files(), std::vector<std::string>{"victim.cu"});
+}
+
+TEST_F(SarifFileTest, RefusesADirectory) {
+  ASSERT_FALSE(llvm::sys::fs::create_directory(path("out.sarif")));
+  llvm::Error Error = checkSarifTarget(path("out.sarif"));
+  ASSERT_TRUE(static_cast<bool>(Error));
+  llvm::consumeError(std::move(Error));
+}
+
+TEST_F(SarifFileTest, ReplacesAnOldLogAndLeavesNoTemporary) {
+  write("out.sarif", R"({"version": "2.1.0", "runs": []})");
+  write("empty.sarif", "");
+  ASSERT_FALSE(static_cast<bool>(
+      convertFixesFile("", path("out.sarif"), options())));
+  ASSERT_FALSE(static_cast<bool>(
+      convertFixesFile("", path("empty.sarif"), options())));
+  EXPECT_TRUE(isSarifLog(read("out.sarif")));
+  EXPECT_TRUE(isSarifLog(read("empty.sarif")));
+  EXPECT_EQ(files(), (std::vector<std::string>{"empty.sarif", "out.sarif"}));
+}
+
+TEST_F(SarifFileTest, UnwritableDirectoryIsAnError) {
+  llvm::Error Error =
+      convertFixesFile("", path("no/such/dir/out.sarif"), options());
+  ASSERT_TRUE(static_cast<bool>(Error));
+  EXPECT_NE(llvm::toString(std::move(Error)).find("cannot write"),
+            std::string::npos);
 }
 
 } // namespace
