@@ -93,6 +93,8 @@ config.substitutions += [
         os.path.join(config.llvm_tools_dir, "FileCheck"))),
     ("%clang_tidy", clang_tidy),
     ("%python", config.python_executable),
+    ("%yaml_python", yaml_python),
+    ("%tma_build_dir", os.path.dirname(config.tma_tests_binary_dir)),
     ("%tma_plugin", config.tma_plugin),
     ("%tma_clangd", config.tma_clangd),
     ("%tma_tidy", config.tma_tidy),

@@ -22,9 +22,39 @@
 //   in .clangd's Diagnostics.ClangTidy.Add is enough, and FastCheckFilter keeps
 //   its meaning for all other checks.
 //
+// * nvcc compile databases. clangd rejects nvcc command lines ("Unknown
+//   argument") and does not find CCCL (<cuda/barrier>). tma-clangd reads the
+//   compile_commands.json that clangd would use (--compile-commands-dir, else
+//   the working directory or its build/), translates it with tma-tidy's code
+//   (tidy/CompileCommands.h: nvcc flags, the toolkit, include/cccl), picks one
+//   CUDA pass per .cu file (the device pass of the first architecture by
+//   default, --tma-cuda-pass=host for the host pass), writes the result to
+//   its cache directory and gives clangd that directory. A database with
+//   nothing to change is left to clangd. Restart tma-clangd after
+//   reconfiguring the project.
+//
+// * Links. clangd links a clang-tidy diagnostic to
+//   clang.llvm.org/extra/clang-tidy/checks/<module>/<check>.html, which does
+//   not exist for tma- checks. tma-clangd rewrites the link of each tma-
+//   diagnostic (codeDescription.href) to its rule's page of the rule
+//   reference, <TMA_RULE_DOCS_URL>/<RULE-ID>.md (--tma-rule-docs-url=<base>
+//   to change it), wrapping the serialisation of publishDiagnostics.
+//
 //===----------------------------------------------------------------------===//
 
+#include "rules/RuleReference.h"
+#include "tidy/CompileCommands.h"
+#include "tidy/NvccFlags.h"
+
 #include "clang-tidy/ClangTidyModule.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+#include <set>
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -95,7 +125,247 @@ bool userSetResourceDir(int Argc, char *Argv[]) {
   return false;
 }
 
+/// --tma-rule-docs-url's value (or the build's default).
+std::string &ruleDocsUrl() {
+  static std::string Url = TMA_RULE_DOCS_URL;
+  return Url;
+}
+
+/// The rule id of a clangd message: clangd capitalises it, may append
+/// " (fix available)" and the notes after a blank line.
+std::string_view ruleIdOfClangdMessage(llvm::StringRef Message) {
+  Message = Message.split('\n').first.rtrim();
+  Message.consume_back(" (fix available)");
+  return tma::rules::ruleIdOfMessage(
+      std::string_view(Message.data(), Message.size()));
+}
+
+/// Points the link of each tma- diagnostic of a publishDiagnostics at its
+/// page of the rule reference.
+void rewriteDocLinks(llvm::json::Value &Params) {
+  llvm::json::Object *Object = Params.getAsObject();
+  llvm::json::Array *Diagnostics =
+      Object ? Object->getArray("diagnostics") : nullptr;
+  if (!Diagnostics)
+    return;
+  std::string Base = ruleDocsUrl();
+  while (!Base.empty() && Base.back() == '/')
+    Base.pop_back();
+  for (llvm::json::Value &Value : *Diagnostics) {
+    llvm::json::Object *Diag = Value.getAsObject();
+    if (!Diag)
+      continue;
+    std::optional<llvm::StringRef> Code = Diag->getString("code");
+    std::optional<llvm::StringRef> Message = Diag->getString("message");
+    if (!Code || !Message || !tmaCheckNames().contains(*Code))
+      continue;
+    std::string_view Id = ruleIdOfClangdMessage(*Message);
+    // No rule id (coverage reports): the check's page.
+    std::string Href =
+        !Id.empty() && tma::rules::findRuleDoc(Id)
+            ? Base + "/" + std::string(Id) + ".md"
+            : Base + "/../checks/" + Code->str() + ".md";
+    (*Diag)["codeDescription"] = llvm::json::Object{{"href", std::move(Href)}};
+  }
+}
+
+/// What tma-clangd takes out of the command line before clangd sees it.
+struct ClangdArgs {
+  std::vector<std::string> Args;
+  /// --compile-commands-dir, if given.
+  std::optional<std::string> CompileCommandsDir;
+  /// --tma-cuda-pass: "device" (the default) or "host".
+  std::string CudaPass = "device";
+};
+
+std::optional<ClangdArgs> scanArgs(int Argc, char *Argv[]) {
+  ClangdArgs Result;
+  for (int I = 0; I < Argc; ++I) {
+    llvm::StringRef Arg = Argv[I];
+    llvm::StringRef Body = Arg;
+    if (I > 0 && Body.consume_front("-")) {
+      Body.consume_front("-");
+      llvm::StringRef Name = Body.split('=').first;
+      llvm::StringRef Value = Body.split('=').second;
+      bool HasValue = Body.contains('=');
+      auto Take = [&]() -> std::optional<std::string> {
+        if (HasValue)
+          return Value.str();
+        if (I + 1 < Argc)
+          return std::string(Argv[++I]);
+        return std::nullopt;
+      };
+      if (Name == "tma-rule-docs-url" || Name == "tma-cuda-pass" ||
+          Name == "compile-commands-dir") {
+        std::optional<std::string> Taken = Take();
+        if (!Taken) {
+          llvm::errs() << "tma-clangd: error: --" << Name
+                       << " needs a value\n";
+          return std::nullopt;
+        }
+        if (Name == "tma-rule-docs-url") {
+          ruleDocsUrl() = *Taken;
+        } else if (Name == "tma-cuda-pass") {
+          if (*Taken != "device" && *Taken != "host") {
+            llvm::errs() << "tma-clangd: error: --tma-cuda-pass is 'device' "
+                            "or 'host', not '"
+                         << *Taken << "'\n";
+            return std::nullopt;
+          }
+          Result.CudaPass = *Taken;
+        } else {
+          Result.CompileCommandsDir = *Taken;
+        }
+        continue;
+      }
+    }
+    Result.Args.push_back(Arg.str());
+  }
+  return Result;
+}
+
+/// The database clangd would read: --compile-commands-dir, else the working
+/// directory or its build/ (where an editor started at the project root
+/// finds it). Its directory, or nullopt.
+std::optional<std::string> findDatabaseDir(const ClangdArgs &Args) {
+  std::vector<std::string> Candidates;
+  if (Args.CompileCommandsDir) {
+    Candidates.push_back(*Args.CompileCommandsDir);
+  } else {
+    llvm::SmallString<256> Cwd;
+    if (llvm::sys::fs::current_path(Cwd))
+      return std::nullopt;
+    Candidates.push_back(Cwd.str().str());
+    llvm::SmallString<256> Build(Cwd);
+    llvm::sys::path::append(Build, "build");
+    Candidates.push_back(Build.str().str());
+  }
+  for (const std::string &Dir : Candidates) {
+    llvm::SmallString<256> File(Dir);
+    llvm::sys::path::append(File, "compile_commands.json");
+    if (llvm::sys::fs::exists(File))
+      return Dir;
+  }
+  return std::nullopt;
+}
+
+/// Writes the database of DatabaseDir as clangd should read it (nvcc
+/// translated, include/cccl, one CUDA pass) into tma-clangd's cache; its
+/// directory, or nullopt when nothing needed changing or it cannot.
+std::optional<std::string> translatedDatabaseDir(llvm::StringRef DatabaseDir,
+                                                 const ClangdArgs &Args) {
+  std::string Error;
+  llvm::SmallString<256> File(DatabaseDir);
+  llvm::sys::path::append(File, "compile_commands.json");
+  std::unique_ptr<clang::tooling::JSONCompilationDatabase> Database =
+      clang::tooling::JSONCompilationDatabase::loadFromFile(
+          File, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!Database) {
+    llvm::errs() << "tma-clangd: " << Error << "\n";
+    return std::nullopt;
+  }
+  using namespace tma::driver;
+  bool Changed = false;
+  std::set<std::pair<std::string, std::vector<std::string>>> Noted;
+  llvm::json::Array Entries;
+  for (clang::tooling::CompileCommand &Command :
+       Database->getAllCompileCommands()) {
+    bool FromNvcc = false;
+    std::vector<std::string> Notes;
+    if (std::optional<std::vector<std::string>> Translated =
+            translateCommand(Command, TMA_CLANG_EXECUTABLE, Notes)) {
+      if (Noted.insert({Command.Filename, *Translated}).second)
+        for (const std::string &Note : Notes)
+          llvm::errs() << "tma-clangd: note: " << Command.Filename << ": "
+                       << Note << "\n";
+      Command.CommandLine = std::move(*Translated);
+      FromNvcc = Changed = true;
+    }
+    if (isCudaCompile(Command.CommandLine, Command.Filename)) {
+      Changed |= addToolkitIncludes(Command.CommandLine);
+      CudaPassOptions Options;
+      Options.NvccArchMacros = FromNvcc;
+      std::vector<CudaPass> Passes =
+          splitCudaPasses(Command.CommandLine, Options);
+      // splitCudaPasses lists the device passes first, the host pass last.
+      const CudaPass *Chosen = nullptr;
+      for (const CudaPass &Pass : Passes)
+        if ((Pass.Name == "host") == (Args.CudaPass == "host")) {
+          Chosen = &Pass;
+          break;
+        }
+      if (Chosen && FromNvcc) {
+        Command.CommandLine = Chosen->Args;
+      } else if (Chosen && Args.CudaPass == "host") {
+        Command.CommandLine = Chosen->Args;
+        Changed = true;
+      }
+    }
+    llvm::json::Array Arguments;
+    for (const std::string &Arg : Command.CommandLine)
+      Arguments.push_back(Arg);
+    Entries.push_back(llvm::json::Object{{"directory", Command.Directory},
+                                         {"file", Command.Filename},
+                                         {"arguments", std::move(Arguments)}});
+  }
+  if (!Changed)
+    return std::nullopt;
+
+  llvm::SmallString<256> Dir;
+  if (!llvm::sys::path::cache_directory(Dir))
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Dir);
+  llvm::SmallString<256> Absolute(DatabaseDir);
+  llvm::sys::fs::make_absolute(Absolute);
+  llvm::sys::path::append(
+      Dir, "tma-clangd",
+      llvm::formatv("{0:x16}-{1}", llvm::xxh3_64bits(Absolute.str()),
+                    Args.CudaPass)
+          .str());
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
+    llvm::errs() << "tma-clangd: cannot create " << Dir << ": "
+                 << EC.message() << "\n";
+    return std::nullopt;
+  }
+  File = Dir;
+  llvm::sys::path::append(File, "compile_commands.json");
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(File, EC);
+  if (EC) {
+    llvm::errs() << "tma-clangd: cannot write " << File << ": "
+                 << EC.message() << "\n";
+    return std::nullopt;
+  }
+  Out << llvm::formatv("{0:2}", llvm::json::Value(std::move(Entries)));
+  llvm::errs() << "tma-clangd: compile commands of " << DatabaseDir
+               << " translated for clangd (" << Args.CudaPass
+               << " pass) into " << Dir << "\n";
+  return Dir.str().str();
+}
+
 } // namespace
+
+namespace clang::clangd {
+struct PublishDiagnosticsParams;
+} // namespace clang::clangd
+
+// clangd's serialisation of publishDiagnostics, renamed by the linker's
+// --wrap, and ours, which ClangdLSPServer reaches instead (see
+// CMakeLists.txt): `llvm::json::Value
+// clang::clangd::toJSON(const PublishDiagnosticsParams &)`.
+llvm::json::Value clangdPublishToJSON(
+    const clang::clangd::PublishDiagnosticsParams &Params) __asm__(
+    "__real__ZN5clang6clangd6toJSONERKNS0_24PublishDiagnosticsParamsE");
+// NOLINTNEXTLINE(misc-use-internal-linkage)
+llvm::json::Value
+tmaPublishToJSON(const clang::clangd::PublishDiagnosticsParams &Params) __asm__(
+    "__wrap__ZN5clang6clangd6toJSONERKNS0_24PublishDiagnosticsParamsE");
+
+llvm::json::Value
+tmaPublishToJSON(const clang::clangd::PublishDiagnosticsParams &Params) {
+  llvm::json::Value Result = clangdPublishToJSON(Params);
+  rewriteDocLinks(Result);
+  return Result;
+}
 
 // clangd's own isFastTidyCheck, renamed by the linker's --wrap, and our
 // replacement, which every caller in clangd reaches instead. The asm labels
@@ -118,9 +388,25 @@ std::optional<bool> tmaIsFastTidyCheck(llvm::StringRef Check) {
 }
 
 int main(int Argc, char *Argv[]) {
-  std::vector<char *> Args(Argv, Argv + Argc);
+  std::optional<ClangdArgs> Scanned = scanArgs(Argc, Argv);
+  if (!Scanned)
+    return 1;
+  // --check=FILE and the like run without an editor; the database is the
+  // same either way.
+  if (std::optional<std::string> Dir = findDatabaseDir(*Scanned)) {
+    if (std::optional<std::string> Translated =
+            translatedDatabaseDir(*Dir, *Scanned))
+      Scanned->CompileCommandsDir = *Translated;
+  }
+  std::vector<std::string> Owned = std::move(Scanned->Args);
+  if (Scanned->CompileCommandsDir)
+    Owned.insert(Owned.begin() + 1,
+                 "--compile-commands-dir=" + *Scanned->CompileCommandsDir);
   // TMA_CLANG_RESOURCE_DIR comes from CMakeLists.txt. If it is gone (the
   // binary moved to another machine), clangd's own guess is the best left.
+  std::vector<char *> Args;
+  for (std::string &Arg : Owned)
+    Args.push_back(Arg.data());
   std::string ResourceDirArg =
       std::string("--resource-dir=") + TMA_CLANG_RESOURCE_DIR;
   if (Argc > 0 && !userSetResourceDir(Argc, Argv) &&

@@ -397,6 +397,34 @@ fixesYamlToSarif(llvm::StringRef Yaml, const SarifOptions &Options) {
   return llvm::json::parse(Text);
 }
 
+llvm::Expected<DiagnosticCounts> countDiagnostics(llvm::StringRef Yaml) {
+  DiagnosticCounts Counts;
+  if (Yaml.trim().empty())
+    return Counts;
+  llvm::StringSet<> Seen;
+  llvm::yaml::Input In(Yaml);
+  do {
+    tooling::TranslationUnitDiagnostics TU;
+    In >> TU;
+    if (std::error_code Error = In.error())
+      return llvm::createStringError(
+          Error, "cannot read the clang-tidy fixes YAML: " + Error.message());
+    for (const tooling::Diagnostic &Diag : TU.Diagnostics) {
+      const tooling::DiagnosticMessage &M = Diag.Message;
+      if (!Seen.insert(llvm::formatv("{0}\n{1}\n{2}\n{3}", Diag.DiagnosticName,
+                                     M.FilePath, M.FileOffset, M.Message)
+                           .str())
+               .second)
+        continue;
+      if (Diag.DiagLevel == tooling::Diagnostic::Error)
+        ++Counts.Errors;
+      else if (Diag.DiagLevel == tooling::Diagnostic::Warning)
+        ++Counts.Warnings;
+    }
+  } while (In.nextDocument());
+  return Counts;
+}
+
 bool isSarifLog(llvm::StringRef Content) {
   llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Content);
   if (!Parsed) {

@@ -72,6 +72,15 @@ struct SarifOptions {
   } Run;
 };
 
+/// How many distinct diagnostics (check, file, offset, message) a fixes YAML
+/// holds, by level: what tma-tidy's summary line counts, once however many
+/// CUDA passes reported each.
+struct DiagnosticCounts {
+  unsigned Warnings = 0;
+  unsigned Errors = 0;
+};
+llvm::Expected<DiagnosticCounts> countDiagnostics(llvm::StringRef Yaml);
+
 /// Whether Content is a SARIF log: a JSON object with a "version" and a
 /// "runs" array.
 bool isSarifLog(llvm::StringRef Content);

@@ -100,6 +100,7 @@ struct TidyArgs {
   /// --checks, --config or --config-file given.
   bool ChecksConfigured = false;
   bool WarningsAsErrors = false;
+  bool Quiet = false;
   /// --tma-export-sarif's file.
   std::optional<std::string> SarifFile;
   /// --export-fixes's file.
@@ -164,6 +165,8 @@ TidyArgs scanArgs(int Argc, const char **Argv) {
       Result.ChecksConfigured = true;
     if (Name == "warnings-as-errors")
       Result.WarningsAsErrors = true;
+    if (Name == "quiet")
+      Result.Quiet = true;
     if (Name == "tma-export-sarif") {
       Result.Rewritten.insert(I);
       Result.Own.insert(I);
@@ -365,12 +368,15 @@ void removeTemporaryFixesFile() {
   (void)Ignored;
 }
 
+/// The fixes YAML of the run, for the SARIF log (Tidy.SarifFile) and for the
+/// summary line (Summary: several CUDA passes report the same diagnostics).
 std::optional<SarifExport> prepareSarif(const TidyArgs &Tidy,
-                                        std::vector<std::string> &Args) {
-  if (!Tidy.SarifFile)
+                                        std::vector<std::string> &Args,
+                                        bool Summary) {
+  if (!Tidy.SarifFile && !Summary)
     return std::nullopt;
   SarifExport Export;
-  Export.SarifFile = *Tidy.SarifFile;
+  Export.SarifFile = Tidy.SarifFile.value_or("");
   if (Tidy.ExportFixes) {
     Export.FixesFile = *Tidy.ExportFixes;
     Export.StampBefore = fileStamp(Export.FixesFile);
@@ -420,6 +426,31 @@ bool writeSarif(const SarifExport &Export, const TidyArgs &Tidy,
     return false;
   }
   return true;
+}
+
+/// "N warnings and M errors generated.", each diagnostic once.
+void printSummary(const SarifExport &Export) {
+  if (!Export.TemporaryFixes && Export.StampBefore &&
+      fileStamp(Export.FixesFile) == Export.StampBefore)
+    return; // clang-tidy wrote nothing: no diagnostics.
+  auto Buffer = llvm::MemoryBuffer::getFile(Export.FixesFile);
+  if (!Buffer)
+    return;
+  llvm::Expected<tma::sarif::DiagnosticCounts> Counts =
+      tma::sarif::countDiagnostics((*Buffer)->getBuffer());
+  if (!Counts) {
+    llvm::consumeError(Counts.takeError());
+    return;
+  }
+  if (!Counts->Warnings && !Counts->Errors)
+    return;
+  auto Plural = [](unsigned N, llvm::StringRef What) {
+    return std::to_string(N) + " " + What.str() + (N == 1 ? "" : "s");
+  };
+  llvm::errs() << (Counts->Warnings ? Plural(Counts->Warnings, "warning") : "")
+               << (Counts->Warnings && Counts->Errors ? " and " : "")
+               << (Counts->Errors ? Plural(Counts->Errors, "error") : "")
+               << " generated (each once across the CUDA passes).\n";
 }
 
 bool samePath(llvm::StringRef A, llvm::StringRef B) {
@@ -530,6 +561,8 @@ int main(int Argc, const char **Argv) {
   // a database of their own when a rewrite changed any.
   std::optional<std::string> Directory;
   std::unique_ptr<tooling::CompilationDatabase> Database;
+  // Some file runs as several CUDA passes.
+  bool MultiPass = false;
   if (!Tidy.Sources.empty())
     Database = loadDatabase(Tidy);
   if (!Tidy.Sources.empty() && !Tidy.DoubleDash) {
@@ -581,6 +614,7 @@ int main(int Argc, const char **Argv) {
         Translated ? *Translated : *Database;
     std::vector<PassCommand> Commands;
     bool Changed = Translated != nullptr;
+    std::size_t Files = 0;
     std::set<std::pair<std::string, std::vector<std::string>>> Noted;
     for (const std::string &Source : Tidy.Sources) {
       for (const tooling::CompileCommand &Command :
@@ -598,6 +632,7 @@ int main(int Argc, const char **Argv) {
         std::vector<PassCommand> Passes =
             passCommands(Command, Tidy, Translated != nullptr);
         Changed |= !Passes.front().Pass.empty();
+        ++Files;
         llvm::append_range(Commands, std::move(Passes));
       }
     }
@@ -613,6 +648,7 @@ int main(int Argc, const char **Argv) {
       }
     if (Changed && !Commands.empty())
       Directory = writeDatabase(Commands);
+    MultiPass = Commands.size() > Files;
   }
 
   std::vector<std::string> Args;
@@ -644,13 +680,20 @@ int main(int Argc, const char **Argv) {
                 std::string("--extra-arg-before=-resource-dir=") +
                     TMA_CLANG_RESOURCE_DIR);
 
-  std::optional<SarifExport> Sarif = prepareSarif(Tidy, Args);
-  if (Tidy.SarifFile && !Sarif)
+  // clang prints "N warnings generated" after each compilation, counting
+  // every diagnostic of the run so far and those of every pass again (18 for
+  // 9 printed). With several passes, tma-tidy silences those lines and prints
+  // one that counts each printed diagnostic once.
+  bool Summary = MultiPass && Directory && !Tidy.Quiet;
+  if (Summary)
+    Args.insert(Args.begin() + 1, "--extra-arg=-fno-caret-diagnostics");
+  std::optional<SarifExport> Sarif = prepareSarif(Tidy, Args, Summary);
+  if ((Tidy.SarifFile || Summary) && !Sarif)
     return 1;
   // Until clang-tidy returns, the log says the run failed: clang-tidy exits
   // by itself on a bad option, and a crash writes nothing either. A stale log
   // of an earlier clean run must not survive that.
-  if (Sarif) {
+  if (Sarif && Tidy.SarifFile) {
     tma::sarif::SarifOptions::Invocation Unfinished;
     Unfinished.ExitCode = 1;
     Unfinished.Errors.push_back("tma-tidy stopped before it wrote its results "
@@ -670,7 +713,9 @@ int main(int Argc, const char **Argv) {
   int Status = clang::tidy::clangTidyMain(
       static_cast<int>(Pointers.size()) - 1, Pointers.data());
   Run.ExitCode = Status;
-  if (Sarif && !writeSarif(*Sarif, Tidy, Run) && Status == 0)
+  if (Summary)
+    printSummary(*Sarif);
+  if (Sarif && Tidy.SarifFile && !writeSarif(*Sarif, Tidy, Run) && Status == 0)
     Status = 1;
   return Status;
 }

@@ -153,10 +153,16 @@ def main():
                         help="project directory to create (emptied first)")
     parser.add_argument("--source", required=True,
                         help="file to copy into the project and open")
-    parser.add_argument("--flags", required=True,
+    parser.add_argument("--flags",
                         help="compile flags (shell words) for compile_flags.txt")
-    parser.add_argument("--tidy-checks", required=True,
+    parser.add_argument("--tidy-checks",
                         help="Checks: of the project's .clang-tidy")
+    parser.add_argument("--existing", action="store_true",
+                        help="--root is an existing project (a CMake build "
+                        "with compile_commands.json) and --source a file in "
+                        "it: nothing is copied or written but .clang-tidy")
+    parser.add_argument("--show-href", action="store_true",
+                        help="print each diagnostic's codeDescription.href")
     parser.add_argument("--cwd", required=True,
                         help="working directory of clangd (not the project)")
     parser.add_argument("--timeout", type=float, default=60,
@@ -167,15 +173,21 @@ def main():
     args = parser.parse_args()
 
     root = os.path.abspath(args.root)
-    shutil.rmtree(root, ignore_errors=True)
-    os.makedirs(root)
     os.makedirs(args.cwd, exist_ok=True)
-    source = os.path.join(root, os.path.basename(args.source))
-    shutil.copyfile(args.source, source)
-    with open(os.path.join(root, "compile_flags.txt"), "w") as f:
-        f.write("\n".join(shlex.split(args.flags)) + "\n")
-    with open(os.path.join(root, ".clang-tidy"), "w") as f:
-        f.write("Checks: '%s'\n" % args.tidy_checks)
+    if args.existing:
+        source = os.path.abspath(args.source)
+    else:
+        if args.flags is None or args.tidy_checks is None:
+            parser.error("--flags and --tidy-checks lay out a new project")
+        shutil.rmtree(root, ignore_errors=True)
+        os.makedirs(root)
+        source = os.path.join(root, os.path.basename(args.source))
+        shutil.copyfile(args.source, source)
+        with open(os.path.join(root, "compile_flags.txt"), "w") as f:
+            f.write("\n".join(shlex.split(args.flags)) + "\n")
+    if args.tidy_checks is not None:
+        with open(os.path.join(root, ".clang-tidy"), "w") as f:
+            f.write("Checks: '%s'\n" % args.tidy_checks)
     with open(source) as f:
         text = f.read()
 
@@ -189,7 +201,7 @@ def main():
     server = Server(argv, os.path.abspath(args.cwd), env, log,
                     time.monotonic() + args.timeout)
     try:
-        run(server, source, text)
+        run(server, source, text, args.show_href)
     except (LspError, OSError) as e:
         print("error: %s" % e, flush=True)
         server.proc.kill()
@@ -198,7 +210,7 @@ def main():
     return 0
 
 
-def run(server, source, text):
+def run(server, source, text, show_href=False):
     uri = "file://" + source
     server.request("initialize", {
         "processId": os.getpid(),
@@ -228,6 +240,8 @@ def run(server, source, text):
             span(d["range"]), SEVERITY.get(d.get("severity"), "?"),
             d.get("code", d.get("source", "")),
             d["message"].splitlines()[0]), flush=True)
+        if show_href and "codeDescription" in d:
+            print("  href %s" % d["codeDescription"]["href"], flush=True)
         for related in d.get("relatedInformation", []):
             print("  note %s: %s" % (span(related["location"]["range"]),
                                       related["message"]), flush=True)

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the Debian package of build/ with CPack, extracts it into a clean
+# prefix (no root needed) and runs the installed tma-tidy on the installed
+# example, as a user of the package would.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+rm -rf build/package
+cpack --config build/CPackConfig.cmake -B build/package >/dev/null
+deb="$(ls build/package/tma-tidy_*.deb)"
+prefix="$(mktemp -d)"
+trap 'rm -rf "$prefix"' EXIT
+dpkg-deb -x "$deb" "$prefix"
+echo "$deb: Depends: $(dpkg-deb -f "$deb" Depends)"
+"$prefix/usr/bin/tma-tidy" --version | grep -q '^tma-tidy '
+out="$("$prefix/usr/bin/tma-tidy" --quiet \
+  "$prefix/usr/share/doc/tma-tidy/examples/kernels.cu" -- -x cuda \
+  --cuda-gpu-arch=sm_90a --cuda-path=/usr/local/cuda -std=c++17 \
+  -Wno-unknown-cuda-version 2>&1)"
+grep -q 'MBAR-TX-EQUALS-BYTES' <<<"$out" || { echo "$out"; exit 1; }
+clang-tidy-22 --load="$prefix/usr/lib/tma-tidy/TmaTidy.so" --checks='-*,tma-*' \
+  --quiet "$prefix/usr/share/doc/tma-tidy/examples/descriptors.cu" -- -x cuda \
+  --cuda-host-only --cuda-path=/usr/local/cuda -std=c++17 \
+  -Wno-unknown-cuda-version 2>&1 | grep -q 'TMAP-ENC-GSTRIDE-UNITS'
+echo "package: installed into a clean prefix; tma-tidy and the plugin ran on the examples"
