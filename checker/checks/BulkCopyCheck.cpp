@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/BulkCopyCheck.h"
+#include "checks/Explain.h"
 #include "checks/ContextNotes.h"
 #include "rules/DeviceRules.h"
 #include "rules/SmemRules.h"
@@ -26,12 +27,14 @@ static constexpr llvm::StringLiteral FnId = "fn";
 BulkCopyCheck::BulkCopyCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       CallSiteContexts(Options.get("CallSiteContexts", true)),
-      CoverageReport(Options.get("CoverageReport", false)) {}
+      CoverageReport(Options.get("CoverageReport", false)),
+      ExplainDescriptors(Options.get("ExplainDescriptors", false)) {}
 
 void BulkCopyCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "DisabledRules", Rules.option());
   Options.store(Opts, "CallSiteContexts", CallSiteContexts);
   Options.store(Opts, "CoverageReport", CoverageReport);
+  Options.store(Opts, "ExplainDescriptors", ExplainDescriptors);
 }
 
 void BulkCopyCheck::registerMatchers(MatchFinder *Finder) {
@@ -289,6 +292,21 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
                                    const CallContext *Context,
                                    const SourceManager &SM) {
   auto Map = Linker->mapOf(T.Map.E, Context);
+  if (ExplainDescriptors) {
+    SourceLocation Loc = SM.getFileLoc(T.Loc);
+    std::string Text =
+        Map ? OpName + " reads the map encoded at line " +
+                  std::to_string(SM.getPresumedLineNumber(
+                      SM.getFileLoc(Map->Link.Encode->getBeginLoc()))) +
+                  ": " + explainMap(Map->Desc)
+            : OpName + " reads a map that is not linked to an encode call "
+                       "(none of this translation unit reaches it through a "
+                       "kernel launch or cudaMemcpyToSymbol): map rules stay "
+                       "silent";
+    if (Loc.isValid() && !SM.isInSystemHeader(Loc) &&
+        Reported.insert({Loc.getRawEncoding(), "explain: " + Text}).second)
+      diag(Loc, "explain: %0") << Text;
+  }
   if (!Map)
     return;
   ::tma::rules::CopyMode Mode = copyModeOf(T.Mode);

@@ -84,6 +84,8 @@ private:
   /// Debugging aid: a warning per op saying whether its value operand
   /// folded.
   const bool CoverageReport;
+  /// ExplainDescriptors: a warning per tensor copy with the linked map.
+  const bool ExplainDescriptors;
   std::shared_ptr<ConstantFolder> Folder;
   std::shared_ptr<DeviceOpsFinder> Finder;
   std::unique_ptr<MapLinker> Linker;

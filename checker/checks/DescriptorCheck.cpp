@@ -7,6 +7,7 @@
 #include "checks/DescriptorCheck.h"
 #include "api/EncodeCall.h"
 #include "checks/ContextNotes.h"
+#include "checks/Explain.h"
 #include "rules/TiledRules.h"
 
 #include "clang/AST/ASTContext.h"
@@ -31,7 +32,8 @@ DescriptorCheck::DescriptorCheck(StringRef Name, ClangTidyContext *Context)
       AddressTypeCheck(Options.get("AddressTypeCheck", true)),
       CallSiteContexts(Options.get("CallSiteContexts", true)),
       CoverageReport(Options.get("CoverageReport", false)),
-      SuggestRuntimeCheck(Options.get("SuggestRuntimeCheck", false)) {}
+      SuggestRuntimeCheck(Options.get("SuggestRuntimeCheck", false)),
+      ExplainDescriptors(Options.get("ExplainDescriptors", false)) {}
 
 void DescriptorCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "DisabledRules", Rules.option());
@@ -40,6 +42,7 @@ void DescriptorCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CallSiteContexts", CallSiteContexts);
   Options.store(Opts, "CoverageReport", CoverageReport);
   Options.store(Opts, "SuggestRuntimeCheck", SuggestRuntimeCheck);
+  Options.store(Opts, "ExplainDescriptors", ExplainDescriptors);
 }
 
 void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
@@ -50,6 +53,7 @@ void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
 
 void DescriptorCheck::onEndOfTranslationUnit() {
   Folder.reset();
+  Explained.clear();
   Reported.clear();
   Suggested.clear();
 }
@@ -185,6 +189,36 @@ static bool isReplaceableLiteral(const Expr *E) {
   return false;
 }
 
+void DescriptorCheck::explain(const CallExpr &Call, const FoldedOperands &Ops,
+                              const SourceManager &SM) {
+  const rules::TiledDescriptor &D = Ops.Desc;
+  auto Arg = [&](Param P) { return tiledArgument(Call, P); };
+  std::string Text =
+      "cuTensorMapEncodeTiled descriptor: tensorDataType = " +
+      explainScalar(D.DataType, rules::dataTypeName,
+                    Arg(Param::TensorDataType)) +
+      "; tensorRank = " +
+      explainScalar(D.Rank, nullptr, Arg(Param::TensorRank)) +
+      "; globalDim = " + explainArray(D.GlobalDim, Arg(Param::GlobalDim)) +
+      "; globalStrides = " +
+      explainArray(D.GlobalStrides, Arg(Param::GlobalStrides)) +
+      "; boxDim = " + explainArray(D.BoxDim, Arg(Param::BoxDim)) +
+      "; elementStrides = " +
+      explainArray(D.ElementStrides, Arg(Param::ElementStrides)) +
+      "; interleave = " +
+      explainScalar(D.Interleave, rules::interleaveName,
+                    Arg(Param::Interleave)) +
+      "; swizzle = " +
+      explainScalar(D.Swizzle, rules::swizzleName, Arg(Param::Swizzle)) +
+      "; l2Promotion = " +
+      explainScalar(D.L2Promotion, nullptr, Arg(Param::L2Promotion)) +
+      "; oobFill = " + explainScalar(D.OobFill, nullptr, Arg(Param::OobFill));
+  SourceLocation Loc = SM.getFileLoc(Call.getBeginLoc());
+  // One line per distinct descriptor: contexts that fold alike say it once.
+  if (Explained.insert({Loc.getRawEncoding(), Text}).second)
+    diag(Loc, "explain: %0") << Text;
+}
+
 void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>(CallId);
   const SourceManager &SM = *Result.SourceManager;
@@ -222,6 +256,8 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
       BestKnown = TiledValueOperands - Unknown.size();
       BestUnknown = std::move(Unknown);
     }
+    if (ExplainDescriptors)
+      explain(*Call, *Ops, SM);
     for (rules::Violation &V : rules::checkTiled(Ops->Desc, Opts)) {
       // An operand that only forwards a parameter is reported where the
       // caller wrote it.

@@ -45,6 +45,8 @@ public:
   }
 
 private:
+  void explain(const CallExpr &Call, const FoldedOperands &Ops,
+               const SourceManager &SM);
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
   /// A violation to report, the operands it was found with, and how many
@@ -73,6 +75,10 @@ private:
   /// On an encode call whose operands do not all fold, suggest the checked
   /// wrapper of <tma/validate.h>.
   const bool SuggestRuntimeCheck;
+  /// ExplainDescriptors: a warning per encode call and context with the
+  /// folded descriptor (checks/Explain.h).
+  const bool ExplainDescriptors;
+  std::set<std::pair<SourceLocation::UIntTy, std::string>> Explained;
   std::shared_ptr<ConstantFolder> Folder;
   /// (location, message) pairs already reported in this translation unit:
   /// template instantiations repeat the same call.
