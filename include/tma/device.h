@@ -54,7 +54,7 @@ inline constexpr std::uint32_t tile_bytes = [] {
   constexpr std::uint64_t Ones[] = {((void)Box, std::uint64_t{1})...};
   constexpr std::uint64_t Bytes = detail::tileBytes(DataType, Dims, Ones);
   static_assert(Bytes != 0, "each box dimension is 1..256, and the data type "
-                            "is not packed (TMA-TILED-BOX-RANGE)");
+                            "is not packed (TMAP-TILED-BOX-RANGE)");
   return static_cast<std::uint32_t>(Bytes);
 }();
 

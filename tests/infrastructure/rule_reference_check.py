@@ -5,13 +5,15 @@ usage: rule_reference_check.py REPO [--list]
 
 The rule ids come from the code, not from a list: every id
 (PREFIX-PART[-PART...], upper case) inside a string literal of a C++ file
-under checker/, comments left out. Those are the ids a diagnostic can name.
+under checker/ or include/ (the rule model is shared with <tma/validate.h>),
+comments left out. Those are the ids a diagnostic can name.
 Then:
 
-* each id has a page docs/rules/<ID>.md in the format that docs/rules/README.md
-  describes (a title naming the id, **Summary:**, **Check:**, and the
-  sections Condition, What fails at run time, Example, Fix, Reference with at
-  least one link to NVIDIA's documentation);
+* each id has a page docs/rules/<ID>.md in one of the two formats that
+  docs/rules/README.md describes (sections as headings, or as bold
+  paragraph labels): a title naming the id, a summary, the condition, what
+  fails at run time, a wrong and a right example, the fix, and a reference
+  with at least one link to NVIDIA's documentation;
 * the index docs/rules/README.md links every page, and every page it links
   exists, with the same check as the page;
 * no page is left that names an id the code no longer emits, unless the page
@@ -24,7 +26,7 @@ import os
 import re
 import sys
 
-ID = re.compile(r"\b((?:TMAP|TMA|BULK|MBAR|MEMCPY|CDE)(?:-[A-Z0-9]+)+)\b")
+ID = re.compile(r"\b((?:TMAP|TMA|BULK|MBAR|MEMCPY|CDE|ASYNC)(?:-[A-Z0-9]+)+)\b")
 SECTIONS = ["Condition", "What fails at run time", "Example", "Fix",
             "Reference"]
 DOC_LINK = re.compile(r"\]\((https://docs\.nvidia\.com/[^)]+|"
@@ -62,9 +64,10 @@ def strip_comments(text):
 
 def code_ids(repo):
     ids = {}
-    for base, _, files in os.walk(os.path.join(repo, "checker")):
+    for top in ("checker", "include"):
+      for base, _, files in os.walk(os.path.join(repo, top)):
         for name in sorted(files):
-            if not name.endswith((".cpp", ".h")):
+            if not name.endswith((".cpp", ".h", ".hpp")):
                 continue
             path = os.path.join(base, name)
             with open(path, encoding="utf-8") as f:
@@ -74,44 +77,52 @@ def code_ids(repo):
     return ids
 
 
+# Each section: its heading (format A) or its bold paragraph label (B).
+SECTION_FORMS = {
+    "Condition": [r"^## Condition$", r"^\*\*Condition[.:]\*\*"],
+    "What fails at run time": [r"^## What fails at run time$",
+                               r"^\*\*At run time[.:]\*\*"],
+    "Example": [r"^## Example$", r"^\*\*Wrong[.:]\*\*"],
+    "Fix": [r"^## Fix$", r"^\*\*Fix[.:]\*\*", r"^\*\*Right[.:]\*\*"],
+    "Reference": [r"^## Reference$", r"^\*\*Reference[.:]\*\*"],
+}
+
+
 def check_page(path, rule, problems):
     with open(path, encoding="utf-8") as f:
         text = f.read()
     where = os.path.relpath(path)
     first = text.splitlines()[0] if text else ""
-    if first != "# " + rule:
-        problems.append("%s: first line must be '# %s'" % (where, rule))
-    summary = re.search(r"^\*\*Summary:\*\* (\S.*)$", text, re.M)
-    check = re.search(r"^\*\*Check:\*\* \[`(tma-[a-z-]+)`\]\(\.\./checks/"
-                      r"(tma-[a-z-]+)\.md\)", text, re.M)
+    if first != "# " + rule and not first.startswith("# " + rule + " — "):
+        problems.append("%s: first line must be '# %s' (or '# %s — summary')"
+                        % (where, rule, rule))
+    summary = (re.search(r"^\*\*Summary:\*\* (\S.*)$", text, re.M) or
+               re.match(r"# [A-Z0-9-]+ — (\S.*)$", first))
+    check = (re.search(r"^\*\*Check:\*\* \[`(tma-[a-z-]+)`\]\(\.\./checks/"
+                       r"(tma-[a-z-]+)\.md\)", text, re.M) or
+             re.search(r"Checked by \[`(tma-[a-z-]+)`\]\(\.\./checks/"
+                       r"(tma-[a-z-]+)\.md\)", text))
+    runtime_only = "<tma/validate.h>" in text and not check
     if not summary:
         problems.append("%s: no '**Summary:** <one sentence>' line" % where)
-    if not check:
+    if not check and not runtime_only:
         problems.append("%s: no '**Check:** [`tma-x`](../checks/tma-x.md)' "
                         "line" % where)
-    elif check.group(1) != check.group(2):
+    elif check and check.group(1) != check.group(2):
         problems.append("%s: the check link names another check" % where)
-    headings = re.findall(r"^## (.+)$", text, re.M)
-    for section in SECTIONS:
-        if section not in headings:
+    for section, forms in SECTION_FORMS.items():
+        if not any(re.search(f, text, re.M) for f in forms):
             problems.append("%s: no '## %s' section" % (where, section))
-    if headings[:len(SECTIONS)] != SECTIONS and all(
-            s in headings for s in SECTIONS):
-        problems.append("%s: sections out of order (%s)"
-                        % (where, ", ".join(SECTIONS)))
-    condition = re.search(r"^## Condition\n\n(\S.*)", text, re.M)
-    if not condition:
-        problems.append("%s: '## Condition' must start with a paragraph"
-                        % where)
-    example = text.split("## Example", 1)[-1].split("\n## ", 1)[0]
-    if example.count("```") < 4:
-        problems.append("%s: '## Example' needs a wrong and a right code "
-                        "block" % where)
-    reference = text.split("## Reference", 1)[-1]
+    if text.count("```") < 2:
+        problems.append("%s: the example needs a code block" % where)
+    reference = re.split(r"^(?:## Reference|\*\*Reference[.:]\*\*)", text,
+                         flags=re.M)[-1]
     if not DOC_LINK.search(reference):
-        problems.append("%s: '## Reference' links no NVIDIA documentation "
+        problems.append("%s: the reference links no NVIDIA documentation "
                         "(docs.nvidia.com, nvidia.github.io/cccl)" % where)
-    return check.group(1) if check else None, "**Status:** not reported" in text
+    owner = check.group(1) if check else ("<tma/validate.h>" if runtime_only
+                                          else None)
+    return owner, "**Status:** not reported" in text or runtime_only
 
 
 def main():
@@ -147,7 +158,7 @@ def main():
         with open(index, encoding="utf-8") as f:
             for line in f:
                 row = re.match(r"\|\s*\[`?([A-Z0-9-]+)`?\]\(([A-Z0-9-]+)\.md\)"
-                               r"\s*\|([^|]*)\|\s*`?(tma-[a-z-]+)`?\s*\|", line)
+                               r"\s*\|([^|]*)\|\s*`?([^`|]+?)`?\s*\|", line)
                 if row:
                     if row.group(1) != row.group(2):
                         problems.append("docs/rules/README.md: %s links %s.md"
