@@ -8,8 +8,73 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include <algorithm>
 
 namespace clang::tidy::tma {
+
+namespace {
+/// One step from the root to the barrier: a field (arrow or dot) or an index.
+struct Step {
+  const FieldDecl *Field = nullptr;
+  bool Arrow = false;
+  const Expr *Index = nullptr;
+};
+
+/// The root variable of \p Object and the steps to it, root first; null
+/// when the chain does not end at a variable. Clears \p Solid when the chain
+/// follows a pointer.
+const VarDecl *rootOf(const Expr *Object, llvm::SmallVectorImpl<Step> &Steps,
+                      bool &Solid) {
+  const Expr *Cur = Object;
+  while (true) {
+    Cur = Cur->IgnoreParenImpCasts();
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(Cur)) {
+      // An index into a pointer rather than into an array.
+      if (!A->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+        Solid = false;
+      Steps.push_back({nullptr, false, A->getIdx()});
+      Cur = A->getBase();
+      continue;
+    }
+    if (const auto *M = dyn_cast<MemberExpr>(Cur)) {
+      const auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+      if (!FD)
+        return nullptr;
+      if (M->isArrow())
+        Solid = false;
+      Steps.push_back({FD, M->isArrow(), nullptr});
+      Cur = M->getBase();
+      continue;
+    }
+    break;
+  }
+  std::reverse(Steps.begin(), Steps.end());
+  const auto *DRE = dyn_cast<DeclRefExpr>(Cur);
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+void profileKey(BarrierIdentity &Id, llvm::ArrayRef<Step> Steps,
+                const ASTContext &Ctx) {
+  Id.Key.AddPointer(Id.Root->getCanonicalDecl());
+  for (const Step &S : Steps) {
+    if (S.Field) {
+      Id.Key.AddInteger(1);
+      Id.Key.AddPointer(S.Field->getCanonicalDecl());
+      Id.Key.AddBoolean(S.Arrow);
+    } else {
+      Id.Key.AddInteger(2);
+      S.Index->IgnoreParenImpCasts()->Profile(Id.Key, Ctx, /*Canonical=*/true);
+    }
+  }
+  Id.Key.AddBoolean(Id.ThroughPointer);
+}
+
+bool isSolidRoot(const VarDecl *VD) {
+  QualType T = VD->getType();
+  return !T->isPointerType() && !T->isReferenceType() &&
+         VD->isLocalVarDeclOrParm();
+}
+} // namespace
 
 std::optional<BarrierIdentity> barrierIdentity(const Expr *E,
                                                const ASTContext &Ctx) {
@@ -34,34 +99,66 @@ std::optional<BarrierIdentity> barrierIdentity(const Expr *E,
 
   // Down to the root variable; solid while no pointer is followed.
   bool Solid = !Id.ThroughPointer;
-  const Expr *Cur = Id.Object;
-  while (true) {
-    Cur = Cur->IgnoreParenImpCasts();
-    if (const auto *A = dyn_cast<ArraySubscriptExpr>(Cur)) {
-      // An index into a pointer rather than into an array.
-      if (!A->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
-        Solid = false;
-      Cur = A->getBase();
-      continue;
-    }
-    if (const auto *M = dyn_cast<MemberExpr>(Cur)) {
-      if (M->isArrow())
-        Solid = false;
-      Cur = M->getBase();
-      continue;
-    }
-    break;
-  }
-  const auto *DRE = dyn_cast<DeclRefExpr>(Cur);
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  llvm::SmallVector<Step, 4> Steps;
+  const VarDecl *VD = rootOf(Id.Object, Steps, Solid);
   if (!VD)
     return std::nullopt;
   Id.Root = VD;
-  QualType T = VD->getType();
-  Id.Solid = Solid && !T->isPointerType() && !T->isReferenceType() &&
-             VD->isLocalVarDeclOrParm();
-  Id.Object->Profile(Id.Key, Ctx, /*Canonical=*/true);
-  Id.Key.AddBoolean(Id.ThroughPointer);
+  Id.Solid = Solid && isSolidRoot(VD);
+  profileKey(Id, Steps, Ctx);
+  return Id;
+}
+
+bool thisFieldPath(const Expr *E,
+                   llvm::SmallVectorImpl<const FieldDecl *> &Path) {
+  const Expr *Cur = E;
+  while (true) {
+    Cur = Cur->IgnoreParenImpCasts();
+    const auto *M = dyn_cast<MemberExpr>(Cur);
+    if (!M)
+      break;
+    const auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (!FD)
+      return false;
+    Path.push_back(FD);
+    // Only the first step from `this` may be an arrow.
+    const Expr *Base = M->getBase()->IgnoreParenImpCasts();
+    if (M->isArrow() && !isa<CXXThisExpr>(Base))
+      return false;
+    Cur = Base;
+  }
+  std::reverse(Path.begin(), Path.end());
+  return isa<CXXThisExpr>(Cur) && !Path.empty();
+}
+
+std::optional<BarrierIdentity>
+memberBarrierIdentity(const Expr *Object,
+                      llvm::ArrayRef<const FieldDecl *> Path,
+                      const ASTContext &Ctx) {
+  if (!Object || Path.empty())
+    return std::nullopt;
+  BarrierIdentity Id;
+  Id.Object = Object->IgnoreParenImpCasts();
+  // `p->expect(n)`: the object is *p.
+  bool Arrow = Id.Object->getType()->isPointerType();
+  if (const auto *U = dyn_cast<UnaryOperator>(Id.Object);
+      U && U->getOpcode() == UO_Deref) {
+    Id.Object = U->getSubExpr()->IgnoreParenImpCasts();
+    Arrow = true;
+  }
+  bool Solid = !Arrow;
+  llvm::SmallVector<Step, 4> Steps;
+  const VarDecl *VD = rootOf(Id.Object, Steps, Solid);
+  if (!VD)
+    return std::nullopt;
+  for (const FieldDecl *FD : Path) {
+    Steps.push_back({FD, Arrow, nullptr});
+    Id.Member += (Arrow ? "->" : ".") + FD->getNameAsString();
+    Arrow = false;
+  }
+  Id.Root = VD;
+  Id.Solid = Solid && isSolidRoot(VD);
+  profileKey(Id, Steps, Ctx);
   return Id;
 }
 

@@ -41,14 +41,34 @@ struct BarrierIdentity {
   /// or array type, reached without a pointer: two solid identities with
   /// different roots never designate the same barrier.
   bool Solid = false;
-  /// The structural profile of Object (and ThroughPointer).
+  /// The path from Root to the barrier: the root, each field and index
+  /// expression (by profile), and ThroughPointer. A barrier reached through a
+  /// method of its object (`bar.expect(n)` on `this->b`) gets the same key as
+  /// `&bar.b`.
   llvm::FoldingSetNodeID Key;
+  /// The fields a method of Object follows from `this` (".b"), for
+  /// messages; empty otherwise.
+  std::string Member;
 };
 
 /// The identity of the barrier operand \p E (already looked through by
 /// DeviceOpsFinder), or std::nullopt when it has no root variable.
 std::optional<BarrierIdentity> barrierIdentity(const Expr *E,
                                                const ASTContext &Ctx);
+
+/// The fields from `this` down to \p E (`b`, `this->full`, `st.bars.b`),
+/// outermost first: E designates a field of a method's own object. False
+/// when E is no such chain (an index or a pointer on the way).
+bool thisFieldPath(const Expr *E,
+                   llvm::SmallVectorImpl<const FieldDecl *> &Path);
+
+/// The identity of the barrier at field path \p Path of \p Object, the
+/// implicit object argument of a method call (`bar` of `bar.expect(n)`, `p`
+/// of `p->expect(n)`), or std::nullopt when Object has no root variable.
+std::optional<BarrierIdentity>
+memberBarrierIdentity(const Expr *Object,
+                      llvm::ArrayRef<const FieldDecl *> Path,
+                      const ASTContext &Ctx);
 
 /// Whether two identities with different keys may still designate the same
 /// barrier (an alias, or an index expression that may take the same value).

@@ -64,6 +64,14 @@ public:
   /// after such an initialisation.
   const Expr *lookThrough(const Expr *E);
 
+  /// For a call of an address conversion (__cvta_generic_to_shared) or of a
+  /// one-line helper that returns such a conversion of a parameter
+  /// (`smem_u32(ptr)`, cute::cast_smem_ptr_to_uint), the argument it
+  /// converts; otherwise null. The result keeps the argument's identity.
+  const Expr *addressHelperArgument(const CallExpr &Call) {
+    return helperArgument(&Call, 0);
+  }
+
 private:
   const Expr *lookThrough(const Expr *E, unsigned Depth);
   const Expr *helperArgument(const CallExpr *Call, unsigned Depth);

@@ -104,6 +104,27 @@ void collectRefs(const Stmt *S, std::vector<const DeclRefExpr *> &Out) {
     collectRefs(Child, Out);
 }
 
+/// Whether every use of the field \p FD of `this` in \p Body lies within
+/// one of \p Sites.
+bool onlyFeeds(const Stmt *Body, const FieldDecl *FD, const ParentMap &PM,
+               const llvm::SmallPtrSetImpl<const Stmt *> &Sites) {
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *M = dyn_cast<MemberExpr>(S);
+        M && M->getMemberDecl() == FD &&
+        isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()) &&
+        llvm::none_of(Sites,
+                      [&](const Stmt *Site) { return isWithin(PM, M, Site); }))
+      return false;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return true;
+}
+
 bool sameKey(const BarrierIdentity &A, const BarrierIdentity &B) {
   return A.Key == B.Key;
 }
@@ -112,7 +133,8 @@ bool sameKey(const BarrierIdentity &A, const BarrierIdentity &B) {
 /// only feeds recognised ops, address conversions, the barrier's own
 /// arrive/wait members or its init.
 bool isKnownUse(const ParentMap &PM, const DeclRefExpr *DRE,
-                const llvm::SmallPtrSetImpl<const Stmt *> &OpSites) {
+                const llvm::SmallPtrSetImpl<const Stmt *> &OpSites,
+                DeviceOpsFinder &Finder) {
   const Stmt *Child = DRE;
   for (const Stmt *Cur = PM.getParent(DRE); Cur;
        Child = Cur, Cur = PM.getParent(Cur)) {
@@ -127,6 +149,9 @@ bool isKnownUse(const ParentMap &PM, const DeclRefExpr *DRE,
     if (const auto *B = dyn_cast<BinaryOperator>(Cur); B && B->isAssignmentOp())
       return false;
     if (const auto *Call = dyn_cast<CallExpr>(Cur)) {
+      // An address helper (`smem_u32(&bar)`) keeps the barrier's identity.
+      if (Finder.addressHelperArgument(*Call) == Child)
+        continue;
       const FunctionDecl *FD = Call->getDirectCallee();
       if (!FD || !FD->getIdentifier())
         return false;
@@ -151,10 +176,13 @@ bool isKnownUse(const ParentMap &PM, const DeclRefExpr *DRE,
 }
 
 /// The variable \p Root and the locals initialised from it (directly or
-/// through other such locals): what holds the barrier's address.
+/// through other such locals): what holds the barrier's address. The result
+/// of a call is no address of it, except that of an address helper: an
+/// arrival token (`auto t = cuda::device::barrier_arrive_tx(bar, 1, n)`,
+/// `bar.arrive()`) or an mbarrier state is a value.
 llvm::SmallPtrSet<const VarDecl *, 4>
 taintedBy(const VarDecl *Root, llvm::ArrayRef<const DeclRefExpr *> BodyRefs,
-          const ParentMap &PM) {
+          const ParentMap &PM, DeviceOpsFinder &Finder) {
   llvm::SmallPtrSet<const VarDecl *, 4> Tainted;
   Tainted.insert(Root);
   for (bool Grew = true; Grew;) {
@@ -163,7 +191,11 @@ taintedBy(const VarDecl *Root, llvm::ArrayRef<const DeclRefExpr *> BodyRefs,
       const auto *VD = dyn_cast<VarDecl>(D->getDecl());
       if (!VD || !Tainted.count(VD))
         continue;
-      for (const Stmt *P = PM.getParent(D); P; P = PM.getParent(P)) {
+      const Stmt *Child = D;
+      for (const Stmt *P = PM.getParent(D); P; Child = P, P = PM.getParent(P)) {
+        if (const auto *Call = dyn_cast<CallExpr>(P);
+            Call && Finder.addressHelperArgument(*Call) != Child)
+          break;
         if (const auto *DS = dyn_cast<DeclStmt>(P)) {
           for (const Decl *Dd : DS->decls())
             if (const auto *V = dyn_cast<VarDecl>(Dd))
@@ -303,7 +335,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   // argument for the helper's barrier parameter (null: not a parameter).
   auto Add = [&](const DeviceOp &Op, const Stmt *S, bool Straight,
                  const CallExpr *Via, const FunctionDecl *Helper,
-                 const Expr *BarrierArg) {
+                 const Expr *BarrierArg,
+                 std::optional<BarrierIdentity> MemberId = std::nullopt) {
     OpSites.insert(S);
     const OpValue *Bar = nullptr;
     TxRole Role = TxRole::Unknown;
@@ -330,7 +363,9 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     TxOp T{Op,
            S,
            Role,
-           BarE ? barrierIdentity(BarE, *Result.Context) : std::nullopt,
+           MemberId ? std::move(MemberId)
+           : BarE   ? barrierIdentity(BarE, *Result.Context)
+                    : std::nullopt,
            phasePlaceOf(Folder->parentsOf(Body), S, Body),
            SM.getFileLoc(Via ? Via->getBeginLoc() : siteOf(Op).Loc),
            Via,
@@ -342,8 +377,16 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   // parameter, and the helper calls no other code that could issue ops.
   auto AddHelperOps = [&](const CallExpr &Call) {
     const FunctionDecl *Helper = Call.getDirectCallee();
-    if (!Helper || isa<CXXMethodDecl>(Helper) || !Helper->getBody() ||
-        !Helper->hasAttr<CUDADeviceAttr>() ||
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Helper);
+    // A method of a user barrier or pipeline class (`bar.expect(n)` on its
+    // own field): `this` is the caller's object.
+    const auto *MemberCall = dyn_cast<CXXMemberCallExpr>(&Call);
+    const Expr *Object =
+        Method && !Method->isStatic() && MemberCall
+            ? Finder->lookThrough(MemberCall->getImplicitObjectArgument())
+            : nullptr;
+    if (!Helper || (Method && !Method->isStatic() && !Object) ||
+        !Helper->getBody() || !Helper->hasAttr<CUDADeviceAttr>() ||
         SM.isInSystemHeader(SM.getFileLoc(Helper->getLocation())))
       return;
     const Stmt *HBody = Helper->getBody();
@@ -360,6 +403,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       } else if (auto Op = Finder->opOf(*cast<CallExpr>(HS))) {
         Found.emplace_back(*Op, HS);
         HSites.insert(HS);
+      } else if (Finder->addressHelperArgument(*cast<CallExpr>(HS))) {
+        // `smem_u32(bar)`: the helper still runs straight through.
       } else if (const FunctionDecl *FD = cast<CallExpr>(HS)->getDirectCallee();
                  !FD || (FD->getBody() && !SM.isInSystemHeader(SM.getFileLoc(
                                               FD->getLocation())))) {
@@ -384,10 +429,27 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         std::vector<const DeclRefExpr *> Refs;
         collectRefs(HBody, Refs);
         for (const DeclRefExpr *D : Refs)
-          if (D->getDecl() == Param && !isKnownUse(HPM, D, HSites))
+          if (D->getDecl() == Param && !isKnownUse(HPM, D, HSites, *Finder))
             Straight = false;
       }
-      Add(Op, &Call, Straight, &Call, Helper, Arg);
+      std::optional<BarrierIdentity> MemberId;
+      llvm::SmallVector<const FieldDecl *, 2> Path;
+      if (Object && Bar && Bar->E && !Param) {
+        const Expr *BE = Bar->E->IgnoreParenCasts();
+        const auto *U = dyn_cast<UnaryOperator>(BE);
+        bool AddrOf = U && U->getOpcode() == UO_AddrOf;
+        if (AddrOf)
+          BE = U->getSubExpr();
+        // `&this->b`, or a barrier object field (`cuda::barrier &`).
+        if ((AddrOf || !BE->getType()->isPointerType()) &&
+            thisFieldPath(BE, Path)) {
+          MemberId = memberBarrierIdentity(Object, Path, *Result.Context);
+          // The field must only feed the method's ops.
+          if (!onlyFeeds(HBody, Path.front(), HPM, HSites))
+            Straight = false;
+        }
+      }
+      Add(Op, &Call, Straight, &Call, Helper, Arg, std::move(MemberId));
     }
   };
   for (const Stmt *S : Stmts) {
@@ -428,10 +490,11 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     for (const VarDecl *Root : Roots) {
       if (!Root->isLocalVarDecl() || !Root->hasAttr<CUDASharedAttr>())
         continue;
-      auto Tainted = taintedBy(Root, BodyRefs, PM);
+      auto Tainted = taintedBy(Root, BodyRefs, PM, *Finder);
       if (llvm::any_of(BodyRefs, [&](const DeclRefExpr *D) {
             const auto *VD = dyn_cast<VarDecl>(D->getDecl());
-            return VD && Tainted.count(VD) && !isKnownUse(PM, D, OpSites);
+            return VD && Tainted.count(VD) &&
+                   !isKnownUse(PM, D, OpSites, *Finder);
           }))
         continue;
       const TxOp *FirstExpect = nullptr, *FirstCopy = nullptr;
@@ -567,12 +630,12 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             IdVars.insert(VD);
       }
       llvm::SmallPtrSet<const VarDecl *, 4> Tainted =
-          taintedBy(Id.Root, BodyRefs, PM);
+          taintedBy(Id.Root, BodyRefs, PM, *Finder);
       for (const DeclRefExpr *D : BodyRefs) {
         const auto *VD = dyn_cast<VarDecl>(D->getDecl());
         if (!VD || !isWithin(PM, D, Region))
           continue;
-        if (Tainted.count(VD) && !isKnownUse(PM, D, OpSites))
+        if (Tainted.count(VD) && !isKnownUse(PM, D, OpSites, *Finder))
           Unsure("the barrier is passed to a function or stored");
         if (IdVars.count(VD) &&
             (VD != Id.Root || VD->getType()->isPointerType()) &&
@@ -585,7 +648,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       }
 
       std::string Name =
-          textOf(Id.Object, Id, SM, Result.Context->getLangOpts());
+          textOf(Id.Object, Id, SM, Result.Context->getLangOpts()) + Id.Member;
       auto Cover = [&](const std::string &What) {
         if (!CoverageReport)
           return;
