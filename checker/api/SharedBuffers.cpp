@@ -21,6 +21,8 @@
 #include "clang/AST/RecordLayout.h"
 #include <algorithm>
 
+#include <numeric>
+
 namespace clang::tidy::tma {
 
 /// Deeper chains are unusual enough to give up on.
@@ -31,7 +33,67 @@ static constexpr unsigned MaxDepth = 32;
 static constexpr std::uint64_t MaxExternAlign = 16;
 
 ::tma::rules::Known addressAlignOf(const SharedBuffer &B) {
-  return ::tma::rules::addressAlign(B.BaseAlign, B.Offset, !B.Extern);
+  if (B.Offset || !B.Stride || !B.BaseAlign)
+    return ::tma::rules::addressAlign(B.BaseAlign, B.Offset, !B.Extern);
+  // Residue + k * Stride: a stride at least as aligned as the base keeps
+  // the residue's answer; a smaller one leaves only the residue's bits
+  // below the stride's lowest one certain.
+  std::uint64_t StrideAlign = B.Stride & (~B.Stride + 1);
+  if (StrideAlign >= *B.BaseAlign)
+    return ::tma::rules::addressAlign(B.BaseAlign, B.Residue, !B.Extern);
+  return ::tma::rules::addressAlign(StrideAlign, B.Residue,
+                                    /*BaseIsWholeGuarantee=*/false);
+}
+
+void SharedBuffers::Location::addIndex(std::optional<std::int64_t> Elem,
+                                       std::optional<std::int64_t> Known,
+                                       std::uint64_t Mod) {
+  if (!Elem || !Known || !Offset) {
+    Offset = std::nullopt;
+    return;
+  }
+  Offset = *Offset + *Known * *Elem;
+  if (Mod)
+    Stride = std::gcd(
+        Stride, Mod * static_cast<std::uint64_t>(*Elem < 0 ? -*Elem : *Elem));
+}
+
+std::pair<std::optional<std::int64_t>, std::uint64_t>
+SharedBuffers::affineIndex(const Expr *E, const CallContext *Context,
+                           unsigned Depth) {
+  if (std::optional<std::int64_t> K = foldIndex(E, Context))
+    return {K, 0};
+  // Any integer: 0 plus a multiple of 1.
+  std::pair<std::optional<std::int64_t>, std::uint64_t> Any{0, 1};
+  E = E->IgnoreParenImpCasts();
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B || Depth > MaxDepth || !E->getType()->isIntegerType())
+    return Any;
+  auto L = affineIndex(B->getLHS(), Context, Depth + 1);
+  auto R = affineIndex(B->getRHS(), Context, Depth + 1);
+  if (!L.first || !R.first)
+    return Any;
+  switch (B->getOpcode()) {
+  case BO_Add:
+    return {*L.first + *R.first, std::gcd(L.second, R.second)};
+  case BO_Sub:
+    return {*L.first - *R.first, std::gcd(L.second, R.second)};
+  case BO_Mul:
+    // (a + m*i) * c = a*c + (m*c)*i; two unknown factors give nothing.
+    if (!L.second && *L.first >= 0)
+      return {*L.first * *R.first,
+              R.second * static_cast<std::uint64_t>(*L.first)};
+    if (!R.second && *R.first >= 0)
+      return {*L.first * *R.first,
+              L.second * static_cast<std::uint64_t>(*R.first)};
+    return Any;
+  case BO_Shl:
+    if (!R.second && *R.first >= 0 && *R.first < 32)
+      return {*L.first * (std::int64_t(1) << *R.first), L.second << *R.first};
+    return Any;
+  default:
+    return Any;
+  }
 }
 
 static std::optional<std::int64_t> add(std::optional<std::int64_t> A,
@@ -39,13 +101,6 @@ static std::optional<std::int64_t> add(std::optional<std::int64_t> A,
   if (!A || !B)
     return std::nullopt;
   return *A + *B;
-}
-
-static std::optional<std::int64_t> mul(std::optional<std::int64_t> A,
-                                       std::int64_t B) {
-  if (!A)
-    return std::nullopt;
-  return *A * B;
 }
 
 std::optional<std::int64_t>
@@ -181,10 +236,10 @@ SharedBuffers::pointee(const Expr *E, const CallContext *Context,
       return std::nullopt;
     std::optional<std::int64_t> Elem =
         sizeOf(Ptr->getType()->getPointeeType(), Ctx);
-    std::optional<std::int64_t> K = foldIndex(Index, Context);
+    auto [K, Mod] = affineIndex(Index, Context, Depth + 1);
     if (K && B->getOpcode() == BO_Sub)
       K = -*K;
-    L->Offset = Elem ? add(L->Offset, mul(K, *Elem)) : std::nullopt;
+    L->addIndex(Elem, K, Mod);
     return L;
   }
   if (const auto *Forwarded = forwardedArgument(E))
@@ -258,8 +313,8 @@ SharedBuffers::object(const Expr *E, const CallContext *Context,
     if (!L)
       return std::nullopt;
     std::optional<std::int64_t> Elem = sizeOf(ASE->getType(), Ctx);
-    std::optional<std::int64_t> K = foldIndex(ASE->getIdx(), Context);
-    L->Offset = Elem ? add(L->Offset, mul(K, *Elem)) : std::nullopt;
+    auto [K, Mod] = affineIndex(ASE->getIdx(), Context, Depth + 1);
+    L->addIndex(Elem, K, Mod);
     return L;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -292,6 +347,14 @@ SharedBuffer SharedBuffers::describe(const Location &L) const {
   B.Var = VD;
   B.Extern = VD->hasExternalStorage();
   B.Offset = L.Offset;
+  // An offset known modulo a stride is no offset for the size rules.
+  if (L.Offset && L.Stride) {
+    B.Offset = std::nullopt;
+    B.Stride = L.Stride;
+    B.Residue = *L.Offset % static_cast<std::int64_t>(L.Stride);
+    if (B.Residue < 0)
+      B.Residue += static_cast<std::int64_t>(L.Stride);
+  }
   QualType T = VD->getType();
   if (T->isDependentType())
     return B;
@@ -329,6 +392,7 @@ std::optional<SharedBuffer> SharedBuffers::resolve(const OpValue &V) {
   if (!B || V.Offset == 0)
     return B;
   B->Offset = add(B->Offset, V.Offset);
+  B->Residue += V.Offset;
   B->BytesToEnd.reset();
   if (B->Size && B->Offset && *B->Offset >= 0 &&
       static_cast<std::uint64_t>(*B->Offset) <= *B->Size)

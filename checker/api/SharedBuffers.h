@@ -50,6 +50,11 @@ struct SharedBuffer {
   /// Bytes from the address to the end of the variable; unknown for extern
   /// pools, unknown offsets and offsets outside the variable.
   std::optional<std::uint64_t> BytesToEnd;
+  /// When Offset is unknown because of run-time indices (`buf[stage]`,
+  /// `buf + (k % S) * Stride`): the offset is Residue plus a multiple of
+  /// Stride bytes. 0: not known in this form either.
+  std::uint64_t Stride = 0;
+  std::int64_t Residue = 0;
 };
 
 /// The alignment guaranteed for the address \p B describes (see
@@ -86,7 +91,17 @@ private:
   struct Location {
     const VarDecl *Var = nullptr;
     std::optional<std::int64_t> Offset;
+    /// Offset is known modulo Stride bytes only (0: exactly).
+    std::uint64_t Stride = 0;
+    /// Adds Elem bytes times the index \p Index (folded, or known as
+    /// `Known + a multiple of Mod`).
+    void addIndex(std::optional<std::int64_t> Elem,
+                  std::optional<std::int64_t> Known, std::uint64_t Mod);
   };
+  /// \p E as `Known + a multiple of Mod` under \p Context (Mod 0: E folds
+  /// to Known).
+  std::pair<std::optional<std::int64_t>, std::uint64_t>
+  affineIndex(const Expr *E, const CallContext *Context, unsigned Depth);
   std::optional<Location> pointee(const Expr *E, const CallContext *Context,
                                   unsigned Depth);
   std::optional<Location> object(const Expr *E, const CallContext *Context,

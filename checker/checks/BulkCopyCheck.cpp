@@ -428,7 +428,12 @@ void BulkCopyCheck::checkSmemAlign(
                 SM))
     return;
   SourceLocation VarLoc = SM.getFileLoc(B->Var->getLocation());
-  if (!SM.isInSystemHeader(VarLoc))
+  if (!SM.isInSystemHeader(VarLoc) && !B->Offset && B->Stride)
+    diag(VarLoc, "%0; the address is %1 bytes into it plus a multiple of %2",
+         DiagnosticIDs::Note)
+        << startNote(*B) << std::to_string(B->Residue)
+        << std::to_string(B->Stride);
+  else if (!SM.isInSystemHeader(VarLoc))
     diag(VarLoc, "%0; the address is %1 bytes into it", DiagnosticIDs::Note)
         << startNote(*B) << std::to_string(B->Offset.value_or(0));
   SourceLocation OpLoc = SM.getFileLoc(Site.Loc);

@@ -91,6 +91,12 @@ __device__ void sharedPointer() { sink(sp); }
 __device__ float *stagePtr(float *base, int stage) { return base + stage * 48; }
 __device__ void helperReturn() { sink(stagePtr(a, 2)); }
 __device__ void helperReturnUnknown(int s) { sink(stagePtr(a, s)); }
+__device__ void stageRow(int s) { sink(&t[s][0]); }
+__device__ void stageRowPlus(int s) { sink(reinterpret_cast<char *>(&t[s][0]) + 8); }
+__device__ void stageFlat(int k) { sink(&t[0][0] + (k % 2) * 4096 + 64); }
+__device__ void stageShift(int k) { sink(&t[0][0] + (k << 12)); }
+__device__ void stageSmallStride(int s) { sink(&a[s]); }
+__device__ void stageProduct(int i, int j) { sink(&t[0][0] + i * j); }
 __device__ void local2d() {
   auto *rowp = t[1];
   sink(&rowp[16]);
@@ -314,6 +320,43 @@ TEST_F(SharedBuffersTest, UnknownIndexKeepsTheBuffer) {
   EXPECT_EQ(name(*B), "a");
   EXPECT_FALSE(B->Offset);
   EXPECT_FALSE(B->BytesToEnd);
+  EXPECT_FALSE(addressAlignOf(*B));
+}
+
+TEST_F(SharedBuffersTest, RunTimeStageIndexKnownModuloTheStride) {
+  // t: alignas(1024) unsigned short[2][4096], rows of 8192 bytes.
+  auto B = resolve("stageRow");
+  ASSERT_TRUE(B);
+  EXPECT_FALSE(B->Offset);
+  EXPECT_FALSE(B->BytesToEnd);
+  EXPECT_EQ(B->Stride, 8192u);
+  EXPECT_EQ(B->Residue, 0);
+  EXPECT_EQ(addressAlignOf(*B), OptUInt(1024));
+  B = resolve("stageRowPlus");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Residue, 8);
+  EXPECT_EQ(addressAlignOf(*B), OptUInt(8));
+  B = resolve("stageFlat");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Stride, 8192u);
+  EXPECT_EQ(B->Residue, 128);
+  EXPECT_EQ(addressAlignOf(*B), OptUInt(128));
+  B = resolve("stageShift");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Stride, 8192u);
+  EXPECT_EQ(addressAlignOf(*B), OptUInt(1024));
+}
+
+TEST_F(SharedBuffersTest, StrideBelowTheBaseAlignmentProvesLittle) {
+  // a: alignas(128) float[256]: a 4-byte stride, residue 0: unknown.
+  auto B = resolve("stageSmallStride");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Stride, 4u);
+  EXPECT_FALSE(addressAlignOf(*B));
+  // Two run-time factors: any element.
+  B = resolve("stageProduct");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Stride, 2u);
   EXPECT_FALSE(addressAlignOf(*B));
 }
 
