@@ -16,7 +16,9 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <algorithm>
 
 namespace clang::tidy::tma {
 
@@ -24,8 +26,12 @@ namespace clang::tidy::tma {
 static constexpr unsigned MaxContextDepth = 4;
 /// ...keep at most this many contexts per function...
 static constexpr size_t MaxContextsPerFunction = 64;
-/// ...and at most this many in a translation unit.
+/// ...and at most this many in a translation unit. Contexts are chosen
+/// breadth-first (shorter chains of callers first, round-robin over the
+/// callers), so a full budget drops the deepest chains, not the last callers.
 static constexpr size_t MaxContextsPerTU = 16384;
+/// At most this many chains of callers are explored per function.
+static constexpr size_t MaxChainsExplored = 4096;
 
 namespace {
 /// Collects the calls of every function, template instantiations included,
@@ -195,42 +201,116 @@ ConstantFolder::contextsOf(const FunctionDecl *F) {
 
 void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
                                      std::vector<const CallContext *> &Out) {
+  (void)Depth;
   indexCalls();
-  auto It = Callers->find(F->getCanonicalDecl());
-  if (Depth >= MaxContextDepth || It == Callers->end())
-    return;
-  Path.push_back(F->getCanonicalDecl());
-  llvm::scope_exit Pop([this] { Path.pop_back(); });
-  for (const CallExpr *Call : It->second) {
-    const FunctionDecl *Caller = enclosingFunction(Call);
-    // A recursive call binds values that depend on how deep the recursion
-    // goes, which is not known: only calls from outside the cycle count.
-    if (Caller && llvm::is_contained(Path, Caller->getCanonicalDecl()))
-      continue;
-    std::vector<const CallContext *> Outer;
-    if (Caller)
-      collectContexts(Caller, Depth + 1, Outer);
-    if (Outer.empty())
-      Outer.push_back(nullptr);
-    const ParmVarDecl *Through = ThroughParam.lookup(Call);
-    for (const CallContext *Parent : Outer) {
-      // A call through a function-pointer parameter calls F only where the
-      // caller passes F.
-      const FunctionDecl *Passed =
-          Through ? calledFunction(argumentFor(Through, Parent)) : nullptr;
-      if (Through &&
-          (!Passed || Passed->getCanonicalDecl() != F->getCanonicalDecl()))
+  // Chains of calls outwards from F: C[0] calls F, C[J] calls the function
+  // that holds C[J - 1]. Explored breadth-first, one level at a time and
+  // round-robin over the chains of the level before, so that every caller
+  // keeps a chance when a budget runs out (depth-first, the first caller's
+  // recursion filled the budget and later callers got no context). A chain
+  // ends at a function with no caller, at one whose callers are all in the
+  // chain (recursion: the bound values would depend on how deep it goes), or
+  // at MaxContextDepth calls.
+  struct Chain {
+    llvm::SmallVector<const CallExpr *, 4> Calls;
+    /// Each call's index among its callee's calls: the order of the
+    /// depth-first enumeration, which is kept when nothing is cut.
+    llvm::SmallVector<unsigned, 4> Order;
+  };
+  auto CalleeAt = [&](const Chain &C, size_t J) {
+    return J == 0 ? F : enclosingFunction(C.Calls[J - 1]);
+  };
+  auto InChain = [&](const Chain &C, const FunctionDecl *Fn) {
+    const FunctionDecl *Canon = Fn->getCanonicalDecl();
+    for (size_t J = 0; J <= C.Calls.size(); ++J)
+      if (CalleeAt(C, J)->getCanonicalDecl() == Canon)
+        return true;
+    return false;
+  };
+  // The extensions of C by one caller outwards (none: C is complete).
+  auto Extend = [&](const Chain &C, std::vector<Chain> &Next) {
+    const FunctionDecl *Top = CalleeAt(C, C.Calls.size());
+    if (!Top || C.Calls.size() >= MaxContextDepth)
+      return false;
+    auto It = Callers->find(Top->getCanonicalDecl());
+    if (It == Callers->end())
+      return false;
+    bool Any = false;
+    for (unsigned I = 0; I < It->second.size(); ++I) {
+      const CallExpr *Call = It->second[I];
+      const FunctionDecl *Caller = enclosingFunction(Call);
+      if (Caller && InChain(C, Caller))
         continue;
+      Chain Longer = C;
+      Longer.Calls.push_back(Call);
+      Longer.Order.push_back(I);
+      Next.push_back(std::move(Longer));
+      Any = true;
+    }
+    return Any;
+  };
+  // Interns a complete chain from the outermost call inwards; null when a
+  // call through a function-pointer parameter does not call the function,
+  // or a guard of a caller skips a call of the chain.
+  auto Complete = [&](const Chain &C) -> const CallContext * {
+    const CallContext *Parent = nullptr;
+    for (size_t J = C.Calls.size(); J-- > 0;) {
+      const FunctionDecl *Callee = CalleeAt(C, J);
+      if (const ParmVarDecl *Through = ThroughParam.lookup(C.Calls[J])) {
+        const FunctionDecl *Passed =
+            calledFunction(argumentFor(Through, Parent));
+        if (!Passed ||
+            Passed->getCanonicalDecl() != Callee->getCanonicalDecl())
+          return nullptr;
+      }
       // A call that a guard of its caller skips under the caller's context
       // binds nothing there (tma-rules.md §11.C).
-      if (Caller && !mayRun(Call, Caller, Parent))
-        continue;
-      if (Out.size() >= MaxContextsPerFunction ||
-          Contexts.size() >= MaxContextsPerTU)
-        return;
-      Out.push_back(intern(Call, F, Parent));
+      if (const FunctionDecl *Caller = enclosingFunction(C.Calls[J]);
+          Caller && !mayRun(C.Calls[J], Caller, Parent))
+        return nullptr;
+      Parent = intern(C.Calls[J], Callee, Parent);
     }
+    return Parent;
+  };
+
+  std::vector<std::pair<Chain, const CallContext *>> Found;
+  std::vector<Chain> Level;
+  Chain Empty;
+  Extend(Empty, Level);
+  size_t Explored = Level.size();
+  while (!Level.empty() && Found.size() < MaxContextsPerFunction) {
+    // Children of each chain, then taken round-robin across the chains.
+    std::vector<std::vector<Chain>> Children(Level.size());
+    for (size_t I = 0; I < Level.size() && Found.size() < MaxContextsPerFunction;
+         ++I) {
+      if (Extend(Level[I], Children[I]))
+        continue;
+      if (Contexts.size() >= MaxContextsPerTU)
+        break;
+      if (const CallContext *Ctx = Complete(Level[I]))
+        Found.emplace_back(std::move(Level[I]), Ctx);
+    }
+    std::vector<Chain> Next;
+    for (size_t Round = 0, Added = 1; Added; ++Round) {
+      Added = 0;
+      for (auto &Kids : Children)
+        if (Round < Kids.size() && Explored < MaxChainsExplored) {
+          Next.push_back(std::move(Kids[Round]));
+          ++Explored;
+          ++Added;
+        }
+    }
+    Level = std::move(Next);
   }
+  // The depth-first order of the chains (the order without budgets).
+  llvm::sort(Found, [](const auto &A, const auto &B) {
+    return std::lexicographical_compare(A.first.Order.begin(),
+                                        A.first.Order.end(),
+                                        B.first.Order.begin(),
+                                        B.first.Order.end());
+  });
+  for (const auto &[C, Ctx] : Found)
+    Out.push_back(Ctx);
 }
 
 /// How many arguments of \p Call precede the launched kernel's own.
