@@ -22,7 +22,9 @@
 #      outputs stay there for callgrind_annotate), GEN_FLAGS (for file TUs),
 #      EXTRA (more clang-tidy arguments), KEEP=1 (keep the callgrind files).
 # Prints one tab-separated line per TU: name, base Ir, measured Ir, share %,
-# and appends it to $OUT/icount.tsv.
+# LABEL (default: the plugin's path), and appends it to $OUT/icount.tsv.
+# The baseline count of a TU is kept in $OUT and reused by later runs with
+# another plugin (it runs none of the module's code).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 PLUGIN=${1:-/work/main/build/lib/TmaTidy.so}
@@ -98,8 +100,15 @@ for spec in "$@"; do
     local_cmd=("$spec" -- "${GEN[@]}")
   fi
   id=$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_')
-  base=$(cd "$dir" && count "$OUT/$id.base.cg" "$TIDY" --load="$plugin" \
-    --checks="-*,$CHEAP" --header-filter='.*' ${EXTRA:-} "${local_cmd[@]}")
+  # The baseline runs none of the module's code: its count is reused across
+  # plugins (before/after) from $OUT/<TU>.base.ir.
+  if [[ -s $OUT/$id.base.ir ]]; then
+    base=$(cat "$OUT/$id.base.ir")
+  else
+    base=$(cd "$dir" && count "$OUT/$id.base.cg" "$TIDY" --load="$plugin" \
+      --checks="-*,$CHEAP" --header-filter='.*' ${EXTRA:-} "${local_cmd[@]}")
+    [[ -n $base ]] && echo "$base" >"$OUT/$id.base.ir"
+  fi
   meas=$(cd "$dir" && count "$OUT/$id.tma.cg" "$TIDY" --load="$plugin" \
     --checks="-*,$CHEAP,tma-*" --header-filter='.*' ${EXTRA:-} \
     "${local_cmd[@]}")
@@ -107,7 +116,12 @@ for spec in "$@"; do
     echo "$name: no count (see $OUT/$id.*.log)" >&2; continue
   fi
   share=$(awk -v b="$base" -v m="$meas" 'BEGIN { printf "%.2f", 100 * (m - b) / m }')
-  printf '%s\t%s\t%s\t%s %%\n' "$name" "$base" "$meas" "$share" |
+  printf '%s\t%s\t%s\t%s %%\t%s\n' "$name" "$base" "$meas" "$share" \
+    "${LABEL:-$PLUGIN}" |
     tee -a "$OUT/icount.tsv"
-  [[ ${KEEP:-} == 1 ]] || rm -f "$OUT/$id.base.cg" "$OUT/$id.tma.cg"
+  if [[ ${KEEP:-} == 1 ]]; then
+    mv "$OUT/$id.tma.cg" "$OUT/$id.tma.${LABEL:-last}.cg" 2>/dev/null
+  else
+    rm -f "$OUT/$id.base.cg" "$OUT/$id.tma.cg"
+  fi
 done
