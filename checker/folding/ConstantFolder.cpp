@@ -979,7 +979,7 @@ std::optional<bool> ConstantFolder::runsUnderFoldedIfs(const Stmt *Write,
     }
     Child = Parent;
   }
-  if (Child == Write || orderOf(PM, Child, UseSite, Body) != Order::Before)
+  if (Child == Write || orderOf(PM, Child, UseSite, Body, &Positions) != Order::Before)
     return std::nullopt;
   return Runs;
 }
@@ -1004,7 +1004,7 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
     ArrayUse Use = classifyArrayUse(PM, DRE);
     if (Use.Kind == ArrayUse::Read)
       continue;
-    Order When = orderOf(PM, Use.Where, UseSite, Body);
+    Order When = orderOf(PM, Use.Where, UseSite, Body, &Positions);
     // A goto can jump over straight-line code (or back over the use).
     if (When != Order::MaybeBefore && hasJumps(Body))
       When = Order::MaybeBefore;
@@ -1012,7 +1012,7 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
       continue;
     if (Use.Kind == ArrayUse::Store && When == Order::MaybeBefore) {
       if (const ForStmt *Loop = fillLoopOf(Use, VD)) {
-        Order LoopOrder = orderOf(PM, Loop, UseSite, Body);
+        Order LoopOrder = orderOf(PM, Loop, UseSite, Body, &Positions);
         if (LoopOrder == Order::After)
           continue;
         if (LoopOrder == Order::Before && unrollStore(Loop, Use, VD, A, Depth))

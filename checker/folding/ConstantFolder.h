@@ -261,6 +261,7 @@ private:
   llvm::DenseMap<const VarDecl *, bool> NeverWritten;
   llvm::DenseMap<const Stmt *, bool> Jumps;
   llvm::DenseMap<const Stmt *, std::unique_ptr<ParentMap>> Parents;
+  BlockPositions Positions;
   llvm::DenseMap<const Stmt *, llvm::DenseMap<const VarDecl *,
                                               std::vector<const DeclRefExpr *>>>
       Uses;

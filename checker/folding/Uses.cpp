@@ -98,8 +98,18 @@ static bool runsInto(llvm::ArrayRef<const Stmt *> Chain, size_t From) {
   return true;
 }
 
+unsigned BlockPositions::of(const CompoundStmt *Block, const Stmt *Child) {
+  auto [It, New] = Positions.try_emplace(Block);
+  if (New) {
+    unsigned I = 0;
+    for (const Stmt *S : Block->body())
+      It->second.try_emplace(S, I++);
+  }
+  return It->second.lookup(Child);
+}
+
 Order orderOf(const ParentMap &PM, const Stmt *Write, const Stmt *UseSite,
-              const Stmt *Body) {
+              const Stmt *Body, BlockPositions *Positions) {
   auto UseChain = ancestors(PM, UseSite, Body);
   auto WriteChain = ancestors(PM, Write, Body);
   for (size_t U = 1; U < UseChain.size(); ++U) {
@@ -115,14 +125,20 @@ Order orderOf(const ParentMap &PM, const Stmt *Write, const Stmt *UseSite,
     const Stmt *WriteChild = *(InWrite - 1);
     if (UseChild == WriteChild)
       return Order::MaybeBefore;
-    for (const Stmt *Child : Block->body()) {
-      if (Child == WriteChild)
+    if (Positions) {
+      if (Positions->of(Block, WriteChild) < Positions->of(Block, UseChild))
         return runsInto(WriteChain, InWrite - WriteChain.begin() - 1)
                    ? Order::Before
                    : Order::MaybeBefore;
-      if (Child == UseChild)
-        break;
-    }
+    } else
+      for (const Stmt *Child : Block->body()) {
+        if (Child == WriteChild)
+          return runsInto(WriteChain, InWrite - WriteChain.begin() - 1)
+                     ? Order::Before
+                     : Order::MaybeBefore;
+        if (Child == UseChild)
+          break;
+      }
     // The write follows the use in this block; a loop around the block runs
     // it before the next use.
     for (size_t A = U + 1; A < UseChain.size(); ++A)

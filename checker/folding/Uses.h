@@ -19,6 +19,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace clang::tidy::tma {
@@ -37,11 +38,24 @@ llvm::SmallVector<const Stmt *, 16> ancestors(const ParentMap &PM,
 /// How a write (or escape) of a local relates to a later use of the local.
 enum class Order { Before, MaybeBefore, After };
 
+/// The positions of statements in their blocks, computed once per block (a
+/// block of N statements would otherwise be scanned once per query).
+class BlockPositions {
+public:
+  /// The position of \p Child among the statements of \p Block.
+  unsigned of(const CompoundStmt *Block, const Stmt *Child);
+
+private:
+  llvm::DenseMap<const CompoundStmt *, llvm::DenseMap<const Stmt *, unsigned>>
+      Positions;
+};
+
 /// Whether \p Write runs before \p UseSite on every path that reaches it
 /// (straight-line code in a common block), maybe before it (branches, loops,
-/// lambdas), or only after it.
+/// lambdas), or only after it. \p Positions, when given, answers which of
+/// two statements of a block comes first.
 Order orderOf(const ParentMap &PM, const Stmt *Write, const Stmt *UseSite,
-              const Stmt *Body);
+              const Stmt *Body, BlockPositions *Positions = nullptr);
 
 /// True for a pointer-to-const type.
 bool isPointerToConst(QualType T);
