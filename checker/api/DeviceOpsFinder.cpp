@@ -277,10 +277,16 @@ static DeviceOp asmOpOf(const ptx::Instruction &I, const AsmOperands &Bind,
 }
 
 std::vector<DeviceOp> DeviceOpsFinder::opsOf(const GCCAsmStmt &S) {
+  // Memoised: every check asks about every asm statement.
+  auto [It, New] = AsmOps.try_emplace(&S);
+  if (!New)
+    return It->second;
+  std::vector<DeviceOp> Ops;
   // The asm of a recognised CUTLASS/CuTe function is seen at its callers.
-  if (inLibraryBody(&S))
-    return {};
-  return parseAsm(S);
+  if (!inLibraryBody(&S))
+    Ops = parseAsm(S);
+  // parseAsm may have grown the map: find the slot again.
+  return AsmOps[&S] = std::move(Ops);
 }
 
 std::vector<DeviceOp> DeviceOpsFinder::parseAsm(const GCCAsmStmt &S) {
@@ -289,8 +295,13 @@ std::vector<DeviceOp> DeviceOpsFinder::parseAsm(const GCCAsmStmt &S) {
     return {};
   AsmOperands Bind(*this, S);
   std::vector<DeviceOp> Ops;
-  for (const ptx::Instruction &I :
-       ptx::parseAsm(Text->getString(), /*Extended=*/!S.isSimple())) {
+  // Each distinct text is parsed once (instantiations repeat it).
+  auto [Parsed, New] = Parses.try_emplace(
+      (S.isSimple() ? "s" : "e") + Text->getString().str());
+  if (New)
+    Parsed->second =
+        ptx::parseAsm(Text->getString(), /*Extended=*/!S.isSimple());
+  for (const ptx::Instruction &I : Parsed->second) {
     OpSite Site{&S, S.getAsmLoc(), OpApi::InlinePtx, I.Predicate.has_value()};
     Ops.push_back(asmOpOf(I, Bind, Site));
   }
@@ -600,6 +611,15 @@ static std::uint64_t alignedSizeAlign(QualType T) {
 }
 
 std::optional<DeviceOp> DeviceOpsFinder::opOf(const CallExpr &Call) {
+  // Memoised: every check asks about every call of a device function.
+  auto It = CallOps.find(&Call);
+  if (It != CallOps.end())
+    return It->second;
+  std::optional<DeviceOp> Op = computeOpOf(Call);
+  return CallOps[&Call] = Op;
+}
+
+std::optional<DeviceOp> DeviceOpsFinder::computeOpOf(const CallExpr &Call) {
   const FunctionDecl *FD = Call.getDirectCallee();
   if (!FD || !FD->getIdentifier() || inLibraryBody(&Call))
     return std::nullopt;

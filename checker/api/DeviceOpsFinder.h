@@ -24,6 +24,7 @@
 #define TMA_TIDY_API_DEVICEOPSFINDER_H
 
 #include "api/DeviceOps.h"
+#include "api/PtxParser.h"
 #include "folding/ConstantFolder.h"
 
 #include "clang/AST/ASTContext.h"
@@ -31,7 +32,9 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include <map>
 #include <memory>
+#include <string>
 #include <optional>
 #include <vector>
 
@@ -78,6 +81,7 @@ private:
   bool isNeverModified(const VarDecl *VD);
 
   std::vector<DeviceOp> parseAsm(const GCCAsmStmt &S);
+  std::optional<DeviceOp> computeOpOf(const CallExpr &Call);
   std::optional<DeviceOp> memcpyAsyncOp(const CallExpr &Call,
                                         const FunctionDecl &FD);
   std::optional<DeviceOp> libraryMethodOp(const CallExpr &Call,
@@ -92,6 +96,11 @@ private:
   ASTContext &Ctx;
   /// The TU's folder, taken on first use (it answers isNeverWritten).
   std::shared_ptr<ConstantFolder> Folder;
+  /// The answers of opsOf and opOf, and the parse of each distinct asm text
+  /// (keyed by 's' or 'e', simple or extended asm, and the text).
+  llvm::DenseMap<const GCCAsmStmt *, std::vector<DeviceOp>> AsmOps;
+  llvm::DenseMap<const CallExpr *, std::optional<DeviceOp>> CallOps;
+  std::map<std::string, std::vector<::tma::ptx::Instruction>> Parses;
   /// The ops of the asm statements of a library function's body.
   llvm::DenseMap<const FunctionDecl *, std::vector<DeviceOp>> BodyOps;
   /// Whether a cuda:: function's instantiation reaches
