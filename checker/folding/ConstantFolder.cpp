@@ -984,6 +984,17 @@ std::optional<bool> ConstantFolder::runsUnderFoldedIfs(const Stmt *Write,
   return Runs;
 }
 
+unsigned ConstantFolder::topOf(const ParentMap &PM, const Stmt *S,
+                               const CompoundStmt *Body) {
+  auto [It, New] = TopOf.try_emplace({S, Body}, ~0u);
+  if (!New)
+    return It->second;
+  auto Chain = ancestors(PM, S, Body);
+  if (Chain.size() >= 2 && Chain.back() == Body)
+    It->second = Positions.of(Body, Chain[Chain.size() - 2]);
+  return It->second;
+}
+
 void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
                                  FoldedArray &A, unsigned Depth) {
   const Stmt *Body = bodyOf(VD);
@@ -991,58 +1002,117 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
     return;
   const ParentMap &PM = parentsOf(Body);
   QualType ElemT = arrayShape(VD->getType(), Ctx)->first;
-  auto Forget = [&A] {
-    for (auto &E : A.Elems)
+  auto Forget = [](FoldedArray &Arr) {
+    for (auto &E : Arr.Elems)
       E.reset();
   };
-  for (const DeclRefExpr *DRE : usesOf(VD)) {
+  // What one use does to \p Arr as seen at UseSite; false when the array
+  // escapes there (then nothing about it is known).
+  auto Apply = [&](const DeclRefExpr *DRE, FoldedArray &Arr) {
     // The use site's own operands are what is being folded; whatever the
     // callee does through them happens after the values are read (callees
     // that write through a parameter are refused in foldParamArray).
     if (llvm::is_contained(ancestors(PM, DRE, UseSite), UseSite))
-      continue;
-    ArrayUse Use = classifyArrayUse(PM, DRE);
+      return true;
+    auto [KindIt, NewKind] = UseKinds.try_emplace(DRE, ArrayUse{});
+    if (NewKind)
+      KindIt->second = classifyArrayUse(PM, DRE);
+    ArrayUse Use = KindIt->second;
     if (Use.Kind == ArrayUse::Read)
-      continue;
+      return true;
     Order When = orderOf(PM, Use.Where, UseSite, Body, &Positions);
     // A goto can jump over straight-line code (or back over the use).
     if (When != Order::MaybeBefore && hasJumps(Body))
       When = Order::MaybeBefore;
     if (When == Order::After)
-      continue;
+      return true;
     if (Use.Kind == ArrayUse::Store && When == Order::MaybeBefore) {
       if (const ForStmt *Loop = fillLoopOf(Use, VD)) {
         Order LoopOrder = orderOf(PM, Loop, UseSite, Body, &Positions);
         if (LoopOrder == Order::After)
-          continue;
-        if (LoopOrder == Order::Before && unrollStore(Loop, Use, VD, A, Depth))
-          continue;
+          return true;
+        if (LoopOrder == Order::Before &&
+            unrollStore(Loop, Use, VD, Arr, Depth))
+          return true;
       } else if (auto Runs =
                      runsUnderFoldedIfs(Use.Where, UseSite, Body, Depth)) {
         if (!*Runs)
-          continue;
+          return true;
         When = Order::Before;
       }
     }
     if (Use.Kind == ArrayUse::Escape) {
-      Forget();
-      return;
+      Forget(Arr);
+      return false;
     }
     auto Index = foldIntImpl(Use.Index, Depth + 1);
     if (!Index || Index->Value.isNegative()) {
-      Forget();
-      continue;
+      Forget(Arr);
+      return true;
     }
     uint64_t I = Index->Value.getZExtValue();
-    if (I >= A.Elems.size())
-      continue;
-    A.Elems[I].reset();
+    if (I >= Arr.Elems.size())
+      return true;
+    Arr.Elems[I].reset();
     if (Use.Kind != ArrayUse::Store || When != Order::Before)
-      continue;
+      return true;
     if (auto V = foldIntImpl(Use.Value, Depth + 1))
       if (auto C = convertTo(V->Value, ElemT, Ctx))
-        A.Elems[I] = FoldedInt{*C, Origin{Use.Value->getSourceRange(), VD,
-                                          Use.Value, V->From.Through}};
+        Arr.Elems[I] = FoldedInt{*C, Origin{Use.Value->getSourceRange(), VD,
+                                            Use.Value, V->From.Through}};
+    return true;
+  };
+
+  llvm::ArrayRef<const DeclRefExpr *> Uses = usesOf(VD);
+  const auto *Block = dyn_cast<CompoundStmt>(Body);
+  unsigned SiteTop = Block ? topOf(PM, UseSite, Block) : ~0u;
+  // Without gotos, a use in a top-level statement of the body before the
+  // site's acts the same for every later site, and one after it is after
+  // the site: the state after the earlier statements is computed once per
+  // array, context and depth and carried forward from site to site (each
+  // site paid for every store before it: N encode calls re-storing shared
+  // arrays cost N^2).
+  bool Prefix = SiteTop != ~0u && !hasJumps(Body) && LoopValues.empty();
+  if (Prefix) {
+    auto [It, New] = UsesSorted.try_emplace(VD, true);
+    if (New)
+      for (size_t I = 1; I < Uses.size() && It->second; ++I)
+        It->second = topOf(PM, Uses[I - 1], Block) <= topOf(PM, Uses[I], Block) &&
+                     topOf(PM, Uses[I], Block) != ~0u;
+    Prefix = It->second && (Uses.empty() || topOf(PM, Uses[0], Block) != ~0u);
+  }
+  if (!Prefix) {
+    for (const DeclRefExpr *DRE : Uses)
+      if (!Apply(DRE, A))
+        return;
+    return;
+  }
+  auto [It, New] =
+      Prefixes.try_emplace({VD, Current, A.Elems.size(), Depth}, StorePrefix{});
+  StorePrefix Local;
+  StorePrefix *P = &It->second;
+  if (New) {
+    P->A = A;
+  } else if (SiteTop < P->Top) {
+    // A site before the one the state was carried to: start again.
+    Local.A = A;
+    P = &Local;
+  }
+  while (P->Next < Uses.size() && !P->Escaped &&
+         topOf(PM, Uses[P->Next], Block) < SiteTop) {
+    if (!Apply(Uses[P->Next], P->A))
+      P->Escaped = true;
+    ++P->Next;
+  }
+  P->Top = SiteTop;
+  A = P->A;
+  if (P->Escaped)
+    return;
+  for (size_t I = P->Next; I < Uses.size(); ++I) {
+    if (topOf(PM, Uses[I], Block) > SiteTop)
+      break; // After the site.
+    if (!Apply(Uses[I], A))
+      return;
   }
 }
 

@@ -205,6 +205,17 @@ private:
                                          const Stmt *Body, unsigned Depth);
   void applyStores(const VarDecl *VD, const Expr *UseSite, FoldedArray &A,
                    unsigned Depth);
+  /// The position of the top-level statement of \p Body that holds \p S
+  /// (~0u: none).
+  unsigned topOf(const ParentMap &PM, const Stmt *S, const CompoundStmt *Body);
+  /// What applyStores knows after the uses of an array in the top-level
+  /// statements before Top, carried from site to site.
+  struct StorePrefix {
+    FoldedArray A;
+    size_t Next = 0;
+    unsigned Top = 0;
+    bool Escaped = false;
+  };
   std::optional<FoldedInt> foldParam(const ParmVarDecl *PVD, unsigned Depth);
   std::optional<FoldedArray> foldParamArray(const ParmVarDecl *PVD,
                                             unsigned MaxElems, unsigned Depth);
@@ -262,6 +273,13 @@ private:
   llvm::DenseMap<const Stmt *, bool> Jumps;
   llvm::DenseMap<const Stmt *, std::unique_ptr<ParentMap>> Parents;
   BlockPositions Positions;
+  std::map<std::tuple<const VarDecl *, const CallContext *, size_t, unsigned>,
+           StorePrefix>
+      Prefixes;
+  llvm::DenseMap<std::pair<const Stmt *, const Stmt *>, unsigned> TopOf;
+  llvm::DenseMap<const DeclRefExpr *, ArrayUse> UseKinds;
+  /// Whether an array's uses come in the order of the body's statements.
+  llvm::DenseMap<const VarDecl *, bool> UsesSorted;
   llvm::DenseMap<const Stmt *, llvm::DenseMap<const VarDecl *,
                                               std::vector<const DeclRefExpr *>>>
       Uses;
