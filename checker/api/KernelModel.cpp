@@ -411,10 +411,26 @@ private:
     predicated(Site, [&] { emit(E, Site.Loc, Op, Var); });
   }
 
+  /// The object of a tensor map operand: a pointer parameter of the kernel
+  /// (global memory); -1 for anything else.
+  int mapObject(const OpValue &V) {
+    if (!V.E)
+      return -1;
+    const auto *D = dyn_cast<DeclRefExpr>(bound(V.E)->IgnoreParenImpCasts());
+    const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+    if (!P || !P->getType()->isPointerType() ||
+        P->getDeclContext() != Stack.front())
+      return -1;
+    return objectOf(P, "");
+  }
+
   /// A copy into shared memory: what it writes and where it completes.
   void loadEvent(const OpValue &Dst, const OpValue &Barrier, bool Tensor,
-                 const DeviceOp &Op, const OpSite &Site) {
+                 const DeviceOp &Op, const OpSite &Site,
+                 const OpValue *Map = nullptr) {
     Event E;
+    if (Map)
+      E.Map = mapObject(*Map);
     E.Kind = EventKind::Load;
     E.Tensor = Tensor;
     bool Whole = false;
@@ -441,8 +457,11 @@ private:
   }
 
   void storeEvent(const OpValue &Src, const OpValue *Size, bool Tensor,
-                  const DeviceOp &Op, const OpSite &Site) {
+                  const DeviceOp &Op, const OpSite &Site,
+                  const OpValue *Map = nullptr) {
     Event E;
+    if (Map)
+      E.Map = mapObject(*Map);
     E.Kind = EventKind::Store;
     E.Tensor = Tensor;
     bool Whole = false;
@@ -485,10 +504,10 @@ private:
       const auto &T = std::get<TensorCopy>(Op);
       if (T.Direction == device::TensorDirection::Store ||
           T.Direction == device::TensorDirection::Reduce)
-        storeEvent(T.Smem, nullptr, true, Op, Site);
+        storeEvent(T.Smem, nullptr, true, Op, Site, &T.Map);
       else if (T.Direction == device::TensorDirection::Load) {
         barrierEvent(EventKind::BarrierUse, T.Barrier, Op, Site);
-        loadEvent(T.Smem, T.Barrier, true, Op, Site);
+        loadEvent(T.Smem, T.Barrier, true, Op, Site, &T.Map);
       }
       return;
     }
@@ -518,6 +537,11 @@ private:
           F.FencedSpace != device::Space::Global) {
         Event E;
         E.Kind = EventKind::ProxyFence;
+        emit(E, Site.Loc, Op);
+      } else if (F.Kind == device::FenceKind::TensormapAcquire) {
+        Event E;
+        E.Kind = EventKind::MapAcquire;
+        E.Map = mapObject(F.Address);
         emit(E, Site.Loc, Op);
       }
       return;

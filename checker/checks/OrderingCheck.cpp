@@ -247,6 +247,34 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                     "mbarrier.arrive.expect_tx");
   }
 
+  for (const ord::Finding &F : ord::waitByOtherThreads(K->Seq)) {
+    std::string Msg =
+        "generic store overwrites " + Name(F.First) + " while the " +
+        What(F.First) + " at line " + Line(K->Events[F.First].Loc) +
+        " may still read it: the wait at line " + Line(K->Events[*F.Wait].Loc) +
+        " waits only in the thread that issued the copy, and no thread "
+        "barrier after it makes the others wait (BULK-WAITGROUP-SCOPE)";
+    if (!Warn(K->Events[F.Second].Loc, Msg))
+      continue;
+    NoteOp(F.First, "the " + What(F.First) + " reads " + Name(F.First) +
+                        " here, issued by the threads of this branch only");
+  }
+
+  for (const ord::Finding &F : ord::acquireAfterCopy(K->Seq)) {
+    int M = K->Seq[F.First].Map;
+    std::string Msg = std::string(K->Seq[F.First].Kind == ord::EventKind::Load
+                                      ? LoadWhat(F.First)
+                                      : What(F.First)) +
+                      " reads the tensor map '" + K->Names[M] +
+                      "' before its acquire fence at line " +
+                      Line(K->Events[F.Second].Loc) +
+                      ": the fence must precede the copy "
+                      "(TMAP-PLACE-GLOBAL-FENCE)";
+    if (!Warn(K->Events[F.First].Loc, Msg))
+      continue;
+    NoteOp(F.Second, "fence.proxy.tensormap::generic.acquire here");
+  }
+
   checkUninit(*Fn, *K, SM);
 }
 

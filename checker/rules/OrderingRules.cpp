@@ -315,6 +315,80 @@ std::vector<Finding> expectAfterArrive(const std::vector<Event> &Seq) {
   return Out;
 }
 
+/// \p Inner's branches extend \p Outer's: every thread that runs Inner
+/// passed Outer's guards.
+static bool guardedBy(const Event &Inner, const Event &Outer) {
+  return Inner.Branches.size() >= Outer.Branches.size() &&
+         std::equal(Outer.Branches.begin(), Outer.Branches.end(),
+                    Inner.Branches.begin());
+}
+
+std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq) {
+  std::vector<Finding> Out;
+  for (std::size_t S = 0; S < Seq.size(); ++S) {
+    const Event &St = Seq[S];
+    if (!isStore(St) || !St.WholeObject || St.Object < 0 ||
+        St.Branches.empty())
+      continue;
+    // Forward only: the wait that completes the group, then the write.
+    unsigned Commits = 0;
+    std::optional<std::size_t> Cover;
+    for (std::size_t J = S + 1; J < Seq.size(); ++J) {
+      const Event &E = Seq[J];
+      if (divertsOrUnknown(E) || E.Kind == EventKind::BarrierWait)
+        break;
+      if (!Cover) {
+        // A commit the issuing thread surely runs (no further guard).
+        if (E.Kind == EventKind::Commit && guardedBy(St, E))
+          ++Commits;
+        else if (E.Kind == EventKind::WaitGroup) {
+          if (!E.Depth)
+            break;
+          if (Commits > *E.Depth) {
+            // Executed by the issuing thread too: then it is no scope error.
+            if (guardedBy(E, St))
+              break;
+            Cover = J;
+          }
+        }
+        continue;
+      }
+      if (E.Kind == EventKind::ThreadSync || E.Kind == EventKind::WaitGroup)
+        break;
+      if (writes(E, St.Object) && !guardedBy(E, St) && onePath(St, E)) {
+        Out.push_back({"BULK-WAITGROUP-SCOPE", S, J, Cover, Commits});
+        break;
+      }
+    }
+  }
+  return Out;
+}
+
+std::vector<Finding> acquireAfterCopy(const std::vector<Event> &Seq) {
+  std::vector<Finding> Out;
+  for (std::size_t C = 0; C < Seq.size(); ++C) {
+    const Event &Cp = Seq[C];
+    if ((Cp.Kind != EventKind::Load && Cp.Kind != EventKind::Store) ||
+        Cp.Map < 0)
+      continue;
+    auto Acquires = [&](std::size_t J) {
+      return Seq[J].Kind == EventKind::MapAcquire && Seq[J].Map == Cp.Map &&
+             onePath(Seq[J], Cp);
+    };
+    bool Before = false;
+    for (std::size_t J = C; J-- > 0 && !Before;)
+      Before = Acquires(J) || divertsOrUnknown(Seq[J]);
+    if (Before)
+      continue;
+    for (std::size_t J = C + 1; J < Seq.size(); ++J)
+      if (Acquires(J)) {
+        Out.push_back({"TMAP-PLACE-GLOBAL-FENCE", C, J, std::nullopt, 0});
+        break;
+      }
+  }
+  return Out;
+}
+
 bool uninitialised(bool AllUsesKnown, unsigned Uses, unsigned Inits) {
   return AllUsesKnown && Uses > 0 && Inits == 0;
 }

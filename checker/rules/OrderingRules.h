@@ -41,6 +41,7 @@ enum class EventKind {
   BarrierUse,   ///< arrive / expect-tx / a copy completing on it (Object)
   BarrierWait,  ///< try_wait / test_wait on a barrier (Object)
   BarrierInval, ///< mbarrier.inval of a barrier (Object)
+  MapAcquire,   ///< fence.proxy.tensormap::generic.acquire on a map (Map)
   Opaque,       ///< something that may order or divert the path (unknown)
   Jump,         ///< return / break / continue
 };
@@ -71,6 +72,9 @@ struct Event {
   UseRole Role = UseRole::Other;
   /// Load: the barrier it completes on (-1: unknown).
   int Barrier = -1;
+  /// Tensor Load / Store, MapAcquire: the tensor map, when it is a kernel
+  /// parameter pointing to global memory (-1: other or unknown).
+  int Map = -1;
   std::vector<std::uintptr_t> Loops;
   std::vector<std::pair<std::uintptr_t, unsigned>> Branches;
 };
@@ -134,6 +138,17 @@ std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq);
 /// wait in between: the arrive may complete the phase before its bytes are
 /// expected.
 std::vector<Finding> expectAfterArrive(const std::vector<Event> &Seq);
+
+/// BULK-WAITGROUP-SCOPE, the other half: a copy issued under a guard, the
+/// wait that covers its group executed by more threads than the guard
+/// admits (only the issuing thread's wait waits), then a generic store to
+/// the copy's source by those threads with no thread barrier after the wait.
+std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq);
+
+/// TMAP-PLACE-GLOBAL-FENCE, ordering half: a tensor copy reads a map in
+/// global memory for which an acquire fence follows it on one path but none
+/// precedes it.
+std::vector<Finding> acquireAfterCopy(const std::vector<Event> &Seq);
 
 /// MBAR-UNINIT: a barrier whose every use is known (\p AllUsesKnown), used
 /// \p Uses times and initialised \p Inits times.

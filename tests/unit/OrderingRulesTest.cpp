@@ -386,6 +386,76 @@ TEST(ExpectAfterArrive, SilentCases) {
 }
 
 //===----------------------------------------------------------------------===//
+// BULK-WAITGROUP-SCOPE: the wait of threads that committed nothing
+//===----------------------------------------------------------------------===//
+
+TEST(WaitByOtherThreads, AllThreadsWaitThenWrite) {
+  // if (t0) { store; commit; } wait_group.read 0; buf[tid] = ...;
+  std::vector<Event> Seq = {in(store(0), 1, 0), in(ev(K::Commit), 1, 0),
+                            waitRead(0), ev(K::GenericWrite, 0)};
+  auto F = waitByOtherThreads(Seq);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "BULK-WAITGROUP-SCOPE");
+  EXPECT_EQ(F[0].Wait, std::optional<std::size_t>(2));
+  EXPECT_EQ(F[0].Second, 3u);
+  // __syncthreads() after the wait: the others wait for the issuer.
+  Seq.insert(Seq.begin() + 3, ev(K::ThreadSync));
+  EXPECT_TRUE(waitByOtherThreads(Seq).empty());
+}
+
+TEST(WaitByOtherThreads, SilentCases) {
+  // The issuer waits (in its own branch), or the write is the issuer's.
+  EXPECT_TRUE(waitByOtherThreads({in(store(0), 1, 0), in(ev(K::Commit), 1, 0),
+                                  in(waitRead(0), 1, 0),
+                                  ev(K::GenericWrite, 0)})
+                  .empty());
+  EXPECT_TRUE(waitByOtherThreads({in(store(0), 1, 0), in(ev(K::Commit), 1, 0),
+                                  waitRead(0),
+                                  in(ev(K::GenericWrite, 0), 1, 0)})
+                  .empty());
+  // An unguarded store: every thread issued and waits for its own.
+  EXPECT_TRUE(waitByOtherThreads({store(0), ev(K::Commit), waitRead(0),
+                                  ev(K::GenericWrite, 0)})
+                  .empty());
+  // The wait does not cover the group: waitBeforeReuse's case, not this.
+  EXPECT_TRUE(waitByOtherThreads({in(store(0), 1, 0), in(ev(K::Commit), 1, 0),
+                                  waitRead(1), ev(K::GenericWrite, 0)})
+                  .empty());
+}
+
+//===----------------------------------------------------------------------===//
+// TMAP-PLACE-GLOBAL-FENCE, ordering half
+//===----------------------------------------------------------------------===//
+
+Event mapped(Event E, int Map) {
+  E.Map = Map;
+  return E;
+}
+
+TEST(AcquireAfterCopy, FenceOnlyAfterTheCopy) {
+  auto F = acquireAfterCopy({mapped(load(0, 1), 7), mapped(ev(K::MapAcquire), 7)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "TMAP-PLACE-GLOBAL-FENCE");
+  EXPECT_EQ(F[0].Second, 1u);
+}
+
+TEST(AcquireAfterCopy, SilentCases) {
+  // Acquired before; another map; no fence at all (tma-tensor-map-placement
+  // reports that); an unknown call before the copy.
+  EXPECT_TRUE(acquireAfterCopy({mapped(ev(K::MapAcquire), 7),
+                                mapped(load(0, 1), 7),
+                                mapped(ev(K::MapAcquire), 7)})
+                  .empty());
+  EXPECT_TRUE(acquireAfterCopy({mapped(load(0, 1), 7),
+                                mapped(ev(K::MapAcquire), 8)})
+                  .empty());
+  EXPECT_TRUE(acquireAfterCopy({mapped(load(0, 1), 7)}).empty());
+  EXPECT_TRUE(acquireAfterCopy({ev(K::Opaque), mapped(load(0, 1), 7),
+                                mapped(ev(K::MapAcquire), 7)})
+                  .empty());
+}
+
+//===----------------------------------------------------------------------===//
 // MBAR-UNINIT
 //===----------------------------------------------------------------------===//
 
