@@ -11,6 +11,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -121,8 +122,9 @@ std::optional<std::uint64_t> firstIntegral(const TemplateArgumentList *Args) {
 
 class Builder {
 public:
-  Builder(ASTContext &Ctx, DeviceOpsFinder &Finder, KernelSequence &Out)
-      : Ctx(Ctx), Finder(Finder), Out(Out) {}
+  Builder(ASTContext &Ctx, DeviceOpsFinder &Finder, KernelSequence &Out,
+          llvm::DenseSet<const FunctionDecl *> &Quiet)
+      : Ctx(Ctx), Finder(Finder), Out(Out), Quiet(Quiet) {}
 
   bool run(const FunctionDecl *Kernel) {
     Stack.push_back(Kernel);
@@ -663,12 +665,26 @@ private:
                              !cast<CXXMethodDecl>(FD)->isStatic()
                          ? 1
                          : 0;
+    bool SharedArg = false;
     for (unsigned I = 0; I < FD->getNumParams() && I + Shift < C.getNumArgs();
-         ++I)
-      Frame[FD->getParamDecl(I)] = bound(C.getArg(I + Shift));
+         ++I) {
+      const Expr *Arg = bound(C.getArg(I + Shift));
+      Frame[FD->getParamDecl(I)] = Arg;
+      bool Whole = false;
+      SharedArg |= sharedRoot(Arg, Whole) != nullptr;
+    }
+    // A helper that showed no event and gets no shared buffer now shows
+    // none again (its events other than buffer accesses do not depend on
+    // its arguments): the walk of math and index helpers is done once.
+    const FunctionDecl *Def = nullptr;
+    if (!SharedArg && FD->hasBody(Def) && Def && Quiet.count(Def))
+      return;
+    std::size_t Before = Out.Seq.size();
     Frames.push_back(std::move(Frame));
     callee(FD, C.getBeginLoc());
     Frames.pop_back();
+    if (!SharedArg && Def && Out.Seq.size() == Before && !Failed)
+      Quiet.insert(Def);
   }
 
   const ParamBindings *bindings() const {
@@ -730,6 +746,9 @@ private:
   ASTContext &Ctx;
   DeviceOpsFinder &Finder;
   KernelSequence &Out;
+  /// Helpers whose walk showed no event with no shared buffer passed (for
+  /// all kernels of the TU).
+  llvm::DenseSet<const FunctionDecl *> &Quiet;
   std::vector<std::uintptr_t> Loops;
   std::vector<std::pair<std::uintptr_t, unsigned>> Branches;
   std::uintptr_t Counter = 0;
@@ -775,7 +794,7 @@ const KernelSequence *KernelModel::sequenceOf(const FunctionDecl *Kernel) {
   if (!Kernel->hasBody() || Kernel->isDependentContext())
     return nullptr;
   auto K = std::make_unique<KernelSequence>();
-  Builder B(Ctx, *Finder, *K);
+  Builder B(Ctx, *Finder, *K, QuietHelpers);
   if (!B.run(Kernel) || !hasTmaOp(*K))
     return nullptr;
   It->second = std::move(K);

@@ -29,6 +29,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -80,6 +81,8 @@ private:
   ASTContext &Ctx;
   std::shared_ptr<DeviceOpsFinder> Finder;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelSequence>> Memo;
+  /// Helpers that show no event unless given a shared buffer: walked once.
+  llvm::DenseSet<const FunctionDecl *> QuietHelpers;
 };
 
 /// The `__shared__` variable that \p E addresses or designates, through
