@@ -2,6 +2,9 @@
 # (include/tma). In this build and installed: the INTERFACE target
 # tma::validate; installed, `find_package(tma-tidy CONFIG)` provides it.
 
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
 add_library(tmaValidate INTERFACE)
 add_library(tma::validate ALIAS tmaValidate)
 set_target_properties(tmaValidate PROPERTIES EXPORT_NAME validate)
@@ -10,8 +13,6 @@ target_include_directories(tmaValidate INTERFACE
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_compile_features(tmaValidate INTERFACE cxx_std_17)
 
-include(GNUInstallDirs)
-include(CMakePackageConfigHelpers)
 set(TMA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tma-tidy)
 # One component, so that it installs alone: cmake --install build
 # --component tma-validate.
