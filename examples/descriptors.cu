@@ -48,16 +48,18 @@ void encodeB(CUtensorMap *Map, float *B) {
 }
 
 // A float buffer described as FLOAT16 data, with NaN fill for an integer map.
+// Rank 1 reads no stride, but the driver still needs a non-null pointer.
 void encodeC(CUtensorMap *Map, float *C, CUtensorMap *Ids, int *IdsPtr) {
   cuuint64_t Dims[1] = {1 << 20};
+  cuuint64_t Unused[1] = {0};
   cuuint32_t Box[1] = {256};
   cuuint32_t ElemStrides[1] = {1};
   CU_CHECK(cuTensorMapEncodeTiled(
-      Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 1, C, Dims, nullptr, Box,
+      Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 1, C, Dims, Unused, Box,
       ElemStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
       CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
   CU_CHECK(cuTensorMapEncodeTiled(
-      Ids, CU_TENSOR_MAP_DATA_TYPE_INT32, 1, IdsPtr, Dims, nullptr, Box,
+      Ids, CU_TENSOR_MAP_DATA_TYPE_INT32, 1, IdsPtr, Dims, Unused, Box,
       ElemStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
       CU_TENSOR_MAP_L2_PROMOTION_NONE,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA));

@@ -140,4 +140,61 @@ const Expr *tiledArgument(const CallExpr &Call, rules::Param P) {
   return Call.getArg(Index);
 }
 
+/// The position of \p P among the operands of encoder \p K (cuda.h,
+/// CUDA 13.0), or -1.
+static int argumentIndex(EncodeKind K, rules::Param P) {
+  using rules::Param;
+  auto Index = static_cast<int>(P);
+  if (K == EncodeKind::ReplaceAddress)
+    return P == Param::TensorMap ? 0 : P == Param::GlobalAddress ? 1 : -1;
+  if (P <= Param::GlobalStrides)
+    return Index;
+  switch (K) {
+  case EncodeKind::Tiled:
+    return Index < static_cast<int>(TiledArgCount) ? Index : -1;
+  case EncodeKind::Im2col:
+  case EncodeKind::Im2colWide: {
+    const bool Wide = K == EncodeKind::Im2colWide;
+    switch (P) {
+    case Param::PixelBoxLowerCorner:
+      return Wide ? -1 : 6;
+    case Param::PixelBoxUpperCorner:
+      return Wide ? -1 : 7;
+    case Param::PixelBoxLowerCornerWidth:
+      return Wide ? 6 : -1;
+    case Param::PixelBoxUpperCornerWidth:
+      return Wide ? 7 : -1;
+    case Param::ChannelsPerPixel:
+      return 8;
+    case Param::PixelsPerColumn:
+      return 9;
+    case Param::ElementStrides:
+      return 10;
+    case Param::Interleave:
+      return 11;
+    case Param::Mode:
+      return Wide ? 12 : -1;
+    case Param::Swizzle:
+      return Wide ? 13 : 12;
+    case Param::L2Promotion:
+      return Wide ? 14 : 13;
+    case Param::OobFill:
+      return Wide ? 15 : 14;
+    default:
+      return -1;
+    }
+  }
+  case EncodeKind::ReplaceAddress:
+    break;
+  }
+  return -1;
+}
+
+const Expr *encodeArgument(const CallExpr &Call, EncodeKind K, rules::Param P) {
+  int Index = argumentIndex(K, P);
+  if (Index < 0 || static_cast<unsigned>(Index) >= Call.getNumArgs())
+    return nullptr;
+  return Call.getArg(Index);
+}
+
 } // namespace clang::tidy::tma

@@ -40,6 +40,10 @@ llvm::StringRef encodeKindName(EncodeKind K);
 /// The argument of a Tiled encode call that holds \p P.
 const Expr *tiledArgument(const CallExpr &Call, rules::Param P);
 
+/// The argument of an encode call of kind \p K that holds \p P, or null
+/// when that encoder has no such operand.
+const Expr *encodeArgument(const CallExpr &Call, EncodeKind K, rules::Param P);
+
 /// Number of operands of cuTensorMapEncodeTiled.
 constexpr unsigned TiledArgCount = 12;
 /// Number of operands of cuTensorMapEncodeIm2col.

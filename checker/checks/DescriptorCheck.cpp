@@ -13,6 +13,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include <cstdlib>
 #include <map>
 
 using namespace clang::ast_matchers;
@@ -47,7 +48,10 @@ void DescriptorCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 
 void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
   Rules.diagnoseUnknown(*this, getID());
-  Finder->addMatcher(callExpr(argumentCountIs(TiledArgCount)).bind(CallId),
+  Finder->addMatcher(callExpr(anyOf(argumentCountIs(TiledArgCount),
+                                    argumentCountIs(Im2colArgCount),
+                                    argumentCountIs(Im2colWideArgCount)))
+                         .bind(CallId),
                      this);
 }
 
@@ -81,49 +85,212 @@ static rules::Known addressElementBits(const Expr *Address,
   return Ctx.getTypeSize(Elem);
 }
 
-static FoldedOperands foldOperands(const CallExpr &Call, ConstantFolder &F,
-                                   const ASTContext &Ctx) {
+/// True when \p Arg is written as a null pointer constant (`nullptr`,
+/// `NULL`, `0`), possibly cast to the operand's pointer type.
+static bool isNullPointer(const Expr &Arg, ASTContext &Ctx) {
+  return !Arg.isValueDependent() &&
+         Arg.IgnoreParenCasts()->isNullPointerConstant(
+             Ctx, Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
+}
+
+static FoldedOperands foldOperands(const CallExpr &Call, EncodeKind Kind,
+                                   ConstantFolder &F, ASTContext &Ctx) {
   FoldedOperands Out;
+  Out.Kind = Kind;
+  auto Record = [&](Param P, unsigned I, const FoldedInt &V, bool Signed) {
+    Out.Origins[{P, I}] = V.From;
+    Out.Values[{P, I}] = Signed ? std::to_string(V.Value.getSExtValue())
+                                : std::to_string(asU64(V.Value));
+  };
   auto Scalar = [&](Param P) -> rules::Known {
-    auto V = F.foldInt(tiledArgument(Call, P));
+    const Expr *Arg = encodeArgument(Call, Kind, P);
+    auto V = Arg ? F.foldInt(Arg) : std::nullopt;
     if (!V)
       return std::nullopt;
-    Out.Origins[{P, 0}] = V->From;
+    Record(P, 0, *V, false);
     return asU64(V->Value);
   };
-  auto Array = [&](Param P) {
-    rules::KnownArray A;
-    auto V = F.foldArray(tiledArgument(Call, P), &Call, MaxArrayElems);
-    if (!V)
-      return A;
-    A.Provided = V->Provided;
-    for (unsigned I = 0; I < V->Elems.size(); ++I) {
-      if (!V->Elems[I]) {
-        A.Elems.emplace_back();
-        continue;
-      }
-      A.Elems.emplace_back(asU64(V->Elems[I]->Value));
-      Out.Origins[{P, I}] = V->Elems[I]->From;
+  auto SignedScalar = [&](Param P) -> rules::KnownSigned {
+    const Expr *Arg = encodeArgument(Call, Kind, P);
+    auto V = Arg ? F.foldInt(Arg) : std::nullopt;
+    if (!V || V->Value.getSignificantBits() > 64)
+      return std::nullopt;
+    Record(P, 0, *V, true);
+    return V->Value.getSExtValue();
+  };
+  // The folded elements of an array operand, each passed to Add.
+  auto Elements = [&](Param P, auto Add) -> std::optional<uint64_t> {
+    const Expr *Arg = encodeArgument(Call, Kind, P);
+    if (Arg && isNullPointer(*Arg, Ctx)) {
+      Add(~0U, nullptr);
+      return std::nullopt;
     }
+    auto V = Arg ? F.foldArray(Arg, &Call, MaxArrayElems) : std::nullopt;
+    if (!V)
+      return std::nullopt;
+    for (unsigned I = 0; I < V->Elems.size(); ++I)
+      Add(I, V->Elems[I] ? &*V->Elems[I] : nullptr);
     if (V->Array)
       Out.Origins[{P, ~0U}] =
           Origin{V->Array->getSourceRange(), V->Array, nullptr, {}};
+    return V->Provided;
+  };
+  auto Array = [&](Param P) {
+    rules::KnownArray A;
+    A.Provided = Elements(P, [&](unsigned I, const FoldedInt *E) {
+      if (I == ~0U) {
+        A.Null = true;
+        return;
+      }
+      A.Elems.push_back(E ? rules::Known(asU64(E->Value)) : std::nullopt);
+      if (E)
+        Record(P, I, *E, false);
+    });
     return A;
   };
-  rules::TiledDescriptor &D = Out.Desc;
-  D.DataType = Scalar(Param::TensorDataType);
-  D.Rank = Scalar(Param::TensorRank);
-  D.GlobalDim = Array(Param::GlobalDim);
-  D.GlobalStrides = Array(Param::GlobalStrides);
-  D.BoxDim = Array(Param::BoxDim);
-  D.ElementStrides = Array(Param::ElementStrides);
-  D.Interleave = Scalar(Param::Interleave);
-  D.Swizzle = Scalar(Param::Swizzle);
-  D.L2Promotion = Scalar(Param::L2Promotion);
-  D.OobFill = Scalar(Param::OobFill);
-  D.AddressElementBits =
-      addressElementBits(tiledArgument(Call, Param::GlobalAddress), Ctx);
+  auto SignedArray = [&](Param P) {
+    rules::KnownSignedArray A;
+    A.Provided = Elements(P, [&](unsigned I, const FoldedInt *E) {
+      if (I == ~0U)
+        return;
+      bool Fits = E && E->Value.getSignificantBits() <= 64;
+      A.Elems.push_back(Fits ? rules::KnownSigned(E->Value.getSExtValue())
+                             : std::nullopt);
+      if (Fits)
+        Record(P, I, *E, true);
+    });
+    return A;
+  };
+  // The operands every encoder has, in any of the three descriptors.
+  auto Common = [&](auto &D) {
+    D.DataType = Scalar(Param::TensorDataType);
+    D.Rank = Scalar(Param::TensorRank);
+    D.GlobalDim = Array(Param::GlobalDim);
+    D.GlobalStrides = Array(Param::GlobalStrides);
+    D.ElementStrides = Array(Param::ElementStrides);
+    D.Interleave = Scalar(Param::Interleave);
+    D.Swizzle = Scalar(Param::Swizzle);
+    D.L2Promotion = Scalar(Param::L2Promotion);
+    D.OobFill = Scalar(Param::OobFill);
+    D.AddressElementBits = addressElementBits(
+        encodeArgument(Call, Kind, Param::GlobalAddress), Ctx);
+  };
+  switch (Kind) {
+  case EncodeKind::Tiled:
+    Common(Out.Desc);
+    Out.Desc.BoxDim = Array(Param::BoxDim);
+    break;
+  case EncodeKind::Im2col:
+    Common(Out.Im2col);
+    Out.Im2col.PixelBoxLowerCorner = SignedArray(Param::PixelBoxLowerCorner);
+    Out.Im2col.PixelBoxUpperCorner = SignedArray(Param::PixelBoxUpperCorner);
+    Out.Im2col.ChannelsPerPixel = Scalar(Param::ChannelsPerPixel);
+    Out.Im2col.PixelsPerColumn = Scalar(Param::PixelsPerColumn);
+    break;
+  case EncodeKind::Im2colWide:
+    Common(Out.Wide);
+    Out.Wide.PixelBoxLowerCornerWidth =
+        SignedScalar(Param::PixelBoxLowerCornerWidth);
+    Out.Wide.PixelBoxUpperCornerWidth =
+        SignedScalar(Param::PixelBoxUpperCornerWidth);
+    Out.Wide.ChannelsPerPixel = Scalar(Param::ChannelsPerPixel);
+    Out.Wide.PixelsPerColumn = Scalar(Param::PixelsPerColumn);
+    Out.Wide.Mode = Scalar(Param::Mode);
+    break;
+  case EncodeKind::ReplaceAddress:
+    break;
+  }
   return Out;
+}
+
+/// The rules of the encoder \p Ops was folded for.
+static std::vector<rules::Violation>
+evaluate(const FoldedOperands &Ops, const rules::EncodeRuleOptions &Opts) {
+  switch (Ops.Kind) {
+  case EncodeKind::Tiled:
+    return rules::checkTiled(Ops.Desc, Opts);
+  case EncodeKind::Im2col:
+    return rules::checkIm2col(Ops.Im2col, Opts);
+  case EncodeKind::Im2colWide:
+    return rules::checkIm2colWide(Ops.Wide, Opts);
+  case EncodeKind::ReplaceAddress:
+    break;
+  }
+  return {};
+}
+
+/// The value operands of each encoder: scalars, then arrays (with the
+/// elements the rank makes the driver read beyond it: -1 for strides, -2
+/// for the corner arrays).
+static const std::vector<Param> &scalarOperands(EncodeKind K) {
+  static const std::vector<Param> Tiled = {
+      Param::TensorDataType, Param::TensorRank,  Param::Interleave,
+      Param::Swizzle,        Param::L2Promotion, Param::OobFill};
+  static const std::vector<Param> Im2col = {
+      Param::TensorDataType,  Param::TensorRank, Param::ChannelsPerPixel,
+      Param::PixelsPerColumn, Param::Interleave, Param::Swizzle,
+      Param::L2Promotion,     Param::OobFill};
+  static const std::vector<Param> Wide = {Param::TensorDataType,
+                                          Param::TensorRank,
+                                          Param::PixelBoxLowerCornerWidth,
+                                          Param::PixelBoxUpperCornerWidth,
+                                          Param::ChannelsPerPixel,
+                                          Param::PixelsPerColumn,
+                                          Param::Interleave,
+                                          Param::Mode,
+                                          Param::Swizzle,
+                                          Param::L2Promotion,
+                                          Param::OobFill};
+  return K == EncodeKind::Tiled    ? Tiled
+         : K == EncodeKind::Im2col ? Im2col
+                                   : Wide;
+}
+
+static const std::vector<std::pair<Param, int>> &arrayOperands(EncodeKind K) {
+  static const std::vector<std::pair<Param, int>> Tiled = {
+      {Param::GlobalDim, 0},
+      {Param::GlobalStrides, -1},
+      {Param::BoxDim, 0},
+      {Param::ElementStrides, 0}};
+  static const std::vector<std::pair<Param, int>> Im2col = {
+      {Param::GlobalDim, 0},
+      {Param::GlobalStrides, -1},
+      {Param::PixelBoxLowerCorner, -2},
+      {Param::PixelBoxUpperCorner, -2},
+      {Param::ElementStrides, 0}};
+  static const std::vector<std::pair<Param, int>> Wide = {
+      {Param::GlobalDim, 0},
+      {Param::GlobalStrides, -1},
+      {Param::ElementStrides, 0}};
+  return K == EncodeKind::Tiled    ? Tiled
+         : K == EncodeKind::Im2col ? Im2col
+                                   : Wide;
+}
+
+static unsigned valueOperandCount(EncodeKind K) {
+  return scalarOperands(K).size() + arrayOperands(K).size();
+}
+
+/// How many of the value operands are known: scalars, and arrays whose
+/// every element the driver reads is known.
+static unsigned knownOperands(const FoldedOperands &Ops) {
+  unsigned Known = 0;
+  for (Param P : scalarOperands(Ops.Kind))
+    Known += Ops.Values.count({P, 0});
+  auto Rank = Ops.Values.find({Param::TensorRank, 0});
+  if (Rank == Ops.Values.end())
+    return Known;
+  int R = std::atoi(Rank->second.c_str());
+  int MinRank = Ops.Kind == EncodeKind::Tiled ? 1 : 3;
+  if (R < MinRank || R > 5)
+    return Known;
+  for (const auto &[P, Delta] : arrayOperands(Ops.Kind)) {
+    bool All = true;
+    for (int I = 0; I < R + Delta; ++I)
+      All = All && Ops.Values.count({P, static_cast<unsigned>(I)});
+    Known += All;
+  }
+  return Known;
 }
 
 /// The value operands (all but tensorMap and globalAddress) that are not
@@ -224,7 +391,8 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   // Calls in system headers are analysed too: a forwarding wrapper there
   // (CUTLASS's driver wrapper) reports at the user's call of the wrapper.
-  if (classifyEncodeCall(*Call) != EncodeKind::Tiled)
+  std::optional<EncodeKind> Kind = classifyEncodeCall(*Call);
+  if (!Kind || *Kind == EncodeKind::ReplaceAddress)
     return;
   if (!Folder)
     Folder = ConstantFolder::forTranslationUnit(*Result.Context);
@@ -239,7 +407,7 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   const FunctionDecl *Fn = Folder->enclosingFunction(Call);
   std::vector<Finding> Findings;
   std::map<std::pair<SourceLocation::UIntTy, std::string>, size_t> Seen;
-  unsigned BestKnown = 0;
+  unsigned BestKnown = 0, BestTiledKnown = 0;
   std::vector<Param> BestUnknown;
   auto Contexts = Folder->contextsOf(CallSiteContexts ? Fn : nullptr);
   for (const CallContext *Context : Contexts) {
@@ -249,20 +417,27 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     Folder->enterContext(Context);
     auto Ops = std::make_shared<FoldedOperands>(
-        foldOperands(*Call, *Folder, *Result.Context));
-    std::vector<Param> Unknown = unknownOperands(Ops->Desc);
-    if (Context == Contexts.front() ||
-        TiledValueOperands - Unknown.size() > BestKnown) {
-      BestKnown = TiledValueOperands - Unknown.size();
-      BestUnknown = std::move(Unknown);
+        foldOperands(*Call, *Kind, *Folder, *Result.Context));
+    if (*Kind == EncodeKind::Tiled) {
+      // The run-time suggestion names tma::encode_tiled: Tiled calls only.
+      std::vector<Param> Unknown = unknownOperands(Ops->Desc);
+      if (Context == Contexts.front() ||
+          TiledValueOperands - Unknown.size() > BestTiledKnown) {
+        BestTiledKnown = TiledValueOperands - Unknown.size();
+        BestUnknown = std::move(Unknown);
+      }
     }
-    if (ExplainDescriptors)
+    if (ExplainDescriptors && *Kind == EncodeKind::Tiled)
       explain(*Call, *Ops, SM);
-    for (rules::Violation &V : rules::checkTiled(Ops->Desc, Opts)) {
+    BestKnown = std::max(BestKnown, knownOperands(*Ops));
+    for (rules::Violation &V : evaluate(*Ops, Opts)) {
+      const Expr *Written = encodeArgument(*Call, *Kind, V.Parameter);
+      if (!Written)
+        continue;
       // An operand that only forwards a parameter is reported where the
       // caller wrote it.
       const CallContext *Outer = Context;
-      const Expr *Arg = forwardedFrom(tiledArgument(*Call, V.Parameter), Outer);
+      const Expr *Arg = forwardedFrom(Written, Outer);
       SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
       if (SM.isInSystemHeader(Loc))
         continue;
@@ -283,8 +458,9 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   Folder->enterContext(nullptr);
   if (CoverageReport)
     diag(SM.getFileLoc(Call->getBeginLoc()),
-         "encode call: %0 of 10 operands folded (best of %1 context%s1)")
-        << BestKnown << static_cast<unsigned>(Contexts.size());
+         "encode call: %0 of %1 operands folded (best of %2 context%s2)")
+        << BestKnown << valueOperandCount(*Kind)
+        << static_cast<unsigned>(Contexts.size());
 
   // Values known only at run time: the checker is silent there, the same
   // rules run in <tma/validate.h>. Once per call, only in a function body
@@ -316,7 +492,7 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
     report(F, Result);
     // A forwarded operand is reported at the caller: the wrapper's
     // instantiation says nothing more.
-    bool Forwarded = F.Arg != tiledArgument(*Call, F.V.Parameter);
+    bool Forwarded = F.Arg != encodeArgument(*Call, *Kind, F.V.Parameter);
     if (!Forwarded && Fn && Fn->isTemplateInstantiation() &&
         Fn->getPointOfInstantiation().isValid())
       diag(SM.getFileLoc(Fn->getPointOfInstantiation()),
@@ -338,22 +514,23 @@ void DescriptorCheck::report(const Finding &F,
     return It == Ops.Origins.end() ? nullptr : &It->second;
   };
   // A note for a value that did not come from the call itself.
-  auto NoteOrigin = [&](Param P, std::optional<unsigned> I, uint64_t Value) {
+  auto NoteOrigin = [&](Param P, std::optional<unsigned> I) {
     const Origin *O = OriginFor(P, I);
-    if (!O || !O->Range.isValid())
+    auto Value = Ops.Values.find({P, I.value_or(0)});
+    if (!O || !O->Range.isValid() || Value == Ops.Values.end())
       return;
     SourceLocation L = SM.getFileLoc(O->Range.getBegin());
     if (L == F.Loc || SM.isInSystemHeader(L))
       return;
     diag(L, "%0 = %1 comes from here", DiagnosticIDs::Note)
-        << operandName(P, I) << std::to_string(Value);
+        << operandName(P, I) << Value->second;
   };
 
-  bool IsArray =
-      V.Parameter == Param::GlobalDim || V.Parameter == Param::GlobalStrides ||
-      V.Parameter == Param::BoxDim || V.Parameter == Param::ElementStrides;
+  bool IsArray = llvm::any_of(arrayOperands(Ops.Kind), [&](const auto &A) {
+    return A.first == V.Parameter;
+  });
   if (!IsArray || V.Index)
-    NoteOrigin(V.Parameter, V.Index, V.Value);
+    NoteOrigin(V.Parameter, V.Index);
   else if (const Origin *O = OriginFor(V.Parameter, ~0U); O && O->Var)
     diag(SM.getFileLoc(O->Var->getLocation()), "%0 declared here",
          DiagnosticIDs::Note)
@@ -362,15 +539,7 @@ void DescriptorCheck::report(const Finding &F,
     const Origin *O = OriginFor(P, I);
     if (P == V.Parameter || !O || !O->Var)
       continue;
-    rules::Known Value = P == Param::TensorDataType ? Ops.Desc.DataType
-                         : P == Param::TensorRank   ? Ops.Desc.Rank
-                         : P == Param::Swizzle      ? Ops.Desc.Swizzle
-                         : P == Param::Interleave   ? Ops.Desc.Interleave
-                         : P == Param::GlobalDim
-                             ? Ops.Desc.GlobalDim.at(I.value_or(0))
-                             : std::nullopt;
-    if (Value)
-      NoteOrigin(P, I, *Value);
+    NoteOrigin(P, I);
   }
 
   // The calls that bound the parameters the bad value was read through,

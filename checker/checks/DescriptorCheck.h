@@ -9,6 +9,7 @@
 
 #include "api/EncodeCall.h"
 #include "folding/ConstantFolder.h"
+#include "rules/Im2colRules.h"
 #include "rules/TiledRules.h"
 
 #include "checks/RuleFilter.h"
@@ -24,11 +25,19 @@ namespace clang::tidy::tma {
 /// The folded operands of one encode call under one context, with the origin
 /// of each value (array elements by index; ~0U for the array variable).
 struct FoldedOperands {
+  EncodeKind Kind = EncodeKind::Tiled;
+  /// The descriptor of Kind (the other two stay empty).
   rules::TiledDescriptor Desc;
+  rules::Im2colDescriptor Im2col;
+  rules::Im2colWideDescriptor Wide;
   std::map<std::pair<rules::Param, unsigned>, Origin> Origins;
+  /// Each known value as the driver's parameter type prints it (the corner
+  /// offsets signed), by operand and element.
+  std::map<std::pair<rules::Param, unsigned>, std::string> Values;
 };
 
-/// Finds cuTensorMapEncodeTiled calls whose folded operands break a rule of
+/// Finds cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col and
+/// cuTensorMapEncodeIm2colWide calls whose folded operands break a rule of
 /// the driver, so the call would return CUDA_ERROR_INVALID_VALUE or encode a
 /// map that reads the wrong memory.
 ///

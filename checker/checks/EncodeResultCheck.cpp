@@ -6,17 +6,20 @@
 
 #include "checks/EncodeResultCheck.h"
 #include "api/EncodeCall.h"
+#include "rules/EntryPointRules.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/Preprocessor.h"
 
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::tma {
 
 static constexpr llvm::StringLiteral CallId = "call";
+static constexpr llvm::StringLiteral LookupId = "lookup";
 
 void EncodeResultCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "DisabledRules", Rules.option());
@@ -31,6 +34,75 @@ void EncodeResultCheck::registerMatchers(MatchFinder *Finder) {
                                     argumentCountIs(ReplaceAddressArgCount)))
                          .bind(CallId),
                      this);
+  // Run-time lookups of driver functions (the _ptsz and _v2 spellings are
+  // what the runtime and driver headers' macros expand to).
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(hasAnyName(
+                   "cudaGetDriverEntryPoint", "cudaGetDriverEntryPoint_ptsz",
+                   "cudaGetDriverEntryPointByVersion",
+                   "cudaGetDriverEntryPointByVersion_ptsz", "cuGetProcAddress",
+                   "cuGetProcAddress_v2", "cuGetProcAddress_v2_ptsz"))))
+          .bind(LookupId),
+      this);
+}
+
+std::optional<uint64_t> EncodeResultCheck::toolkitVersion() const {
+  if (!PP)
+    return std::nullopt;
+  const MacroInfo *MI = PP->getMacroInfo(PP->getIdentifierInfo("CUDA_VERSION"));
+  if (!MI || MI->getNumTokens() != 1 ||
+      !MI->getReplacementToken(0).is(tok::numeric_constant))
+    return std::nullopt;
+  uint64_t V = 0;
+  if (StringRef(PP->getSpelling(MI->getReplacementToken(0)))
+          .getAsInteger(10, V))
+    return std::nullopt;
+  return V;
+}
+
+/// The string literal \p E is (through casts and parentheses), or null.
+static const StringLiteral *symbolLiteral(const Expr *E) {
+  return dyn_cast<StringLiteral>(E->IgnoreParenImpCasts());
+}
+
+void EncodeResultCheck::checkLookup(const CallExpr &Call,
+                                    const MatchFinder::MatchResult &Result) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  if (!FD || Call.getNumArgs() < 2)
+    return;
+  const StringLiteral *Symbol = symbolLiteral(Call.getArg(0));
+  if (!Symbol || !Symbol->isOrdinary())
+    return;
+  StringRef Name = FD->getName();
+  rules::EntryPointQuery Q;
+  Q.Symbol = Symbol->getString().str();
+  Q.Toolkit = toolkitVersion();
+  Q.Lookup = Name.starts_with("cuGetProcAddress")
+                 ? rules::EntryLookup::ProcAddress
+             : Name.starts_with("cudaGetDriverEntryPointByVersion")
+                 ? rules::EntryLookup::ByVersion
+                 : rules::EntryLookup::Unversioned;
+  const Expr *VersionArg = nullptr;
+  if (Q.Lookup != rules::EntryLookup::Unversioned && Call.getNumArgs() > 2) {
+    VersionArg = Call.getArg(2);
+    if (!Folder)
+      Folder = ConstantFolder::forTranslationUnit(*Result.Context);
+    if (auto V = Folder->foldInt(VersionArg))
+      Q.Version = asU64(V->Value);
+  }
+  const SourceManager &SM = *Result.SourceManager;
+  for (const rules::EntryViolation &V : rules::checkEntryPoint(Q)) {
+    const Expr *At = V.Operand == rules::EntryOperand::Version && VersionArg
+                         ? VersionArg
+                         : Call.getArg(0);
+    SourceLocation Loc = SM.getFileLoc(At->getBeginLoc());
+    if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+      continue;
+    std::string Message = V.Message + " (" + V.RuleId + ")";
+    if (!ReportedLookups.insert({Loc.getRawEncoding(), Message}).second)
+      continue;
+    diag(Loc, "%0") << Message;
+  }
 }
 
 /// True when \p E is written as a whole argument of a function-like macro,
@@ -127,6 +199,10 @@ static bool isDiscarded(const CallExpr &Call, ASTContext &Ctx,
 }
 
 void EncodeResultCheck::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Lookup = Result.Nodes.getNodeAs<CallExpr>(LookupId)) {
+    checkLookup(*Lookup, Result);
+    return;
+  }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>(CallId);
   std::optional<EncodeKind> Kind = classifyEncodeCall(*Call);
   if (!Kind)

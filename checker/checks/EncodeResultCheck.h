@@ -13,13 +13,18 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
+#include <optional>
 #include <set>
+#include <string>
+#include <utility>
 
 namespace clang::tidy::tma {
 
 /// Finds tensor-map encode calls (cuTensorMapEncodeTiled, Im2col, Im2colWide,
 /// cuTensorMapReplaceAddress) whose CUresult is discarded, so a rejected
-/// descriptor goes unnoticed (TMAP-ENC-RESULT-CHECKED).
+/// descriptor goes unnoticed (TMAP-ENC-RESULT-CHECKED), and run-time lookups
+/// of these functions that return a null or unversioned function pointer
+/// (TMAP-ENTRY-NULL, TMAP-ENTRY-UNVERSIONED).
 ///
 /// For the user-facing documentation see: docs/checks/tma-encode-result.md
 class EncodeResultCheck : public ClangTidyCheck {
@@ -28,9 +33,14 @@ public:
       : ClangTidyCheck(Name, Context) {}
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void registerPPCallbacks(const SourceManager &, Preprocessor *PP,
+                           Preprocessor *) override {
+    this->PP = PP;
+  }
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override {
     Reported.clear();
+    ReportedLookups.clear();
     Folder.reset();
   }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
@@ -40,8 +50,16 @@ public:
 private:
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
+  void checkLookup(const CallExpr &Call,
+                   const ast_matchers::MatchFinder::MatchResult &Result);
+  /// CUDA_VERSION as the translation unit defines it, if it is a number.
+  std::optional<uint64_t> toolkitVersion() const;
+
+  Preprocessor *PP = nullptr;
   /// Locations already reported: template instantiations repeat a call.
   std::set<SourceLocation::UIntTy> Reported;
+  /// (location, message) of lookup diagnostics already reported.
+  std::set<std::pair<SourceLocation::UIntTy, std::string>> ReportedLookups;
   /// For its call index and per-body parent maps.
   std::shared_ptr<ConstantFolder> Folder;
 };

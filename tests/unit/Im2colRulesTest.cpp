@@ -13,6 +13,7 @@
 
 #include "rules/Im2colRules.h"
 #include "rules/DataTypes.h"
+#include "rules/TiledRules.h"
 #include "rules/Violation.h"
 
 #include "gtest/gtest.h"
@@ -522,6 +523,53 @@ TEST(Im2colWideRules, PackedSwizzleDrops64B) {
   D.Swizzle = swizzle::B64;
   EXPECT_TRUE(
       isOnly(checkIm2colWide(D), "TMAP-ENC-PACKED-SWIZZLE", Param::Swizzle));
+}
+
+//===----------------------------------------------------------------------===//
+// TMAP-ENC-GSTRIDES-NULL (all three encoders)
+//===----------------------------------------------------------------------===//
+
+KnownArray nullArray() {
+  KnownArray A;
+  A.Null = true;
+  return A;
+}
+
+TEST(GlobalStridesNull, RankOneStillNeedsAPointer) {
+  // The driver record: rank 1, 64 fp16 elements, globalStrides == NULL.
+  TiledDescriptor T;
+  T.DataType = dtype::Float16;
+  T.Rank = 1;
+  T.GlobalDim = known({64});
+  T.GlobalStrides = nullArray();
+  T.BoxDim = known({64});
+  T.ElementStrides = known({1});
+  T.Interleave = interleave::None;
+  T.Swizzle = swizzle::None;
+  T.L2Promotion = 0;
+  T.OobFill = oobfill::None;
+  Violations Vs = checkTiled(T);
+  EXPECT_TRUE(isOnly(Vs, "TMAP-ENC-GSTRIDES-NULL", Param::GlobalStrides));
+  EXPECT_TRUE(mentions(Vs[0], "even for tensorRank 1"));
+  // A one-element array (never read) is fine.
+  T.GlobalStrides = known({128});
+  EXPECT_TRUE(isClean(checkTiled(T)));
+  // Unknown rank: silent.
+  T.GlobalStrides = nullArray();
+  T.Rank.reset();
+  EXPECT_TRUE(isClean(checkTiled(T)));
+}
+
+TEST(GlobalStridesNull, Im2colEncoders) {
+  Im2colDescriptor D = nhwc();
+  D.GlobalStrides = nullArray();
+  Violations Vs = checkIm2col(D);
+  EXPECT_TRUE(isOnly(Vs, "TMAP-ENC-GSTRIDES-NULL", Param::GlobalStrides));
+  EXPECT_TRUE(mentions(Vs[0], "tensorRank 4 reads 3 strides"));
+  Im2colWideDescriptor W = wide();
+  W.GlobalStrides = nullArray();
+  EXPECT_TRUE(isOnly(checkIm2colWide(W), "TMAP-ENC-GSTRIDES-NULL",
+                     Param::GlobalStrides));
 }
 
 } // namespace

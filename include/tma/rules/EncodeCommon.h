@@ -34,6 +34,9 @@ namespace tma::rules {
 struct KnownArray {
   std::vector<Known> Elems;
   std::optional<std::uint64_t> Provided;
+  /// The pointer is a null pointer constant (then Provided is unknown and
+  /// Elems empty).
+  bool Null = false;
 
   Known at(std::size_t I) const {
     return I < Elems.size() ? Elems[I] : Known();
@@ -172,6 +175,8 @@ void checkGlobalDimRange(const EncodeContext &C, Violations &Out);
 void checkGlobalDimPacked(const EncodeContext &C, Violations &Out);
 // TMAP-ENC-GSTRIDE-ALIGN, TMAP-ENC-GSTRIDE-MAX and TMAP-ENC-GSTRIDE-UNITS
 void checkGlobalStrides(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-GSTRIDES-NULL
+void checkGlobalStridesNull(const EncodeContext &C, Violations &Out);
 // TMAP-ENC-ESTRIDE-RANGE
 void checkElementStrides(const EncodeContext &C, Violations &Out);
 // TMAP-ENC-INTERLEAVE32-SWIZZLE32
@@ -559,6 +564,25 @@ inline void checkGlobalStrides(const EncodeContext &C, Violations &Out) {
                               std::nullopt);
     Out.push_back(std::move(V));
   }
+}
+
+// TMAP-ENC-GSTRIDES-NULL: recorded on a real driver (bench/driver), a null
+// globalStrides is rejected even with tensorRank 1, where no stride is read.
+inline void checkGlobalStridesNull(const EncodeContext &C, Violations &Out) {
+  if (!C.D.GlobalStrides.Null || !C.ValidRank)
+    return;
+  std::uint64_t Needed = *C.ValidRank - 1;
+  Violation V = makeViolation(
+      "TMAP-ENC-GSTRIDES-NULL", Param::GlobalStrides, std::nullopt, 0, Needed,
+      Needed == 0 ? std::string("globalStrides is a null pointer; the driver "
+                                "rejects it even for tensorRank 1, where no "
+                                "stride is read")
+                  : "globalStrides is a null pointer, but tensorRank " +
+                        std::to_string(*C.ValidRank) + " reads " +
+                        std::to_string(Needed) +
+                        (Needed == 1 ? " stride" : " strides"));
+  V.AlsoUses.emplace_back(Param::TensorRank, std::nullopt);
+  Out.push_back(std::move(V));
 }
 
 // TMAP-ENC-ESTRIDE-RANGE

@@ -407,6 +407,7 @@ inline std::vector<Violation> checkIm2col(const Im2colDescriptor &D,
   checkGlobalDimRange(C, Out);
   checkGlobalDimPacked(C, Out);
   checkGlobalStrides(C, Out);
+  checkGlobalStridesNull(C, Out);
   checkCornerRange(C, D, Out);
   checkCornerArea(C, D, Out);
   checkChannels(C, D.ChannelsPerPixel, Out);
@@ -442,6 +443,7 @@ inline std::vector<Violation> checkIm2colWide(const Im2colWideDescriptor &D,
   checkGlobalDimRange(C, Out);
   checkGlobalDimPacked(C, Out);
   checkGlobalStrides(C, Out);
+  checkGlobalStridesNull(C, Out);
   checkWideCorners(C, D, Out);
   checkChannels(C, D.ChannelsPerPixel, Out);
   // TMAP-I2CW-MODE: pixelsPerColumn counts only in MODE_W (W128 ignores it).

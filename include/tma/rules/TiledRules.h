@@ -190,6 +190,7 @@ inline std::vector<Violation> checkTiled(const TiledDescriptor &D,
   checkGlobalDimRange(C, Out);
   checkGlobalDimPacked(C, Out);
   checkGlobalStrides(C, Out);
+  checkGlobalStridesNull(C, Out);
   checkBoxRange(C, Out);
   checkBoxPacked(C, Out);
   checkInnerBox(C, Out);

@@ -279,15 +279,24 @@ void otherName(CUtensorMap *Map, void *Src) {
               Es, MODES);
 }
 
-// The other encode functions are not Tiled calls.
+// The im2col encoders are checked with their own rules (descriptor-im2col.cu):
+// the 2-D operands are too short for rank 3.
 void otherEncodes(CUtensorMap *Map, void *Src) {
   OPERANDS
   int Lower[1] = {0}, Upper[1] = {0};
   cuTensorMapEncodeIm2col(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, Src, Dims,
+  // CHECK-MESSAGES: :[[@LINE-1]]:73: warning: globalDim provides 2 elements but tensorRank 3 reads 3; the driver reads past the end of the array (TMAP-I2C-RANK) [tma-descriptor]
                           Strides, Lower, Upper, 64, 64, Es, MODES);
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: globalStrides provides 1 element but tensorRank 3 reads 2; the driver reads past the end of the array (TMAP-I2C-RANK) [tma-descriptor]
+  // CHECK-MESSAGES: :[[@LINE-2]]:27: warning: globalStrides[0] is 200 bytes, not a multiple of 16 (TMAP-ENC-GSTRIDE-ALIGN) [tma-descriptor]
+  // CHECK-MESSAGES: :[[@LINE-3]]:58: warning: elementStrides provides 2 elements but tensorRank 3 reads 3; the driver reads past the end of the array (TMAP-I2C-RANK) [tma-descriptor]
   PFN_cuTensorMapEncodeIm2col_v12000 Im2col = cuTensorMapEncodeIm2col;
   Im2col(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, Src, Dims, Strides, Lower,
+  // CHECK-MESSAGES: :[[@LINE-1]]:56: warning: globalDim provides 2 elements but tensorRank 3 reads 3; the driver reads past the end of the array (TMAP-I2C-RANK) [tma-descriptor]
+  // CHECK-MESSAGES: :[[@LINE-2]]:62: warning: globalStrides provides 1 element but tensorRank 3 reads 2; the driver reads past the end of the array (TMAP-I2C-RANK) [tma-descriptor]
+  // CHECK-MESSAGES: :[[@LINE-3]]:62: warning: globalStrides[0] is 200 bytes, not a multiple of 16 (TMAP-ENC-GSTRIDE-ALIGN) [tma-descriptor]
          Upper, 64, 64, Es, MODES);
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: elementStrides provides 2 elements but tensorRank 3 reads 3; the driver reads past the end of the array (TMAP-I2C-RANK) [tma-descriptor]
   cuTensorMapReplaceAddress(Map, Src);
   (void)Box;
 }

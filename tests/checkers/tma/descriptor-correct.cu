@@ -9,6 +9,10 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
+// Rank 1 reads no stride, but the driver rejects a null globalStrides
+// (TMAP-ENC-GSTRIDES-NULL).
+static const cuuint64_t Stride1[1] = {0};
+
 // As cuda_bf16.h declares it; the mock headers have no cuda_bf16.h.
 struct __nv_bfloat16 {
   unsigned short __x;
@@ -218,7 +222,7 @@ CUresult encodeThroughPointers(CUtensorMap *Maps, float *Bias, bf16 *A) {
   cuuint32_t BiasBox[1] = {BlockN};
   cuuint32_t One[1] = {1};
   CU_CHECK(Encode(&Maps[0], CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 1, Bias,
-                  BiasShape, nullptr, BiasBox, One,
+                  BiasShape, Stride1, BiasBox, One,
                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
                   CU_TENSOR_MAP_L2_PROMOTION_NONE,
                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));

@@ -9,6 +9,10 @@
 #include <cstdint>
 #include <cuda.h>
 
+// Rank 1 reads no stride, but the driver rejects a null globalStrides
+// (TMAP-ENC-GSTRIDES-NULL).
+static const cuuint64_t Stride1[1] = {0};
+
 // As cuda_bf16.h declares it; the mock headers have no cuda_bf16.h.
 struct __nv_bfloat16 {
   unsigned short __x;
@@ -136,7 +140,7 @@ CUresult encodeHugeVector(CUtensorMap *Map, uint8_t *Data) {
   cuuint32_t Box[1] = {256};
   cuuint32_t ElemStrides[1] = {1};
   return cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, Data,
-                                Dims, nullptr, Box, ElemStrides,
+                                Dims, Stride1, Box, ElemStrides,
                                 CU_TENSOR_MAP_INTERLEAVE_NONE,
                                 CU_TENSOR_MAP_SWIZZLE_NONE,
                                 CU_TENSOR_MAP_L2_PROMOTION_NONE,
@@ -600,7 +604,7 @@ CUresult encodeRank1(CUtensorMap *Map, float *Data) {
   cuuint32_t Box[1] = {256};
   cuuint32_t ElemStrides[1] = {1};
   return cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 1, Data,
-                                Dims, nullptr, Box, ElemStrides,
+                                Dims, Stride1, Box, ElemStrides,
                                 CU_TENSOR_MAP_INTERLEAVE_NONE,
                                 CU_TENSOR_MAP_SWIZZLE_NONE,
                                 CU_TENSOR_MAP_L2_PROMOTION_NONE,

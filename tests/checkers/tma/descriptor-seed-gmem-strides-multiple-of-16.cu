@@ -11,6 +11,10 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
+// Rank 1 reads no stride, but the driver rejects a null globalStrides
+// (TMAP-ENC-GSTRIDES-NULL).
+static const cuuint64_t Stride1[1] = {0};
+
 // As cuda_bf16.h declares it; the mock headers have no cuda_bf16.h.
 struct __nv_bfloat16 {
   unsigned short __x;
@@ -166,7 +170,7 @@ CUresult encodeOddVector(CUtensorMap *Map, uint16_t *V) {
   cuuint32_t Box[1] = {256};
   cuuint32_t ElemStrides[1] = {1};
   return cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 1, V,
-                                Shape, nullptr, Box, ElemStrides,
+                                Shape, Stride1, Box, ElemStrides,
                                 CU_TENSOR_MAP_INTERLEAVE_NONE,
                                 CU_TENSOR_MAP_SWIZZLE_NONE,
                                 CU_TENSOR_MAP_L2_PROMOTION_NONE,

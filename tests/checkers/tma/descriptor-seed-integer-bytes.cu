@@ -9,6 +9,10 @@
 #include <cstdint>
 #include <cuda.h>
 
+// Rank 1 reads no stride, but the driver rejects a null globalStrides
+// (TMAP-ENC-GSTRIDES-NULL).
+static const cuuint64_t Stride1[1] = {0};
+
 // FP4 (e2m1) values, two per byte, as CUTLASS stores float_e2m1_t.
 using Fp4x2 = uint8_t;
 
@@ -42,7 +46,7 @@ CUresult encodeFp4Vector(CUtensorMap *Map, Fp4x2 *V) {
   cuuint32_t Box[1] = {256};
   cuuint32_t ElemStrides[1] = {1};
   return cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B, 1, V,
-                                Shape, nullptr, Box, ElemStrides,
+                                Shape, Stride1, Box, ElemStrides,
                                 CU_TENSOR_MAP_INTERLEAVE_NONE,
                                 CU_TENSOR_MAP_SWIZZLE_NONE,
                                 CU_TENSOR_MAP_L2_PROMOTION_NONE,
@@ -120,7 +124,7 @@ CUresult encodeFp4EvenVector(CUtensorMap *Map, Fp4x2 *V) {
   cuuint32_t Box[1] = {256};
   cuuint32_t ElemStrides[1] = {1};
   return cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B, 1, V,
-                                Shape, nullptr, Box, ElemStrides,
+                                Shape, Stride1, Box, ElemStrides,
                                 CU_TENSOR_MAP_INTERLEAVE_NONE,
                                 CU_TENSOR_MAP_SWIZZLE_NONE,
                                 CU_TENSOR_MAP_L2_PROMOTION_NONE,
@@ -181,7 +185,7 @@ CUresult encodeAnyType(CUtensorMap *Map, void *W, CUtensorMapDataType Type) {
   cuuint64_t Shape[1] = {4095};
   cuuint32_t Box[1] = {31};
   cuuint32_t ElemStrides[1] = {1};
-  return cuTensorMapEncodeTiled(Map, Type, 1, W, Shape, nullptr, Box,
+  return cuTensorMapEncodeTiled(Map, Type, 1, W, Shape, Stride1, Box,
                                 ElemStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                 CU_TENSOR_MAP_SWIZZLE_NONE,
                                 CU_TENSOR_MAP_L2_PROMOTION_NONE,

@@ -98,6 +98,7 @@ void pointers(CUtensorMap *Map, float *Src) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the CUresult of cuTensorMapEncodeTiled is discarded; {{.*}} [tma-encode-result]
   void *Raw = nullptr;
   cudaGetDriverEntryPoint("cuTensorMapEncodeIm2col", &Raw, cudaEnableDefault);
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: cudaGetDriverEntryPoint looks "cuTensorMapEncodeIm2col" up without a version, {{.*}} (TMAP-ENTRY-UNVERSIONED) [tma-encode-result]
   auto Im2col = reinterpret_cast<PFN_cuTensorMapEncodeIm2col_v12000>(Raw);
   int Corner[1] = {0};
   Im2col(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, Src, Dims, Strides, Corner,

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cuda.h>
 #include <cuda_runtime.h>
-
+static const cuuint64_t Stride1[1] = {0}; // rank 1: never read, not null
 __device__ size_t __cvta_generic_to_shared(const void *);
 
 // tma-descriptor: boxDim[0] above 256; the note's fix-it writes 256.
@@ -13,7 +13,7 @@ CUresult encodeBox(CUtensorMap *Map, float *Data) {
   cuuint32_t Box[1] = {512};
   cuuint32_t ElemStrides[1] = {1};
   return cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 1, Data,
-                                Dims, nullptr, Box, ElemStrides,
+                                Dims, Stride1, Box, ElemStrides,
                                 CU_TENSOR_MAP_INTERLEAVE_NONE,
                                 CU_TENSOR_MAP_SWIZZLE_NONE,
                                 CU_TENSOR_MAP_L2_PROMOTION_NONE,
@@ -26,7 +26,7 @@ void encodeDiscarded(CUtensorMap *Map, float *Data) {
   cuuint32_t Box[1] = {128};
   cuuint32_t ElemStrides[1] = {1};
   cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 1, Data, Dims,
-                         nullptr, Box, ElemStrides,
+                         Stride1, Box, ElemStrides,
                          CU_TENSOR_MAP_INTERLEAVE_NONE,
                          CU_TENSOR_MAP_SWIZZLE_NONE,
                          CU_TENSOR_MAP_L2_PROMOTION_NONE,

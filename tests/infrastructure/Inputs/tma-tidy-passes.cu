@@ -2,14 +2,14 @@
 // that every CUDA pass sees, one only the host pass sees, and one only the
 // device pass of sm_90 and newer sees.
 #include <cuda.h>
-
+static const cuuint64_t Stride1[1] = {0}; // rank 1: never read, not null
 // Seen by every pass.
 void encodeBoth(CUtensorMap *Map, float *Data) {
   cuuint64_t Dims[1] = {1024};
   cuuint32_t Box[1] = {512};
   cuuint32_t ElemStrides[1] = {1};
   cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 1, Data, Dims,
-                         nullptr, Box, ElemStrides,
+                         Stride1, Box, ElemStrides,
                          CU_TENSOR_MAP_INTERLEAVE_NONE,
                          CU_TENSOR_MAP_SWIZZLE_NONE,
                          CU_TENSOR_MAP_L2_PROMOTION_NONE,
@@ -23,7 +23,7 @@ void encodeHost(CUtensorMap *Map, float *Data) {
   cuuint32_t Box[1] = {300};
   cuuint32_t ElemStrides[1] = {1};
   cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 1, Data, Dims,
-                         nullptr, Box, ElemStrides,
+                         Stride1, Box, ElemStrides,
                          CU_TENSOR_MAP_INTERLEAVE_NONE,
                          CU_TENSOR_MAP_SWIZZLE_NONE,
                          CU_TENSOR_MAP_L2_PROMOTION_NONE,
@@ -38,7 +38,7 @@ void encodeSm90(CUtensorMap *Map, float *Data) {
   cuuint32_t Box[1] = {1000};
   cuuint32_t ElemStrides[1] = {1};
   cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 1, Data, Dims,
-                         nullptr, Box, ElemStrides,
+                         Stride1, Box, ElemStrides,
                          CU_TENSOR_MAP_INTERLEAVE_NONE,
                          CU_TENSOR_MAP_SWIZZLE_NONE,
                          CU_TENSOR_MAP_L2_PROMOTION_NONE,

@@ -2,7 +2,7 @@
 // file compiled by nvcc: tma-tidy finds each once.
 #include <cuda.h>
 #include <cuda/barrier> // CCCL: include/cccl, which nvcc searches itself.
-
+static const cuuint64_t Stride1[1] = {0}; // rank 1: never read, not null
 // The host pass only; HOST_BOX comes from the CMake target.
 void encodeHost(CUtensorMap *Map, float *Data) {
 #ifndef __CUDA_ARCH__
@@ -10,7 +10,7 @@ void encodeHost(CUtensorMap *Map, float *Data) {
   cuuint32_t Box[1] = {HOST_BOX};
   cuuint32_t ElemStrides[1] = {1};
   cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 1, Data, Dims,
-                         nullptr, Box, ElemStrides,
+                         Stride1, Box, ElemStrides,
                          CU_TENSOR_MAP_INTERLEAVE_NONE,
                          CU_TENSOR_MAP_SWIZZLE_NONE,
                          CU_TENSOR_MAP_L2_PROMOTION_NONE,
@@ -27,7 +27,7 @@ void encodeSm90(CUtensorMap *Map, float *Data) {
   cuuint32_t Box[1] = {1000};
   cuuint32_t ElemStrides[1] = {1};
   cuTensorMapEncodeTiled(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 1, Data, Dims,
-                         nullptr, Box, ElemStrides,
+                         Stride1, Box, ElemStrides,
                          CU_TENSOR_MAP_INTERLEAVE_NONE,
                          CU_TENSOR_MAP_SWIZZLE_NONE,
                          CU_TENSOR_MAP_L2_PROMOTION_NONE,
