@@ -6,7 +6,8 @@ whether tma-tidy implements it, the check, the reason when not), scans the
 sources for the ids the code emits and the tests that cite them, and writes
 docs/rules/coverage.md. With --check it writes nothing and fails when the
 table is out of date or untrue:
-  - an id the code emits (in a string literal under checker/) is not listed
+  - an id the code emits (in a string literal under checker/ or the rule
+    model's headers in include/tma/) is not listed
     as implemented;
   - an id listed as implemented is not emitted, or no test cites it;
   - a rule marked "Static: yes" is neither implemented nor given a reason.
@@ -46,7 +47,8 @@ def files_under(top, exts):
 
 def emitted_ids():
     ids = set()
-    for path in files_under("checker", (".cpp", ".h")):
+    for path in [*files_under("checker", (".cpp", ".h")),
+                 *files_under(os.path.join("include", "tma"), (".h",))]:
         with open(path, encoding="utf-8") as f:
             for s in STRING.findall(f.read()):
                 ids.update(ID.findall(s))
@@ -74,13 +76,16 @@ def render(rows, cites):
     ]
     done = sum(r["status"] == "yes" for r in rows)
     model = sum(r["status"] == "model" for r in rows)
-    out.append(f"{done} of {len(rows)} ids reported, {model} modelled without a "
+    runtime = sum(r["status"] == "runtime" for r in rows)
+    out.append(f"{done} of {len(rows)} ids reported by the checks, {runtime} only "
+               f"at run time by <tma/validate.h>, {model} modelled without a "
                "diagnostic of their own.")
     out.append("")
     out.append("| Id | Static | Implemented | Check | Tests | Reason |")
     out.append("|---|---|---|---|---|---|")
     for r in rows:
-        tests = cites.get(r["id"], []) if r["status"] == "yes" else []
+        tests = (cites.get(r["id"], [])
+                 if r["status"] in ("yes", "runtime") else [])
         shown = ", ".join(f"`{os.path.basename(t)}`" for t in sorted(tests)[:3])
         if len(tests) > 3:
             shown += f" and {len(tests) - 3} more"
@@ -116,11 +121,11 @@ def main():
             errors.append(f"{i}: emitted by the code but not in docs/rules/coverage.tsv "
                           "(add it with status yes and its check, then run "
                           "docs/rules/coverage.py)")
-        elif listed[i]["status"] != "yes":
+        elif listed[i]["status"] not in ("yes", "runtime"):
             errors.append(f"{i}: emitted by the code but listed as not implemented")
     emitted = emitted_ids()
     for r in rows:
-        if r["status"] == "yes":
+        if r["status"] in ("yes", "runtime"):
             if r["id"] not in emitted:
                 errors.append(f"{r['id']}: listed as implemented but no check emits it")
             if not cites.get(r["id"]):
