@@ -137,6 +137,34 @@ inline rules::KnownSignedArray readCorners(const int *P, std::uint64_t Count) {
   return A;
 }
 
+/// The operands every encoder shares, read into descriptor \p D of encoder
+/// \p E as the driver reads them.
+template <typename Descriptor>
+void readShared(Descriptor &D, rules::Encoder E, CUtensorMap *tensorMap,
+                CUtensorMapDataType tensorDataType, cuuint32_t tensorRank,
+                void *globalAddress, const cuuint64_t *globalDim,
+                const cuuint64_t *globalStrides,
+                const cuuint32_t *elementStrides,
+                CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+                CUtensorMapL2promotion l2Promotion,
+                CUtensorMapFloatOOBfill oobFill) {
+  using rules::Param;
+  D.DataType = static_cast<std::uint64_t>(tensorDataType);
+  D.Rank = tensorRank;
+  D.GlobalDim =
+      readArray(globalDim, readCount(E, tensorRank, Param::GlobalDim));
+  D.GlobalStrides =
+      readArray(globalStrides, readCount(E, tensorRank, Param::GlobalStrides));
+  D.ElementStrides = readArray(
+      elementStrides, readCount(E, tensorRank, Param::ElementStrides));
+  D.Interleave = static_cast<std::uint64_t>(interleave);
+  D.Swizzle = static_cast<std::uint64_t>(swizzle);
+  D.L2Promotion = static_cast<std::uint64_t>(l2Promotion);
+  D.OobFill = static_cast<std::uint64_t>(oobFill);
+  D.TensorMapAddress = address(tensorMap);
+  D.GlobalAddress = address(globalAddress);
+}
+
 inline rules::EncodeRuleOptions ruleOptions(const check_options &O) {
   rules::EncodeRuleOptions Opts;
   Opts.StrideUnitHeuristics = O.stride_unit_heuristics;
@@ -203,24 +231,13 @@ check_tiled(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
             CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
             CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill,
             const check_options &options) {
-  using rules::Param;
-  auto N = [&](Param P) {
-    return detail::readCount(rules::Encoder::Tiled, tensorRank, P);
-  };
   rules::TiledDescriptor D;
-  D.DataType = static_cast<std::uint64_t>(tensorDataType);
-  D.Rank = tensorRank;
-  D.GlobalDim = detail::readArray(globalDim, N(Param::GlobalDim));
-  D.GlobalStrides = detail::readArray(globalStrides, N(Param::GlobalStrides));
-  D.BoxDim = detail::readArray(boxDim, N(Param::BoxDim));
-  D.ElementStrides =
-      detail::readArray(elementStrides, N(Param::ElementStrides));
-  D.Interleave = static_cast<std::uint64_t>(interleave);
-  D.Swizzle = static_cast<std::uint64_t>(swizzle);
-  D.L2Promotion = static_cast<std::uint64_t>(l2Promotion);
-  D.OobFill = static_cast<std::uint64_t>(oobFill);
-  D.TensorMapAddress = detail::address(tensorMap);
-  D.GlobalAddress = detail::address(globalAddress);
+  detail::readShared(D, rules::Encoder::Tiled, tensorMap, tensorDataType,
+                     tensorRank, globalAddress, globalDim, globalStrides,
+                     elementStrides, interleave, swizzle, l2Promotion, oobFill);
+  D.BoxDim = detail::readArray(
+      boxDim, detail::readCount(rules::Encoder::Tiled, tensorRank,
+                                rules::Param::BoxDim));
   return detail::fromRules(rules::checkTiled(D, detail::ruleOptions(options)));
 }
 
@@ -254,24 +271,15 @@ check_im2col(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
     return detail::readCount(rules::Encoder::Im2col, tensorRank, P);
   };
   rules::Im2colDescriptor D;
-  D.DataType = static_cast<std::uint64_t>(tensorDataType);
-  D.Rank = tensorRank;
-  D.GlobalDim = detail::readArray(globalDim, N(Param::GlobalDim));
-  D.GlobalStrides = detail::readArray(globalStrides, N(Param::GlobalStrides));
+  detail::readShared(D, rules::Encoder::Im2col, tensorMap, tensorDataType,
+                     tensorRank, globalAddress, globalDim, globalStrides,
+                     elementStrides, interleave, swizzle, l2Promotion, oobFill);
   D.PixelBoxLowerCorner =
       detail::readCorners(pixelBoxLowerCorner, N(Param::PixelBoxLowerCorner));
   D.PixelBoxUpperCorner =
       detail::readCorners(pixelBoxUpperCorner, N(Param::PixelBoxUpperCorner));
   D.ChannelsPerPixel = channelsPerPixel;
   D.PixelsPerColumn = pixelsPerColumn;
-  D.ElementStrides =
-      detail::readArray(elementStrides, N(Param::ElementStrides));
-  D.Interleave = static_cast<std::uint64_t>(interleave);
-  D.Swizzle = static_cast<std::uint64_t>(swizzle);
-  D.L2Promotion = static_cast<std::uint64_t>(l2Promotion);
-  D.OobFill = static_cast<std::uint64_t>(oobFill);
-  D.TensorMapAddress = detail::address(tensorMap);
-  D.GlobalAddress = detail::address(globalAddress);
   return detail::fromRules(rules::checkIm2col(D, detail::ruleOptions(options)));
 }
 
@@ -303,28 +311,15 @@ inline violations check_im2col_wide(
     CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode,
     CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
     CUtensorMapFloatOOBfill oobFill, const check_options &options) {
-  using rules::Param;
-  auto N = [&](Param P) {
-    return detail::readCount(rules::Encoder::Im2colWide, tensorRank, P);
-  };
   rules::Im2colWideDescriptor D;
-  D.DataType = static_cast<std::uint64_t>(tensorDataType);
-  D.Rank = tensorRank;
-  D.GlobalDim = detail::readArray(globalDim, N(Param::GlobalDim));
-  D.GlobalStrides = detail::readArray(globalStrides, N(Param::GlobalStrides));
+  detail::readShared(D, rules::Encoder::Im2colWide, tensorMap, tensorDataType,
+                     tensorRank, globalAddress, globalDim, globalStrides,
+                     elementStrides, interleave, swizzle, l2Promotion, oobFill);
   D.PixelBoxLowerCornerWidth = pixelBoxLowerCornerWidth;
   D.PixelBoxUpperCornerWidth = pixelBoxUpperCornerWidth;
   D.ChannelsPerPixel = channelsPerPixel;
   D.PixelsPerColumn = pixelsPerColumn;
-  D.ElementStrides =
-      detail::readArray(elementStrides, N(Param::ElementStrides));
-  D.Interleave = static_cast<std::uint64_t>(interleave);
   D.Mode = static_cast<std::uint64_t>(mode);
-  D.Swizzle = static_cast<std::uint64_t>(swizzle);
-  D.L2Promotion = static_cast<std::uint64_t>(l2Promotion);
-  D.OobFill = static_cast<std::uint64_t>(oobFill);
-  D.TensorMapAddress = detail::address(tensorMap);
-  D.GlobalAddress = detail::address(globalAddress);
   return detail::fromRules(
       rules::checkIm2colWide(D, detail::ruleOptions(options)));
 }
