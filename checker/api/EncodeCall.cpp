@@ -191,6 +191,8 @@ static int argumentIndex(EncodeKind K, rules::Param P) {
 }
 
 const Expr *encodeArgument(const CallExpr &Call, EncodeKind K, rules::Param P) {
+  if (P == rules::Param::Encoder)
+    return Call.getCallee();
   int Index = argumentIndex(K, P);
   if (Index < 0 || static_cast<unsigned>(Index) >= Call.getNumArgs())
     return nullptr;

@@ -41,7 +41,7 @@ llvm::StringRef encodeKindName(EncodeKind K);
 const Expr *tiledArgument(const CallExpr &Call, rules::Param P);
 
 /// The argument of an encode call of kind \p K that holds \p P, or null
-/// when that encoder has no such operand.
+/// when that encoder has no such operand; the callee for Param::Encoder.
 const Expr *encodeArgument(const CallExpr &Call, EncodeKind K, rules::Param P);
 
 /// Number of operands of cuTensorMapEncodeTiled.

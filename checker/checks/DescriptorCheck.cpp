@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/DescriptorCheck.h"
+#include "api/CudaTarget.h"
 #include "api/EncodeCall.h"
 #include "checks/ContextNotes.h"
 #include "checks/Explain.h"
@@ -57,6 +58,7 @@ void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
 
 void DescriptorCheck::onEndOfTranslationUnit() {
   Folder.reset();
+  Target.reset();
   Explained.clear();
   Reported.clear();
   Suggested.clear();
@@ -94,7 +96,8 @@ static bool isNullPointer(const Expr &Arg, ASTContext &Ctx) {
 }
 
 static FoldedOperands foldOperands(const CallExpr &Call, EncodeKind Kind,
-                                   ConstantFolder &F, ASTContext &Ctx) {
+                                   ConstantFolder &F, ASTContext &Ctx,
+                                   const std::optional<rules::GpuTarget> &T) {
   FoldedOperands Out;
   Out.Kind = Kind;
   auto Record = [&](Param P, unsigned I, const FoldedInt &V, bool Signed) {
@@ -174,6 +177,7 @@ static FoldedOperands foldOperands(const CallExpr &Call, EncodeKind Kind,
     D.OobFill = Scalar(Param::OobFill);
     D.AddressElementBits = addressElementBits(
         encodeArgument(Call, Kind, Param::GlobalAddress), Ctx);
+    D.Target = T;
   };
   switch (Kind) {
   case EncodeKind::Tiled:
@@ -396,6 +400,8 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   if (!Folder)
     Folder = ConstantFolder::forTranslationUnit(*Result.Context);
+  if (!Target)
+    Target = encodeTarget(*Result.Context, PP);
   rules::TiledRuleOptions Opts;
   Opts.StrideUnitHeuristics = StrideUnitHeuristics;
   Opts.AddressTypeCheck = AddressTypeCheck;
@@ -417,7 +423,7 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     Folder->enterContext(Context);
     auto Ops = std::make_shared<FoldedOperands>(
-        foldOperands(*Call, *Kind, *Folder, *Result.Context));
+        foldOperands(*Call, *Kind, *Folder, *Result.Context, *Target));
     if (*Kind == EncodeKind::Tiled) {
       // The run-time suggestion names tma::encode_tiled: Tiled calls only.
       std::vector<Param> Unknown = unknownOperands(Ops->Desc);
@@ -437,7 +443,11 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
       // An operand that only forwards a parameter is reported where the
       // caller wrote it.
       const CallContext *Outer = Context;
-      const Expr *Arg = forwardedFrom(Written, Outer);
+      // The encode function is reported at the call, never at the caller
+      // that passed a function pointer.
+      const Expr *Arg = V.Parameter == Param::Encoder
+                            ? Written
+                            : forwardedFrom(Written, Outer);
       SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
       if (SM.isInSystemHeader(Loc))
         continue;

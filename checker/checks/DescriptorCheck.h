@@ -10,6 +10,7 @@
 #include "api/EncodeCall.h"
 #include "folding/ConstantFolder.h"
 #include "rules/Im2colRules.h"
+#include "rules/Target.h"
 #include "rules/TiledRules.h"
 
 #include "checks/RuleFilter.h"
@@ -49,6 +50,10 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
+  void registerPPCallbacks(const SourceManager &, Preprocessor *PP,
+                           Preprocessor *) override {
+    this->PP = PP;
+  }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
@@ -89,6 +94,10 @@ private:
   const bool ExplainDescriptors;
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Explained;
   std::shared_ptr<ConstantFolder> Folder;
+  /// For __CUDA_ARCH_LIST__ (api/CudaTarget.h).
+  Preprocessor *PP = nullptr;
+  /// The newest GPU the TU's maps can be used on, computed once per TU.
+  std::optional<std::optional<rules::GpuTarget>> Target;
   /// (location, message) pairs already reported in this translation unit:
   /// template instantiations repeat the same call.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;

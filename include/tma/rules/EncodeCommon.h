@@ -16,6 +16,7 @@
 #define TMA_RULES_ENCODECOMMON_H
 
 #include "DataTypes.h"
+#include "Target.h"
 #include "Violation.h"
 
 #include <algorithm>
@@ -75,6 +76,9 @@ struct EncodeOperands {
   /// time (<tma/validate.h>), unknown to the checker.
   Known TensorMapAddress;
   Known GlobalAddress;
+  /// The newest GPU the descriptor can be used on (newestEncodeTarget):
+  /// unknown unless the compilation proves it.
+  std::optional<GpuTarget> Target;
 };
 
 /// The shared operands of any descriptor with the common field names.
@@ -93,6 +97,7 @@ EncodeOperands commonOperands(const DescriptorT &D) {
   O.AddressElementBits = D.AddressElementBits;
   O.TensorMapAddress = D.TensorMapAddress;
   O.GlobalAddress = D.GlobalAddress;
+  O.Target = D.Target;
   return O;
 }
 
@@ -193,6 +198,8 @@ void checkAddressType(const EncodeContext &C, Violations &Out);
 void checkTensorMapAlign(const EncodeContext &C, Violations &Out);
 // TMAP-ENC-GADDR-ALIGN (run time only)
 void checkGlobalAddressAlign(const EncodeContext &C, Violations &Out);
+// TMAP-ENC-ARCH: encoders, data types and swizzles the target lacks
+void checkTargetSupport(const EncodeContext &C, Violations &Out);
 
 //===----------------------------------------------------------------------===//
 // Implementation
@@ -749,6 +756,39 @@ inline void checkGlobalAddressAlign(const EncodeContext &C, Violations &Out) {
                                 : Param::TensorDataType,
                             std::nullopt);
   Out.push_back(std::move(V));
+}
+
+/// Compute capability that Im2colWide, the packed data types and the
+/// 128B_ATOM swizzles need (tma-rules.md section 7).
+inline constexpr unsigned Blackwell = 100;
+
+// TMAP-ENC-ARCH. The driver rejects these on a GPU below compute capability
+// 10.0 (tma-rules.md section 7: the Im2colWide documentation; CCCL's
+// "not supported with compute capability 9" for U4x16 and the atom
+// swizzles). Im2colWide itself is reported alone: its operands never run.
+inline void checkTargetSupport(const EncodeContext &C, Violations &Out) {
+  const std::optional<GpuTarget> &T = C.D.Target;
+  if (!T || T->Cc >= Blackwell)
+    return;
+  auto Report = [&](Param P, std::uint64_t Value, const std::string &What) {
+    Violation V = makeViolation(
+        "TMAP-ENC-ARCH", P, std::nullopt, Value, Blackwell,
+        What + " is not supported on " + T->name() +
+            ": it needs a GPU of compute capability " +
+            GpuTarget::ccText(Blackwell) + " or higher, and " + T->name() +
+            " code runs only on " + GpuTarget::ccText(T->Cc));
+    Out.push_back(std::move(V));
+  };
+  if (C.Kind == Encoder::Im2colWide) {
+    Report(Param::Encoder, 0, encoderName(C.Kind));
+    return;
+  }
+  if (C.D.DataType && isPackedType(*C.D.DataType))
+    Report(Param::TensorDataType, *C.D.DataType,
+           dataTypeName(*C.D.DataType));
+  if (C.D.Swizzle && *C.D.Swizzle >= swizzle::B128Atom32B &&
+      *C.D.Swizzle <= swizzle::Last)
+    Report(Param::Swizzle, *C.D.Swizzle, swizzleName(*C.D.Swizzle));
 }
 
 } // namespace tma::rules

@@ -61,6 +61,9 @@ struct Im2colDescriptor {
   /// time (<tma/validate.h>), unknown to the checker.
   Known TensorMapAddress;
   Known GlobalAddress;
+  /// The newest GPU the map can be used on (newestEncodeTarget); unknown
+  /// reports nothing.
+  std::optional<GpuTarget> Target;
 };
 
 /// What the checker knows about one cuTensorMapEncodeIm2colWide call.
@@ -84,6 +87,9 @@ struct Im2colWideDescriptor {
   /// See TiledDescriptor.
   Known TensorMapAddress;
   Known GlobalAddress;
+  /// The newest GPU the map can be used on (newestEncodeTarget); unknown
+  /// reports nothing.
+  std::optional<GpuTarget> Target;
 };
 
 /// Every rule that \p D provably breaks, in a stable order (by parameter,
@@ -420,6 +426,7 @@ inline std::vector<Violation> checkIm2col(const Im2colDescriptor &D,
   checkAddressType(C, Out);
   checkTensorMapAlign(C, Out);
   checkGlobalAddressAlign(C, Out);
+  checkTargetSupport(C, Out);
   sortViolations(Out);
   return Out;
 }
@@ -460,6 +467,7 @@ inline std::vector<Violation> checkIm2colWide(const Im2colWideDescriptor &D,
   checkAddressType(C, Out);
   checkTensorMapAlign(C, Out);
   checkGlobalAddressAlign(C, Out);
+  checkTargetSupport(C, Out);
   sortViolations(Out);
   return Out;
 }

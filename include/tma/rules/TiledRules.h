@@ -45,6 +45,9 @@ struct TiledDescriptor {
   /// time (<tma/validate.h>), unknown to the checker.
   Known TensorMapAddress;
   Known GlobalAddress;
+  /// The newest GPU the map can be used on (newestEncodeTarget); unknown
+  /// reports nothing.
+  std::optional<GpuTarget> Target;
 };
 
 /// Options that switch heuristic rules off.
@@ -202,6 +205,7 @@ inline std::vector<Violation> checkTiled(const TiledDescriptor &D,
   checkAddressType(C, Out);
   checkTensorMapAlign(C, Out);
   checkGlobalAddressAlign(C, Out);
+  checkTargetSupport(C, Out);
   sortViolations(Out);
   return Out;
 }

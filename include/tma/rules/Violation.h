@@ -46,6 +46,9 @@ enum class Param {
   ChannelsPerPixel,
   PixelsPerColumn,
   Mode,
+  /// The encode function itself (a rule about the entry point, not one of
+  /// its operands).
+  Encoder,
 };
 
 /// The driver's name of \p P, e.g. "globalStrides".
@@ -89,6 +92,8 @@ inline const char *paramName(Param P) {
     return "pixelsPerColumn";
   case Param::Mode:
     return "mode";
+  case Param::Encoder:
+    return "encoder";
   }
   return "?";
 }

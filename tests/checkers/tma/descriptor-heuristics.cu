@@ -5,8 +5,8 @@
 // reported instead of the misalignment it usually causes, and suggests a fix
 // that --fix-notes applies. tma-rules.md makes the layout recurrence itself
 // no rule: permuted, broadcast and overlapping views must stay silent.
-// RUN: %check_clang_tidy -check-suffixes=,DEVICE %s tma-descriptor %t -- --load=%tma_plugin --fix-notes -- %cuda_stub_device
-// RUN: %check_clang_tidy -check-suffixes=,HOST %s tma-descriptor %t -- --load=%tma_plugin --fix-notes -- %cuda_stub_host
+// RUN: %check_clang_tidy -check-suffixes=,DEVICE %s tma-descriptor %t -- --load=%tma_plugin --fix-notes -- %cuda_stub_device --cuda-gpu-arch=sm_100a
+// RUN: %check_clang_tidy -check-suffixes=,HOST %s tma-descriptor %t -- --load=%tma_plugin --fix-notes -- %cuda_stub_host --cuda-gpu-arch=sm_100a
 
 #include <cstdint>
 #include <cuda.h>

@@ -2,8 +2,8 @@
 // tma-rules.md sections 1.C and 1.D, and the section 1.A rules they share
 // with cuTensorMapEncodeTiled, direct and through the PFN typedefs, with a
 // correct twin next to each case.
-// RUN: %check_clang_tidy -check-suffixes=,DEVICE %s tma-descriptor %t -- --load=%tma_plugin -- %cuda_stub_device
-// RUN: %check_clang_tidy -check-suffixes=,HOST %s tma-descriptor %t -- --load=%tma_plugin -- %cuda_stub_host
+// RUN: %check_clang_tidy -check-suffixes=,DEVICE %s tma-descriptor %t -- --load=%tma_plugin -- %cuda_stub_device --cuda-gpu-arch=sm_100a
+// RUN: %check_clang_tidy -check-suffixes=,HOST %s tma-descriptor %t -- --load=%tma_plugin -- %cuda_stub_host --cuda-gpu-arch=sm_100a
 #include <cuda.h>
 #include <cudaTypedefs.h>
 

@@ -3,8 +3,8 @@
 // breaks two rules: a 16U4_ALIGN8B tensor whose innermost extent is odd
 // (TMAP-ENC-GDIM-PACKED), and a 4-bit box whose inner extent is no whole
 // number of bytes (TMAP-TILED-BOX-INNER-16B).
-// RUN: %check_clang_tidy -check-suffixes=,DEVICE %s tma-descriptor %t -- --load=%tma_plugin --fix-notes -- %cuda_stub_device
-// RUN: %check_clang_tidy -check-suffixes=,HOST %s tma-descriptor %t -- --load=%tma_plugin --fix-notes -- %cuda_stub_host
+// RUN: %check_clang_tidy -check-suffixes=,DEVICE %s tma-descriptor %t -- --load=%tma_plugin --fix-notes -- %cuda_stub_device --cuda-gpu-arch=sm_100a
+// RUN: %check_clang_tidy -check-suffixes=,HOST %s tma-descriptor %t -- --load=%tma_plugin --fix-notes -- %cuda_stub_host --cuda-gpu-arch=sm_100a
 
 #include <cstdint>
 #include <cuda.h>

@@ -3,8 +3,8 @@
 // element size must be a multiple of 16 bytes (TMAP-TILED-BOX-INNER-16B);
 // the driver returns CUDA_ERROR_INVALID_VALUE otherwise. The fp32 box
 // {6, 64} (24 bytes) is the example of tma-rules.md.
-// RUN: %check_clang_tidy -check-suffixes=,DEVICE %s tma-descriptor %t -- --load=%tma_plugin --fix-notes -- %cuda_stub_device
-// RUN: %check_clang_tidy -check-suffixes=,HOST %s tma-descriptor %t -- --load=%tma_plugin --fix-notes -- %cuda_stub_host
+// RUN: %check_clang_tidy -check-suffixes=,DEVICE %s tma-descriptor %t -- --load=%tma_plugin --fix-notes -- %cuda_stub_device --cuda-gpu-arch=sm_100a
+// RUN: %check_clang_tidy -check-suffixes=,HOST %s tma-descriptor %t -- --load=%tma_plugin --fix-notes -- %cuda_stub_host --cuda-gpu-arch=sm_100a
 
 #include <array>
 #include <cstdint>

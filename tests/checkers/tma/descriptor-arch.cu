@@ -1,0 +1,75 @@
+// TMAP-ENC-ARCH: Im2colWide, the packed data types and the 128B_ATOM swizzles
+// need a GPU of compute capability 10.0. Reported on the device pass of the
+// newest architecture the file is built for, when that target is
+// arch-specific (sm_90a runs on 9.0 only); silent on the host pass (no target
+// of its own), on plain sm_90 (its PTX can run on newer GPUs), on sm_100a and
+// sm_120a, and when the file is also built for sm_100a.
+// RUN: %check_clang_tidy -check-suffixes=SM90A %s tma-descriptor %t -- --load=%tma_plugin -- %cuda_stub_device
+// RUN: %check_clang_tidy -check-suffixes=SILENT %s tma-descriptor %t -- --load=%tma_plugin -- %cuda_stub_host
+// RUN: %check_clang_tidy -check-suffixes=SILENT %s tma-descriptor %t -- --load=%tma_plugin -- %cuda_stub_device --no-cuda-gpu-arch=sm_90a --cuda-gpu-arch=sm_90
+// RUN: %check_clang_tidy -check-suffixes=SILENT %s tma-descriptor %t -- --load=%tma_plugin -- %cuda_stub_device --no-cuda-gpu-arch=sm_90a --cuda-gpu-arch=sm_100a
+// RUN: %check_clang_tidy -check-suffixes=SILENT %s tma-descriptor %t -- --load=%tma_plugin -- %cuda_stub_device --no-cuda-gpu-arch=sm_90a --cuda-gpu-arch=sm_120a
+// RUN: %check_clang_tidy -check-suffixes=SILENT %s tma-descriptor %t -- --load=%tma_plugin -- %cuda_stub_device --cuda-gpu-arch=sm_100a
+// RUN: %check_clang_tidy -check-suffixes=SM90A %s tma-descriptor %t -- --load=%tma_plugin -- %cuda_real_device
+// RUN: %check_clang_tidy -check-suffixes=SILENT %s tma-descriptor %t -- --load=%tma_plugin -- %cuda_real_host
+#include <cuda.h>
+#include <cudaTypedefs.h>
+struct __half { unsigned short X; };
+
+CUresult packed(CUtensorMap *Map, void *X) {
+  cuuint64_t Dims[2] = {4096, 4096};
+  cuuint64_t Strides[1] = {2048};
+  cuuint32_t Box[2] = {128, 64};
+  cuuint32_t ElemStrides[2] = {1, 1};
+  return cuTensorMapEncodeTiled(
+      Map, CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B, 2, X, Dims, Strides, Box,
+  // CHECK-MESSAGES-SM90A: :[[@LINE-1]]:12: warning: CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B is not supported on sm_90a: it needs a GPU of compute capability 10.0 or higher, and sm_90a code runs only on 9.0 (TMAP-ENC-ARCH) [tma-descriptor]
+      ElemStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+CUresult atomSwizzle(CUtensorMap *Map, __half *X) {
+  cuuint64_t Dims[2] = {4096, 4096};
+  cuuint64_t Strides[1] = {8192};
+  cuuint32_t Box[2] = {64, 64};
+  cuuint32_t ElemStrides[2] = {1, 1};
+  return cuTensorMapEncodeTiled(
+      Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, X, Dims, Strides, Box,
+      ElemStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+  // CHECK-MESSAGES-SM90A: :[[@LINE-1]]:7: warning: CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B is not supported on sm_90a: it needs a GPU of compute capability 10.0 or higher, and sm_90a code runs only on 9.0 (TMAP-ENC-ARCH) [tma-descriptor]
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+// Through a function pointer: the encoder is reported at the call.
+CUresult wide(PFN_cuTensorMapEncodeIm2colWide_v12080 Encode, CUtensorMap *Map,
+              __half *X) {
+  cuuint64_t Dims[4] = {64, 1024, 32, 8};
+  cuuint64_t Strides[3] = {128, 128 * 1024, 128 * 1024 * 32};
+  cuuint32_t ElemStrides[4] = {1, 1, 1, 1};
+  return Encode(Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4, X, Dims, Strides, 0,
+  // CHECK-MESSAGES-SM90A: :[[@LINE-1]]:10: warning: cuTensorMapEncodeIm2colWide is not supported on sm_90a: it needs a GPU of compute capability 10.0 or higher, and sm_90a code runs only on 9.0 (TMAP-ENC-ARCH) [tma-descriptor]
+                -1, 64, 32, ElemStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                CU_TENSOR_MAP_IM2COL_WIDE_MODE_W, CU_TENSOR_MAP_SWIZZLE_128B,
+                CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+// Correct twins on every target: the Hopper forms of the same maps.
+CUresult hopper(CUtensorMap *Map, __half *X, CUtensorMapDataType RuntimeType) {
+  cuuint64_t Dims[2] = {4096, 4096};
+  cuuint64_t Strides[1] = {8192};
+  cuuint32_t Box[2] = {64, 64};
+  cuuint32_t ElemStrides[2] = {1, 1};
+  CUresult R = cuTensorMapEncodeTiled(
+      Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, X, Dims, Strides, Box,
+      ElemStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (R != CUDA_SUCCESS)
+    return R;
+  // A data type known only at run time: silent.
+  return cuTensorMapEncodeTiled(
+      Map, RuntimeType, 2, X, Dims, Strides, Box, ElemStrides,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
