@@ -5,11 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/OrderingCheck.h"
+#include "checks/OrderingFixes.h"
 #include "rules/OrderingRules.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <algorithm>
 #include <string>
 
 using namespace clang::ast_matchers;
@@ -20,6 +22,7 @@ namespace clang::tidy::tma {
 static constexpr llvm::StringLiteral FnId = "fn";
 
 void OrderingCheck::registerMatchers(MatchFinder *F) {
+  Rules.diagnoseUnknown(*this, getID());
   F->addMatcher(
       functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind(FnId),
       this);
@@ -28,10 +31,16 @@ void OrderingCheck::registerMatchers(MatchFinder *F) {
 void OrderingCheck::onEndOfTranslationUnit() {
   Model.reset();
   Reported.clear();
+  Fixed.clear();
 }
 
 bool OrderingCheck::once(SourceLocation Loc, const std::string &Message) {
-  return Reported.insert({Loc.getRawEncoding(), Message}).second;
+  return Rules.allows(Message) &&
+         Reported.insert({Loc.getRawEncoding(), Message}).second;
+}
+
+bool OrderingCheck::firstFixAt(SourceLocation Loc) {
+  return Fixed.insert(Loc.getRawEncoding()).second;
 }
 
 namespace {
@@ -86,6 +95,66 @@ void refsTo(const Stmt *S, const VarDecl *VD,
     refsTo(Child, VD, Out);
 }
 
+/// Whether the loops around \p Outer are the outermost ones around \p Inner.
+bool loopsPrefix(const ord::Event &Outer, const ord::Event &Inner) {
+  return Outer.Loops.size() <= Inner.Loops.size() &&
+         std::equal(Outer.Loops.begin(), Outer.Loops.end(),
+                    Inner.Loops.begin());
+}
+bool branchesPrefix(const ord::Event &Outer, const ord::Event &Inner) {
+  return Outer.Branches.size() <= Inner.Branches.size() &&
+         std::equal(Outer.Branches.begin(), Outer.Branches.end(),
+                    Inner.Branches.begin());
+}
+
+/// BULK-S2G-FENCE-BEFORE / TMA-STORE-FENCE: the fence goes before the
+/// first thread barrier after the write that every writing thread runs
+/// after it (same or fewer guards and loops), or, with no thread barrier
+/// in between, before the copy when the same threads write and copy.
+std::optional<FixItHint> fenceFix(const KernelSequence &K,
+                                  const ord::Finding &F, const Stmt *Body,
+                                  const SourceManager &SM,
+                                  const LangOptions &LO) {
+  const ord::Event &W = K.Seq[F.First], &St = K.Seq[F.Second];
+  std::optional<std::size_t> At;
+  for (std::size_t J = F.First + 1; J < F.Second && !At; ++J)
+    if (K.Seq[J].Kind == ord::EventKind::ThreadSync)
+      At = J;
+  if (At) {
+    if (!branchesPrefix(K.Seq[*At], W) || !loopsPrefix(K.Seq[*At], W))
+      return std::nullopt;
+  } else if (W.Branches != St.Branches) {
+    return std::nullopt; // other threads copy: a thread barrier is missing too
+  } else {
+    At = F.Second;
+  }
+  const KernelEvent &Write = K.Events[F.First], &Store = K.Events[F.Second];
+  SourceLocation Loc = K.Events[*At].Loc;
+  const Stmt *S = statementAt(Body, Loc, SM);
+  if (!S || Write.Loc.isMacroID() ||
+      !SM.isBeforeInTranslationUnit(Write.Loc, S->getBeginLoc()))
+    return std::nullopt;
+  std::optional<std::string> Code =
+      fenceStatement(*Store.Op, Store.InBody, Body, SM, LO);
+  if (!Code)
+    return std::nullopt;
+  return insertBefore(*S, *Code, SM);
+}
+
+/// MBAR-INIT-VISIBLE: __syncthreads() before the statement of the kernel's
+/// own block that holds the use, when that is not the one that holds the
+/// init (every thread reaches it once, after the init).
+std::optional<FixItHint> syncFix(const KernelSequence &K,
+                                 const ord::Finding &F, const Stmt *Body,
+                                 const SourceManager &SM) {
+  const Stmt *Init = topLevelStatementAt(Body, K.Events[F.First].Loc, SM);
+  const Stmt *Use = topLevelStatementAt(Body, K.Events[F.Second].Loc, SM);
+  if (!Init || !Use || Init == Use ||
+      !SM.isBeforeInTranslationUnit(Init->getBeginLoc(), Use->getBeginLoc()))
+    return std::nullopt;
+  return insertBefore(*Use, "__syncthreads();", SM);
+}
+
 } // namespace
 
 void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
@@ -110,13 +179,18 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
   auto What = [&](std::size_t I) -> std::string {
     return K->Seq[I].Tensor ? "TMA store" : "bulk copy";
   };
-  auto Warn = [&](SourceLocation L, const std::string &Msg) {
+  auto Warn = [&](SourceLocation L, const std::string &Msg,
+                  std::optional<FixItHint> Fix = std::nullopt) {
     L = SM.getFileLoc(L);
     if (!once(L, Msg))
       return false;
-    diag(L, "%0") << Msg;
+    auto D = diag(L, "%0") << Msg;
+    if (Fix && firstFixAt(Fix->RemoveRange.getBegin()))
+      D << *Fix;
     return true;
   };
+  const Stmt *Body = Fn->getBody();
+  const LangOptions &LO = Result.Context->getLangOpts();
   auto NoteOp = [&](std::size_t I, const std::string &Msg) {
     const KernelEvent &E = K->Events[I];
     diag(SM.getFileLoc(E.Loc), "%0", DiagnosticIDs::Note) << Msg;
@@ -130,7 +204,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                       " written by generic stores at line " +
                       Line(K->Events[F.First].Loc) +
                       " with no fence.proxy.async in between (" + F.Rule + ")";
-    if (!Warn(S.Loc, Msg))
+    if (!Warn(S.Loc, Msg, fenceFix(*K, F, Body, SM, LO)))
       continue;
     NoteOp(F.First, "generic store to " + Name(F.First) + " here");
     NoteOp(F.Second, std::string("each writing thread must execute ") +
@@ -167,7 +241,11 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                       " while the " + What(F.First) + " at line " +
                       Line(K->Events[F.First].Loc) + " may still read it: " +
                       Why + " (" + F.Rule + ")";
-    if (!Warn(K->Events[F.Second].Loc, Msg))
+    std::optional<FixItHint> Fix;
+    if (F.Wait && F.Commits > 0 && K->Events[*F.Wait].InBody)
+      Fix = waitDepthFix(Body, K->Events[*F.Wait].Loc, *K->Seq[*F.Wait].Depth,
+                         F.Commits - 1, *Result.Context);
+    if (!Warn(K->Events[F.Second].Loc, Msg, Fix))
       continue;
     NoteOp(F.First, "the " + What(F.First) + " reads " + Name(F.First) +
                         " here");
@@ -185,7 +263,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                       Line(K->Events[F.First].Loc) +
                       " with no __syncthreads() in between: other threads "
                       "may use it before it is initialised (MBAR-INIT-VISIBLE)";
-    if (!Warn(K->Events[F.Second].Loc, Msg))
+    if (!Warn(K->Events[F.Second].Loc, Msg, syncFix(*K, F, Body, SM)))
       continue;
     NoteOp(F.First, "initialised here, by the threads of this branch only");
   }

@@ -9,6 +9,7 @@
 
 #include "api/DeviceOpsFinder.h"
 #include "api/KernelModel.h"
+#include "checks/RuleFilter.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
@@ -34,6 +35,7 @@ public:
         WaitBeforeExit(Options.get("WaitBeforeExit", false)) {}
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
     Options.store(Opts, "WaitBeforeExit", WaitBeforeExit);
+    Options.store(Opts, "DisabledRules", Rules.option());
   }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
@@ -45,15 +47,22 @@ public:
 private:
   void checkUninit(const FunctionDecl &Kernel, const KernelSequence &K,
                    const SourceManager &SM);
-  /// Reports once per (location, message).
+  /// Reports once per (location, message), unless DisabledRules names the
+  /// message's rule.
   bool once(SourceLocation Loc, const std::string &Message);
+  /// Whether no earlier fix-it of this TU edits \p Loc (two findings that
+  /// need the same fence or wait depth get one fix).
+  bool firstFixAt(SourceLocation Loc);
 
   /// Also report copies not waited for before the kernel exits (the
   /// catalogue marks the outcome of that UNCONFIRMED; real pipelines skip
   /// the final wait), not only before their source is overwritten.
   const bool WaitBeforeExit;
+  /// DisabledRules (checks/RuleFilter.h).
+  RuleFilter Rules{Options};
   std::shared_ptr<KernelModel> Model;
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
+  std::set<SourceLocation::UIntTy> Fixed;
 };
 
 } // namespace clang::tidy::tma

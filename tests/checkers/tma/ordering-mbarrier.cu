@@ -41,6 +41,8 @@ __global__ void initNoSync(const char *src) {
   while (!ptx::mbarrier_try_wait_parity(&bar, 0)) {
     // CHECK-NOTES: :[[@LINE-1]]:11: warning: 'bar' is used by all threads here after its mbarrier.init at line [[#@LINE-8]] with no __syncthreads() in between: other threads may use it before it is initialised (MBAR-INIT-VISIBLE) [tma-ordering]
     // CHECK-NOTES: :[[@LINE-9]]:5: note: initialised here, by the threads of this branch only
+    // CHECK-FIXES: {{^}}  __syncthreads();{{$}}
+    // CHECK-FIXES-NEXT: while (!ptx::mbarrier_try_wait_parity(&bar, 0)) {
   }
 }
 
@@ -76,6 +78,9 @@ __global__ void asmInitNoSync(const char *src) {
   waitParity(&bar, 0);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'bar' is used by all threads here after its mbarrier.init at line [[#@LINE-5]] with no __syncthreads() in between: other threads may use it before it is initialised (MBAR-INIT-VISIBLE) [tma-ordering]
   // CHECK-NOTES: :[[@LINE-6]]:5: note: initialised here, by the threads of this branch only
+  // CHECK-FIXES: {{^}}  uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(&bar));{{$}}
+  // CHECK-FIXES: {{^}}  __syncthreads();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  waitParity(&bar, 0);{{$}}
 }
 
 __global__ void asmInitBarSync(const char *src) {

@@ -71,11 +71,12 @@ __global__ void cuteShallowWait(const __grid_constant__ CUtensorMap map,
   for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
     if (threadIdx.x == 0)
       cute::tma_store_wait<1>();
+    // CHECK-FIXES-DEVICE: {{^}}      cute::tma_store_wait<0>();{{$}}
     __syncthreads();
     smem_c[threadIdx.x] = static_cast<float>(t);
-    // CHECK-NOTES-DEVICE: :[[@LINE-1]]:25: warning: generic store overwrites 'smem_c' while the TMA store at line [[#@LINE+6]] may still read it: wait_group.read 1 at line [[#@LINE-3]] lets its group stay pending (1 group committed since the copy) (TMA-STORE-WAIT) [tma-ordering]
+    // CHECK-NOTES-DEVICE: :[[@LINE-1]]:25: warning: generic store overwrites 'smem_c' while the TMA store at line [[#@LINE+6]] may still read it: wait_group.read 1 at line [[#@LINE-4]] lets its group stay pending (1 group committed since the copy) (TMA-STORE-WAIT) [tma-ordering]
     // CHECK-NOTES-DEVICE: :[[@LINE+5]]:7: note: the TMA store reads 'smem_c' here
-    // CHECK-NOTES-DEVICE: :[[@LINE-5]]:7: note: wait_group.read 0 would complete the copy's group
+    // CHECK-NOTES-DEVICE: :[[@LINE-6]]:7: note: wait_group.read 0 would complete the copy's group
     cute::tma_store_fence();
     __syncthreads();
     if (threadIdx.x == 0) {

@@ -42,10 +42,12 @@ __global__ void cdeNoFence(const __grid_constant__ CUtensorMap map) {
   for (int i = threadIdx.x; i < 32 * 32; i += blockDim.x)
     smem_c[i] = 1.0f;
   __syncthreads();
+  // CHECK-FIXES: {{^}}  cde::fence_proxy_async_shared_cta();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
   if (threadIdx.x == 0) {
     cde::cp_async_bulk_tensor_2d_shared_to_global(&map, 0, 0, smem_c);
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: TMA store reads 'smem_c' written by generic stores at line [[#@LINE-4]] with no fence.proxy.async in between (TMA-STORE-FENCE) [tma-ordering]
-    // CHECK-NOTES: :[[@LINE-5]]:15: note: generic store to 'smem_c' here
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: TMA store reads 'smem_c' written by generic stores at line [[#@LINE-6]] with no fence.proxy.async in between (TMA-STORE-FENCE) [tma-ordering]
+    // CHECK-NOTES: :[[@LINE-7]]:15: note: generic store to 'smem_c' here
     // CHECK-NOTES: :[[@LINE-3]]:5: note: each writing thread must execute cuda::device::experimental::fence_proxy_async_shared_cta() after its stores, before the thread barrier that hands the buffer to the issuing thread
     cde::cp_async_bulk_commit_group();
     cde::cp_async_bulk_wait_group_read<0>();
@@ -70,11 +72,13 @@ __global__ void ptxNoFence(float *out) {
   __shared__ alignas(16) float buf[256];
   buf[threadIdx.x] = static_cast<float>(threadIdx.x);
   __syncthreads();
+  // CHECK-FIXES: {{^}}  cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
   if (threadIdx.x == 0) {
     cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared,
                              out, buf, sizeof(buf));
-                             // CHECK-NOTES: :[[@LINE-2]]:5: warning: bulk copy reads 'buf' written by generic stores at line [[#@LINE-5]] with no fence.proxy.async in between (BULK-S2G-FENCE-BEFORE) [tma-ordering]
-                             // CHECK-NOTES: :[[@LINE-6]]:20: note: generic store to 'buf' here
+                             // CHECK-NOTES: :[[@LINE-2]]:5: warning: bulk copy reads 'buf' written by generic stores at line [[#@LINE-7]] with no fence.proxy.async in between (BULK-S2G-FENCE-BEFORE) [tma-ordering]
+                             // CHECK-NOTES: :[[@LINE-8]]:20: note: generic store to 'buf' here
                              // CHECK-NOTES: :[[@LINE-4]]:5: note: each writing thread must execute cuda::ptx::fence_proxy_async(cuda::ptx::space_shared) after its stores, before the thread barrier that hands the buffer to the issuing thread
     cuda::ptx::cp_async_bulk_commit_group();
     cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
@@ -113,12 +117,14 @@ __global__ void asmHelperNoFence(const __grid_constant__ CUtensorMap map) {
   __shared__ alignas(128) float tile[64 * 64];
   tile[threadIdx.x] = 0.0f;
   __syncthreads();
+  // CHECK-FIXES: {{^}}  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
   if (threadIdx.x == 0) {
     storeTile(&map, tile, 0, 0);
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: TMA store reads 'tile' written by generic stores at line [[#@LINE-4]] with no fence.proxy.async in between (TMA-STORE-FENCE) [tma-ordering]
-    // CHECK-NOTES: :[[@LINE-5]]:21: note: generic store to 'tile' here
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: TMA store reads 'tile' written by generic stores at line [[#@LINE-6]] with no fence.proxy.async in between (TMA-STORE-FENCE) [tma-ordering]
+    // CHECK-NOTES: :[[@LINE-7]]:21: note: generic store to 'tile' here
     // CHECK-NOTES: :[[@LINE-3]]:5: note: each writing thread must execute asm volatile("fence.proxy.async.shared::cta;" ::: "memory") after its stores, before the thread barrier that hands the buffer to the issuing thread
-    // CHECK-NOTES: :[[@LINE-21]]:3: note: issued here
+    // CHECK-NOTES: :[[@LINE-23]]:3: note: issued here
     waitStores();
   }
 }
@@ -143,6 +149,9 @@ __global__ void sameThreadNoFence(const __grid_constant__ CUtensorMap map) {
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: TMA store reads 'tile' written by generic stores at line [[#@LINE-2]] with no fence.proxy.async in between (TMA-STORE-FENCE) [tma-ordering]
     // CHECK-NOTES: :[[@LINE-3]]:13: note: generic store to 'tile' here
     // CHECK-NOTES: :[[@LINE-3]]:5: note: each writing thread must execute cuda::device::experimental::fence_proxy_async_shared_cta() after its stores, before the thread barrier that hands the buffer to the issuing thread
+    // CHECK-FIXES: {{^}}    tile[0] = 1.0f;{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    cde::fence_proxy_async_shared_cta();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    cde::cp_async_bulk_tensor_2d_shared_to_global(&map, 0, 0, tile);{{$}}
     cde::cp_async_bulk_commit_group();
     cde::cp_async_bulk_wait_group_read<0>();
   }
@@ -212,11 +221,12 @@ __global__ void persistentShallow(const __grid_constant__ CUtensorMap map,
   for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
     if (threadIdx.x == 0)
       cde::cp_async_bulk_wait_group_read<1>();
+    // CHECK-FIXES: {{^}}      cde::cp_async_bulk_wait_group_read<0>();{{$}}
     __syncthreads();
     tile[threadIdx.x] = static_cast<float>(t);
-    // CHECK-NOTES: :[[@LINE-1]]:23: warning: generic store overwrites 'tile' while the TMA store at line [[#@LINE+6]] may still read it: wait_group.read 1 at line [[#@LINE-3]] lets its group stay pending (1 group committed since the copy) (TMA-STORE-WAIT) [tma-ordering]
+    // CHECK-NOTES: :[[@LINE-1]]:23: warning: generic store overwrites 'tile' while the TMA store at line [[#@LINE+6]] may still read it: wait_group.read 1 at line [[#@LINE-4]] lets its group stay pending (1 group committed since the copy) (TMA-STORE-WAIT) [tma-ordering]
     // CHECK-NOTES: :[[@LINE+5]]:7: note: the TMA store reads 'tile' here
-    // CHECK-NOTES: :[[@LINE-5]]:7: note: wait_group.read 0 would complete the copy's group
+    // CHECK-NOTES: :[[@LINE-6]]:7: note: wait_group.read 0 would complete the copy's group
     cde::fence_proxy_async_shared_cta();
     __syncthreads();
     if (threadIdx.x == 0) {
