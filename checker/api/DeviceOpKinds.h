@@ -25,6 +25,7 @@ enum class OpKind {
   BarrierInit, ///< mbarrier.init
   Wait,        ///< mbarrier.try_wait / test_wait
   Fence,       ///< fence.proxy.async, fence.proxy.tensormap, mbarrier_init
+  StBulk,      ///< st.bulk: a zero fill of shared memory (PTX 8.6, sm_100)
 };
 
 /// A PTX state space, as an instruction qualifier or a cuda::ptx tag names

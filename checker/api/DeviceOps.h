@@ -75,6 +75,10 @@ struct OpSite {
   OpApi Api = OpApi::InlinePtx;
   /// The instruction carries a guard predicate (`@p`): it may not execute.
   bool Predicated = false;
+  /// The asm statement also holds TMA or mbarrier instructions the parser
+  /// did not recognise (a newer PTX form): what the statement does as a
+  /// whole is unknown.
+  bool Incomplete = false;
 };
 
 /// cp.async.bulk, cp.reduce.async.bulk (Reduce != None) and
@@ -88,6 +92,10 @@ struct BulkCopy : OpSite {
   /// the API does not name it.
   std::string ReduceType;
   OpValue Dst, Src, Size, Barrier, CtaMask, CachePolicy, ByteMask;
+  /// .ignore_oob (PTX 9.2): ignoreBytesLeft and ignoreBytesRight.
+  OpValue IgnoreLeft, IgnoreRight;
+  /// cp.reduce.async.bulk: .noftz is written.
+  bool NoFtz = false;
   /// The call also performs expect-tx(Size) on Barrier, without arriving
   /// (cuda::memcpy_async on its cp.async.bulk path, MEMCPY-ASYNC-TX-OWNED):
   /// its bytes are expected as well as delivered, so no other expect-tx of
@@ -117,6 +125,11 @@ struct TensorCopy : OpSite {
   std::vector<OpValue> Im2colInfo;
   OpValue Barrier, CtaMask, CachePolicy;
   std::optional<unsigned> CtaGroup;
+  /// .override::global_address (PTX 9.4): gAddrToOverride.
+  OpValue GlobalAddress;
+  /// A .mbarrier::report::* qualifier (PTX 9.4): what it does to the
+  /// barrier's transaction count is not modelled.
+  bool Report = false;
 };
 
 /// mbarrier.expect_tx, mbarrier.arrive.expect_tx (WithArrive) and the
@@ -142,6 +155,8 @@ struct Arrive : OpSite {
 /// mbarrier.init.
 struct BarrierInit : OpSite {
   OpValue Barrier, Count;
+  /// N of .layout::vN (PTX 9.3); v0 when none is written.
+  unsigned Layout = 0;
 };
 
 /// mbarrier.try_wait / test_wait.
@@ -163,9 +178,14 @@ struct Fence : OpSite {
   OpValue Address, Size;
 };
 
+/// st.bulk: fills shared memory with zeros (initval).
+struct StBulk : OpSite {
+  OpValue Dst, Size, InitValue;
+};
+
 /// One device op. The alternatives follow the order of device::OpKind.
 using DeviceOp = std::variant<BulkCopy, TensorCopy, ExpectTx, Arrive,
-                              BarrierInit, Wait, Fence>;
+                              BarrierInit, Wait, Fence, StBulk>;
 
 /// Where \p Op is issued.
 inline const OpSite &siteOf(const DeviceOp &Op) {
@@ -175,7 +195,7 @@ inline const OpSite &siteOf(const DeviceOp &Op) {
 /// What \p Op is.
 inline device::OpKind kindOf(const DeviceOp &Op) {
   static_assert(std::variant_size_v<DeviceOp> ==
-                    static_cast<std::size_t>(device::OpKind::Fence) + 1,
+                    static_cast<std::size_t>(device::OpKind::StBulk) + 1,
                 "one alternative per OpKind");
   return static_cast<device::OpKind>(Op.index());
 }

@@ -214,6 +214,9 @@ static DeviceOp asmOpOf(const ptx::Instruction &I, const AsmOperands &Bind,
     Op.CtaMask = Bind(I.CtaMask);
     Op.CachePolicy = Bind(I.CachePolicy);
     Op.ByteMask = Bind(I.ByteMask);
+    Op.IgnoreLeft = Bind(I.IgnoreLeft);
+    Op.IgnoreRight = Bind(I.IgnoreRight);
+    Op.NoFtz = I.NoFtz;
     return Op;
   }
   case device::OpKind::TensorCopy: {
@@ -232,6 +235,8 @@ static DeviceOp asmOpOf(const ptx::Instruction &I, const AsmOperands &Bind,
     Op.CtaMask = Bind(I.CtaMask);
     Op.CachePolicy = Bind(I.CachePolicy);
     Op.CtaGroup = I.CtaGroup;
+    Op.GlobalAddress = Bind(I.GlobalAddress);
+    Op.Report = I.Report;
     return Op;
   }
   case device::OpKind::ExpectTx: {
@@ -253,6 +258,7 @@ static DeviceOp asmOpOf(const ptx::Instruction &I, const AsmOperands &Bind,
     auto Op = at<BarrierInit>(Site);
     Op.Barrier = Bind(I.Barrier);
     Op.Count = Bind(I.Count);
+    Op.Layout = I.Layout.value_or(0);
     return Op;
   }
   case device::OpKind::Wait: {
@@ -270,6 +276,13 @@ static DeviceOp asmOpOf(const ptx::Instruction &I, const AsmOperands &Bind,
     Op.Scope = I.Scope;
     Op.Address = Bind(I.Address);
     Op.Size = Bind(I.AddressSize);
+    return Op;
+  }
+  case device::OpKind::StBulk: {
+    auto Op = at<StBulk>(Site);
+    Op.Dst = Bind(I.Dst);
+    Op.Size = Bind(I.Size);
+    Op.InitValue = Bind(I.InitValue);
     return Op;
   }
   }
@@ -299,10 +312,12 @@ std::vector<DeviceOp> DeviceOpsFinder::parseAsm(const GCCAsmStmt &S) {
   auto [Parsed, New] = Parses.try_emplace(
       (S.isSimple() ? "s" : "e") + Text->getString().str());
   if (New)
-    Parsed->second =
-        ptx::parseAsm(Text->getString(), /*Extended=*/!S.isSimple());
-  for (const ptx::Instruction &I : Parsed->second) {
-    OpSite Site{&S, S.getAsmLoc(), OpApi::InlinePtx, I.Predicate.has_value()};
+    Parsed->second.Instructions =
+        ptx::parseAsm(Text->getString(), /*Extended=*/!S.isSimple(),
+                      &Parsed->second.Unrecognised);
+  for (const ptx::Instruction &I : Parsed->second.Instructions) {
+    OpSite Site{&S, S.getAsmLoc(), OpApi::InlinePtx, I.Predicate.has_value(),
+                Parsed->second.Unrecognised != 0};
     Ops.push_back(asmOpOf(I, Bind, Site));
   }
   return Ops;
@@ -331,8 +346,9 @@ enum class Role : std::uint8_t {
   Phase,
   Addr,
   AddrSize,
+  InitValue,
 };
-constexpr unsigned NumRoles = static_cast<unsigned>(Role::AddrSize) + 1;
+constexpr unsigned NumRoles = static_cast<unsigned>(Role::InitValue) + 1;
 
 /// The op a library function issues.
 enum class Shape : std::uint8_t {
@@ -349,6 +365,7 @@ enum class Shape : std::uint8_t {
   TestWait,
   FenceProxyAsync,
   FenceTensormap,
+  StBulk,
 };
 
 /// One library function: where it lives, what it issues, and what its
@@ -438,6 +455,9 @@ static const LibraryFunction LibraryFunctions[] = {
    {Role::Barrier, Role::Phase}},
   {"fence_proxy_async", OpApi::CudaPtx, Shape::FenceProxyAsync,
    Space::Generic, Space::Generic, TensorMode::Tile, 0, {}},
+  {"st_bulk", OpApi::CudaPtx, Shape::StBulk, Space::SharedCta,
+   Space::Generic, TensorMode::Tile, 0,
+   {Role::Dst, Role::Size, Role::InitValue}},
   {"fence_proxy_tensormap_generic", OpApi::CudaPtx, Shape::FenceTensormap,
    Space::Generic, Space::Generic, TensorMode::Tile, 0,
    {Role::Addr, Role::AddrSize}},
@@ -728,7 +748,11 @@ std::optional<DeviceOp> DeviceOpsFinder::computeOpOf(const CallExpr &Call) {
     else
       Op.Direction = TensorDirection::Reduce;
     Op.Mode = F->Mode;
-    Op.Dims = Dims;
+    // gather4/scatter4 take five coordinates of a 2-D tensor (.2d).
+    Op.Dims = F->Mode == TensorMode::TileGather4 ||
+                      F->Mode == TensorMode::TileScatter4
+                  ? 2
+                  : Dims;
     Op.DstSpace = Load ? Dst : Space::Generic;
     Op.Reduce = F->Kind == Shape::TensorReduce ? Tags.Op : ReduceOp::None;
     Op.Map = Args[Role::Map];
@@ -790,6 +814,13 @@ std::optional<DeviceOp> DeviceOpsFinder::computeOpOf(const CallExpr &Call) {
     Op.Scope = Tags.Scope;
     Op.Address = Args[Role::Addr];
     Op.Size = Args[Role::AddrSize];
+    return Op;
+  }
+  case Shape::StBulk: {
+    auto Op = at<StBulk>(Site);
+    Op.Dst = Args[Role::Dst];
+    Op.Size = Args[Role::Size];
+    Op.InitValue = Args[Role::InitValue];
     return Op;
   }
   }

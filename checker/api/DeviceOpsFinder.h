@@ -100,7 +100,12 @@ private:
   /// (keyed by 's' or 'e', simple or extended asm, and the text).
   llvm::DenseMap<const GCCAsmStmt *, std::vector<DeviceOp>> AsmOps;
   llvm::DenseMap<const CallExpr *, std::optional<DeviceOp>> CallOps;
-  std::map<std::string, std::vector<::tma::ptx::Instruction>> Parses;
+  struct Parse {
+    std::vector<::tma::ptx::Instruction> Instructions;
+    /// TMA statements of the text the parser did not recognise.
+    unsigned Unrecognised = 0;
+  };
+  std::map<std::string, Parse> Parses;
   /// The ops of the asm statements of a library function's body.
   llvm::DenseMap<const FunctionDecl *, std::vector<DeviceOp>> BodyOps;
   /// Whether a cuda:: function's instantiation reaches

@@ -548,6 +548,10 @@ private:
       }
       return;
     }
+    case OpKind::StBulk:
+      // A shared-memory fill the event model has no word for.
+      simple(EventKind::Opaque, Site.Loc);
+      return;
     }
   }
 
@@ -610,6 +614,7 @@ private:
       } else if (Opcode.starts_with("mbarrier.") ||
                  Opcode.starts_with("cp.async.bulk") ||
                  Opcode.starts_with("cp.reduce.async.bulk") ||
+                 Opcode.starts_with("st.bulk") ||
                  Opcode.starts_with("fence.proxy") ||
                  Opcode.starts_with("fence.mbarrier_init")) {
         ++TmaLines;

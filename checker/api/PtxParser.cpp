@@ -342,11 +342,11 @@ static std::optional<Operand> parseOperand(TokenRange B, TokenRange E) {
     O.Kind = Operand::Memory;
     auto IB = B + 1, IE = E - 1;
     auto Parts = splitTopLevel(IB, IE);
-    if (!Parts || Parts->empty() || Parts->size() > 2)
+    if (!Parts || Parts->empty() || Parts->size() > 3)
       return std::nullopt;
-    // [tensorMap, {c0, ...}]
-    if (Parts->size() == 2) {
-      auto [VB, VE] = (*Parts)[1];
+    // [tensorMap, {c0, ...}], [tensorMap, gAddrToOverride, {c0, ...}]
+    if (Parts->size() >= 2) {
+      auto [VB, VE] = Parts->back();
       if (!VB->is('{') || !(VE - 1)->is('}'))
         return std::nullopt;
       auto Elems = parseVectorBody(VB + 1, VE - 1);
@@ -354,6 +354,11 @@ static std::optional<Operand> parseOperand(TokenRange B, TokenRange E) {
           parseScalar((*Parts)[0].first, (*Parts)[0].second);
       if (!Elems || !Base)
         return std::nullopt;
+      if (Parts->size() == 3) {
+        O.Middle = parseScalar((*Parts)[1].first, (*Parts)[1].second);
+        if (!O.Middle)
+          return std::nullopt;
+      }
       O.Base = *Base;
       O.Elems = std::move(*Elems);
       return O;
@@ -421,9 +426,13 @@ enum QualifierClass : unsigned {
   QParity = 1u << 13,
   QScope = 1u << 14,
   QSem = 1u << 15,
+  QIgnoreOob = 1u << 16, // ignore_oob (PTX 9.2)
+  QLayout = 1u << 17,    // layout::v0, layout::v1 (PTX 9.3)
+  QOverride = 1u << 18,  // override::global_address (PTX 9.4)
+  QReport = 1u << 19,    // mbarrier::report::* (PTX 9.4)
 };
 
-enum class Sem { Release, Relaxed, Acquire };
+enum class Sem { Release, Relaxed, Acquire, Weak };
 
 /// Every qualifier of an opcode, read once. Seen tells which classes were
 /// written; a class written twice, or a qualifier outside the vocabulary,
@@ -438,6 +447,7 @@ struct Qualifiers {
   std::optional<unsigned> CtaGroup;
   device::Scope Scope = device::Scope::None;
   std::optional<Sem> Semantics;
+  unsigned Layout = 0;
 
   bool has(unsigned C) const { return (Seen & C) != 0; }
   bool only(unsigned Allowed) const { return (Seen & ~Allowed) == 0; }
@@ -489,6 +499,7 @@ static const std::pair<std::string_view, Sem> SemNames[] = {
     {"release", Sem::Release},
     {"relaxed", Sem::Relaxed},
     {"acquire", Sem::Acquire},
+    {"weak", Sem::Weak},
 };
 
 static const std::pair<std::string_view, unsigned> FlagNames[] = {
@@ -500,11 +511,14 @@ static const std::pair<std::string_view, unsigned> FlagNames[] = {
     {"noftz", QNoFtz},
     {"L2", QL2},
     {"parity", QParity},
+    {"ignore_oob", QIgnoreOob},
+    {"override::global_address", QOverride},
 };
 
 static bool isElemType(std::string_view Q) {
   for (std::string_view T :
-       {"b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64", "f16", "bf16"})
+       {"b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64", "f16", "bf16",
+        "b128"})
     if (Q == T)
       return true;
   return false;
@@ -545,6 +559,12 @@ readQualifiers(const std::vector<std::string> &Qs) {
     } else if (auto Se = lookup(Q, SemNames)) {
       R.Semantics = Se;
       Ok = Mark(QSem);
+    } else if (Q == "layout::v0" || Q == "layout::v1") {
+      R.Layout = Q.back() - '0';
+      Ok = Mark(QLayout);
+    } else if (Q.rfind("mbarrier::report::", 0) == 0) {
+      // The spellings of .report_mechanism; only their presence matters.
+      Ok = Mark(QReport);
     } else if (auto F = lookup(Q, FlagNames)) {
       Ok = Mark(*F);
     } else {
@@ -576,8 +596,20 @@ public:
   }
   /// [tensorMap, {c0, ...}]: the map, and the coordinates into \p Coords.
   std::optional<Value> tensor(std::vector<Value> &Coords) {
-    if (!more() || Ops[Next].Kind != Operand::Memory || Ops[Next].Elems.empty())
+    if (!more() || Ops[Next].Kind != Operand::Memory ||
+        Ops[Next].Elems.empty() || Ops[Next].Middle)
       return std::nullopt;
+    Coords = Ops[Next].Elems;
+    return Ops[Next++].Base;
+  }
+  /// [tensorMap, gAddrToOverride, {c0, ...}]: the map, the override address
+  /// into \p Address and the coordinates into \p Coords.
+  std::optional<Value> tensorOverride(std::optional<Value> &Address,
+                                      std::vector<Value> &Coords) {
+    if (!more() || Ops[Next].Kind != Operand::Memory ||
+        Ops[Next].Elems.empty() || !Ops[Next].Middle)
+      return std::nullopt;
+    Address = Ops[Next].Middle;
     Coords = Ops[Next].Elems;
     return Ops[Next++].Base;
   }
@@ -635,9 +667,18 @@ static bool isStoreMode(TensorMode M) {
 
 /// The operands [tensorMap, {coords}], [srcMem] {, policy} of tensor stores
 /// and reductions.
+/// The [tensorMap, {coords}] operand, or [tensorMap, gAddrToOverride,
+/// {coords}] with .override::global_address.
+static std::optional<Value> readTensorOperand(Instruction &I,
+                                              const Qualifiers &Q,
+                                              OperandReader &R) {
+  return Q.has(QOverride) ? R.tensorOverride(I.GlobalAddress, I.Coords)
+                          : R.tensor(I.Coords);
+}
+
 static bool readStoreOperands(Instruction &I, const Qualifiers &Q) {
   OperandReader R(I.Operands);
-  I.TensorMap = R.tensor(I.Coords);
+  I.TensorMap = readTensorOperand(I, Q, R);
   I.Src = R.address();
   return I.TensorMap && I.Src &&
          optionalScalar(R, Q.has(QCacheHint), I.CachePolicy) && !R.more();
@@ -645,7 +686,7 @@ static bool readStoreOperands(Instruction &I, const Qualifiers &Q) {
 
 static bool decodeTensorCopy(Instruction &I, const Qualifiers &Q) {
   if (!Q.only(QSpace | QDims | QMode | QMbarrier | QBulkGroup | QMulticast |
-              QCtaGroup | QCacheHint) ||
+              QCtaGroup | QCacheHint | QOverride | QReport) ||
       !Q.has(QDims) || Q.Spaces.size() != 2)
     return false;
   I.Kind = OpKind::TensorCopy;
@@ -659,9 +700,10 @@ static bool decodeTensorCopy(Instruction &I, const Qualifiers &Q) {
     I.TensorDir = TensorDirection::Load;
     I.Multicast = Q.has(QMulticast);
     I.CtaGroup = Q.CtaGroup;
+    I.Report = Q.has(QReport);
     OperandReader R(I.Operands);
     I.Dst = R.address();
-    I.TensorMap = R.tensor(I.Coords);
+    I.TensorMap = readTensorOperand(I, Q, R);
     I.Barrier = R.address();
     if (!I.Dst || !I.TensorMap || !I.Barrier)
       return false;
@@ -673,7 +715,7 @@ static bool decodeTensorCopy(Instruction &I, const Qualifiers &Q) {
   }
   if (I.DstSpace == Space::Global && I.SrcSpace == Space::SharedCta) {
     if (!Q.has(QBulkGroup) || Q.has(QMbarrier) || Q.has(QMulticast) ||
-        Q.has(QCtaGroup) || !isStoreMode(Q.Mode))
+        Q.has(QCtaGroup) || Q.has(QReport) || !isStoreMode(Q.Mode))
       return false;
     I.TensorDir = TensorDirection::Store;
     return readStoreOperands(I, Q);
@@ -685,8 +727,9 @@ static bool decodeTensorReduce(Instruction &I, const Qualifiers &Q) {
   if (!Q.only(QSpace | QDims | QMode | QOp | QBulkGroup | QCacheHint) ||
       !Q.has(QDims) || !Q.has(QOp) || !Q.has(QBulkGroup) ||
       Q.Spaces != std::vector<Space>{Space::Global, Space::SharedCta} ||
-      (Q.Mode != TensorMode::Tile && Q.Mode != TensorMode::Im2colNoOffs))
+      !isStoreMode(Q.Mode))
     return false;
+  // .tile::scatter4 is read so that TMA-REDUCE-MODE can name it.
   I.Kind = OpKind::TensorCopy;
   I.TensorDir = TensorDirection::Reduce;
   I.Dims = Q.Dims;
@@ -747,16 +790,41 @@ static bool bulkDirection(Instruction &I, const Qualifiers &Q) {
   return true;
 }
 
+/// The memory semantics of cp.async.bulk (PTX 9.3): none or .weak, or
+/// .relaxed with a scope and .b128 (shared::cta -> shared::cluster: scope
+/// .cta or .cluster only).
+static bool bulkSemantics(const Instruction &I, const Qualifiers &Q) {
+  if (!Q.has(QSem))
+    return !Q.has(QScope) && !Q.has(QType);
+  if (*Q.Semantics == Sem::Weak)
+    return !Q.has(QScope) && !Q.has(QType);
+  if (*Q.Semantics != Sem::Relaxed || !Q.has(QScope) || Q.Type != "b128" ||
+      Q.Scope == device::Scope::None)
+    return false;
+  return I.BulkDir != BulkDirection::SharedToCluster ||
+         Q.Scope == device::Scope::Cta || Q.Scope == device::Scope::Cluster;
+}
+
 static bool decodeBulkCopy(Instruction &I, const Qualifiers &Q) {
   if (!Q.only(QSpace | QMbarrier | QBulkGroup | QMulticast | QCacheHint |
-              QCpMask) ||
-      !bulkDirection(I, Q))
+              QCpMask | QSem | QScope | QType | QIgnoreOob) ||
+      !bulkDirection(I, Q) || !bulkSemantics(I, Q))
     return false;
   I.Kind = OpKind::BulkCopy;
   I.Multicast = Q.has(QMulticast);
   OperandReader R(I.Operands);
   if (!readBulkHead(I, R))
     return false;
+  // .ignore_oob: global -> shared::cta only, two counts after size.
+  if (Q.has(QIgnoreOob)) {
+    if (I.BulkDir != BulkDirection::GlobalToShared ||
+        I.DstSpace != Space::SharedCta)
+      return false;
+    I.IgnoreLeft = R.scalar();
+    I.IgnoreRight = R.scalar();
+    if (!I.IgnoreLeft || !I.IgnoreRight)
+      return false;
+  }
   switch (I.BulkDir) {
   case BulkDirection::GlobalToShared:
     I.Barrier = R.address();
@@ -786,6 +854,7 @@ static bool decodeBulkReduce(Instruction &I, const Qualifiers &Q) {
   I.Kind = OpKind::BulkCopy;
   I.Reduce = Q.Op;
   I.ElemType = Q.Type;
+  I.NoFtz = Q.has(QNoFtz);
   OperandReader R(I.Operands);
   if (!readBulkHead(I, R))
     return false;
@@ -830,10 +899,12 @@ static bool mbarrierQualifiers(Instruction &I, const Qualifiers &Q,
 }
 
 static bool decodeInit(Instruction &I, const Qualifiers &Q) {
-  if (!mbarrierQualifiers(I, Q, 0, {}) || Q.has(QSem) || Q.has(QScope) ||
-      I.DstSpace == Space::SharedCluster)
+  if (!mbarrierQualifiers(I, Q, QLayout, {}) || Q.has(QSem) ||
+      Q.has(QScope) || I.DstSpace == Space::SharedCluster)
     return false;
   I.Kind = OpKind::BarrierInit;
+  if (Q.has(QLayout))
+    I.Layout = Q.Layout;
   OperandReader R(I.Operands);
   I.Barrier = R.address();
   I.Count = R.scalar();
@@ -930,6 +1001,21 @@ static bool decodeFenceMbarrierInit(Instruction &I, const Qualifiers &Q) {
   return true;
 }
 
+/// st.bulk{.weak}{.shared::cta} [a], size, initval (PTX 8.6).
+static bool decodeStBulk(Instruction &I, const Qualifiers &Q) {
+  if (!Q.only(QSem | QSpace) || (Q.has(QSem) && *Q.Semantics != Sem::Weak) ||
+      Q.Spaces.size() > 1 ||
+      (!Q.Spaces.empty() && Q.Spaces[0] != Space::SharedCta))
+    return false;
+  I.Kind = OpKind::StBulk;
+  I.DstSpace = Q.Spaces.empty() ? Space::Generic : Space::SharedCta;
+  OperandReader R(I.Operands);
+  I.Dst = R.address();
+  I.Size = R.scalar();
+  I.InitValue = R.scalar();
+  return I.Dst && I.Size && I.InitValue && !R.more();
+}
+
 namespace {
 struct Family {
   std::string_view Name;
@@ -954,6 +1040,7 @@ static const Family Families[] = {
     {"fence.proxy.async", decodeFenceProxyAsync},
     {"fence.proxy.tensormap::generic", decodeFenceTensormap},
     {"fence.mbarrier_init", decodeFenceMbarrierInit},
+    {"st.bulk", decodeStBulk},
 };
 
 /// Decodes \p I (Opcode and Operands set); false when it is not a
@@ -1018,9 +1105,38 @@ static std::optional<Instruction> parseStatement(TokenRange B, TokenRange E) {
   return I;
 }
 
-std::vector<Instruction> parseAsm(std::string_view Text, bool Extended) {
+/// Whether the statement [B, E) names a TMA or mbarrier instruction that
+/// the decoders model (bulk-group commits and waits are read elsewhere, by
+/// their text).
+static bool namesModelledFamily(TokenRange B, TokenRange E) {
+  // Past a guard `@p` / `@!p`.
+  if (B != E && B->is('@')) {
+    ++B;
+    if (B != E && B->is('!'))
+      ++B;
+    if (B != E)
+      ++B;
+  }
+  if (B == E || B->Kind != Token::Word)
+    return false;
+  std::string_view Name = B->Text;
+  auto Starts = [&](std::string_view P) {
+    return Name.substr(0, P.size()) == P &&
+           (Name.size() == P.size() || Name[P.size()] == '.');
+  };
+  if (Starts("cp.async.bulk.commit_group") ||
+      Starts("cp.async.bulk.wait_group"))
+    return false;
+  return Starts("cp.async.bulk") || Starts("cp.reduce.async.bulk") ||
+         Starts("mbarrier") || Starts("st.bulk");
+}
+
+std::vector<Instruction> parseAsm(std::string_view Text, bool Extended,
+                                  unsigned *Unrecognised) {
   std::vector<Token> Toks = lex(Text, Extended);
   std::vector<Instruction> Result;
+  if (Unrecognised)
+    *Unrecognised = 0;
   auto I = Toks.cbegin(), End = Toks.cend();
   while (I != End) {
     // Scope braces and empty statements.
@@ -1039,9 +1155,12 @@ std::vector<Instruction> parseAsm(std::string_view Text, bool Extended) {
     // Directives (.reg, .pragma) carry no operation; a statement without
     // its `;` is not valid PTX.
     bool Directive = I->Kind == Token::Word && I->Text[0] == '.';
-    if (!Directive && Semi != End)
+    if (!Directive && Semi != End) {
       if (std::optional<Instruction> Inst = parseStatement(I, Semi))
         Result.push_back(std::move(*Inst));
+      else if (Unrecognised && namesModelledFamily(I, Semi))
+        ++*Unrecognised;
+    }
     I = Semi == End ? End : Semi + 1;
   }
   return Result;

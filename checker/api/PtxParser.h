@@ -59,6 +59,9 @@ struct Operand {
   KindType Kind = Scalar;
   Value Base;
   std::vector<Value> Elems;
+  /// [Base, Middle, {Elems...}]: the gAddrToOverride of a tensor copy with
+  /// .override::global_address (PTX 9.4).
+  std::optional<Value> Middle;
 };
 
 /// A guard predicate, `@p` or `@!p`.
@@ -106,12 +109,27 @@ struct Instruction {
   bool Parity = false;
   /// Wait: try_wait rather than test_wait.
   bool TryWait = false;
+  /// cp.reduce.async.bulk: .noftz.
+  bool NoFtz = false;
+  /// mbarrier.init: N of .layout::vN (PTX 9.3); std::nullopt when none is
+  /// written (v0).
+  std::optional<unsigned> Layout;
+  /// Tensor loads: a .mbarrier::report::* qualifier (PTX 9.4), whose effect
+  /// on the transaction count the model does not know.
+  bool Report = false;
   device::Scope Scope = device::Scope::None;
   device::FenceKind Fence = device::FenceKind::ProxyAsync;
 
   // Operand roles.
   std::optional<Value> Dst, Src, Size, Barrier, TensorMap, CtaMask, CachePolicy,
       ByteMask;
+  /// cp.async.bulk.ignore_oob (PTX 9.2): ignoreBytesLeft, ignoreBytesRight.
+  std::optional<Value> IgnoreLeft, IgnoreRight;
+  /// cp.async.bulk.tensor.override::global_address (PTX 9.4): the
+  /// gAddrToOverride of [tensorMap, gAddrToOverride, {coords}].
+  std::optional<Value> GlobalAddress;
+  /// st.bulk: the initval operand.
+  std::optional<Value> InitValue;
   std::vector<Value> Coords, Im2colInfo;
   /// mbarrier.init count; mbarrier.arrive count.
   std::optional<Value> Count;
@@ -128,8 +146,13 @@ struct Instruction {
 /// The recognised instructions of the asm text \p Text, in text order.
 /// \p Extended is true for an asm statement with operand lists (GCC extended
 /// asm): there `%%` stands for `%`, and `%N` / `%[name]` name operands. In a
-/// basic asm statement `%` is an ordinary character.
-std::vector<Instruction> parseAsm(std::string_view Text, bool Extended);
+/// basic asm statement `%` is an ordinary character. When \p Unrecognised is
+/// given it receives the number of statements whose opcode names a TMA or
+/// mbarrier instruction (cp.async.bulk*, cp.reduce.async.bulk*, mbarrier.*,
+/// st.bulk) that were not recognised: a form of a newer PTX ISA, or one
+/// written wrongly. Callers treat such text as doing something unknown.
+std::vector<Instruction> parseAsm(std::string_view Text, bool Extended,
+                                  unsigned *Unrecognised = nullptr);
 
 } // namespace tma::ptx
 

@@ -8,6 +8,7 @@
 #include "checks/Explain.h"
 #include "checks/ContextNotes.h"
 #include "rules/DeviceRules.h"
+#include "rules/FormRules.h"
 #include "rules/SmemRules.h"
 
 #include "clang/AST/ASTContext.h"
@@ -164,6 +165,8 @@ static std::string opName(const DeviceOp &Op) {
     return "mbarrier.arrive";
   if (const auto *W = std::get_if<Wait>(&Op))
     return W->TryWait ? "mbarrier.try_wait" : "mbarrier.test_wait";
+  if (std::holds_alternative<StBulk>(Op))
+    return "st.bulk";
   return "fence";
 }
 
@@ -176,23 +179,7 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
   const OpSite &Site = siteOf(Op);
   CurrentFn = Fn;
 
-  // TMA-COORD-COUNT needs no value: only inline PTX can get it wrong (the
-  // library forms fix the count by arity or array type).
-  if (const auto *T = std::get_if<TensorCopy>(&Op);
-      T && T->Api == OpApi::InlinePtx && !T->Coords.empty()) {
-    auto Shape = T->Mode == device::TensorMode::TileGather4 ||
-                         T->Mode == device::TensorMode::TileScatter4
-                     ? ::tma::rules::CoordShape::Gather4
-                     : ::tma::rules::CoordShape::PerDimension;
-    if (auto V = ::tma::rules::checkTmaCoordCount(
-            T->Dims, static_cast<uint64_t>(T->Coords.size()), Shape)) {
-      SourceLocation Loc = SM.getFileLoc(Site.Loc);
-      std::string Message = Name + " " + V->Message + " (" + V->RuleId + ")";
-      if (Rules.allows(Message) &&
-          Reported.insert({Loc.getRawEncoding(), Message}).second)
-        diag(Loc, "%0") << Message;
-    }
-  }
+  checkForm(Op, Name, SM);
 
   auto Contexts = Folder->contextsOf(CallSiteContexts ? Fn : nullptr);
   if (CoverageReport) {
@@ -232,9 +219,12 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                  Result);
     else if (const auto *I = std::get_if<BarrierInit>(&Op))
       checkValue(Site, I->Count, Name, Context,
-                 ::tma::rules::checkMbarInitCount, Result);
+                 I->Layout == 1 ? ::tma::rules::checkMbarInitCountLayout
+                                : ::tma::rules::checkMbarInitCount,
+                 Result);
     else if (const auto *T = std::get_if<TensorCopy>(&Op))
       checkLinkedMap(*T, Name, Context, SM);
+    checkOperands(Op, Name, Fn, Context, Result);
     if (const OpValue *Smem = smemOperand(Op))
       checkSmemAlign(Site, *Smem, Name, Context,
                      std::holds_alternative<BulkCopy>(Op)
@@ -243,6 +233,175 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                      Result);
   }
   Folder->enterContext(nullptr);
+}
+
+/// PTX's spelling of a reduction operator; empty for None.
+static std::string reduceOpName(device::ReduceOp Op) {
+  switch (Op) {
+  case device::ReduceOp::None:
+    return "";
+  case device::ReduceOp::Add:
+    return "add";
+  case device::ReduceOp::Min:
+    return "min";
+  case device::ReduceOp::Max:
+    return "max";
+  case device::ReduceOp::Inc:
+    return "inc";
+  case device::ReduceOp::Dec:
+    return "dec";
+  case device::ReduceOp::And:
+    return "and";
+  case device::ReduceOp::Or:
+    return "or";
+  case device::ReduceOp::Xor:
+    return "xor";
+  }
+  return "";
+}
+
+void BulkCopyCheck::checkForm(const DeviceOp &Op, const std::string &OpName,
+                              const SourceManager &SM) {
+  SourceLocation Loc = SM.getFileLoc(siteOf(Op).Loc);
+  auto Report = [&](const std::optional<DeviceViolation> &V) {
+    if (V)
+      warnOnce(Loc, OpName + " " + V->Message + " (" + V->RuleId + ")", SM);
+  };
+  if (const auto *B = std::get_if<BulkCopy>(&Op)) {
+    // The wrappers do not name the type: their overloads enforce it.
+    if (B->Reduce != device::ReduceOp::None && !B->ReduceType.empty())
+      Report(::tma::rules::checkBulkReduceOpType(
+          B->Direction == device::BulkDirection::SharedToGlobal
+              ? ::tma::rules::BulkReduceDst::Global
+              : ::tma::rules::BulkReduceDst::SharedCluster,
+          reduceOpName(B->Reduce), B->ReduceType, B->NoFtz));
+    return;
+  }
+  const auto *T = std::get_if<TensorCopy>(&Op);
+  if (!T)
+    return;
+  if (T->Direction == device::TensorDirection::Reduce)
+    Report(::tma::rules::checkTmaReduceMode(copyModeOf(T->Mode)));
+  // TMA-COORD-COUNT: only inline PTX can get it wrong (the library forms
+  // fix the count by arity or array type).
+  if (T->Api == OpApi::InlinePtx && !T->Coords.empty())
+    Report(::tma::rules::checkTmaCoordCount(
+        T->Dims, static_cast<uint64_t>(T->Coords.size()),
+        T->Mode == device::TensorMode::TileGather4 ||
+                T->Mode == device::TensorMode::TileScatter4
+            ? ::tma::rules::CoordShape::Gather4
+            : ::tma::rules::CoordShape::PerDimension));
+}
+
+::tma::rules::Known BulkCopyCheck::foldValue(const OpValue &V) {
+  if (!V.Present)
+    return std::nullopt;
+  if (V.Imm)
+    return V.Imm;
+  if (V.Written)
+    if (auto F = Folder->foldInt(V.Written))
+      return asU64(F->Value);
+  return std::nullopt;
+}
+
+/// The number of CTAs of \p Fn's `__cluster_dims__`, when it is a kernel
+/// that declares constant ones.
+static ::tma::rules::Known clusterSizeOf(const FunctionDecl *Fn,
+                                         const ASTContext &Ctx) {
+  const auto *A = Fn ? Fn->getAttr<CUDAClusterDimsAttr>() : nullptr;
+  if (!A || !Fn->hasAttr<CUDAGlobalAttr>())
+    return std::nullopt;
+  std::uint64_t Size = 1;
+  for (const Expr *E : {A->getX(), A->getY(), A->getZ()}) {
+    if (!E)
+      continue;
+    if (E->isValueDependent())
+      return std::nullopt;
+    Expr::EvalResult R;
+    if (!E->EvaluateAsInt(R, Ctx) || R.Val.getInt().isNegative())
+      return std::nullopt;
+    Size *= R.Val.getInt().getZExtValue();
+  }
+  return Size;
+}
+
+void BulkCopyCheck::checkOperands(const DeviceOp &Op,
+                                  const std::string &OpName,
+                                  const FunctionDecl *Fn,
+                                  const CallContext *Context,
+                                  const MatchFinder::MatchResult &Result) {
+  const SourceManager &SM = *Result.SourceManager;
+  const OpSite &Site = siteOf(Op);
+  ::tma::rules::Known Cluster = clusterSizeOf(Fn, *Result.Context);
+  auto Multicast = [&](const OpValue &Mask) {
+    if (Mask.Present && Cluster)
+      checkValue(
+          Site, Mask, OpName, Context,
+          [&](::tma::rules::Known M) {
+            return ::tma::rules::checkBulkMulticast(M, Cluster);
+          },
+          Result);
+  };
+  if (const auto *B = std::get_if<BulkCopy>(&Op)) {
+    checkValue(
+        Site, B->IgnoreLeft, OpName, Context,
+        [](::tma::rules::Known V) {
+          return ::tma::rules::checkBulkIgnoreOob(V, /*Right=*/false);
+        },
+        Result);
+    checkValue(
+        Site, B->IgnoreRight, OpName, Context,
+        [](::tma::rules::Known V) {
+          return ::tma::rules::checkBulkIgnoreOob(V, /*Right=*/true);
+        },
+        Result);
+    Multicast(B->CtaMask);
+    return;
+  }
+  if (const auto *S = std::get_if<StBulk>(&Op)) {
+    ::tma::rules::Known Init = foldValue(S->InitValue);
+    checkValue(
+        Site, S->Size, OpName, Context,
+        [&](::tma::rules::Known V) {
+          return ::tma::rules::checkBulkStSize(V, Init);
+        },
+        Result);
+    return;
+  }
+  const auto *T = std::get_if<TensorCopy>(&Op);
+  if (!T)
+    return;
+  Multicast(T->CtaMask);
+  SourceLocation Loc = SM.getFileLoc(Site.Loc);
+  if (T->Direction == device::TensorDirection::Load ||
+      T->Direction == device::TensorDirection::Prefetch) {
+    std::vector<::tma::rules::Known> Info;
+    for (const OpValue &V : T->Im2colInfo)
+      Info.push_back(foldValue(V));
+    if (auto V = ::tma::rules::checkTmaIm2colInfo(copyModeOf(T->Mode),
+                                                  T->Dims, Info))
+      warnOnce(Loc, OpName + " " + V->Message + " (" + V->RuleId + ")", SM);
+    return;
+  }
+  // Stores and reductions: every coordinate non-negative.
+  for (std::size_t I = 0; I < T->Coords.size(); ++I)
+    checkValue(
+        Site, T->Coords[I], OpName, Context,
+        [I](::tma::rules::Known V) {
+          return ::tma::rules::checkTmaStoreNonneg(I, V);
+        },
+        Result);
+  if (T->Coords.empty() && T->CoordArray.Written && T->Dims)
+    if (auto A = Folder->foldArray(T->CoordArray.Written,
+                                   T->CoordArray.Written, T->Dims))
+      for (std::size_t I = 0; I < A->Elems.size(); ++I)
+        if (A->Elems[I])
+          if (auto V = ::tma::rules::checkTmaStoreNonneg(
+                  I, asU64(A->Elems[I]->Value))) {
+            warnOnce(Loc, OpName + " " + V->Message + " (" + V->RuleId + ")",
+                     SM);
+            break;
+          }
 }
 
 /// The rule model's name of a tensor copy's direction.
@@ -287,6 +446,19 @@ bool BulkCopyCheck::warnOnce(SourceLocation Loc, const std::string &Message,
   return true;
 }
 
+/// The element size of a static `__shared__` array (or scalar) of a
+/// builtin arithmetic type; unknown for extern pools, whose declared type is
+/// often only storage, and for class types (vector types, __half).
+static ::tma::rules::Known elementBytesOf(const SharedBuffer &B) {
+  if (B.Extern)
+    return std::nullopt;
+  const ASTContext &Ctx = B.Var->getASTContext();
+  QualType T = Ctx.getBaseElementType(B.Var->getType());
+  if (T->isDependentType() || !T->isArithmeticType() || T->isBooleanType())
+    return std::nullopt;
+  return static_cast<std::uint64_t>(Ctx.getTypeSizeInChars(T).getQuantity());
+}
+
 void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
                                    const std::string &OpName,
                                    const CallContext *Context,
@@ -328,10 +500,24 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
   if (auto V = ::tma::rules::checkTmaPackedCoord0(D.DataType, Dir,
                                                   firstCoordinate(T)))
     reportLinked(T, OpName, *V, Encode->getArg(1), *Map, Context, SM);
+  if (auto V = ::tma::rules::checkTmaStoreCoordAlign(D.DataType, Mode, Dir,
+                                                     firstCoordinate(T)))
+    reportLinked(T, OpName, *V, Encode->getArg(1), *Map, Context, SM);
+  if (auto V = ::tma::rules::checkTmaGather4(D, Mode))
+    reportLinked(T, OpName, *V, Map->BoxArg ? Map->BoxArg : Encode, *Map,
+                 Context, SM);
+  if (T.Direction == device::TensorDirection::Reduce)
+    if (auto V = ::tma::rules::checkTmaReduceOpType(D.DataType,
+                                                    reduceOpName(T.Reduce)))
+      reportLinked(T, OpName, *V, Encode->getArg(1), *Map, Context, SM);
   // The shared-memory box against the map's swizzle and box size.
   auto Buffer = Buffers->resolve(T.Smem);
   if (!Buffer)
     return;
+  if (auto V = ::tma::rules::checkTmaSmemElemType(D.DataType,
+                                                  elementBytesOf(*Buffer)))
+    reportLinked(T, OpName, *V, Encode->getArg(1), *Map, Context, SM,
+                 &*Buffer);
   if (D.Encoder == ::tma::rules::MapEncoder::Tiled)
     if (auto V = ::tma::rules::checkTmaSmemAlignSwizzle(addressAlignOf(*Buffer),
                                                         D.Swizzle))

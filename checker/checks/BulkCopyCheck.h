@@ -50,6 +50,17 @@ private:
                const ast_matchers::MatchFinder::MatchResult &Result);
   /// The first coordinate of \p T in the current context.
   ::tma::rules::Known firstCoordinate(const TensorCopy &T);
+  /// \p V folded in the current context.
+  ::tma::rules::Known foldValue(const OpValue &V);
+  /// The rules of one op's own form, checked once (no value needed):
+  /// TMA-COORD-COUNT, TMA-REDUCE-MODE, BULK-REDUCE-OP-TYPE.
+  void checkForm(const DeviceOp &Op, const std::string &OpName,
+                 const SourceManager &SM);
+  /// The value rules of the PTX 9.x operands, tensor-store coordinates,
+  /// im2col operands and multicast masks, in the current context.
+  void checkOperands(const DeviceOp &Op, const std::string &OpName,
+                     const FunctionDecl *Fn, const CallContext *Context,
+                     const ast_matchers::MatchFinder::MatchResult &Result);
   /// Warns \p Message at \p Loc once per TU, outside system headers; false
   /// when nothing was reported.
   bool warnOnce(SourceLocation Loc, const std::string &Message,

@@ -249,7 +249,8 @@ const OpValue *barrierOf(const DeviceOp &Op) {
 bool isCountedTensorLoad(const TensorCopy &T) {
   using device::TensorMode;
   return T.Direction == device::TensorDirection::Load && !T.Predicated &&
-         !T.CtaMask.Present && (!T.CtaGroup || *T.CtaGroup == 1) &&
+         !T.Incomplete && !T.Report && !T.CtaMask.Present &&
+         (!T.CtaGroup || *T.CtaGroup == 1) &&
          llvm::is_contained(
              {TensorMode::Tile, TensorMode::TileGather4, TensorMode::Im2col},
              T.Mode);
@@ -342,13 +343,15 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     TxRole Role = TxRole::Unknown;
     if (const auto *E = std::get_if<ExpectTx>(&Op)) {
       Bar = &E->Barrier;
-      if (E->BarrierSpace != device::Space::SharedCluster && !E->Predicated)
+      if (E->BarrierSpace != device::Space::SharedCluster && !E->Predicated &&
+          !E->Incomplete)
         Role = TxRole::Expect;
     } else if (const auto *B = std::get_if<BulkCopy>(&Op)) {
       Bar = &B->Barrier;
+      // .ignore_oob: what completes on the barrier is not documented.
       if (B->Direction == device::BulkDirection::GlobalToShared &&
           B->Reduce == device::ReduceOp::None && !B->CtaMask.Present &&
-          !B->Predicated)
+          !B->Predicated && !B->Incomplete && !B->IgnoreLeft.Present)
         Role = TxRole::Copy;
     } else if (const auto *T = std::get_if<TensorCopy>(&Op)) {
       Bar = &T->Barrier;

@@ -53,6 +53,20 @@ const char *deviceParamName(DeviceParam P) {
     return "direction";
   case DeviceParam::SmemAddress:
     return "shared-memory address";
+  case DeviceParam::IgnoreBytesLeft:
+    return "ignoreBytesLeft";
+  case DeviceParam::IgnoreBytesRight:
+    return "ignoreBytesRight";
+  case DeviceParam::InitValue:
+    return "initval";
+  case DeviceParam::ReduceOp:
+    return ".redOp.type";
+  case DeviceParam::Im2colInfo:
+    return "im2colInfo";
+  case DeviceParam::CtaMask:
+    return "ctaMask";
+  case DeviceParam::ElementType:
+    return "element type";
   }
   return "?";
 }

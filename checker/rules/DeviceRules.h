@@ -42,6 +42,19 @@ enum class DeviceParam {
   /// The shared-memory address of a bulk or tensor copy (dstMem of loads,
   /// srcMem of stores).
   SmemAddress,
+  /// cp.async.bulk.ignore_oob `ignoreBytesLeft` / `ignoreBytesRight`.
+  IgnoreBytesLeft,
+  IgnoreBytesRight,
+  /// st.bulk `initval`.
+  InitValue,
+  /// The .redOp/.type of a reduction.
+  ReduceOp,
+  /// The im2colInfo vector of an im2col tensor copy.
+  Im2colInfo,
+  /// The 16-bit ctaMask of a multicast copy.
+  CtaMask,
+  /// The element type of a shared-memory buffer against the map's.
+  ElementType,
 };
 
 /// PTX's name of \p P, e.g. "size", "txCount".

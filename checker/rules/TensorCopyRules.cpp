@@ -8,6 +8,7 @@
 #include "rules/DataTypes.h"
 #include "tma/rules/CopyBytes.h"
 
+#include <algorithm>
 #include <string>
 
 namespace tma::rules {
@@ -204,6 +205,104 @@ checkTmaPackedCoord0(Known DataType, CopyDirection Dir, Known Coord0) {
                              " map requires",
                          "start the box at a multiple of " +
                              std::to_string(Granule) + " elements"};
+}
+
+std::optional<DeviceViolation> checkTmaStoreCoordAlign(Known DataType,
+                                                       CopyMode M,
+                                                       CopyDirection Dir,
+                                                       Known Coord0) {
+  if (!DataType || !Coord0 || M != CopyMode::Tile ||
+      (Dir != CopyDirection::Store && Dir != CopyDirection::Reduce))
+    return std::nullopt;
+  const std::uint64_t Elem = copyElementBytes(*DataType);
+  if (!Elem)
+    return std::nullopt;
+  const auto C = static_cast<std::int32_t>(*Coord0 & 0xffffffffu);
+  const std::int64_t Bytes = static_cast<std::int64_t>(C) *
+                             static_cast<std::int64_t>(Elem);
+  if (Bytes % 16 == 0)
+    return std::nullopt;
+  const std::uint64_t Granule = 16 / std::min<std::uint64_t>(Elem, 16);
+  return DeviceViolation{
+      "TMA-STORE-COORD-ALIGN",
+      DeviceParam::Coords,
+      *Coord0,
+      Granule,
+      "the innermost coordinate is " + std::to_string(C) + ", " +
+          std::to_string(Bytes) + " bytes of " + dataTypeName(*DataType) +
+          ", not a multiple of 16 bytes",
+      "start the stored box at a multiple of " + std::to_string(Granule) +
+          (Granule == 1 ? " element" : " elements")};
+}
+
+std::optional<DeviceViolation> checkTmaGather4(const MapDescriptor &D,
+                                               CopyMode M) {
+  if ((M != CopyMode::Gather4 && M != CopyMode::Scatter4) ||
+      D.Encoder != MapEncoder::Tiled)
+    return std::nullopt;
+  const std::string Mode = copyModeName(M);
+  if (D.Interleave && *D.Interleave != interleave::None)
+    return DeviceViolation{"TMA-GATHER4", DeviceParam::LoadMode,
+                           *D.Interleave, interleave::None,
+                           Mode + " reads a map without interleave, but the "
+                                  "tensor map it reads is interleaved",
+                           "encode the map with "
+                           "CU_TENSOR_MAP_INTERLEAVE_NONE"};
+  if (Known B1 = D.BoxDim.at(1); B1 && *B1 != 1)
+    return DeviceViolation{
+        "TMA-GATHER4", DeviceParam::LoadMode, *B1, 1,
+        Mode + " moves single rows: boxDim[1] must be 1, but the tensor map "
+               "it reads has boxDim[1] = " +
+            std::to_string(*B1),
+        "encode the map with boxDim[1] = 1"};
+  return std::nullopt;
+}
+
+std::optional<DeviceViolation> checkTmaReduceOpType(Known DataType,
+                                                    const std::string &Op) {
+  if (!DataType || Op.empty())
+    return std::nullopt;
+  const std::uint64_t T = *DataType;
+  bool Valid;
+  if (Op == "add")
+    Valid = T == dtype::UInt32 || T == dtype::Int32 || T == dtype::UInt64 ||
+            T == dtype::Float32 || T == dtype::Float32Ftz ||
+            T == dtype::Float16 || T == dtype::BFloat16;
+  else if (Op == "min" || Op == "max")
+    Valid = T == dtype::UInt32 || T == dtype::Int32 || T == dtype::UInt64 ||
+            T == dtype::Int64 || T == dtype::Float16 || T == dtype::BFloat16;
+  else if (Op == "inc" || Op == "dec")
+    Valid = T == dtype::UInt32;
+  else if (Op == "and" || Op == "or" || Op == "xor")
+    Valid = T == dtype::UInt32 || T == dtype::Int32 || T == dtype::UInt64 ||
+            T == dtype::Int64;
+  else
+    return std::nullopt;
+  // Packed types are TMA-PACKED-DIRECTION's.
+  if (Valid || isPackedType(T) || T > dtype::Last)
+    return std::nullopt;
+  return DeviceViolation{"TMA-REDUCE-OP-TYPE", DeviceParam::ReduceOp, T, 0,
+                         "a tensor ." + Op + " reduction of a " +
+                             dataTypeName(T) +
+                             " map; PTX defines no such reduction",
+                         "reduce in an epilogue or through a map of a "
+                         "supported type"};
+}
+
+std::optional<DeviceViolation> checkTmaSmemElemType(Known DataType,
+                                                    Known ElemBytes) {
+  if (!DataType || !ElemBytes || *ElemBytes == 1)
+    return std::nullopt;
+  const std::uint64_t Elem = copyElementBytes(*DataType);
+  if (!Elem || Elem == *ElemBytes)
+    return std::nullopt;
+  return DeviceViolation{
+      "TMA-SMEM-ELEMTYPE", DeviceParam::ElementType, *ElemBytes, Elem,
+      "the shared-memory buffer has " + std::to_string(*ElemBytes) +
+          "-byte elements, but the tensor map's " + dataTypeName(*DataType) +
+          " elements are " + std::to_string(Elem) +
+          (Elem == 1 ? " byte" : " bytes"),
+      "declare the buffer with the map's element type (or as bytes)"};
 }
 
 } // namespace tma::rules

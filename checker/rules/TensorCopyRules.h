@@ -84,6 +84,31 @@ std::optional<DeviceViolation> checkTmaPackedDirection(Known DataType,
 std::optional<DeviceViolation>
 checkTmaPackedCoord0(Known DataType, CopyDirection Dir, Known Coord0);
 
+/// TMA-STORE-COORD-ALIGN: in a tile-mode tensor store or reduction, the
+/// innermost coordinate \p Coord0 times the element size of \p DataType is
+/// a multiple of 16 bytes. Loads, other modes and the packed types are
+/// silent (tma-rules.md 11.B: confirmed for stores only).
+std::optional<DeviceViolation> checkTmaStoreCoordAlign(Known DataType,
+                                                       CopyMode M,
+                                                       CopyDirection Dir,
+                                                       Known Coord0);
+
+/// TMA-GATHER4: a .tile::gather4 / .tile::scatter4 copy reads a map without
+/// interleave whose boxDim[1] is 1 (its rank is TMA-DIM-EQ-RANK's).
+std::optional<DeviceViolation> checkTmaGather4(const MapDescriptor &D,
+                                               CopyMode M);
+
+/// TMA-REDUCE-OP-TYPE: the reduction \p Op (PTX's spelling: "add", "min",
+/// ...) is defined for the element type of the map's \p DataType.
+std::optional<DeviceViolation> checkTmaReduceOpType(Known DataType,
+                                                    const std::string &Op);
+
+/// TMA-SMEM-ELEMTYPE: the element size \p ElemBytes of the shared-memory
+/// buffer a tensor copy uses is the map's element size, or 1 (a byte
+/// buffer). Silent for the packed types.
+std::optional<DeviceViolation> checkTmaSmemElemType(Known DataType,
+                                                    Known ElemBytes);
+
 /// The PTX spelling of \p M, e.g. ".tile::gather4".
 const char *copyModeName(CopyMode M);
 
