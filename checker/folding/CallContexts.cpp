@@ -15,6 +15,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -41,8 +42,10 @@ public:
   using CallMap =
       llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>;
   using CallerMap = llvm::DenseMap<const CallExpr *, const FunctionDecl *>;
-  CallIndexer(CallMap &Calls, CallerMap &Callers)
-      : Calls(Calls), Callers(Callers) {}
+  /// \p SM null: the whole TU, and only the enclosing function of each
+  /// call (the fallback of enclosingFunction).
+  CallIndexer(CallMap &Calls, CallerMap &Callers, const SourceManager *SM)
+      : Calls(Calls), Callers(Callers), SM(SM) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   // Calls in types (decltype, array bounds) are never evaluated: skipping
   // type locations saves a third of the walk over template-heavy TUs.
@@ -50,6 +53,8 @@ public:
   bool TraverseType(QualType, bool = true) { return true; }
   bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc) { return true; }
   bool TraverseDecl(Decl *D) {
+    if (D && SM && skip(*D))
+      return true;
     const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
     if (FD)
       Stack.push_back(FD);
@@ -65,6 +70,11 @@ public:
     return Result;
   }
   bool VisitCallExpr(CallExpr *Call) {
+    if (!SM) {
+      if (!Stack.empty())
+        Callers[Call] = Stack.back();
+      return true;
+    }
     if (const FunctionDecl *Kernel = launchedKernel(*Call))
       Calls[Kernel->getCanonicalDecl()].push_back(Call);
     if (const FunctionDecl *FD = Call->getDirectCallee())
@@ -89,6 +99,19 @@ public:
   std::vector<std::pair<const CallExpr *, const ParmVarDecl *>> ThroughParams;
 
 private:
+  /// The contexts index leaves out system headers (their calls of user code
+  /// pass library internals, and the checks skip their sites) and template
+  /// patterns (a call there binds no instantiated value; each instantiation
+  /// is walked): on CUTLASS and DeepGEMM TUs most of the AST.
+  bool skip(const Decl &D) const {
+    if (const auto *DC = dyn_cast<DeclContext>(&D);
+        DC && DC->isDependentContext())
+      return true;
+    SourceLocation Loc = D.getLocation();
+    return Loc.isValid() && !isa<TranslationUnitDecl>(D) &&
+           SM->isInSystemHeader(Loc);
+  }
+
   static const ParmVarDecl *functionPointerParam(const CallExpr &Call) {
     const auto *Ref =
         dyn_cast_or_null<DeclRefExpr>(Call.getCallee()->IgnoreParenImpCasts());
@@ -111,6 +134,7 @@ private:
 
   CallMap &Calls;
   CallerMap &Callers;
+  const SourceManager *SM;
   llvm::SmallVector<const FunctionDecl *, 8> Stack;
 };
 } // namespace
@@ -119,7 +143,7 @@ void ConstantFolder::indexCalls() {
   if (Callers)
     return;
   Callers.emplace();
-  CallIndexer Indexer(*Callers, CallerOf);
+  CallIndexer Indexer(*Callers, CallerOf, &Ctx.getSourceManager());
   Indexer.TraverseAST(Ctx);
   for (const CallExpr *Call : Indexer.Indirect)
     if (const FunctionDecl *F = calledFunction(Call->getCallee()))
@@ -169,8 +193,57 @@ const FunctionDecl *functionOf(const Expr *E) {
 }
 
 const FunctionDecl *ConstantFolder::enclosingFunction(const CallExpr *Call) {
+  if (Callers)
+    if (const FunctionDecl *F = CallerOf.lookup(Call))
+      return F;
+  if (const FunctionDecl *F = enclosingByLocal(Call))
+    return F;
   indexCalls();
-  return CallerOf.lookup(Call);
+  if (const FunctionDecl *F = CallerOf.lookup(Call))
+    return F;
+  // Calls the contexts index leaves out (template patterns, system headers,
+  // no local operand): the whole TU, once.
+  if (!AllCallers) {
+    AllCallers.emplace();
+    CallIndexer::CallMap Unused;
+    CallIndexer Indexer(Unused, *AllCallers, nullptr);
+    Indexer.TraverseAST(Ctx);
+  }
+  return AllCallers->lookup(Call);
+}
+
+const FunctionDecl *ConstantFolder::enclosingByLocal(const CallExpr *Call) {
+  // A local or parameter that the call's operands name is declared in the
+  // function that holds the call, or in one around the lambda that does.
+  llvm::SmallVector<const Stmt *, 16> Work(Call->children());
+  const FunctionDecl *Candidate = nullptr;
+  while (!Work.empty() && !Candidate) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+      const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+      if (VD && (VD->hasLocalStorage() || VD->isStaticLocal()))
+        Candidate =
+            dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+      continue;
+    }
+    if (isa<LambdaExpr>(S))
+      continue;
+    Work.append(S->child_begin(), S->child_end());
+  }
+  if (!Candidate || !Candidate->getBody())
+    return nullptr;
+  // The call's parent in the body's own ParentMap (null: not in this body),
+  // then the innermost lambda around it.
+  const ParentMap &PM = parentsOf(Candidate->getBody());
+  const Stmt *Up = PM.getParent(Call);
+  if (!Up)
+    return nullptr;
+  for (const Stmt *S = Up; S; S = PM.getParent(S))
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(S))
+      return Lambda->getCallOperator();
+  return Candidate;
 }
 
 const CallContext *ConstantFolder::intern(const CallExpr *Call,

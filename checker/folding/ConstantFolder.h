@@ -221,6 +221,9 @@ private:
                                             unsigned MaxElems, unsigned Depth);
   const Expr *boundArgument(const ParmVarDecl *PVD) const;
   void indexCalls();
+  /// The function that holds \p Call, from a local its operands name and
+  /// that function's parent map (no index); null when there is none.
+  const FunctionDecl *enclosingByLocal(const CallExpr *Call);
   /// The CFG of a function body and the block of each statement.
   struct BodyGraph;
   const BodyGraph *graphOf(const FunctionDecl *F);
@@ -253,6 +256,10 @@ private:
       llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>>
       Callers;
   llvm::DenseMap<const CallExpr *, const FunctionDecl *> CallerOf;
+  /// The enclosing function of every call of the TU, for the calls that
+  /// neither CallerOf nor enclosingByLocal answer; built on first use.
+  std::optional<llvm::DenseMap<const CallExpr *, const FunctionDecl *>>
+      AllCallers;
   /// Calls indexed through a function-pointer parameter, and the parameter.
   llvm::DenseMap<const CallExpr *, const ParmVarDecl *> ThroughParam;
   std::deque<CallContext> Contexts;
