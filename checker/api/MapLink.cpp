@@ -35,8 +35,14 @@ const Expr *stripValue(const Expr *E) {
     if (const Expr *Fwd = forwardedArgument(E))
       E = Fwd;
     else if (const auto *C = dyn_cast<CXXConstructExpr>(E);
-             C && C->getNumArgs() == 1)
+             C && C->getNumArgs() == 1 &&
+             C->getConstructor()->isCopyOrMoveConstructor())
       E = C->getArg(0);
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E);
+             F && F->getCastKind() == CK_NoOp)
+      E = F->getSubExpr(); // Params{a, b}
+    else if (const auto *L = dyn_cast<CompoundLiteralExpr>(E))
+      E = L->getInitializer();
     else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
       E = M->getSubExpr();
     else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
@@ -105,8 +111,7 @@ void usesIn(const Stmt *S, const VarDecl *Var,
 /// Walks up from a use of a variable through parentheses, casts (loads
 /// included) and one address-of; reports the expression reached and whether the
 /// address was taken.
-const Expr *useRoot(const ParentMap &PM, const DeclRefExpr *Use,
-                    bool &AddressTaken) {
+const Expr *useRoot(const ParentMap &PM, const Expr *Use, bool &AddressTaken) {
   AddressTaken = false;
   const Expr *E = Use;
   while (const auto *P = dyn_cast_or_null<Expr>(PM.getParent(E))) {
@@ -144,6 +149,180 @@ std::optional<unsigned> argumentIndex(const CallExpr &Call, const Expr *Arg) {
     if (Call.getArg(I) == Arg)
       return I;
   return std::nullopt;
+}
+
+using PathStep = MapLinker::PathStep;
+using AccessPath = MapLinker::AccessPath;
+using PathRef = MapLinker::PathRef;
+
+AccessPath prepend(PathStep Step, PathRef Path) {
+  AccessPath Out{Step};
+  Out.append(Path.begin(), Path.end());
+  return Out;
+}
+
+/// The index of a subscript of an array object (not of a pointer) when it
+/// is a constant expression.
+std::optional<uint64_t> constantIndex(const ArraySubscriptExpr &ASE,
+                                      const ASTContext &Ctx) {
+  const Expr *Base = ASE.getBase()->IgnoreParenImpCasts();
+  const Expr *Idx = ASE.getIdx();
+  if (!Ctx.getAsConstantArrayType(Base->getType()) ||
+      Idx->isValueDependent())
+    return std::nullopt;
+  std::optional<llvm::APSInt> V = Idx->getIntegerConstantExpr(Ctx);
+  if (!V || V->isNegative())
+    return std::nullopt;
+  return V->getZExtValue();
+}
+
+/// Peels `.field` and constant `[i]` steps off the object expression \p E
+/// and puts them in front of \p Path. Returns the object they start from;
+/// \p ThroughPointer when a `->field` step starts from a pointer (returned).
+const Expr *peelObject(const Expr *E, AccessPath &Path, bool &ThroughPointer,
+                       const ASTContext &Ctx) {
+  ThroughPointer = false;
+  AccessPath Inner; // innermost step first
+  for (unsigned Steps = 0; Steps < 16; ++Steps) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (!Field)
+        break;
+      Inner.push_back({Field, 0});
+      E = ME->getBase();
+      if (ME->isArrow()) {
+        ThroughPointer = true;
+        E = E->IgnoreParenCasts();
+        break;
+      }
+      continue;
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      std::optional<uint64_t> I = constantIndex(*ASE, Ctx);
+      if (!I)
+        break;
+      Inner.push_back({nullptr, *I});
+      E = ASE->getBase();
+      continue;
+    }
+    break;
+  }
+  AccessPath Out(Inner.rbegin(), Inner.rend());
+  Out.append(Path.begin(), Path.end());
+  Path = std::move(Out);
+  return E;
+}
+
+/// The initialiser of the part \p Step in the (semantic) initialiser list
+/// \p ILE; null when the list does not initialise that part.
+const Expr *initFor(const InitListExpr &ILE, const PathStep &Step) {
+  if (ILE.isTransparent())
+    return nullptr;
+  unsigned I = Step.Index;
+  if (Step.Field) {
+    const RecordDecl *RD = Step.Field->getParent();
+    const RecordDecl *Of = ILE.getType()->getAsRecordDecl();
+    if (!Of || RD->isUnion() ||
+        Of->getCanonicalDecl() != RD->getCanonicalDecl())
+      return nullptr;
+    I = Step.Field->getFieldIndex();
+    if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD))
+      I += CRD->getNumBases();
+  } else if (!ILE.getType()->isArrayType()) {
+    return nullptr;
+  }
+  return I < ILE.getNumInits() ? ILE.getInit(I) : nullptr;
+}
+
+/// The access path of one use of a variable: the steps from the variable to
+/// the part that the use designates (End). Opaque: a run-time index follows.
+struct UsePath {
+  const Expr *End = nullptr;
+  AccessPath Steps;
+  bool Opaque = false;
+};
+
+/// Walks up from \p Use through `.field` and `[i]` steps (`->field` first
+/// when the variable is a pointer to the object, \p Pointer).
+UsePath usePathOf(const ParentMap &PM, const DeclRefExpr *Use, bool Pointer,
+                  const ASTContext &Ctx) {
+  UsePath U;
+  const Expr *Cur = Use;
+  for (unsigned Steps = 0; Steps < 16; ++Steps) {
+    const Expr *Up = Cur;
+    const Stmt *P = PM.getParent(Up);
+    while (P && (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P))) {
+      Up = cast<Expr>(P);
+      P = PM.getParent(P);
+    }
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(P);
+        ME && ME->getBase() == Up && ME->isArrow() == Pointer &&
+        isa<FieldDecl>(ME->getMemberDecl())) {
+      U.Steps.push_back({cast<FieldDecl>(ME->getMemberDecl()), 0});
+      Cur = ME;
+      Pointer = false;
+      continue;
+    }
+    if (const auto *ASE = dyn_cast_or_null<ArraySubscriptExpr>(P);
+        ASE && !Pointer && ASE->getBase() == Up &&
+        Ctx.getAsConstantArrayType(Cur->getType())) {
+      Cur = ASE;
+      if (std::optional<uint64_t> I = constantIndex(*ASE, Ctx)) {
+        U.Steps.push_back({nullptr, *I});
+        continue;
+      }
+      U.Opaque = true;
+      break;
+    }
+    break;
+  }
+  U.End = Cur;
+  return U;
+}
+
+/// How the part a use designates relates to the map at \p Want: another
+/// part, a part that holds the map (or the map), or one that may overlap it.
+enum class PathRel { Unrelated, Holds, MayOverlap };
+
+PathRel relate(const UsePath &U, PathRef Want) {
+  size_t N = std::min(U.Steps.size(), Want.size());
+  for (size_t I = 0; I < N; ++I) {
+    if (U.Steps[I] == Want[I])
+      continue;
+    const FieldDecl *F = U.Steps[I].Field;
+    if (F && F->getParent()->isUnion())
+      return PathRel::MayOverlap;
+    return PathRel::Unrelated;
+  }
+  if (U.Opaque || U.Steps.size() > Want.size())
+    return PathRel::MayOverlap;
+  return PathRel::Holds;
+}
+
+/// Whether \p Root (a pointer's value) is only tested: compared, negated,
+/// or converted to bool.
+bool onlyTested(const ParentMap &PM, const Expr *Root) {
+  if (Root->getType()->isBooleanType())
+    return true;
+  const Stmt *P = PM.getParent(Root);
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+    return BO->isComparisonOp() || BO->isLogicalOp();
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
+    return UO->getOpcode() == UO_LNot;
+  return false;
+}
+
+/// Whether parameter \p ArgIdx of \p Call's callee is a reference to
+/// non-const (an out-parameter taken by reference).
+bool bindsMutableReference(const CallExpr &Call, unsigned ArgIdx) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  std::optional<unsigned> I = FD ? paramIndexOf(Call, *FD, ArgIdx)
+                                 : std::nullopt;
+  if (!I)
+    return false;
+  QualType T = FD->getParamDecl(*I)->getType();
+  return T->isReferenceType() && !T->getPointeeType().isConstQualified();
 }
 
 bool isCalled(const CallExpr &Call, llvm::ArrayRef<StringRef> Names) {
@@ -188,9 +367,10 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
     return It->second;
   // Device side: follow parameters out through the calls of Context until
   // one of them is a kernel launch. E is a pointer to the map, or an lvalue
-  // of the map itself (Object).
+  // of the map itself (Object); Path leads from E's object to the map.
   const Expr *E = Map;
   bool Object = false;
+  AccessPath Path;
   const CallContext *C = Context;
   for (unsigned Steps = 0; Steps < MaxLinkDepth; ++Steps) {
     const Expr *Inner = E->IgnoreParenCasts();
@@ -199,13 +379,19 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
       Inner = U->getSubExpr()->IgnoreParenImpCasts();
       Object = true;
     }
+    // `p.tma_a`, `maps[1]`, `p->desc`: the map is a part of a larger object.
+    if (Object) {
+      bool ThroughPointer = false;
+      Inner = peelObject(Inner, Path, ThroughPointer, Ctx);
+      Object = !ThroughPointer;
+    }
     // A __constant__ map, set by the host with cudaMemcpyToSymbol. (A
     // __device__ map may also be written by device code: not followed.)
     if (const VarDecl *Var = varOf(Inner); Object && Var &&
                                            Var->hasGlobalStorage() &&
                                            Var->hasAttr<CUDAConstantAttr>()) {
       const CallExpr *Copy = nullptr;
-      if (auto L = fromSymbol(Var, Copy)) {
+      if (auto L = fromSymbol(Var, Path, Copy)) {
         It->second = describe(*L);
         It->second->Handoff = Copy;
         It->second->ToSymbol = true;
@@ -231,8 +417,9 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
       Place P = callerPlace(C);
       if (!P.Fn)
         break;
-      std::optional<LinkedMap> L =
-          Object || Ref ? fromValue(Arg, P, 0) : fromPointer(Arg, P, 0);
+      std::optional<LinkedMap> L = Object || Ref
+                                       ? fromValue(Arg, P, 0, Path)
+                                       : fromPointer(Arg, P, 0, Path);
       if (L) {
         It->second = describe(*L);
         It->second->Handoff = C->Call;
@@ -250,6 +437,7 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
 }
 
 std::optional<LinkedMap> MapLinker::fromSymbol(const VarDecl *Var,
+                                               PathRef Path,
                                                const CallExpr *&Copy) {
   if (!SymbolCopies) {
     SymbolCopies.emplace();
@@ -277,49 +465,92 @@ std::optional<LinkedMap> MapLinker::fromSymbol(const VarDecl *Var,
   }
   auto Found = SymbolCopies->find(Var->getCanonicalDecl());
   // One copy in the TU: with several, which one a launch sees is unknown.
+  // (A copy with an offset into the symbol would need one too.)
   if (Found == SymbolCopies->end() || Found->second.size() != 1)
     return std::nullopt;
   const CallExpr *Call = Copy = Found->second.front();
+  if (Call->getNumArgs() > 3)
+    if (auto Offset = Folder.foldInt(Call->getArg(3));
+        !Offset || Offset->Value != 0)
+      return std::nullopt;
   const FunctionDecl *Fn = Folder.enclosingFunction(Call);
   if (!Fn)
     return std::nullopt;
   auto Contexts = Folder.contextsOf(Fn);
   const CallContext *Context =
       Contexts.size() == 1 ? Contexts.front() : nullptr;
-  return fromPointer(Call->getArg(1), Place{Fn, Call, Context}, 0);
+  return fromPointer(Call->getArg(1), Place{Fn, Call, Context}, 0, Path);
 }
 
 std::optional<LinkedMap> MapLinker::fromPointer(const Expr *E, Place P,
-                                                unsigned Depth) {
+                                                unsigned Depth,
+                                                PathRef Path) {
   if (Depth > MaxLinkDepth)
     return std::nullopt;
-  E = E->IgnoreParenCasts();
+  // An array of maps decays to a pointer to its first element.
+  for (unsigned Steps = 0; Steps < 16; ++Steps) {
+    E = E->IgnoreParens();
+    const auto *Cast = dyn_cast<CastExpr>(E);
+    if (!Cast)
+      break;
+    if (Cast->getCastKind() == CK_ArrayToPointerDecay)
+      return fromValue(Cast->getSubExpr(), P, Depth + 1,
+                       prepend({nullptr, 0}, Path));
+    E = Cast->getSubExpr();
+  }
   if (const Expr *Fwd = forwardedArgument(E))
     E = Fwd->IgnoreParenCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(E);
       U && U->getOpcode() == UO_AddrOf)
-    return fromValue(U->getSubExpr(), P, Depth + 1);
+    return fromValue(U->getSubExpr(), P, Depth + 1, Path);
   if (const VarDecl *Var = varOf(E))
-    return fromVar(Var, /*Pointee=*/true, P, Depth + 1);
+    return fromVar(Var, /*Pointee=*/true, P, Depth + 1, Path);
   if (const auto *Call = dyn_cast<CallExpr>(E))
     if (const FunctionDecl *FD = Call->getDirectCallee())
-      return fromReturn(Call, FD, /*Pointer=*/true, P.Context, Depth + 1);
+      return fromReturn(Call, FD, /*Pointer=*/true, P.Context, Depth + 1,
+                        Path);
   return std::nullopt;
 }
 
 std::optional<LinkedMap> MapLinker::fromValue(const Expr *E, Place P,
-                                              unsigned Depth) {
+                                              unsigned Depth, PathRef Path) {
   if (Depth > MaxLinkDepth)
     return std::nullopt;
   E = stripValue(E);
   if (const auto *U = dyn_cast<UnaryOperator>(E);
       U && U->getOpcode() == UO_Deref)
-    return fromPointer(U->getSubExpr(), P, Depth + 1);
+    return fromPointer(U->getSubExpr(), P, Depth + 1, Path);
+  // A part of a larger object: `params.tma_a`, `maps[1]`, `p->tma_b`.
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!Field)
+      return std::nullopt;
+    AccessPath Outer = prepend({Field, 0}, Path);
+    return ME->isArrow() ? fromPointer(ME->getBase(), P, Depth + 1, Outer)
+                         : fromValue(ME->getBase(), P, Depth + 1, Outer);
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    std::optional<uint64_t> I = constantIndex(*ASE, Ctx);
+    if (!I)
+      return std::nullopt;
+    return fromValue(ASE->getBase()->IgnoreParenImpCasts(), P, Depth + 1,
+                     prepend({nullptr, *I}, Path));
+  }
+  // `Params{mapA, mapB}`: the initialiser of the part.
+  if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
+    if (ILE->isTransparent())
+      return fromValue(ILE->getInit(0), P, Depth + 1, Path);
+    const Expr *Part = Path.empty() ? nullptr : initFor(*ILE, Path.front());
+    if (!Part)
+      return std::nullopt;
+    return fromValue(Part, P, Depth + 1, Path.drop_front());
+  }
   if (const VarDecl *Var = varOf(E))
-    return fromVar(Var, /*Pointee=*/false, P, Depth + 1);
+    return fromVar(Var, /*Pointee=*/false, P, Depth + 1, Path);
   if (const auto *Call = dyn_cast<CallExpr>(E))
     if (const FunctionDecl *FD = Call->getDirectCallee())
-      return fromReturn(Call, FD, /*Pointer=*/false, P.Context, Depth + 1);
+      return fromReturn(Call, FD, /*Pointer=*/false, P.Context, Depth + 1,
+                        Path);
   return std::nullopt;
 }
 
@@ -336,16 +567,14 @@ static void collectReturns(const Stmt *S, unsigned &Count,
     collectReturns(Child, Count, Last);
 }
 
-/// The one return statement of \p FD's body outside lambdas, or null. A
-/// function inside a lambda has none (its returns are all in a lambda).
-/// Memoised: one walk per function, not per call.
+/// The one return statement of \p FD's body outside nested lambdas, or
+/// null. (A lambda's call operator is a function like any other: `auto
+/// make = [&] { CUtensorMap m; encode(&m, ...); return m; };`.) Memoised:
+/// one walk per function, not per call.
 const ReturnStmt *MapLinker::soleReturn(const FunctionDecl &FD) {
   auto [It, New] = SoleReturns.try_emplace(&FD, nullptr);
   if (!New)
     return It->second;
-  for (const DeclContext *DC = &FD; DC; DC = DC->getParent())
-    if (const auto *RD = dyn_cast<CXXRecordDecl>(DC); RD && RD->isLambda())
-      return nullptr;
   unsigned Count = 0;
   const ReturnStmt *Last = nullptr;
   collectReturns(FD.getBody(), Count, Last);
@@ -354,7 +583,8 @@ const ReturnStmt *MapLinker::soleReturn(const FunctionDecl &FD) {
 
 std::optional<LinkedMap>
 MapLinker::fromReturn(const CallExpr *Call, const FunctionDecl *Callee,
-                      bool Pointer, const CallContext *Parent, unsigned Depth) {
+                      bool Pointer, const CallContext *Parent, unsigned Depth,
+                      PathRef Path) {
   const Stmt *Body = Callee->getBody();
   if (!Body || Depth > MaxLinkDepth || classifyEncodeCall(*Call))
     return std::nullopt;
@@ -362,18 +592,20 @@ MapLinker::fromReturn(const CallExpr *Call, const FunctionDecl *Callee,
   if (!Ret || !Ret->getRetValue())
     return std::nullopt;
   Place Inner{Callee, Ret, Folder.contextFor(Call, Callee, Parent)};
-  return Pointer ? fromPointer(Ret->getRetValue(), Inner, Depth + 1)
-                 : fromValue(Ret->getRetValue(), Inner, Depth + 1);
+  return Pointer ? fromPointer(Ret->getRetValue(), Inner, Depth + 1, Path)
+                 : fromValue(Ret->getRetValue(), Inner, Depth + 1, Path);
 }
 
 MapLinker::CallWrite MapLinker::writeThrough(const CallExpr &Call,
                                              unsigned ArgIdx,
                                              const CallContext *Context,
-                                             unsigned Depth) {
+                                             unsigned Depth, PathRef Path) {
   if (std::optional<EncodeKind> K = classifyEncodeCall(Call)) {
     // cuTensorMapReplaceAddress keeps the encoded shape.
     if (ArgIdx != 0 || *K == EncodeKind::ReplaceAddress)
       return {CallWrite::Read, std::nullopt};
+    if (!Path.empty())
+      return {CallWrite::Write, std::nullopt};
     return {CallWrite::Write, LinkedMap{&Call, *K, Context}};
   }
   const FunctionDecl *FD = Call.getDirectCallee();
@@ -381,74 +613,128 @@ MapLinker::CallWrite MapLinker::writeThrough(const CallExpr &Call,
       FD ? paramIndexOf(Call, *FD, ArgIdx) : std::nullopt;
   if (!Index)
     return {CallWrite::Unknown, std::nullopt};
-  if (isPointerToConst(FD->getParamDecl(*Index)->getType()))
+  QualType T = FD->getParamDecl(*Index)->getType();
+  if (isPointerToConst(T) ||
+      (T->isReferenceType() && T->getPointeeType().isConstQualified()))
     return {CallWrite::Read, std::nullopt};
   if (!FD->getBody())
     return {CallWrite::Unknown, std::nullopt};
-  return {CallWrite::Write,
-          fromOutParam(&Call, FD, *Index, Context, Depth + 1)};
+  return fromOutParam(&Call, FD, *Index, Context, Depth + 1, Path);
 }
 
-std::optional<LinkedMap> MapLinker::fromOutParam(const CallExpr *Call,
-                                                 const FunctionDecl *Callee,
-                                                 unsigned Param,
-                                                 const CallContext *Parent,
-                                                 unsigned Depth) {
+MapLinker::CallWrite
+MapLinker::fromOutParam(const CallExpr *Call, const FunctionDecl *Callee,
+                        unsigned Param, const CallContext *Parent,
+                        unsigned Depth, PathRef Path) {
+  const CallWrite Unknown{CallWrite::Unknown, std::nullopt};
   const Stmt *Body = Callee->getBody();
   if (!Body || Depth > MaxLinkDepth)
-    return std::nullopt;
+    return Unknown;
   const CallContext *Context = Folder.contextFor(Call, Callee, Parent);
   const ParmVarDecl *PVD = Callee->getParamDecl(Param);
+  // A pointer to the object, or a reference to it.
+  const bool Pointer = PVD->getType()->isPointerType();
+  if (!Pointer && !PVD->getType()->isReferenceType())
+    return Unknown;
   const ParentMap &PM = Folder.parentsOf(Body);
   llvm::SmallVector<const DeclRefExpr *, 8> Uses;
   bool InLambda = false;
   usesIn(Body, PVD, Uses, InLambda);
   if (InLambda)
-    return std::nullopt;
+    return Unknown;
   std::optional<LinkedMap> Found;
   unsigned Writes = 0;
   for (const DeclRefExpr *Use : Uses) {
+    UsePath U = usePathOf(PM, Use, Pointer, Ctx);
+    PathRel Rel = relate(U, Path);
+    if (Rel == PathRel::Unrelated)
+      continue;
+    if (Rel == PathRel::MayOverlap) {
+      if (mayWrite(PM, Use))
+        return Unknown;
+      continue;
+    }
+    PathRef Rest = Path.drop_front(U.Steps.size());
+    // The pointer parameter itself, or (a part of) the object.
+    const bool PointerHere = Pointer && U.Steps.empty();
     bool AddressTaken = false;
-    const Expr *Root = useRoot(PM, Use, AddressTaken);
-    if (AddressTaken)
-      return std::nullopt;
+    const Expr *Root = useRoot(PM, U.End, AddressTaken);
     const Stmt *Parent = PM.getParent(Root);
-    // `*out = map;`
-    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Parent);
-        U && U->getOpcode() == UO_Deref) {
-      const auto *Assign = dyn_cast_or_null<BinaryOperator>(PM.getParent(U));
-      if (Assign && Assign->getOpcode() == BO_Assign &&
-          Assign->getLHS()->IgnoreParens() == U) {
+    if (PointerHere) {
+      if (AddressTaken)
+        return Unknown;
+      // `*out = map;`
+      if (const auto *Deref = dyn_cast_or_null<UnaryOperator>(Parent);
+          Deref && Deref->getOpcode() == UO_Deref) {
+        const auto *Assign =
+            dyn_cast_or_null<BinaryOperator>(PM.getParent(Deref));
+        if (Assign && Assign->getOpcode() == BO_Assign &&
+            Assign->getLHS()->IgnoreParens() == Deref) {
+          ++Writes;
+          Found = fromValue(Assign->getRHS(), Place{Callee, Assign, Context},
+                            Depth + 1, Rest);
+          continue;
+        }
+      }
+    } else if (!AddressTaken) {
+      // `out = map;`, `out.tma_a = make(...);`, `out->tma_b = map;`
+      if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(Parent);
+          Assign && Assign->getOpcode() == BO_Assign &&
+          Assign->getLHS()->IgnoreParenImpCasts() == U.End) {
         ++Writes;
         Found = fromValue(Assign->getRHS(), Place{Callee, Assign, Context},
-                          Depth + 1);
+                          Depth + 1, Rest);
+        continue;
+      }
+      if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Parent);
+          Op && Op->getOperator() == OO_Equal &&
+          Op->getArg(0)->IgnoreParenImpCasts() == U.End) {
+        ++Writes;
+        Found = fromValue(Op->getArg(1), Place{Callee, Op, Context},
+                          Depth + 1, Rest);
+        continue;
+      }
+      if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Parent);
+          Copy && Copy->getConstructor()->isCopyOrMoveConstructor())
+        continue; // a copy of the map is a read
+    }
+    if (const auto *Inner = dyn_cast_or_null<CallExpr>(Parent)) {
+      std::optional<unsigned> ArgIdx = argumentIndex(*Inner, Root);
+      if (!ArgIdx)
+        return Unknown; // the callee itself
+      // The pointer passed on, the address of the part, or the part bound
+      // to a reference.
+      if (PointerHere || AddressTaken ||
+          bindsMutableReference(*Inner, *ArgIdx)) {
+        CallWrite W = writeThrough(*Inner, *ArgIdx, Context, Depth, Rest);
+        if (W.Kind == CallWrite::Unknown)
+          return Unknown;
+        if (W.Kind == CallWrite::Write) {
+          ++Writes;
+          Found = W.Source;
+        }
         continue;
       }
     }
-    const auto *Inner = dyn_cast_or_null<CallExpr>(Parent);
-    if (!Inner) {
-      if (mayWrite(PM, Use))
-        return std::nullopt;
-      continue;
-    }
-    std::optional<unsigned> ArgIdx = argumentIndex(*Inner, Root);
-    if (!ArgIdx)
-      return std::nullopt; // the callee itself
-    CallWrite W = writeThrough(*Inner, *ArgIdx, Context, Depth);
-    if (W.Kind == CallWrite::Unknown)
-      return std::nullopt;
-    if (W.Kind == CallWrite::Write) {
-      ++Writes;
-      Found = W.Source;
-    }
+    // Anything else the pointer (or the part's address) does may hand it
+    // on; a test of the pointer is harmless.
+    const auto *Deref = dyn_cast_or_null<UnaryOperator>(Parent);
+    const bool Read = Deref && Deref->getOpcode() == UO_Deref;
+    if (PointerHere ? !Read && !onlyTested(PM, Root) : AddressTaken)
+      return Unknown;
+    if (mayWrite(PM, Use))
+      return Unknown;
   }
-  if (Writes != 1)
-    return std::nullopt;
-  return Found;
+  if (Writes == 0)
+    return {CallWrite::Read, std::nullopt};
+  if (Writes > 1)
+    return {CallWrite::Write, std::nullopt};
+  return {CallWrite::Write, Found};
 }
 
 std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
-                                            Place P, unsigned Depth) {
+                                            Place P, unsigned Depth,
+                                            PathRef Path) {
   if (Depth > MaxLinkDepth || !P.Fn || !P.Fn->getBody())
     return std::nullopt;
   // A parameter of the host function: the argument of its call.
@@ -472,8 +758,8 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
     Place Caller = callerPlace(P.Context);
     if (!Caller.Fn)
       return std::nullopt;
-    return Pointee ? fromPointer(Arg, Caller, Depth + 1)
-                   : fromValue(Arg, Caller, Depth + 1);
+    return Pointee ? fromPointer(Arg, Caller, Depth + 1, Path)
+                   : fromValue(Arg, Caller, Depth + 1, Path);
   }
   // A local of this function, or a global that this function writes.
   if (Var->hasLocalStorage() && Var->getParentFunctionOrMethod() != P.Fn)
@@ -490,20 +776,46 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
   auto Add = [&](const Stmt *S, std::optional<LinkedMap> Source) {
     Writes.push_back({statementOf(PM, S), Source});
   };
-  // The initialiser.
+  // The initialiser. A zero or aggregate initialiser of the map itself
+  // (`CUtensorMap m{};`, `Params p{};`) encodes nothing.
   if (Var->hasLocalStorage() && Var->getInit()) {
     const Expr *Init = stripValue(Var->getInit());
-    const auto *Construct = dyn_cast<CXXConstructExpr>(Init);
-    bool Trivial = isa<InitListExpr>(Init) ||
-                   isa<ImplicitValueInitExpr>(Init) ||
-                   (Construct && Construct->getNumArgs() == 0);
+    PathRef Part = Path;
+    bool Trivial = false;
+    for (unsigned Steps = 0; Steps < 16; ++Steps) {
+      const auto *Construct = dyn_cast<CXXConstructExpr>(Init);
+      if (isa<ImplicitValueInitExpr>(Init) ||
+          (Construct && Construct->getNumArgs() == 0)) {
+        Trivial = true;
+        break;
+      }
+      const auto *ILE = dyn_cast<InitListExpr>(Init);
+      if (!ILE)
+        break;
+      if (Pointee || Part.empty()) {
+        Trivial = true;
+        break;
+      }
+      if (ILE->isTransparent()) {
+        Init = stripValue(ILE->getInit(0));
+        continue;
+      }
+      const Expr *Sub = initFor(*ILE, Part.front());
+      if (!Sub) {
+        // Elements past the initialisers are zero.
+        Trivial = ILE->getType()->isArrayType();
+        break;
+      }
+      Init = stripValue(Sub);
+      Part = Part.drop_front();
+    }
     if (!Trivial) {
       const DeclStmt *DS = declarationOf(Body, Var);
       if (!DS)
         return std::nullopt;
       Place At{P.Fn, DS, P.Context};
-      Add(DS, Pointee ? fromPointer(Var->getInit(), At, Depth + 1)
-                      : fromValue(Var->getInit(), At, Depth + 1));
+      Add(DS, Pointee ? fromPointer(Var->getInit(), At, Depth + 1, Path)
+                      : fromValue(Var->getInit(), At, Depth + 1, Path));
     }
   }
   for (const DeclRefExpr *Use : Uses) {
@@ -514,27 +826,42 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
       AtRead = S == P.At;
     if (AtRead)
       continue;
+    // Which part of the variable the use touches: another part than the
+    // map is no write of it; a part that may overlap it is unknown.
+    UsePath U = usePathOf(PM, Use, Pointee, Ctx);
+    PathRel Rel = relate(U, Path);
+    if (Rel == PathRel::Unrelated)
+      continue;
+    if (Rel == PathRel::MayOverlap) {
+      if (mayWrite(PM, Use))
+        Add(Use, std::nullopt);
+      continue;
+    }
+    PathRef Rest = Path.drop_front(U.Steps.size());
+    const bool PointeeHere = Pointee && U.Steps.empty();
     bool AddressTaken = false;
-    const Expr *Root = useRoot(PM, Use, AddressTaken);
+    const Expr *Root = useRoot(PM, U.End, AddressTaken);
     const Stmt *Parent = PM.getParent(Root);
     if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(Parent);
         Assign && Assign->isAssignmentOp() && !AddressTaken &&
-        Assign->getLHS()->IgnoreParenImpCasts() == Use) {
+        Assign->getLHS()->IgnoreParenImpCasts() == U.End) {
       Place At{P.Fn, Assign, P.Context};
       if (Assign->getOpcode() != BO_Assign)
         Add(Assign, std::nullopt);
       else
-        Add(Assign, Pointee ? fromPointer(Assign->getRHS(), At, Depth + 1)
-                            : fromValue(Assign->getRHS(), At, Depth + 1));
+        Add(Assign, PointeeHere
+                        ? fromPointer(Assign->getRHS(), At, Depth + 1, Rest)
+                        : fromValue(Assign->getRHS(), At, Depth + 1, Rest));
       continue;
     }
     // `map = make(...)` through an operator= of a class type.
     if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Parent);
         Op && Op->getOperator() == OO_Equal && !AddressTaken &&
-        Op->getArg(0)->IgnoreParenImpCasts() == Use) {
-      Add(Op, Pointee ? std::nullopt
-                      : fromValue(Op->getArg(1), Place{P.Fn, Op, P.Context},
-                                  Depth + 1));
+        Op->getArg(0)->IgnoreParenImpCasts() == U.End) {
+      Add(Op, PointeeHere
+                  ? std::nullopt
+                  : fromValue(Op->getArg(1), Place{P.Fn, Op, P.Context},
+                              Depth + 1, Rest));
       continue;
     }
     // A copy of the map (into a kernel argument, a return value...).
@@ -549,19 +876,22 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
         Add(Use, std::nullopt);
       continue;
     }
-    // The map object's address, or a pointer to the map, passed to a call.
-    const bool Object = !Pointee && AddressTaken;
-    const bool Target = Pointee && !AddressTaken;
-    if (Object || Target) {
+    // The map object's address, a pointer to the map, or the map bound to
+    // a reference out-parameter, passed to a call.
+    const bool Object = !PointeeHere && AddressTaken;
+    const bool Target = PointeeHere && !AddressTaken;
+    const bool ByRef = !PointeeHere && !AddressTaken &&
+                       bindsMutableReference(*Call, *ArgIdx);
+    if (Object || Target || ByRef) {
       // cudaMemcpy(devicePtr, &hostMap, ...) fills the device copy.
       if (Target && isCalled(*Call, {"cudaMemcpy", "cudaMemcpyAsync",
                                      "cuMemcpyHtoD", "cuMemcpyHtoDAsync"})) {
         if (*ArgIdx == 0 && Call->getNumArgs() > 1)
           Add(Call, fromPointer(Call->getArg(1), Place{P.Fn, Call, P.Context},
-                                Depth + 1));
+                                Depth + 1, Rest));
         continue;
       }
-      CallWrite W = writeThrough(*Call, *ArgIdx, P.Context, Depth);
+      CallWrite W = writeThrough(*Call, *ArgIdx, P.Context, Depth, Rest);
       if (W.Kind == CallWrite::Read)
         continue;
       if (W.Kind == CallWrite::Write) {

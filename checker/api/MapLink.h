@@ -9,9 +9,12 @@
 // host encode call that wrote the map. It follows locals, globals,
 // `__constant__` maps set with cudaMemcpyToSymbol, device copies made with
 // cudaMemcpy, helpers that encode through an out-parameter, and functions
-// that return a map. Anything it cannot prove (two possible writers, an
-// unknown call that may write the map, a member of a struct) ends the link:
-// no encode call, and the rules that need one stay silent.
+// and lambdas that return a map. Maps are keyed by access path on both
+// sides: a root variable and the fields and constant indices below it
+// (`p.tma_a` of a `Params` kernel parameter, `maps[1]`, `g.a.desc`). Anything
+// it cannot prove (two possible writers, an unknown call that may write the
+// map, a run-time index) ends the link: no encode call, and the rules that
+// need one stay silent.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +71,18 @@ public:
   /// link is not proven.
   std::optional<KnownMap> mapOf(const Expr *Map, const CallContext *Context);
 
+  /// One step of an access path: a field, or a constant array index.
+  struct PathStep {
+    const FieldDecl *Field = nullptr;
+    uint64_t Index = 0;
+    bool operator==(const PathStep &O) const {
+      return Field == O.Field && Index == O.Index;
+    }
+  };
+  /// The steps from an object to the map inside it, outermost first.
+  using AccessPath = llvm::SmallVector<PathStep, 2>;
+  using PathRef = llvm::ArrayRef<PathStep>;
+
 private:
   /// A place in a host function: the function, the statement the map is
   /// read at, and the context the function runs in.
@@ -76,29 +91,36 @@ private:
     const Stmt *At = nullptr;
     const CallContext *Context = nullptr;
   };
-  /// The map the one cudaMemcpyToSymbol of \p Var copies (\p Copy).
-  std::optional<LinkedMap> fromSymbol(const VarDecl *Var,
+  /// The map the one cudaMemcpyToSymbol of \p Var copies (\p Copy), at
+  /// \p Path inside the symbol.
+  std::optional<LinkedMap> fromSymbol(const VarDecl *Var, PathRef Path,
                                       const CallExpr *&Copy);
-  std::optional<LinkedMap> fromPointer(const Expr *E, Place P, unsigned Depth);
-  std::optional<LinkedMap> fromValue(const Expr *E, Place P, unsigned Depth);
+  /// The map at \p Path inside the object that the pointer \p E points to.
+  std::optional<LinkedMap> fromPointer(const Expr *E, Place P, unsigned Depth,
+                                       PathRef Path = {});
+  /// The map at \p Path inside the object \p E.
+  std::optional<LinkedMap> fromValue(const Expr *E, Place P, unsigned Depth,
+                                     PathRef Path = {});
   std::optional<LinkedMap> fromVar(const VarDecl *Var, bool Pointee, Place P,
-                                   unsigned Depth);
-  /// What a call does with the pointer to a map it receives as argument
-  /// \p ArgIdx: reads it, writes it (Source: the map written, when the link
-  /// can follow), or something unknown.
+                                   unsigned Depth, PathRef Path);
+  /// What a call does to the map at \p Path inside the object whose
+  /// pointer (or, for a reference parameter, the object itself) it
+  /// receives as argument \p ArgIdx: reads it, writes it (Source: the map
+  /// written, when the link can follow), or something unknown.
   struct CallWrite {
     enum KindType { Read, Write, Unknown } Kind;
     std::optional<LinkedMap> Source;
   };
   CallWrite writeThrough(const CallExpr &Call, unsigned ArgIdx,
-                         const CallContext *Context, unsigned Depth);
-  std::optional<LinkedMap>
-  fromOutParam(const CallExpr *Call, const FunctionDecl *Callee, unsigned Param,
-               const CallContext *Parent, unsigned Depth);
+                         const CallContext *Context, unsigned Depth,
+                         PathRef Path);
+  CallWrite fromOutParam(const CallExpr *Call, const FunctionDecl *Callee,
+                         unsigned Param, const CallContext *Parent,
+                         unsigned Depth, PathRef Path);
   std::optional<LinkedMap> fromReturn(const CallExpr *Call,
                                       const FunctionDecl *Callee, bool Pointer,
                                       const CallContext *Parent,
-                                      unsigned Depth);
+                                      unsigned Depth, PathRef Path);
   const ReturnStmt *soleReturn(const FunctionDecl &FD);
   /// The place of the call that \p Context stands for.
   Place callerPlace(const CallContext *Context);
