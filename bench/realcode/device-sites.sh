@@ -2,7 +2,8 @@
 # Device sites per recogniser, per repository: runs run.sh with
 # tma-bulk-copy.CoverageReport (one "coverage:" warning per device op the
 # check sees, named by its API) and counts distinct sites (file:line:col,
-# over TUs and CUDA passes) per recogniser. Also lists the other tma-
+# over TUs and CUDA passes; paths normalised, so a header reached through
+# different "../" paths is one site) per recogniser. Also lists the other tma-
 # warnings, each of which must be reviewed.
 #
 # usage: bench/realcode/device-sites.sh [PLUGIN] [REALCODE]
@@ -39,9 +40,9 @@ for f in "$out"/*.txt; do
   # hold a '-').
   n=$(basename "$f" | cut -d- -f1)
   repo=$(cut -d' ' -f1 "$out/$n.res")
-  sed -nE "s|^([^:]+:[0-9]+:[0-9]+): warning: coverage: ([^:]+(::[^:]+)*): .*|$repo \1 \2|p" "$f"
-done | sort -u | awk "$recogniser"'
-  { s[$1 " " rec($3) " " $2] = 1 }
+  sed -nE "s|^([^:]+)(:[0-9]+:[0-9]+): warning: coverage: ([^:]+(::[^:]+)*): .*|$repo \1 \2 \3|p" "$f"
+done | sort -u | awk "$(cat "$here/normpath.awk")$recogniser"'
+  { s[$1 " " rec($4) " " normpath($2) $3] = 1 }
   END { for (k in s) { split(k, p, " "); n[p[1] " " p[2]]++ }
         for (k in n) { split(k, p, " "); printf "%-18s %-16s %6d\n", p[1], p[2], n[k] } }' |
   sort
