@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/BulkCopyCheck.h"
+#include "api/CudaTarget.h"
 #include "checks/Explain.h"
 #include "checks/ContextNotes.h"
 #include "rules/DeviceRules.h"
@@ -179,7 +180,7 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
   const OpSite &Site = siteOf(Op);
   CurrentFn = Fn;
 
-  checkForm(Op, Name, SM);
+  checkForm(Op, Name, Fn, *Result.Context, SM);
 
   auto Contexts = Folder->contextsOf(CallSiteContexts ? Fn : nullptr);
   if (CoverageReport) {
@@ -261,6 +262,7 @@ static std::string reduceOpName(device::ReduceOp Op) {
 }
 
 void BulkCopyCheck::checkForm(const DeviceOp &Op, const std::string &OpName,
+                              const FunctionDecl *Fn, const ASTContext &Ctx,
                               const SourceManager &SM) {
   SourceLocation Loc = SM.getFileLoc(siteOf(Op).Loc);
   auto Report = [&](const std::optional<DeviceViolation> &V) {
@@ -282,6 +284,15 @@ void BulkCopyCheck::checkForm(const DeviceOp &Op, const std::string &OpName,
     return;
   if (T->Direction == device::TensorDirection::Reduce)
     Report(::tma::rules::checkTmaReduceMode(copyModeOf(T->Mode)));
+  // The target rules: only in code this pass emits (a kernel, or a device
+  // function some code uses; an unused inline helper for another GPU is
+  // never compiled for this one).
+  if (Fn && (Fn->hasAttr<CUDAGlobalAttr>() || Fn->isUsed())) {
+    std::optional<::tma::rules::GpuTarget> Target = passTarget(Ctx);
+    if (T->CtaGroup)
+      Report(::tma::rules::checkTmaCtaGroup(*T->CtaGroup, Target));
+    Report(::tma::rules::checkTmaGather4Target(copyModeOf(T->Mode), Target));
+  }
   // TMA-COORD-COUNT: only inline PTX can get it wrong (the library forms
   // fix the count by arity or array type).
   if (T->Api == OpApi::InlinePtx && !T->Coords.empty())

@@ -55,6 +55,7 @@ private:
   /// The rules of one op's own form, checked once (no value needed):
   /// TMA-COORD-COUNT, TMA-REDUCE-MODE, BULK-REDUCE-OP-TYPE.
   void checkForm(const DeviceOp &Op, const std::string &OpName,
+                 const FunctionDecl *Fn, const ASTContext &Ctx,
                  const SourceManager &SM);
   /// The value rules of the PTX 9.x operands, tensor-store coordinates,
   /// im2col operands and multicast masks, in the current context.

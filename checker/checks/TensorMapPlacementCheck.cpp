@@ -6,6 +6,7 @@
 
 #include "checks/TensorMapPlacementCheck.h"
 #include "api/DeviceOps.h"
+#include "rules/FormRules.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -66,8 +67,12 @@ public:
 /// device functions it calls.
 class AddressFlow {
 public:
-  AddressFlow(ASTContext &Ctx, ConstantFolder &Folder, unsigned MaxDepth)
-      : Ctx(Ctx), Folder(Folder), MaxDepth(MaxDepth) {}
+  /// \p CopiesOnly: only tensor copies count as TMA operations, not
+  /// tensormap.* instructions (which legitimately work on shared-memory
+  /// copies of a map).
+  AddressFlow(ASTContext &Ctx, ConstantFolder &Folder, unsigned MaxDepth,
+              bool CopiesOnly = false)
+      : Ctx(Ctx), Folder(Folder), MaxDepth(MaxDepth), CopiesOnly(CopiesOnly) {}
 
   /// The statements from \p FD's body to the TMA operation that the map
   /// reaches, starting from \p Var (an Object or an AddressVar): the calls
@@ -79,11 +84,13 @@ private:
   ASTContext &Ctx;
   ConstantFolder &Folder;
   const unsigned MaxDepth;
+  const bool CopiesOnly;
 };
 
 } // namespace
 
 static constexpr llvm::StringLiteral KernelId = "kernel";
+static constexpr llvm::StringLiteral DeviceFnId = "devicefn";
 /// The deepest a record is searched for a tensor-map member.
 static constexpr unsigned MaxRecordDepth = 4;
 
@@ -168,7 +175,9 @@ static bool isAddressType(QualType T, const ASTContext &Ctx) {
 //===----------------------------------------------------------------------===//
 
 /// True when the text of \p S issues a TMA operation that reads a tensor map.
-static bool isTmaAsm(const GCCAsmStmt &S) {
+/// With \p CopiesOnly, only a tensor copy (load, store, reduction,
+/// prefetch) counts.
+static bool isTmaAsm(const GCCAsmStmt &S, bool CopiesOnly = false) {
   const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
   if (!Text || Text->getCharByteWidth() != 1)
     return false;
@@ -176,7 +185,8 @@ static bool isTmaAsm(const GCCAsmStmt &S) {
   static constexpr llvm::StringLiteral Ops[] = {
       "cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor",
       "cp.async.bulk.prefetch.tensor", "prefetch.tensormap", "tensormap."};
-  return llvm::any_of(Ops, [&](StringRef Op) { return T.contains(Op); });
+  return llvm::any_of(llvm::ArrayRef(Ops).take_front(CopiesOnly ? 3 : 5),
+                      [&](StringRef Op) { return T.contains(Op); });
 }
 
 /// True when \p FD is a CCCL function that issues a TMA operation on a
@@ -327,7 +337,7 @@ llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
 
   for (const Stmt *S : Nodes.Sites) {
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
-      if (!isTmaAsm(*Asm))
+      if (!isTmaAsm(*Asm, CopiesOnly))
         continue;
       for (unsigned I = 0; I < Asm->getNumInputs(); ++I)
         if (classify(Asm->getInputExpr(I), Vars, Ctx) != Ref::None)
@@ -561,6 +571,11 @@ void TensorMapPlacementCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       functionDecl(hasAttr(attr::CUDAGlobal), isDefinition()).bind(KernelId),
       this);
+  Finder->addMatcher(functionDecl(hasAttr(attr::CUDADevice),
+                                  unless(hasAttr(attr::CUDAGlobal)),
+                                  isDefinition())
+                         .bind(DeviceFnId),
+                     this);
 }
 
 /// The insertions that make parameter \p Index of \p Kernel
@@ -603,14 +618,25 @@ static std::vector<FixItHint> gridConstantFixes(const FunctionDecl &Kernel,
 }
 
 void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  const SourceManager &SM = *Result.SourceManager;
+  if (const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(DeviceFnId)) {
+    if (!Fn->isDependentContext() && Fn->getBody() &&
+        !SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation()))) {
+      if (!Folder)
+        Folder = ConstantFolder::forTranslationUnit(Ctx);
+      checkMapCopies(*Fn, Ctx, SM);
+    }
+    return;
+  }
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>(KernelId);
   // Templates are checked per instantiation.
   if (Kernel->isDependentContext() || !Kernel->getBody())
     return;
-  ASTContext &Ctx = *Result.Context;
-  const SourceManager &SM = *Result.SourceManager;
   if (!Folder)
     Folder = ConstantFolder::forTranslationUnit(Ctx);
+  if (!SM.isInSystemHeader(SM.getFileLoc(Kernel->getLocation())))
+    checkMapCopies(*Kernel, Ctx, SM);
   for (unsigned I = 0; I < Kernel->getNumParams(); ++I) {
     const ParmVarDecl &P = *Kernel->getParamDecl(I);
     QualType T = P.getType();
@@ -653,6 +679,80 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
   }
   if (GlobalFence)
     checkGlobalMaps(*Kernel, Ctx, SM);
+}
+
+//===----------------------------------------------------------------------===//
+// TMA-MAP-STATE-SPACE
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The local and __shared__ variables of a body that hold a map by value.
+class MapVars : public RecursiveASTVisitor<MapVars> {
+public:
+  bool VisitVarDecl(VarDecl *V) {
+    QualType T = V->getType();
+    if (!isa<ParmVarDecl>(V) && V->isLocalVarDecl() &&
+        !T->isReferenceType() && !T->isPointerType() &&
+        !V->hasAttr<CUDAConstantAttr>() && holdsMap(T) &&
+        (V->hasLocalStorage() || V->hasAttr<CUDASharedAttr>()))
+      Vars.push_back(V);
+    return true;
+  }
+  // A lambda's body is another function.
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  std::vector<const VarDecl *> Vars;
+};
+} // namespace
+
+void TensorMapPlacementCheck::checkMapCopies(const FunctionDecl &FD,
+                                             ASTContext &Ctx,
+                                             const SourceManager &SM) {
+  using ::tma::rules::MapStorage;
+  std::vector<std::pair<const VarDecl *, MapStorage>> Candidates;
+  // By-value parameters of __device__ functions; a kernel's are
+  // TMAP-PLACE-GRID-CONSTANT's.
+  if (!FD.hasAttr<CUDAGlobalAttr>())
+    for (const ParmVarDecl *P : FD.parameters()) {
+      QualType T = P->getType();
+      if (P->getIdentifier() && !T->isReferenceType() && !T->isPointerType() &&
+          holdsMap(T))
+        Candidates.emplace_back(P, MapStorage::DeviceParamCopy);
+    }
+  MapVars Locals;
+  Locals.TraverseStmt(FD.getBody());
+  for (const VarDecl *V : Locals.Vars)
+    Candidates.emplace_back(V, V->hasAttr<CUDASharedAttr>()
+                                   ? MapStorage::Shared
+                                   : MapStorage::Local);
+  for (const auto &[Var, Storage] : Candidates) {
+    SourceLocation Loc = SM.getFileLoc(Var->getLocation());
+    if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
+        Reported.count(Loc.getRawEncoding()))
+      continue;
+    std::optional<::tma::rules::DeviceViolation> V =
+        ::tma::rules::checkTmaMapStateSpace(Storage);
+    if (!V || !Rules.allows(V->RuleId))
+      continue;
+    auto Path = AddressFlow(Ctx, *Folder, CallDepth, /*CopiesOnly=*/true)
+                    .follow(FD, *Var, Ref::Object, 0);
+    if (Path.empty())
+      continue;
+    Reported.insert(Loc.getRawEncoding());
+    diag(Loc, "%select{tensor map %1|%1 holds a CUtensorMap and}0 %2 (%3)")
+        << !isMapType(Var->getType()) << Var << V->Message << V->RuleId;
+    SourceLocation First = SM.getFileLoc(Path.front()->getBeginLoc());
+    diag(First,
+         Path.size() == 1
+             ? "the address of %0 reaches a TMA operation here"
+             : "the address of %0 is passed on here and reaches a TMA "
+               "operation",
+         DiagnosticIDs::Note)
+        << Var;
+    SourceLocation Last = SM.getFileLoc(Path.back()->getBeginLoc());
+    if (Path.size() > 1 && !SM.isInSystemHeader(Last))
+      diag(Last, "the TMA operation", DiagnosticIDs::Note);
+    diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
+  }
 }
 
 //===----------------------------------------------------------------------===//

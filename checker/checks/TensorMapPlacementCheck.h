@@ -60,6 +60,11 @@ private:
 
   void checkGlobalMaps(const FunctionDecl &Kernel, ASTContext &Ctx,
                        const SourceManager &SM);
+  /// TMA-MAP-STATE-SPACE: locals and __shared__ variables of \p FD that hold
+  /// a map, and (for a __device__ function) its by-value map parameters,
+  /// whose address reaches a TMA operation.
+  void checkMapCopies(const FunctionDecl &FD, ASTContext &Ctx,
+                      const SourceManager &SM);
   bool mayFence(const FunctionDecl &FD, const SourceManager &SM,
                 unsigned Depth);
 };

@@ -67,6 +67,8 @@ const char *deviceParamName(DeviceParam P) {
     return "ctaMask";
   case DeviceParam::ElementType:
     return "element type";
+  case DeviceParam::TensorMap:
+    return "tensorMap";
   }
   return "?";
 }

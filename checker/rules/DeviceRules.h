@@ -55,6 +55,8 @@ enum class DeviceParam {
   CtaMask,
   /// The element type of a shared-memory buffer against the map's.
   ElementType,
+  /// The tensorMap operand of a tensor copy.
+  TensorMap,
 };
 
 /// PTX's name of \p P, e.g. "size", "txCount".

@@ -230,4 +230,63 @@ std::optional<DeviceViolation> checkBulkMulticast(Known CtaMask,
                   std::to_string(*ClusterSize) + " low bits");
 }
 
+std::optional<DeviceViolation>
+checkTmaCtaGroup(unsigned CtaGroup, const std::optional<GpuTarget> &Target) {
+  if (!Target || Target->Cc >= 100)
+    return std::nullopt;
+  return make("TMA-CTA-GROUP", DeviceParam::LoadMode, CtaGroup, 100,
+              ".cta_group::" + std::to_string(CtaGroup) +
+                  " needs sm_100a or sm_100f (compute capability 10.0), but "
+                  "this pass compiles for " +
+                  Target->name(),
+              "guard the CTA-pair copy with __CUDA_ARCH__ >= 1000, or use "
+              "the single-CTA form");
+}
+
+std::optional<DeviceViolation>
+checkTmaGather4Target(CopyMode M, const std::optional<GpuTarget> &Target) {
+  if ((M != CopyMode::Gather4 && M != CopyMode::Scatter4) || !Target ||
+      Target->Cc >= 100)
+    return std::nullopt;
+  return make("TMA-GATHER4", DeviceParam::LoadMode,
+              static_cast<std::uint64_t>(M), 100,
+              std::string(copyModeName(M)) +
+                  " needs sm_100 or newer (compute capability 10.0), but this "
+                  "pass compiles for " +
+                  Target->name(),
+              "guard the copy with __CUDA_ARCH__ >= 1000, or load the rows "
+              "with .tile copies");
+}
+
+std::optional<DeviceViolation> checkTmaMapStateSpace(MapStorage S) {
+  const char *Where;
+  switch (S) {
+  case MapStorage::GridConstantParam:
+  case MapStorage::Constant:
+  case MapStorage::Global:
+  case MapStorage::KernelParamCopy:
+    return std::nullopt;
+  case MapStorage::Local:
+    Where = "a local variable, in local memory";
+    break;
+  case MapStorage::DeviceParamCopy:
+    Where = "a by-value parameter of a __device__ function, a copy in local "
+            "memory";
+    break;
+  case MapStorage::Shared:
+    Where = "in shared memory";
+    break;
+  }
+  return make("TMA-MAP-STATE-SPACE", DeviceParam::TensorMap,
+              static_cast<std::uint64_t>(S), 0,
+              std::string("is ") + Where +
+                  ", but TMA reads a tensor map only from a const "
+                  "__grid_constant__ kernel parameter, __constant__ or global "
+                  "memory",
+              S == MapStorage::DeviceParamCopy
+                  ? "pass the map by pointer or reference to const"
+                  : "use the kernel parameter, the __constant__ or the global "
+                    "map itself, not a copy");
+}
+
 } // namespace tma::rules

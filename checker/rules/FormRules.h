@@ -18,6 +18,7 @@
 
 #include "rules/DeviceRules.h"
 #include "rules/TensorCopyRules.h"
+#include "rules/Target.h"
 
 #include <cstddef>
 #include <string>
@@ -76,6 +77,37 @@ checkTmaIm2colInfo(CopyMode M, Known Dims, const std::vector<Known> &Info);
 /// cluster: bit i < \p ClusterSize (the product of __cluster_dims__).
 std::optional<DeviceViolation> checkBulkMulticast(Known CtaMask,
                                                   Known ClusterSize);
+
+/// TMA-CTA-GROUP (its target part, tma-rules.md section 7): `.cta_group::N`
+/// tensor copies exist from sm_100a/sm_100f on. Reported for a device pass
+/// \p Target below compute capability 10.0 only; unknown targets (the host
+/// pass) and Blackwell targets whose suffix rules are finer are silent.
+std::optional<DeviceViolation>
+checkTmaCtaGroup(unsigned CtaGroup, const std::optional<GpuTarget> &Target);
+
+/// TMA-GATHER4 (its target part): .tile::gather4 and .tile::scatter4 need
+/// sm_100 or newer. Silent for other modes and unknown targets.
+std::optional<DeviceViolation>
+checkTmaGather4Target(CopyMode M, const std::optional<GpuTarget> &Target);
+
+/// Where the tensor map that a tensor copy's tensorMap operand points to is
+/// stored.
+enum class MapStorage {
+  GridConstantParam, ///< a const __grid_constant__ kernel parameter (.param)
+  Constant,          ///< a __constant__ variable (.const)
+  Global,            ///< global memory
+  KernelParamCopy,   ///< a by-value kernel parameter without
+                     ///< __grid_constant__ (TMAP-PLACE-GRID-CONSTANT)
+  Local,             ///< a local variable: a copy in local memory
+  DeviceParamCopy,   ///< a by-value parameter of a __device__ function
+  Shared,            ///< a __shared__ variable
+};
+
+/// TMA-MAP-STATE-SPACE: the map a tensor copy reads is in .param, .const or
+/// .global memory: not a local copy, not a by-value __device__ parameter,
+/// not shared memory. (A by-value kernel parameter is
+/// TMAP-PLACE-GRID-CONSTANT's.)
+std::optional<DeviceViolation> checkTmaMapStateSpace(MapStorage S);
 
 } // namespace tma::rules
 

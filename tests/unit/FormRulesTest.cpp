@@ -270,6 +270,64 @@ TEST(BulkMulticast, MaskWithinTheCluster) {
 }
 
 //===----------------------------------------------------------------------===//
+// TMA-CTA-GROUP and TMA-GATHER4: target parts
+//===----------------------------------------------------------------------===//
+
+TEST(TmaCtaGroupTarget, BlackwellOnly) {
+  EXPECT_FALSE(checkTmaCtaGroup(1, std::nullopt));
+  for (const char *T : {"sm_100a", "sm_100f", "sm_103a", "sm_110f"})
+    EXPECT_FALSE(checkTmaCtaGroup(2, parseGpuTarget(T))) << T;
+  for (const char *T : {"sm_90a", "sm_90", "sm_89"}) {
+    auto V = checkTmaCtaGroup(2, parseGpuTarget(T));
+    ASSERT_TRUE(V) << T;
+    EXPECT_STREQ(V->RuleId, "TMA-CTA-GROUP");
+    EXPECT_EQ(V->Value, 2u);
+  }
+  EXPECT_EQ(checkTmaCtaGroup(1, parseGpuTarget("sm_90a"))->Message,
+            ".cta_group::1 needs sm_100a or sm_100f (compute capability "
+            "10.0), but this pass compiles for sm_90a");
+}
+
+TEST(TmaGather4Target, BlackwellOnly) {
+  EXPECT_FALSE(checkTmaGather4Target(CopyMode::Gather4, std::nullopt));
+  EXPECT_FALSE(checkTmaGather4Target(CopyMode::Tile, parseGpuTarget("sm_90a")));
+  EXPECT_FALSE(
+      checkTmaGather4Target(CopyMode::Scatter4, parseGpuTarget("sm_100a")));
+  EXPECT_FALSE(
+      checkTmaGather4Target(CopyMode::Gather4, parseGpuTarget("sm_120")));
+  auto V = checkTmaGather4Target(CopyMode::Scatter4, parseGpuTarget("sm_90a"));
+  ASSERT_TRUE(V);
+  EXPECT_STREQ(V->RuleId, "TMA-GATHER4");
+}
+
+//===----------------------------------------------------------------------===//
+// TMA-MAP-STATE-SPACE
+//===----------------------------------------------------------------------===//
+
+TEST(TmaMapStateSpace, ParamConstGlobalAreRight) {
+  EXPECT_FALSE(checkTmaMapStateSpace(MapStorage::GridConstantParam));
+  EXPECT_FALSE(checkTmaMapStateSpace(MapStorage::Constant));
+  EXPECT_FALSE(checkTmaMapStateSpace(MapStorage::Global));
+  // TMAP-PLACE-GRID-CONSTANT's.
+  EXPECT_FALSE(checkTmaMapStateSpace(MapStorage::KernelParamCopy));
+}
+
+TEST(TmaMapStateSpace, CopiesAndSharedAreReported) {
+  for (MapStorage S : {MapStorage::Local, MapStorage::DeviceParamCopy,
+                       MapStorage::Shared}) {
+    auto V = checkTmaMapStateSpace(S);
+    ASSERT_TRUE(V);
+    EXPECT_STREQ(V->RuleId, "TMA-MAP-STATE-SPACE");
+    EXPECT_EQ(V->Parameter, DeviceParam::TensorMap);
+    EXPECT_FALSE(V->Suggestion.empty());
+  }
+  EXPECT_EQ(checkTmaMapStateSpace(MapStorage::Shared)->Message,
+            "is in shared memory, but TMA reads a tensor map only from a "
+            "const __grid_constant__ kernel parameter, __constant__ or global "
+            "memory");
+}
+
+//===----------------------------------------------------------------------===//
 // Map-side rules
 //===----------------------------------------------------------------------===//
 

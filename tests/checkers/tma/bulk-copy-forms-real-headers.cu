@@ -3,7 +3,7 @@
 // (TMA-STORE-NONNEG), cuda::ptx tensor reductions against the linked map
 // (TMA-REDUCE-OP-TYPE) and the gather4 wrapper against a rank-2 map, whose
 // five coordinates are no .5d (TMA-DIM-EQ-RANK stays silent).
-// RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_real_device
+// RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_real_device --no-cuda-gpu-arch=sm_90a --cuda-gpu-arch=sm_100a
 // RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_real_host
 
 #include <cstdint>

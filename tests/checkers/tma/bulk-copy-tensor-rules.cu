@@ -3,8 +3,8 @@
 // TMA-REDUCE-MODE (no .tile::scatter4 reduction), TMA-IM2COL-INFO (im2col
 // operands), and against the map the launch passes: TMA-STORE-COORD-ALIGN,
 // TMA-GATHER4, TMA-REDUCE-OP-TYPE, TMA-SMEM-ELEMTYPE and
-// TMA-MODE-MATCHES-MAP for im2col copies of a tiled map.
-// RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_device
+// TMA-MODE-MATCHES-MAP for im2col copies of a tiled map (sm_100a pass).
+// RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_device --no-cuda-gpu-arch=sm_90a --cuda-gpu-arch=sm_100a
 // RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_host
 
 #include <cstdint>
