@@ -966,6 +966,10 @@ KnownMap MapLinker::describe(const LinkedMap &L) {
     const bool Wide = L.Kind == EncodeKind::Im2colWide;
     D.Encoder =
         Wide ? rules::MapEncoder::Im2colWide : rules::MapEncoder::Im2col;
+    if (!Wide) {
+      D.LowerCorner = Array(6);
+      D.UpperCorner = Array(7);
+    }
     D.ChannelsPerPixel = Scalar(8);
     D.PixelsPerColumn = Scalar(9);
     D.ElementStrides = Array(10);

@@ -514,6 +514,10 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
   if (auto V = ::tma::rules::checkTmaStoreCoordAlign(D.DataType, Mode, Dir,
                                                      firstCoordinate(T)))
     reportLinked(T, OpName, *V, Encode->getArg(1), *Map, Context, SM);
+  bool Upper = false;
+  if (auto V = ::tma::rules::checkTmaStoreIm2colCorners(D, Mode, Dir, Upper))
+    reportLinked(T, OpName, *V, Encode->getArg(Upper ? 7 : 6), *Map, Context,
+                 SM);
   if (auto V = ::tma::rules::checkTmaGather4(D, Mode))
     reportLinked(T, OpName, *V, Map->BoxArg ? Map->BoxArg : Encode, *Map,
                  Context, SM);

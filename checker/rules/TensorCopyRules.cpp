@@ -235,6 +235,36 @@ std::optional<DeviceViolation> checkTmaStoreCoordAlign(Known DataType,
           (Granule == 1 ? " element" : " elements")};
 }
 
+std::optional<DeviceViolation> checkTmaStoreIm2colCorners(const MapDescriptor &D,
+                                                          CopyMode M,
+                                                          CopyDirection Dir,
+                                                          bool &Upper) {
+  if (M != CopyMode::Im2colNoOffs || D.Encoder != MapEncoder::Im2col ||
+      (Dir != CopyDirection::Store && Dir != CopyDirection::Reduce))
+    return std::nullopt;
+  for (int Which = 0; Which < 2; ++Which) {
+    const KnownArray &A = Which ? D.UpperCorner : D.LowerCorner;
+    for (std::size_t I = 0; I < A.Elems.size(); ++I) {
+      if (!A.Elems[I])
+        continue;
+      const auto C = static_cast<std::int32_t>(*A.Elems[I] & 0xffffffffu);
+      if (Which ? C <= 0 : C >= 0)
+        continue;
+      Upper = Which;
+      const char *Name =
+          Which ? "pixelBoxUpperCorner" : "pixelBoxLowerCorner";
+      return DeviceViolation{
+          "TMA-STORE-NONNEG", DeviceParam::Coords, *A.Elems[I], 0,
+          std::string("an im2col store keeps its box inside the tensor, but "
+                      "the tensor map it writes has ") +
+              Name + "[" + std::to_string(I) + "] = " + std::to_string(C),
+          std::string("store through a map whose ") + Name + " is " +
+              (Which ? "at most 0" : "at least 0")};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<DeviceViolation> checkTmaGather4(const MapDescriptor &D,
                                                CopyMode M) {
   if ((M != CopyMode::Gather4 && M != CopyMode::Scatter4) ||

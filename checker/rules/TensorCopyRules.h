@@ -34,6 +34,10 @@ struct MapDescriptor {
   KnownArray ElementStrides;
   Known Interleave;
   Known Swizzle;
+  /// Im2col maps only: pixelBoxLowerCorner and pixelBoxUpperCorner (signed
+  /// values in two's complement).
+  KnownArray LowerCorner;
+  KnownArray UpperCorner;
   /// Im2col and Im2colWide maps only.
   Known ChannelsPerPixel;
   Known PixelsPerColumn;
@@ -92,6 +96,15 @@ std::optional<DeviceViolation> checkTmaStoreCoordAlign(Known DataType,
                                                        CopyMode M,
                                                        CopyDirection Dir,
                                                        Known Coord0);
+
+/// TMA-STORE-NONNEG (the map side): an .im2col_no_offs store or reduction
+/// keeps the bounding box inside the tensor, so the map's
+/// pixelBoxLowerCorner is non-negative and its pixelBoxUpperCorner
+/// non-positive. \p Upper tells which corner the violation names.
+std::optional<DeviceViolation> checkTmaStoreIm2colCorners(const MapDescriptor &D,
+                                                          CopyMode M,
+                                                          CopyDirection Dir,
+                                                          bool &Upper);
 
 /// TMA-GATHER4: a .tile::gather4 / .tile::scatter4 copy reads a map without
 /// interleave whose boxDim[1] is 1 (its rank is TMA-DIM-EQ-RANK's).

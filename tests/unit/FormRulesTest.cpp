@@ -361,6 +361,44 @@ TEST(TmaStoreCoordAlign, InnermostBytesMultipleOf16) {
                                        4));
 }
 
+MapDescriptor im2colMap(std::vector<Known> Lower, std::vector<Known> Upper) {
+  MapDescriptor D;
+  D.Encoder = MapEncoder::Im2col;
+  D.DataType = dtype::Float32;
+  D.Rank = 4;
+  D.LowerCorner.Elems = std::move(Lower);
+  D.UpperCorner.Elems = std::move(Upper);
+  return D;
+}
+
+TEST(TmaStoreIm2colCorners, BoxInsideTheTensor) {
+  const auto Store = CopyDirection::Store;
+  const auto NoOffs = CopyMode::Im2colNoOffs;
+  bool Upper = false;
+  EXPECT_FALSE(checkTmaStoreIm2colCorners(im2colMap({0, 0}, {0, 0}), NoOffs,
+                                          Store, Upper));
+  EXPECT_FALSE(checkTmaStoreIm2colCorners(im2colMap({1, 2}, {-1, -3}),
+                                          NoOffs, CopyDirection::Reduce,
+                                          Upper));
+  EXPECT_FALSE(checkTmaStoreIm2colCorners(
+      im2colMap({std::nullopt, 0}, {std::nullopt, 0}), NoOffs, Store, Upper));
+  // Loads may read outside the tensor.
+  EXPECT_FALSE(checkTmaStoreIm2colCorners(im2colMap({0xffffffffu}, {1}),
+                                          CopyMode::Im2col,
+                                          CopyDirection::Load, Upper));
+  auto V = checkTmaStoreIm2colCorners(im2colMap({0, 0xffffffffu}, {0, 0}),
+                                      NoOffs, Store, Upper);
+  ASSERT_TRUE(V);
+  EXPECT_STREQ(V->RuleId, "TMA-STORE-NONNEG");
+  EXPECT_FALSE(Upper);
+  EXPECT_EQ(V->Message, "an im2col store keeps its box inside the tensor, "
+                        "but the tensor map it writes has "
+                        "pixelBoxLowerCorner[1] = -1");
+  V = checkTmaStoreIm2colCorners(im2colMap({0}, {1}), NoOffs, Store, Upper);
+  ASSERT_TRUE(V);
+  EXPECT_TRUE(Upper);
+}
+
 MapDescriptor gatherMap(Known Box1, Known Interleave) {
   MapDescriptor D;
   D.Encoder = MapEncoder::Tiled;

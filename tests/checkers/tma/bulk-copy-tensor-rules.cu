@@ -236,3 +236,39 @@ void runIm2colOfTiled(float *ptr) {
 // CHECK-MESSAGES: :32:3: note: the tensor map is encoded here
 // CHECK-MESSAGES: :191:3: note: and passed to the kernel by this launch
 // CHECK-MESSAGES: :156:3: note: encode the map with cuTensorMapEncodeIm2col
+
+// TMA-STORE-NONNEG, the map side: an im2col store keeps its box inside the
+// tensor (lower corners >= 0, upper corners <= 0).
+__global__ void im2colStore(const __grid_constant__ CUtensorMap map) {
+  __shared__ alignas(128) float tile[64 * 32];
+  asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.im2col_no_offs."
+               "bulk_group [%0, {%1, %2, %3, %4}], [%5];"
+               :: "l"(&map), "r"(0), "r"(0), "r"(0), "r"(0), "r"(smem(tile))
+               : "memory");
+}
+// CHECK-MESSAGES: :[[#@LINE-5]]:3: warning: cp.async.bulk.tensor: an im2col store keeps its box inside the tensor, but the tensor map it writes has pixelBoxLowerCorner[0] = -1 (TMA-STORE-NONNEG) [tma-bulk-copy]
+// CHECK-MESSAGES: :262:36: note: the tensor map is encoded here
+// CHECK-MESSAGES: :271:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :[[#@LINE-8]]:3: note: store through a map whose pixelBoxLowerCorner is at least 0
+
+CUtensorMap nhwc(float *ptr, int lo, int hi) {
+  uint64_t dims[4] = {64, 16, 16, 8};
+  uint64_t strides[3] = {256, 256 * 16, 256 * 16 * 16};
+  int lower[2] = {lo, lo};
+  int upper[2] = {hi, hi};
+  uint32_t estrides[4] = {1, 1, 1, 1};
+  CUtensorMap map;
+  cuTensorMapEncodeIm2col(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, ptr, dims,
+                          strides, lower, upper, 64, 32, estrides,
+                          CU_TENSOR_MAP_INTERLEAVE_NONE,
+                          CU_TENSOR_MAP_SWIZZLE_NONE,
+                          CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return map;
+}
+
+void runIm2colStore(float *ptr) {
+  im2colStore<<<1, 32>>>(nhwc(ptr, -1, 1));
+  // Inside the tensor: right.
+  im2colStore<<<1, 32>>>(nhwc(ptr, 0, 0));
+}
