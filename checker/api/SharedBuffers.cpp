@@ -27,20 +27,23 @@ namespace clang::tidy::tma {
 
 /// Deeper chains are unusual enough to give up on.
 static constexpr unsigned MaxDepth = 32;
-/// What an `extern __shared__` pool's start is known to be aligned to at
-/// most: dynamic shared memory starts 16-byte aligned, and a larger
-/// __align__ on the declaration is not reliably honoured.
-static constexpr std::uint64_t MaxExternAlign = 16;
+/// What an `extern __shared__` pool's start is aligned to whatever its
+/// declaration says: dynamic shared memory starts 16-byte aligned.
+static constexpr std::uint64_t ExternStartAlign = 16;
 
 ::tma::rules::Known addressAlignOf(const SharedBuffer &B) {
+  // A static variable's start is aligned to what its declaration says and
+  // to no more; an extern pool's and a rounded address's may be aligned to
+  // more.
+  bool Whole = !B.Extern && !B.RoundedTo;
   if (B.Offset || !B.Stride || !B.BaseAlign)
-    return ::tma::rules::addressAlign(B.BaseAlign, B.Offset, !B.Extern);
+    return ::tma::rules::addressAlign(B.BaseAlign, B.Offset, Whole);
   // Residue + k * Stride: a stride at least as aligned as the base keeps
   // the residue's answer; a smaller one leaves only the residue's bits
   // below the stride's lowest one certain.
   std::uint64_t StrideAlign = B.Stride & (~B.Stride + 1);
   if (StrideAlign >= *B.BaseAlign)
-    return ::tma::rules::addressAlign(B.BaseAlign, B.Residue, !B.Extern);
+    return ::tma::rules::addressAlign(B.BaseAlign, B.Residue, Whole);
   return ::tma::rules::addressAlign(StrideAlign, B.Residue,
                                     /*BaseIsWholeGuarantee=*/false);
 }
@@ -168,6 +171,10 @@ SharedBuffers::entry(const Expr *E, const CallContext *Context,
       return pointerValue(E, Context, Depth + 1);
     return std::nullopt;
   }
+  // An address held as an integer (what is left of `(T *)(uintptr_t)...`
+  // once the casts are looked through).
+  if (E->getType()->isIntegerType())
+    return integerAddress(E, Context, Depth + 1);
   return pointee(E, Context, Depth + 1);
 }
 
@@ -194,6 +201,123 @@ SharedBuffers::pointerValue(const Expr *E, const CallContext *Context,
   return entry(VD->getInit(), Context, Depth + 1);
 }
 
+/// The power of two \p Mask rounds down to when and-ed with an integer of
+/// \p Bits bits (`~(A - 1)`: all bits from A's up set); 0 for other masks.
+static std::uint64_t roundingMask(std::int64_t Mask, unsigned Bits) {
+  auto M = static_cast<std::uint64_t>(Mask);
+  if (Bits < 64)
+    M &= (std::uint64_t(1) << Bits) - 1;
+  std::uint64_t A = M & (~M + 1);
+  std::uint64_t All = Bits < 64 ? (std::uint64_t(1) << Bits) - 1 : ~std::uint64_t(0);
+  if (A < 2 || (M | (A - 1)) != All)
+    return 0;
+  return A;
+}
+
+std::optional<SharedBuffers::Location>
+SharedBuffers::integerAddress(const Expr *E, const CallContext *Context,
+                              unsigned Depth) {
+  if (!E || Depth > MaxDepth || !E->getType()->isIntegerType())
+    return std::nullopt;
+  E = E->IgnoreParens();
+  // Shared-memory addresses fit in 32 bits: anything narrower is no address.
+  unsigned Bits = static_cast<unsigned>(Ctx.getTypeSize(E->getType()));
+  if (Bits < 32)
+    return std::nullopt;
+  auto Rounded = [](std::optional<Location> L, std::uint64_t A) {
+    if (L) {
+      *L = Location{L->Var, 0};
+      L->RoundedTo = A;
+    }
+    return L;
+  };
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    switch (Cast->getCastKind()) {
+    case CK_PointerToIntegral:
+      return pointee(Cast->getSubExpr(), Context, Depth + 1);
+    case CK_IntegralCast:
+    case CK_NoOp:
+      return integerAddress(Cast->getSubExpr(), Context, Depth + 1);
+    case CK_LValueToRValue: {
+      // A local or parameter holding the integer, never reassigned.
+      const auto *DRE =
+          dyn_cast<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens());
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!VD || !isNeverReassigned(VD))
+        return std::nullopt;
+      if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
+        const Expr *Arg = argumentFor(PVD, Context);
+        return Arg ? integerAddress(Arg, Context->Parent, Depth + 1)
+                   : std::nullopt;
+      }
+      if (!VD->hasLocalStorage() || !VD->getInit())
+        return std::nullopt;
+      return integerAddress(VD->getInit(), Context, Depth + 1);
+    }
+    default:
+      return std::nullopt;
+    }
+  }
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B)
+    return std::nullopt;
+  const Expr *L = B->getLHS(), *R = B->getRHS();
+  switch (B->getOpcode()) {
+  case BO_Add:
+  case BO_Sub: {
+    // Address plus or minus a byte count (either order for a sum).
+    std::optional<Location> Loc = integerAddress(L, Context, Depth + 1);
+    const Expr *Index = R;
+    if (!Loc && B->getOpcode() == BO_Add) {
+      Loc = integerAddress(R, Context, Depth + 1);
+      Index = L;
+    }
+    if (!Loc)
+      return std::nullopt;
+    auto [K, Mod] = affineIndex(Index, Context, Depth + 1);
+    if (K && B->getOpcode() == BO_Sub)
+      K = -*K;
+    Loc->addIndex(1, K, Mod);
+    return Loc;
+  }
+  case BO_And: {
+    // (a + A - 1) & ~(A - 1): the mask on either side.
+    for (int Side = 0; Side < 2; ++Side) {
+      std::optional<std::int64_t> M = foldIndex(Side ? L : R, Context);
+      if (std::uint64_t A = M ? roundingMask(*M, Bits) : 0)
+        return Rounded(integerAddress(Side ? R : L, Context, Depth + 1), A);
+    }
+    return std::nullopt;
+  }
+  case BO_Mul: {
+    // a / A * A.
+    for (int Side = 0; Side < 2; ++Side) {
+      const auto *Div =
+          dyn_cast<BinaryOperator>((Side ? R : L)->IgnoreParenImpCasts());
+      std::optional<std::int64_t> A = foldIndex(Side ? L : R, Context);
+      if (!Div || Div->getOpcode() != BO_Div || !A || *A < 2 ||
+          (*A & (*A - 1)) != 0 || foldIndex(Div->getRHS(), Context) != A)
+        continue;
+      return Rounded(integerAddress(Div->getLHS(), Context, Depth + 1),
+                     static_cast<std::uint64_t>(*A));
+    }
+    return std::nullopt;
+  }
+  case BO_Shl: {
+    // a >> s << s.
+    const auto *Shr = dyn_cast<BinaryOperator>(L->IgnoreParenImpCasts());
+    std::optional<std::int64_t> S = foldIndex(R, Context);
+    if (!Shr || Shr->getOpcode() != BO_Shr || !S || *S < 1 || *S > 30 ||
+        foldIndex(Shr->getRHS(), Context) != S)
+      return std::nullopt;
+    return Rounded(integerAddress(Shr->getLHS(), Context, Depth + 1),
+                   std::uint64_t(1) << *S);
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<SharedBuffers::Location>
 SharedBuffers::pointee(const Expr *E, const CallContext *Context,
                        unsigned Depth) {
@@ -208,8 +332,25 @@ SharedBuffers::pointee(const Expr *E, const CallContext *Context,
       return pointerValue(Cast->getSubExpr(), Context, Depth + 1);
     case CK_NoOp:
     case CK_BitCast:
-    case CK_AddressSpaceConversion:
-      return pointee(Cast->getSubExpr(), Context, Depth + 1);
+    case CK_AddressSpaceConversion: {
+      std::optional<Location> L = pointee(Cast->getSubExpr(), Context, Depth + 1);
+      // Code that casts the start of a pool to `T *` takes the start to be
+      // aligned to T (CUTLASS's `*reinterpret_cast<SharedStorage *>(smem)`).
+      QualType To = E->getType()->isPointerType()
+                        ? E->getType()->getPointeeType()
+                        : QualType();
+      if (L && L->Offset && !L->Stride && !L->RoundedTo && !To.isNull() &&
+          !To->isIncompleteType() && !To->isDependentType()) {
+        auto Align = static_cast<std::int64_t>(
+            Ctx.getTypeAlignInChars(To).getQuantity());
+        if (Align > 0 && *L->Offset % Align == 0)
+          L->CastAlign =
+              std::max<std::uint64_t>(L->CastAlign, static_cast<std::uint64_t>(Align));
+      }
+      return L;
+    }
+    case CK_IntegralToPointer:
+      return integerAddress(Cast->getSubExpr(), Context, Depth + 1);
     default:
       return std::nullopt;
     }
@@ -244,6 +385,37 @@ SharedBuffers::pointee(const Expr *E, const CallContext *Context,
   }
   if (const auto *Forwarded = forwardedArgument(E))
     return entry(Forwarded, Context, Depth + 1);
+  // `this` inside a method followed from its call: the call's object.
+  if (isa<CXXThisExpr>(E)) {
+    if (ThisObjects.empty())
+      return std::nullopt;
+    auto [Obj, ObjContext] = ThisObjects.pop_back_val();
+    std::optional<Location> L =
+        Obj->getType()->isPointerType()
+            ? pointee(Obj, ObjContext, Depth + 1)
+            : object(Obj, ObjContext, Depth + 1);
+    ThisObjects.push_back({Obj, ObjContext});
+    return L;
+  }
+  // A method that returns an address within its object (cute::array's
+  // `T *data() { return __elems_; }`), followed with the call's object.
+  if (const auto *MCall = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = MCall->getMethodDecl();
+    const FunctionDecl *Def = MD ? MD->getDefinition() : nullptr;
+    const auto *Body =
+        Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
+    const auto *Ret = Body && Body->size() == 1
+                          ? dyn_cast<ReturnStmt>(Body->body_front())
+                          : nullptr;
+    const Expr *Obj = MCall->getImplicitObjectArgument();
+    if (!Ret || !Ret->getRetValue() || !Obj || MD->isStatic())
+      return std::nullopt;
+    ThisObjects.push_back({Obj, Context});
+    std::optional<Location> L = entry(
+        Ret->getRetValue(), Folder.contextFor(MCall, Def, Context), Depth + 1);
+    ThisObjects.pop_back();
+    return L;
+  }
   // A helper that returns an address computed from its parameters
   // (`return base + stage * StageElems;`), followed under this call.
   if (const auto *Call = dyn_cast<CallExpr>(E);
@@ -358,6 +530,13 @@ SharedBuffer SharedBuffers::describe(const Location &L) const {
   QualType T = VD->getType();
   if (T->isDependentType())
     return B;
+  if (L.RoundedTo) {
+    B.RoundedTo = L.RoundedTo;
+    B.BaseAlign = L.RoundedTo;
+    if (std::optional<std::int64_t> Size = sizeOf(T, Ctx))
+      B.Size = static_cast<std::uint64_t>(*Size);
+    return B;
+  }
   // Attributes on any redeclaration count (getMaxAlignment reads this one).
   std::uint64_t Declared = 0;
   for (const VarDecl *R : VD->redecls())
@@ -365,7 +544,10 @@ SharedBuffer SharedBuffers::describe(const Location &L) const {
                                                      Ctx.getCharWidth());
   std::uint64_t Natural = Ctx.getTypeAlignInChars(T).getQuantity();
   if (B.Extern) {
-    B.BaseAlign = std::min(Natural, MaxExternAlign);
+    std::uint64_t Base = std::max({Declared, Natural, ExternStartAlign});
+    B.AlignDeclared = Declared == Base && Declared > Natural;
+    B.AlignFromCast = !B.AlignDeclared && L.CastAlign > Base;
+    B.BaseAlign = std::max(Base, L.CastAlign);
     return B;
   }
   B.BaseAlign = std::max(Declared, Natural);

@@ -24,6 +24,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <optional>
 
@@ -32,23 +33,34 @@ namespace clang::tidy::tma {
 /// The `__shared__` variable that an address points into.
 struct SharedBuffer {
   const VarDecl *Var = nullptr;
-  /// An `extern __shared__` pool (dynamic shared memory): its size is set at
-  /// launch and its start may be more aligned than BaseAlign.
+  /// An `extern __shared__` variable (dynamic shared memory): its size is
+  /// set at launch and where its start lies is up to the launch.
   bool Extern = false;
-  /// The alignment of the variable's start that is certain, in bytes: the
-  /// larger of alignas/__align__ and the type's natural alignment. For an
-  /// extern pool only the type's natural alignment, at most 16 bytes: an
-  /// __align__ on it does not reliably raise the start (tma-rules.md
-  /// TMA-SMEM-ALIGN-128).
+  /// The alignment of the variable's start, in bytes. Static variables: the
+  /// larger of alignas/__align__ and the type's natural alignment, which is
+  /// all that is guaranteed. Extern variables: what the code takes the start
+  /// to be aligned to, the largest of the declaration's __align__, its
+  /// type's alignment, the alignment of a type the start is cast to
+  /// (`*reinterpret_cast<SharedStorage *>(smem)`) and the 16 bytes dynamic
+  /// shared memory starts at; the start may be more aligned, so only an
+  /// offset that breaks this alignment is an answer (addressAlignOf).
   std::optional<std::uint64_t> BaseAlign;
   /// BaseAlign comes from an alignas/__align__ of the declaration.
   bool AlignDeclared = false;
+  /// BaseAlign of an extern variable comes from the type it is cast to.
+  bool AlignFromCast = false;
+  /// The address was computed from one rounded down to a multiple of
+  /// RoundedTo bytes at run time (`(p + 1023) & ~1023`, `p / 1024 * 1024`):
+  /// BaseAlign is RoundedTo, certain but perhaps exceeded, and Offset
+  /// counts from the rounded address. 0: not rounded.
+  std::uint64_t RoundedTo = 0;
   /// The byte offset of the address from the variable's start.
   std::optional<std::int64_t> Offset;
   /// sizeof the variable; unknown for extern pools.
   std::optional<std::uint64_t> Size;
   /// Bytes from the address to the end of the variable; unknown for extern
-  /// pools, unknown offsets and offsets outside the variable.
+  /// pools, rounded addresses, unknown offsets and offsets outside the
+  /// variable.
   std::optional<std::uint64_t> BytesToEnd;
   /// When Offset is unknown because of run-time indices (`buf[stage]`,
   /// `buf + (k % S) * Stride`): the offset is Residue plus a multiple of
@@ -59,7 +71,7 @@ struct SharedBuffer {
 
 /// The alignment guaranteed for the address \p B describes (see
 /// rules::addressAlign): unknown unless the offset is known; for an extern
-/// pool known only when the offset proves it.
+/// pool and a rounded address known only when the offset proves it.
 ::tma::rules::Known addressAlignOf(const SharedBuffer &B);
 
 /// Resolves shared-memory addresses of one translation unit. Evaluates under
@@ -78,8 +90,11 @@ public:
   /// Forms: `buf`, `&buf[i]`, `&buf[i][j]`, `buf + k`, `buf - k`,
   /// `reinterpret_cast<char *>(buf) + k`, `(T *)buf + k`, `&s.field`,
   /// `p->field`, `*p`, locals never reassigned after such an initialisation
-  /// (pointers and references), parameters bound by the current context, and
-  /// calls of helpers whose body is `return <one of these>;`.
+  /// (pointers and references), parameters bound by the current context,
+  /// calls of helpers and methods whose body is `return <one of these>;`
+  /// (`this` standing for the call's object), and integers
+  /// made of an address and rounded to a power of two
+  /// (`(T *)(((uintptr_t)p + 1023) & ~uintptr_t(1023))`, `/ A * A`).
   std::optional<SharedBuffer> resolve(const Expr *E);
 
   /// resolve(V.E), plus the constant offset of an asm memory operand
@@ -93,6 +108,12 @@ private:
     std::optional<std::int64_t> Offset;
     /// Offset is known modulo Stride bytes only (0: exactly).
     std::uint64_t Stride = 0;
+    /// Offset counts from an address rounded to this many bytes (0: from
+    /// the variable's start).
+    std::uint64_t RoundedTo = 0;
+    /// The largest alignment of a type that the variable's start (offset a
+    /// multiple of it) was cast to a pointer to.
+    std::uint64_t CastAlign = 0;
     /// Adds Elem bytes times the index \p Index (folded, or known as
     /// `Known + a multiple of Mod`).
     void addIndex(std::optional<std::int64_t> Elem,
@@ -108,6 +129,10 @@ private:
                                  unsigned Depth);
   std::optional<Location>
   pointerValue(const Expr *E, const CallContext *Context, unsigned Depth);
+  /// \p E, an integer, as an address (pointer-to-integer casts, sums with
+  /// an offset, rounding to a power of two).
+  std::optional<Location>
+  integerAddress(const Expr *E, const CallContext *Context, unsigned Depth);
   std::optional<Location> entry(const Expr *E, const CallContext *Context,
                                 unsigned Depth);
   /// \p E folded under \p Context, sign-extended.
@@ -120,6 +145,10 @@ private:
   ASTContext &Ctx;
   ConstantFolder &Folder;
   llvm::DenseMap<const VarDecl *, bool> NeverReassigned;
+  /// The objects of the method calls being followed, innermost last, with
+  /// the context they are evaluated in (what `this` stands for).
+  llvm::SmallVector<std::pair<const Expr *, const CallContext *>, 4>
+      ThisObjects;
 };
 
 } // namespace clang::tidy::tma

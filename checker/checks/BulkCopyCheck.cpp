@@ -595,10 +595,17 @@ static const OpValue *smemOperand(const DeviceOp &Op) {
 static std::string startNote(const SharedBuffer &B) {
   std::string Name = "'" + B.Var->getNameAsString() + "'";
   std::string Align = std::to_string(B.BaseAlign.value_or(1));
+  if (B.RoundedTo)
+    return Name + " is used through an address rounded to a multiple of " +
+           Align + " bytes at run time";
   if (B.Extern)
-    return Name + " is dynamic shared memory: only its element type's " +
-           Align + "-byte alignment is certain at its start (an __align__ " +
-           "on an extern __shared__ array is not reliably honoured)";
+    return Name + " is dynamic shared memory, taken as " + Align +
+           "-byte aligned at its start (" +
+           (B.AlignDeclared  ? "its declaration's __align__"
+            : B.AlignFromCast ? "the alignment of the type it is cast to"
+                              : "its type's alignment, and dynamic shared "
+                                "memory starts 16-byte aligned") +
+           "; only offsets that break that alignment are reported)";
   return Name + " starts " + Align + "-byte aligned" +
          (B.AlignDeclared ? " (declared)"
                           : " (its type's alignment; no alignas)");
@@ -635,15 +642,18 @@ void BulkCopyCheck::checkSmemAlign(
         << startNote(*B) << std::to_string(B->Residue)
         << std::to_string(B->Stride);
   else if (!SM.isInSystemHeader(VarLoc))
-    diag(VarLoc, "%0; the address is %1 bytes into it", DiagnosticIDs::Note)
+    diag(VarLoc, B->RoundedTo ? "%0; the address is %1 bytes past it"
+                              : "%0; the address is %1 bytes into it",
+         DiagnosticIDs::Note)
         << startNote(*B) << std::to_string(B->Offset.value_or(0));
   SourceLocation OpLoc = SM.getFileLoc(Site.Loc);
   if (Arg != V.E && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))
     diag(OpLoc, "passed to the shared-memory address of %0 here",
          DiagnosticIDs::Note)
         << OpName;
-  // An extern pool's alignas is not reliably honoured: only the offset helps.
-  std::string Suggestion = B->Extern
+  // An extern pool's start or a rounded address is not the declaration's to
+  // raise: only the offset helps.
+  std::string Suggestion = B->Extern || B->RoundedTo
                                ? "keep the offset into it a multiple of " +
                                      std::to_string(Violation->Limit) + " bytes"
                                : Violation->Suggestion;

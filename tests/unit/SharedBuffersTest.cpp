@@ -64,6 +64,30 @@ __device__ void natural() { sink(plain + 1); }
 __device__ void externBytes() { sink(pool + 8); }
 __device__ void externWide() { sink(reinterpret_cast<char *>(pool4) + 8); }
 __device__ void externAligned() { sink(pool4 + 1); }
+__device__ void externPlain() {
+  extern __shared__ char plainPool[];
+  sink(plainPool + 8);
+}
+__device__ void roundedMask() {
+  sink(reinterpret_cast<char *>(
+           (reinterpret_cast<uintptr_t>(pool4) + 1023) & ~uintptr_t(1023)) +
+       64);
+}
+__device__ void roundedDiv() {
+  sink(reinterpret_cast<V4 *>((reinterpret_cast<uint64_t>(&pool[0]) + 4096) /
+                              1024 * 1024) +
+       1);
+}
+__device__ void roundedShift() {
+  sink((char *)(((uintptr_t)pool >> 7) << 7) + 32);
+}
+__device__ void roundedLocal() {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(pool4) + 127;
+  sink(reinterpret_cast<char *>(at & ~uintptr_t(127)));
+}
+__device__ void notRounding() {
+  sink(reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(pool) & 0xffff));
+}
 __device__ void local() {
   float *p = a + 32;
   sink(p + 4);
@@ -243,26 +267,83 @@ TEST_F(SharedBuffersTest, NaturalAlignmentOnly) {
 }
 
 TEST_F(SharedBuffersTest, ExternPools) {
-  // __align__ on an extern pool proves nothing; char proves 1 byte.
+  // An extern pool's start is taken as aligned to its declaration's
+  // __align__: 8 bytes in breaks it.
   auto B = resolve("externBytes");
   ASSERT_TRUE(B);
   EXPECT_EQ(name(*B), "pool");
   EXPECT_TRUE(B->Extern);
-  EXPECT_EQ(B->BaseAlign, OptUInt(1));
+  EXPECT_EQ(B->BaseAlign, OptUInt(1024));
+  EXPECT_TRUE(B->AlignDeclared);
   EXPECT_EQ(B->Offset, OptInt(8));
   EXPECT_FALSE(B->Size);
   EXPECT_FALSE(B->BytesToEnd);
-  EXPECT_FALSE(addressAlignOf(*B));
+  EXPECT_EQ(addressAlignOf(*B), OptUInt(8));
   // A 16-byte element type proves 16 bytes: an offset of 8 is misaligned...
   B = resolve("externWide");
   ASSERT_TRUE(B);
   EXPECT_EQ(B->BaseAlign, OptUInt(16));
+  EXPECT_FALSE(B->AlignDeclared);
   EXPECT_EQ(addressAlignOf(*B), OptUInt(8));
   // ...and a multiple of 16 proves no more than the unknown start.
   B = resolve("externAligned");
   ASSERT_TRUE(B);
   EXPECT_EQ(B->Offset, OptInt(16));
   EXPECT_FALSE(addressAlignOf(*B));
+  // char and no __align__: dynamic shared memory starts 16-byte aligned.
+  B = resolve("externPlain");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->BaseAlign, OptUInt(16));
+  EXPECT_EQ(addressAlignOf(*B), OptUInt(8));
+}
+
+TEST_F(SharedBuffersTest, ExternCastToAlignedType) {
+  // *reinterpret_cast<Stage *>(pool4): the code takes the start to be
+  // aligned to Stage (alignas(128) member), more than V4's 16 bytes.
+  auto B = resolve("reference");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->BaseAlign, OptUInt(128));
+  EXPECT_TRUE(B->AlignFromCast);
+  EXPECT_EQ(B->Offset, OptInt(136));
+  EXPECT_EQ(addressAlignOf(*B), OptUInt(8));
+  // The declared 1024 of pool is more than Stage's 128.
+  B = resolve("arrow");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->BaseAlign, OptUInt(1024));
+  EXPECT_TRUE(B->AlignDeclared);
+  EXPECT_FALSE(B->AlignFromCast);
+}
+
+TEST_F(SharedBuffersTest, RoundedAddresses) {
+  // (p + 1023) & ~1023, then 64 bytes: the rounded address is the base.
+  auto B = resolve("roundedMask");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(name(*B), "pool4");
+  EXPECT_EQ(B->RoundedTo, 1024u);
+  EXPECT_EQ(B->BaseAlign, OptUInt(1024));
+  EXPECT_EQ(B->Offset, OptInt(64));
+  EXPECT_FALSE(B->BytesToEnd);
+  EXPECT_EQ(addressAlignOf(*B), OptUInt(64));
+  // (p + 4096) / 1024 * 1024, then one V4.
+  B = resolve("roundedDiv");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->RoundedTo, 1024u);
+  EXPECT_EQ(B->Offset, OptInt(16));
+  EXPECT_EQ(addressAlignOf(*B), OptUInt(16));
+  // p >> 7 << 7, then 32 bytes.
+  B = resolve("roundedShift");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->RoundedTo, 128u);
+  EXPECT_EQ(addressAlignOf(*B), OptUInt(32));
+  // Through a const local; at the rounded address itself the alignment is
+  // at least 128 and perhaps more: no answer.
+  B = resolve("roundedLocal");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->RoundedTo, 128u);
+  EXPECT_EQ(B->Offset, OptInt(0));
+  EXPECT_FALSE(addressAlignOf(*B));
+  // A mask that keeps low bits rounds nothing.
+  EXPECT_FALSE(resolve("notRounding"));
 }
 
 TEST_F(SharedBuffersTest, Locals) {

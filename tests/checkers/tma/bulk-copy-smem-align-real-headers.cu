@@ -25,7 +25,7 @@ __global__ void bulk(const float *g) {
   ptx::cp_async_bulk(ptx::space_shared, ptx::space_global,
                      reinterpret_cast<char *>(pool) + 8, g, 64, &bar);
   // CHECK-NOTES: :[[@LINE-1]]:22: warning: cuda::ptx::cp_async_bulk shared-memory address is guaranteed only 8-byte alignment, not the 16 bytes that a bulk copy needs (BULK-ADDR-ALIGN16) [tma-bulk-copy]
-  // CHECK-NOTES: :[[@LINE-4]]:26: note: 'pool' is dynamic shared memory: only its element type's 16-byte alignment is certain at its start (an __align__ on an extern __shared__ array is not reliably honoured); the address is 8 bytes into it
+  // CHECK-NOTES: :[[@LINE-4]]:26: note: 'pool' is dynamic shared memory, taken as 16-byte aligned at its start (its type's alignment, and dynamic shared memory starts 16-byte aligned; only offsets that break that alignment are reported); the address is 8 bytes into it
   // CHECK-NOTES: :[[@LINE-3]]:22: note: keep the offset into it a multiple of 16 bytes
   // Silent: aligned offsets.
   ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, s + 4, g, 64, &bar);

@@ -86,7 +86,7 @@ __global__ void bulkExtern(const float *g) {
   char *bytes = reinterpret_cast<char *>(pool);
   cde::cp_async_bulk_global_to_shared(bytes + 8, g, 64, bar);
   // CHECK-NOTES: :[[@LINE-1]]:39: warning: cde::cp_async_bulk_global_to_shared shared-memory address is guaranteed only 8-byte alignment, not the 16 bytes that a bulk copy needs (BULK-ADDR-ALIGN16) [tma-bulk-copy]
-  // CHECK-NOTES: :[[@LINE-5]]:26: note: 'pool' is dynamic shared memory: only its element type's 16-byte alignment is certain at its start (an __align__ on an extern __shared__ array is not reliably honoured); the address is 8 bytes into it
+  // CHECK-NOTES: :[[@LINE-5]]:26: note: 'pool' is dynamic shared memory, taken as 16-byte aligned at its start (its type's alignment, and dynamic shared memory starts 16-byte aligned; only offsets that break that alignment are reported); the address is 8 bytes into it
   // CHECK-NOTES: :[[@LINE-3]]:39: note: keep the offset into it a multiple of 16 bytes
 }
 
