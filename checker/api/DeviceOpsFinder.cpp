@@ -14,6 +14,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -302,18 +303,57 @@ std::vector<DeviceOp> DeviceOpsFinder::opsOf(const GCCAsmStmt &S) {
   return AsmOps[&S] = std::move(Ops);
 }
 
+/// \p Text with each operand reference inside an instruction's modifiers
+/// (`.cta_group::%6`, learn-cuda's tma_3d_g2s) replaced by the value of
+/// its "n" operand, which the instantiation fixes: the parser then sees the
+/// instruction the assembler does. References in operand positions stay.
+static std::string substituteModifierImmediates(const GCCAsmStmt &S,
+                                                StringRef Text,
+                                                const ASTContext &Ctx) {
+  std::string Out;
+  Out.reserve(Text.size());
+  for (size_t I = 0; I < Text.size(); ++I) {
+    const bool InModifier = Text[I] == '%' && I > 0 &&
+                            (Text[I - 1] == ':' || Text[I - 1] == '.') &&
+                            I + 1 < Text.size() && llvm::isDigit(Text[I + 1]);
+    if (InModifier) {
+      size_t J = I + 1;
+      unsigned N = 0;
+      while (J < Text.size() && llvm::isDigit(Text[J]) && N < 1000)
+        N = N * 10 + (Text[J++] - '0');
+      if (N >= S.getNumOutputs() &&
+          N - S.getNumOutputs() < S.getNumInputs()) {
+        const unsigned In = N - S.getNumOutputs();
+        const Expr *E = S.getInputExpr(In);
+        Expr::EvalResult R;
+        if (S.getInputConstraint(In) == "n" && !E->isValueDependent() &&
+            E->EvaluateAsInt(R, Ctx)) {
+          Out += std::to_string(R.Val.getInt().getExtValue());
+          I = J - 1;
+          continue;
+        }
+      }
+    }
+    Out += Text[I];
+  }
+  return Out;
+}
+
 std::vector<DeviceOp> DeviceOpsFinder::parseAsm(const GCCAsmStmt &S) {
   const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
   if (!Text || Text->getCharByteWidth() != 1)
     return {};
   AsmOperands Bind(*this, S);
   std::vector<DeviceOp> Ops;
+  const std::string Source =
+      S.isSimple() ? Text->getString().str()
+                   : substituteModifierImmediates(S, Text->getString(), Ctx);
   // Each distinct text is parsed once (instantiations repeat it).
-  auto [Parsed, New] = Parses.try_emplace(
-      (S.isSimple() ? "s" : "e") + Text->getString().str());
+  auto [Parsed, New] =
+      Parses.try_emplace((S.isSimple() ? "s" : "e") + Source);
   if (New)
     Parsed->second.Instructions =
-        ptx::parseAsm(Text->getString(), /*Extended=*/!S.isSimple(),
+        ptx::parseAsm(Source, /*Extended=*/!S.isSimple(),
                       &Parsed->second.Unrecognised);
   for (const ptx::Instruction &I : Parsed->second.Instructions) {
     OpSite Site{&S, S.getAsmLoc(), OpApi::InlinePtx, I.Predicate.has_value(),
