@@ -20,14 +20,62 @@ namespace clang::tidy::tma {
 using ::tma::rules::ordering::Event;
 using ::tma::rules::ordering::EventKind;
 
+namespace {
+/// Marks the variables of pointer type that a use under \p S may write: any
+/// reference to one that is not a plain load of its value.
+void collectWritten(const Stmt *S, llvm::DenseSet<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *C = dyn_cast<ImplicitCastExpr>(S);
+      C && C->getCastKind() == CK_LValueToRValue &&
+      isa<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
+    return; // a read of the value
+  if (const auto *D = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+        VD && VD->getType()->isPointerType())
+      Out.insert(VD);
+    return;
+  }
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    // A capture by reference may write it in the lambda.
+    for (const LambdaCapture &Cap : L->captures())
+      if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef)
+        if (const auto *VD = dyn_cast<VarDecl>(Cap.getCapturedVar()))
+          Out.insert(VD);
+    collectWritten(L->getBody(), Out);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    collectWritten(Child, Out);
+}
+} // namespace
+
+const Expr *LocalAliases::initOf(const VarDecl *VD) {
+  if (!VD->isLocalVarDecl() || VD->hasAttr<CUDASharedAttr>() ||
+      VD->isStaticLocal() || !VD->getInit())
+    return nullptr;
+  QualType T = VD->getType();
+  if (T->isReferenceType())
+    return VD->getInit();
+  if (!T->isPointerType())
+    return nullptr;
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (!FD || !FD->getBody())
+    return nullptr;
+  auto [It, Inserted] = Written.try_emplace(FD);
+  if (Inserted)
+    collectWritten(FD->getBody(), It->second);
+  return It->second.count(VD) ? nullptr : VD->getInit();
+}
+
 const VarDecl *sharedRoot(const Expr *E, bool &Whole,
                           const ParamBindings *Bindings, std::string *Path,
-                          bool Access) {
+                          bool Access, LocalAliases *Aliases) {
   Whole = true;
   if (Path)
     Path->clear();
   bool Derefs = false;
-  while (E) {
+  for (unsigned Steps = 0; E && Steps < 256; ++Steps) {
     E = E->IgnoreParenImpCasts();
     if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl()); P && Bindings)
@@ -40,6 +88,14 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
           continue;
         }
       const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      if (const Expr *Init = VD && Aliases ? Aliases->initOf(VD) : nullptr) {
+        // As for a parameter: the pointer itself is no buffer access.
+        if (Access && !Derefs && VD->getType()->isPointerType())
+          return nullptr;
+        E = Init;
+        Access = false;
+        continue;
+      }
       if (!VD || !VD->hasAttr<CUDASharedAttr>() ||
           VD->getType()->isPointerType() || VD->getType()->isReferenceType())
         return nullptr;
@@ -123,8 +179,8 @@ std::optional<std::uint64_t> firstIntegral(const TemplateArgumentList *Args) {
 class Builder {
 public:
   Builder(ASTContext &Ctx, DeviceOpsFinder &Finder, KernelSequence &Out,
-          llvm::DenseSet<const FunctionDecl *> &Quiet)
-      : Ctx(Ctx), Finder(Finder), Out(Out), Quiet(Quiet) {}
+          llvm::DenseSet<const FunctionDecl *> &Quiet, LocalAliases &Aliases)
+      : Ctx(Ctx), Finder(Finder), Out(Out), Quiet(Quiet), Aliases(Aliases) {}
 
   bool run(const FunctionDecl *Kernel) {
     Stack.push_back(Kernel);
@@ -364,7 +420,7 @@ private:
   void write(const Expr *Lhs, SourceLocation Loc) {
     bool Whole = false;
     std::string Path;
-    const VarDecl *VD = sharedRoot(Lhs, Whole, bindings(), &Path, true);
+    const VarDecl *VD = sharedRoot(Lhs, Whole, bindings(), &Path, true, &Aliases);
     if (!VD)
       return;
     Event E;
@@ -392,7 +448,7 @@ private:
   void read(const Expr *E, SourceLocation Loc) {
     bool Whole = false;
     std::string Path;
-    const VarDecl *VD = sharedRoot(E, Whole, bindings(), &Path, true);
+    const VarDecl *VD = sharedRoot(E, Whole, bindings(), &Path, true, &Aliases);
     if (!VD)
       return;
     Event Ev;
@@ -438,7 +494,7 @@ private:
     bool Whole = false;
     std::string Path;
     const VarDecl *VD =
-        Dst.E ? sharedRoot(Dst.E, Whole, bindings(), &Path) : nullptr;
+        Dst.E ? sharedRoot(Dst.E, Whole, bindings(), &Path, false, &Aliases) : nullptr;
     if (VD)
       E.Object = objectOf(VD, Path);
     E.WholeObject = Whole;
@@ -469,7 +525,7 @@ private:
     bool Whole = false;
     std::string Path;
     const VarDecl *VD =
-        Src.E ? sharedRoot(Src.E, Whole, bindings(), &Path) : nullptr;
+        Src.E ? sharedRoot(Src.E, Whole, bindings(), &Path, false, &Aliases) : nullptr;
     if (VD) {
       E.Object = objectOf(VD, Path);
       E.WholeObject = Whole;
@@ -676,7 +732,8 @@ private:
       const Expr *Arg = bound(C.getArg(I + Shift));
       Frame[FD->getParamDecl(I)] = Arg;
       bool Whole = false;
-      SharedArg |= sharedRoot(Arg, Whole) != nullptr;
+      SharedArg |= sharedRoot(Arg, Whole, nullptr, nullptr, false, &Aliases) !=
+                   nullptr;
     }
     // A helper that showed no event and gets no shared buffer now shows
     // none again (its events other than buffer accesses do not depend on
@@ -754,6 +811,7 @@ private:
   /// Helpers whose walk showed no event with no shared buffer passed (for
   /// all kernels of the TU).
   llvm::DenseSet<const FunctionDecl *> &Quiet;
+  LocalAliases &Aliases;
   std::vector<std::uintptr_t> Loops;
   std::vector<std::pair<std::uintptr_t, unsigned>> Branches;
   std::uintptr_t Counter = 0;
@@ -799,7 +857,7 @@ const KernelSequence *KernelModel::sequenceOf(const FunctionDecl *Kernel) {
   if (!Kernel->hasBody() || Kernel->isDependentContext())
     return nullptr;
   auto K = std::make_unique<KernelSequence>();
-  Builder B(Ctx, *Finder, *K, QuietHelpers);
+  Builder B(Ctx, *Finder, *K, QuietHelpers, Aliases);
   if (!B.run(Kernel) || !hasTmaOp(*K))
     return nullptr;
   It->second = std::move(K);

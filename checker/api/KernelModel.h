@@ -63,6 +63,21 @@ struct KernelSequence {
   std::vector<std::string> Names;
 };
 
+/// Local pointers and references that stand for their initialiser (`T *sC
+/// = smem + off;`, `SMem &s = *reinterpret_cast<SMem *>(smem);`): a
+/// reference, or a pointer that is never written nor has its address taken
+/// after its initialisation. Memoised per function.
+class LocalAliases {
+public:
+  /// The initialiser \p VD stands for, or null.
+  const Expr *initOf(const VarDecl *VD);
+
+private:
+  /// Per function: the pointer locals that some use may write.
+  llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const VarDecl *>>
+      Written;
+};
+
 /// Builds and memoises kernel sequences for one translation unit.
 class KernelModel {
 public:
@@ -83,12 +98,14 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelSequence>> Memo;
   /// Helpers that show no event unless given a shared buffer: walked once.
   llvm::DenseSet<const FunctionDecl *> QuietHelpers;
+  LocalAliases Aliases;
 };
 
 /// The `__shared__` variable that \p E addresses or designates, through
 /// subscripts, members, address-of, dereferences, casts and pointer
 /// arithmetic; \p Whole is set when nothing selected a part of it. A
-/// parameter found in \p Bindings stands for its argument.
+/// parameter found in \p Bindings stands for its argument, a local alias
+/// known to \p Aliases for its initialiser.
 using ParamBindings = llvm::DenseMap<const ParmVarDecl *, const Expr *>;
 /// \p Path, when given, receives the fields selected on the way
 /// (".a.b"), which tell apart the members of a shared struct. With
@@ -97,7 +114,8 @@ using ParamBindings = llvm::DenseMap<const ParmVarDecl *, const Expr *>;
 /// to the buffer it points into.
 const VarDecl *sharedRoot(const Expr *E, bool &Whole,
                           const ParamBindings *Bindings = nullptr,
-                          std::string *Path = nullptr, bool Access = false);
+                          std::string *Path = nullptr, bool Access = false,
+                          LocalAliases *Aliases = nullptr);
 
 } // namespace clang::tidy::tma
 
