@@ -19,6 +19,8 @@ namespace clang::tidy::tma {
 
 using ::tma::rules::ordering::Event;
 using ::tma::rules::ordering::EventKind;
+using ::tma::rules::threads::Cond;
+using ::tma::rules::threads::ThreadSet;
 
 namespace {
 /// Marks the variables of pointer type that a use under \p S may write: any
@@ -59,7 +61,8 @@ const Expr *LocalAliases::initOf(const VarDecl *VD) {
     return VD->getInit();
   if (!T->isPointerType())
     return nullptr;
-  const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
   if (!FD || !FD->getBody())
     return nullptr;
   auto [It, Inserted] = Written.try_emplace(FD);
@@ -176,14 +179,43 @@ std::optional<std::uint64_t> firstIntegral(const TemplateArgumentList *Args) {
   return std::nullopt;
 }
 
+/// The return statements under \p S (not in lambdas), and whether a goto
+/// is among them.
+void returnsIn(const Stmt *S, llvm::SmallVectorImpl<const Stmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
+    Out.push_back(S);
+  for (const Stmt *Child : S->children())
+    returnsIn(Child, Out);
+}
+
+/// The return that ends `if (c) { ...; return; }` (no else, no other
+/// return or goto in it), or null.
+const ReturnStmt *endingReturn(const IfStmt &If) {
+  if (If.getElse() || If.isConstexpr() || If.isConsteval() || If.getInit() ||
+      If.getConditionVariable())
+    return nullptr;
+  const Stmt *Last = If.getThen();
+  if (const auto *CS = dyn_cast<CompoundStmt>(Last))
+    Last = CS->body_empty() ? nullptr : CS->body_back();
+  const auto *R = dyn_cast_or_null<ReturnStmt>(Last);
+  llvm::SmallVector<const Stmt *, 4> All;
+  returnsIn(If.getThen(), All);
+  return R && All.size() == 1 ? R : nullptr;
+}
+
 class Builder {
 public:
   Builder(ASTContext &Ctx, DeviceOpsFinder &Finder, KernelSequence &Out,
-          llvm::DenseSet<const FunctionDecl *> &Quiet, LocalAliases &Aliases)
-      : Ctx(Ctx), Finder(Finder), Out(Out), Quiet(Quiet), Aliases(Aliases) {}
+          llvm::DenseSet<const FunctionDecl *> &Quiet, LocalAliases &Aliases,
+          ThreadGuards &Guards)
+      : Ctx(Ctx), Finder(Finder), Out(Out), Quiet(Quiet), Aliases(Aliases),
+        Guards(Guards) {}
 
   bool run(const FunctionDecl *Kernel) {
     Stack.push_back(Kernel);
+    Out.Block = Guards.blockOf(Kernel);
     walkBody(Kernel->getBody());
     return !Failed;
   }
@@ -197,6 +229,7 @@ private:
     }
     E.Loops = Loops;
     E.Branches = Branches;
+    E.Threads = threads();
     // A run of generic accesses to one buffer in one place is one event.
     if ((E.Kind == EventKind::GenericRead ||
          E.Kind == EventKind::GenericWrite) &&
@@ -253,28 +286,102 @@ private:
       walk(Body);
       return;
     }
+    bool Kernel = Stack.size() == 1;
     for (const Stmt *S : CS->body()) {
       if (S == CS->body_back())
         if (const auto *R = dyn_cast<ReturnStmt>(S)) {
           walk(R->getRetValue());
           return;
         }
+      // `if (c) { ...; return; }` in the kernel's body: what follows runs
+      // in the threads where c does not hold.
+      const auto *If = Kernel ? dyn_cast<IfStmt>(S) : nullptr;
+      const ReturnStmt *Ending = If ? endingReturn(*If) : nullptr;
+      if (!Ending) {
+        walk(S);
+        continue;
+      }
+      const Stmt *Saved = TopReturn;
+      TopReturn = Ending;
       walk(S);
+      TopReturn = Saved;
+      pushGuard(guardOf(If->getCond()), false); // never popped
     }
   }
 
-  void branch(const Stmt *S, std::uintptr_t Id, unsigned Which) {
+  void branch(const Stmt *S, std::uintptr_t Id, unsigned Which,
+              const std::optional<Cond> &Guard, bool Holds) {
     if (!S)
       return;
     Branches.push_back({Id, Which});
+    pushGuard(Guard, Holds);
     walk(S);
+    popGuard();
     Branches.pop_back();
   }
-  void loop(llvm::ArrayRef<const Stmt *> Parts) {
+  /// A loop; its body runs in the threads where \p Cond holds (every
+  /// thread: no condition; unknown: \p Unknown).
+  void loop(llvm::ArrayRef<const Stmt *> Parts, const Expr *Cond,
+            bool Unknown = false) {
     Loops.push_back(fresh());
+    pushGuard(Unknown ? std::nullopt
+              : Cond  ? guardOf(Cond)
+                      : std::optional<::tma::rules::threads::Cond>(
+                           ::tma::rules::threads::Cond()),
+              true);
     for (const Stmt *P : Parts)
       walk(P);
+    popGuard();
     Loops.pop_back();
+    // Threads that left the loop early are back.
+    llvm::erase_if(Diverged, [&](const auto &D) {
+      return D.first == Scope::Loop && D.second > Loops.size();
+    });
+  }
+
+  /// The guard stack: the thread conditions around the walk (unknown:
+  /// std::nullopt), each with the branch taken.
+  void pushGuard(std::optional<Cond> C, bool Holds) {
+    GuardStack.emplace_back(std::move(C), Holds);
+    SetValid = false;
+  }
+  void popGuard() {
+    GuardStack.pop_back();
+    SetValid = false;
+  }
+  std::optional<Cond> guardOf(const Expr *C) {
+    auto Resolve = [this](const ParmVarDecl *P) -> const Expr * {
+      for (auto F = Frames.rbegin(); F != Frames.rend(); ++F)
+        if (const Expr *A = F->lookup(P))
+          return A;
+      return nullptr;
+    };
+    return Guards.condition(C, Resolve);
+  }
+  /// Whether every guard around the walk is known and the same in every
+  /// thread.
+  bool uniformHere() const {
+    return llvm::all_of(GuardStack, [](const auto &G) {
+      return G.first && G.first->K == Cond::True;
+    });
+  }
+  /// The threads of an event here; null when unknown.
+  std::shared_ptr<const ThreadSet> threads() {
+    if (SetValid)
+      return Set;
+    SetValid = true;
+    Set = nullptr;
+    if (!Diverged.empty())
+      return nullptr;
+    ThreadSet T;
+    for (const auto &[C, Holds] : GuardStack) {
+      if (!C)
+        return nullptr;
+      if (C->K != Cond::True)
+        T = T.under(*C, Holds);
+    }
+    Set = std::make_shared<const ThreadSet>(std::move(T));
+    return Set;
   }
 
   void walk(const Stmt *S) {
@@ -295,6 +402,17 @@ private:
       if (const auto *R = dyn_cast<ReturnStmt>(S))
         walk(R->getRetValue());
       simple(EventKind::Jump, S->getBeginLoc());
+      // Some threads leave: who runs what follows is unknown until they
+      // are back (after the loop, after the helper), or to the end.
+      if (S != TopReturn && !uniformHere()) {
+        SetValid = false;
+        if (!isa<ReturnStmt>(S))
+          Diverged.push_back({Scope::Loop, Loops.size()});
+        else if (Stack.size() > 1)
+          Diverged.push_back({Scope::Helper, Stack.size()});
+        else
+          Diverged.push_back({Scope::Kernel, 0});
+      }
       return;
     }
     if (const auto *If = dyn_cast<IfStmt>(S)) {
@@ -317,18 +435,22 @@ private:
       walk(If->getConditionVariableDeclStmt());
       walk(If->getCond());
       std::uintptr_t Id = fresh();
-      branch(If->getThen(), Id, 0);
-      branch(If->getElse(), Id, 1);
+      std::optional<Cond> Guard =
+          If->getConditionVariable() ? std::nullopt : guardOf(If->getCond());
+      branch(If->getThen(), Id, 0, Guard, true);
+      branch(If->getElse(), Id, 1, Guard, false);
       return;
     }
     if (const auto *F = dyn_cast<ForStmt>(S)) {
       walk(F->getInit());
       loop({F->getConditionVariableDeclStmt(), F->getCond(), F->getBody(),
-            F->getInc()});
+            F->getInc()},
+           F->getCond(), F->getConditionVariable() != nullptr);
       return;
     }
     if (const auto *W = dyn_cast<WhileStmt>(S)) {
-      loop({W->getConditionVariableDeclStmt(), W->getCond(), W->getBody()});
+      loop({W->getConditionVariableDeclStmt(), W->getCond(), W->getBody()},
+           W->getCond(), W->getConditionVariable() != nullptr);
       return;
     }
     if (const auto *D = dyn_cast<DoStmt>(S)) {
@@ -339,7 +461,7 @@ private:
         walk(D->getBody());
         return;
       }
-      loop({D->getBody(), D->getCond()});
+      loop({D->getBody(), D->getCond()}, D->getCond());
       return;
     }
     if (const auto *R = dyn_cast<CXXForRangeStmt>(S)) {
@@ -347,20 +469,24 @@ private:
       walk(R->getRangeStmt());
       walk(R->getBeginStmt());
       walk(R->getEndStmt());
-      loop({R->getCond(), R->getLoopVarStmt(), R->getBody(), R->getInc()});
+      loop({R->getCond(), R->getLoopVarStmt(), R->getBody(), R->getInc()},
+           nullptr, /*Unknown=*/true);
       return;
     }
     if (const auto *C = dyn_cast<AbstractConditionalOperator>(S)) {
       walk(C->getCond());
       std::uintptr_t Id = fresh();
-      branch(C->getTrueExpr(), Id, 0);
-      branch(C->getFalseExpr(), Id, 1);
+      std::optional<Cond> Guard =
+          isa<ConditionalOperator>(C) ? guardOf(C->getCond()) : std::nullopt;
+      branch(C->getTrueExpr(), Id, 0, Guard, true);
+      branch(C->getFalseExpr(), Id, 1, Guard, false);
       return;
     }
     if (const auto *B = dyn_cast<BinaryOperator>(S)) {
       if (B->isLogicalOp()) {
         walk(B->getLHS());
-        branch(B->getRHS(), fresh(), 0);
+        branch(B->getRHS(), fresh(), 0, guardOf(B->getLHS()),
+               B->getOpcode() == BO_LAnd);
         return;
       }
       if (B->isAssignmentOp()) {
@@ -420,7 +546,8 @@ private:
   void write(const Expr *Lhs, SourceLocation Loc) {
     bool Whole = false;
     std::string Path;
-    const VarDecl *VD = sharedRoot(Lhs, Whole, bindings(), &Path, true, &Aliases);
+    const VarDecl *VD =
+        sharedRoot(Lhs, Whole, bindings(), &Path, true, &Aliases);
     if (!VD)
       return;
     Event E;
@@ -494,7 +621,8 @@ private:
     bool Whole = false;
     std::string Path;
     const VarDecl *VD =
-        Dst.E ? sharedRoot(Dst.E, Whole, bindings(), &Path, false, &Aliases) : nullptr;
+        Dst.E ? sharedRoot(Dst.E, Whole, bindings(), &Path, false, &Aliases)
+              : nullptr;
     if (VD)
       E.Object = objectOf(VD, Path);
     E.WholeObject = Whole;
@@ -510,7 +638,9 @@ private:
       return;
     }
     Branches.push_back({fresh(), 0});
+    pushGuard(std::nullopt, true); // `@p`: the threads where p holds
     F();
+    popGuard();
     Branches.pop_back();
   }
 
@@ -525,7 +655,8 @@ private:
     bool Whole = false;
     std::string Path;
     const VarDecl *VD =
-        Src.E ? sharedRoot(Src.E, Whole, bindings(), &Path, false, &Aliases) : nullptr;
+        Src.E ? sharedRoot(Src.E, Whole, bindings(), &Path, false, &Aliases)
+              : nullptr;
     if (VD) {
       E.Object = objectOf(VD, Path);
       E.WholeObject = Whole;
@@ -732,8 +863,8 @@ private:
       const Expr *Arg = bound(C.getArg(I + Shift));
       Frame[FD->getParamDecl(I)] = Arg;
       bool Whole = false;
-      SharedArg |= sharedRoot(Arg, Whole, nullptr, nullptr, false, &Aliases) !=
-                   nullptr;
+      SharedArg |= sharedRoot(Arg, Whole, bindings(), nullptr, false,
+                              &Aliases) != nullptr;
     }
     // A helper that showed no event and gets no shared buffer now shows
     // none again (its events other than buffer accesses do not depend on
@@ -742,15 +873,29 @@ private:
     if (!SharedArg && FD->hasBody(Def) && Def && Quiet.count(Def))
       return;
     std::size_t Before = Out.Seq.size();
+    // Every frame's parameters stay bound while the helper runs: an
+    // argument of an inner call may name a parameter of an outer helper
+    // (`inner(buf + off)` in `outer(float *buf)`).
+    std::vector<std::pair<const ParmVarDecl *, const Expr *>> Saved;
+    for (const auto &[P, Arg] : Frame) {
+      Saved.push_back({P, AllBindings.lookup(P)});
+      AllBindings[P] = Arg;
+    }
     Frames.push_back(std::move(Frame));
     callee(FD, C.getBeginLoc());
     Frames.pop_back();
+    for (const auto &[P, Old] : Saved) {
+      if (Old)
+        AllBindings[P] = Old;
+      else
+        AllBindings.erase(P);
+    }
     if (!SharedArg && Def && Out.Seq.size() == Before && !Failed)
       Quiet.insert(Def);
   }
 
   const ParamBindings *bindings() const {
-    return Frames.empty() ? nullptr : &Frames.back();
+    return Frames.empty() ? nullptr : &AllBindings;
   }
   /// \p E, or the argument a parameter \p E names stands for.
   const Expr *bound(const Expr *E) const {
@@ -803,6 +948,11 @@ private:
     walkBody(Def->getBody());
     Stack.pop_back();
     InHelper = Outer;
+    // Threads that returned early from the helper are back.
+    llvm::erase_if(Diverged, [&](const auto &D) {
+      return D.first == Scope::Helper && D.second > Stack.size();
+    });
+    SetValid = false;
   }
 
   ASTContext &Ctx;
@@ -812,6 +962,16 @@ private:
   /// all kernels of the TU).
   llvm::DenseSet<const FunctionDecl *> &Quiet;
   LocalAliases &Aliases;
+  ThreadGuards &Guards;
+  std::vector<std::pair<std::optional<Cond>, bool>> GuardStack;
+  /// Jumps under a guard (some threads left) and where they end: a loop
+  /// (its depth), a helper (the call depth) or the kernel.
+  enum class Scope { Loop, Helper, Kernel };
+  std::vector<std::pair<Scope, std::size_t>> Diverged;
+  std::shared_ptr<const ThreadSet> Set;
+  bool SetValid = false;
+  /// The return of a top-level `if (c) { ...; return; }` being walked.
+  const Stmt *TopReturn = nullptr;
   std::vector<std::uintptr_t> Loops;
   std::vector<std::pair<std::uintptr_t, unsigned>> Branches;
   std::uintptr_t Counter = 0;
@@ -823,6 +983,8 @@ private:
   bool InHelper = false;
   /// Per helper being walked: its parameters' arguments.
   std::vector<ParamBindings> Frames;
+  /// The parameters of every frame being walked and their arguments.
+  ParamBindings AllBindings;
   SourceLocation ViaLoc;
   bool Failed = false;
 };
@@ -857,7 +1019,7 @@ const KernelSequence *KernelModel::sequenceOf(const FunctionDecl *Kernel) {
   if (!Kernel->hasBody() || Kernel->isDependentContext())
     return nullptr;
   auto K = std::make_unique<KernelSequence>();
-  Builder B(Ctx, *Finder, *K, QuietHelpers, Aliases);
+  Builder B(Ctx, *Finder, *K, QuietHelpers, Aliases, Guards);
   if (!B.run(Kernel) || !hasTmaOp(*K))
     return nullptr;
   It->second = std::move(K);

@@ -24,6 +24,7 @@
 #define TMA_TIDY_API_KERNELMODEL_H
 
 #include "api/DeviceOpsFinder.h"
+#include "api/ThreadGuards.h"
 #include "rules/OrderingRules.h"
 
 #include "clang/AST/ASTContext.h"
@@ -61,6 +62,9 @@ struct KernelSequence {
   /// messages.
   std::vector<const VarDecl *> Objects;
   std::vector<std::string> Names;
+  /// The block sizes the kernel may run with (its launches,
+  /// `__launch_bounds__`), for the events' thread sets.
+  ::tma::rules::threads::BlockSize Block;
 };
 
 /// Local pointers and references that stand for their initialiser (`T *sC
@@ -74,15 +78,15 @@ public:
 
 private:
   /// Per function: the pointer locals that some use may write.
-  llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const VarDecl *>>
-      Written;
+  llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const VarDecl *>> Written;
 };
 
 /// Builds and memoises kernel sequences for one translation unit.
 class KernelModel {
 public:
   KernelModel(ASTContext &Ctx, std::shared_ptr<DeviceOpsFinder> Finder)
-      : Ctx(Ctx), Finder(std::move(Finder)) {}
+      : Ctx(Ctx), Finder(std::move(Finder)),
+        Guards(Ctx, ConstantFolder::forTranslationUnit(Ctx)) {}
 
   /// The model of the translation unit of \p Ctx, shared by the checks
   /// that hold it (on the TU's shared DeviceOpsFinder).
@@ -99,6 +103,7 @@ private:
   /// Helpers that show no event unless given a shared buffer: walked once.
   llvm::DenseSet<const FunctionDecl *> QuietHelpers;
   LocalAliases Aliases;
+  ThreadGuards Guards;
 };
 
 /// The `__shared__` variable that \p E addresses or designates, through

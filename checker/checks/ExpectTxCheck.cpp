@@ -49,6 +49,7 @@ void ExpectTxCheck::registerMatchers(MatchFinder *Finder) {
 
 void ExpectTxCheck::onEndOfTranslationUnit() {
   Linker.reset();
+  Guards.reset();
   Finder.reset();
   Folder.reset();
   Reported.clear();
@@ -324,6 +325,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     Finder = DeviceOpsFinder::forTranslationUnit(*Result.Context);
   if (!Linker)
     Linker = std::make_unique<MapLinker>(*Folder, *Result.Context);
+  if (!Guards)
+    Guards = std::make_unique<ThreadGuards>(*Result.Context, Folder);
   const Stmt *Body = Fn->getBody();
   const bool Kernel = Fn->hasAttr<CUDAGlobalAttr>();
 
@@ -594,6 +597,37 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             (isWithin(PM, T.Place.Region, Region) ||
              isWithin(PM, Region, T.Place.Region)))
           Unsure("an op on it in a nested or enclosing loop");
+      // How many threads issue each op of the group (MBAR-TX-ISSUERS):
+      // from its guards and the kernel's block size; all or nothing.
+      std::vector<unsigned> Issuers;
+      const ::tma::rules::threads::BlockSize Block =
+          Kernel ? Guards->blockOf(Fn) : ::tma::rules::threads::BlockSize();
+      for (unsigned I : Group) {
+        std::optional<unsigned> N;
+        if (Kernel)
+          if (auto T = Guards->threadsAt(Ops[I].Site, Fn))
+            N = ::tma::rules::threads::issuers(*T, Block);
+        if (!N || *N == 0) {
+          Issuers.clear();
+          break;
+        }
+        Issuers.push_back(*N);
+      }
+      // Guards that only some ops of the group have must tell threads
+      // apart: a condition that is the same in every thread (`if (k == 0)`)
+      // decides whether an op runs in this phase at all.
+      for (unsigned I : Group)
+        for (const auto &[If, Else] : Ops[I].Place.Branches)
+          if (!Issuers.empty() &&
+              llvm::any_of(Group,
+                           [&, If = If, Else = Else](unsigned J) {
+                             return !llvm::is_contained(
+                                 Ops[J].Place.Branches,
+                                 std::make_pair(If, Else));
+                           }) &&
+              !Guards->threadOnly(If->getCond()))
+            Issuers.clear();
+      const bool Counted = !Issuers.empty();
       bool HasExpect = false, HasCopy = false;
       for (unsigned I : Group) {
         const TxOp &T = Ops[I];
@@ -612,7 +646,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
                 Unsure("ops in both branches of one if");
         // Under different guards the ops may run on different numbers of
         // threads (a copy per lane, one expect-tx): the sums do not compare.
-        if (T.Place.Branches != Ops[Group.front()].Place.Branches)
+        // Unless the issuing threads of every op are counted.
+        if (!Counted && T.Place.Branches != Ops[Group.front()].Place.Branches)
           Unsure("ops under different guards");
       }
       if (!HasExpect)
@@ -690,6 +725,11 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         const ExpectTx *FirstExpect = nullptr;
         unsigned FirstExpectIdx = 0, Expects = 0;
         uint64_t SelfExpected = 0;
+        std::vector<unsigned> ExpectIssuers, CopyIssuers;
+        for (unsigned G = 0; G < Group.size() && Counted; ++G)
+          (std::holds_alternative<ExpectTx>(Ops[Group[G]].Op) ? ExpectIssuers
+                                                              : CopyIssuers)
+              .push_back(Issuers[G]);
         for (unsigned I : Group) {
           if (const auto *E = std::get_if<ExpectTx>(&Ops[I].Op)) {
             Expected.push_back(
@@ -711,8 +751,23 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             }
           }
         }
-        auto V = ::tma::rules::checkMbarTxEqualsBytes(Expected, Delivered, Name,
-                                                      SelfExpected);
+        // Ops issued by different numbers of threads compare only as
+        // totals (MBAR-TX-ISSUERS); the thread-by-thread rule then says
+        // nothing. cuda::memcpy_async's own expect-tx is not counted so.
+        const bool IssuersDiffer =
+            Counted && llvm::any_of(Issuers, [&](unsigned N) {
+              return N != Issuers.front();
+            });
+        if (IssuersDiffer && Expected.size() != ExpectIssuers.size()) {
+          AllKnown = false;
+          continue;
+        }
+        auto V =
+            IssuersDiffer
+                ? ::tma::rules::checkMbarTxIssuers(Expected, ExpectIssuers,
+                                                   Delivered, CopyIssuers, Name)
+                : ::tma::rules::checkMbarTxEqualsBytes(Expected, Delivered,
+                                                       Name, SelfExpected);
         AllKnown &= llvm::all_of(Expected,
                                  [](const auto &K) { return K.has_value(); }) &&
                     llvm::all_of(Delivered,
@@ -732,7 +787,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         // with several calls may be right elsewhere).
         const Expr *Lit = nullptr;
         if (Expects == 1 && !Ops[FirstExpectIdx].Via && SingleContext &&
-            !FirstExpect->Bytes.Imm && FirstExpect->Bytes.Written) {
+            !IssuersDiffer && !FirstExpect->Bytes.Imm &&
+            FirstExpect->Bytes.Written) {
           const Expr *W = FirstExpect->Bytes.Written->IgnoreParenImpCasts();
           if (isa<IntegerLiteral>(W) && !W->getBeginLoc().isMacroID() &&
               !W->getEndLoc().isMacroID())
@@ -747,12 +803,25 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             D << FixItHint::CreateReplacement(Lit->getSourceRange(),
                                               std::to_string(V->Limit));
         }
-        for (unsigned I : Group)
+        for (unsigned G = 0; G < Group.size(); ++G) {
+          unsigned I = Group[G];
           if (!std::holds_alternative<ExpectTx>(Ops[I].Op))
             InOpContext(I, [&] {
               noteCopy(Ops[I].Op, Ops[I].Loc, Name, SM);
               return 0;
             });
+          if (IssuersDiffer && Block.exact())
+            diag(Ops[I].Loc,
+                 "issued by %0 %select{thread|threads}1 of the block of %2 "
+                 "threads",
+                 DiagnosticIDs::Note)
+                << Issuers[G] << (Issuers[G] != 1) << Block.Max;
+          else if (IssuersDiffer)
+            diag(Ops[I].Loc,
+                 "issued by %0 %select{thread|threads}1 of the block",
+                 DiagnosticIDs::Note)
+                << Issuers[G] << (Issuers[G] != 1);
+        }
         if (!Lit)
           diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
       }

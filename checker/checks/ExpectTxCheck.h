@@ -9,6 +9,7 @@
 
 #include "api/DeviceOpsFinder.h"
 #include "api/MapLink.h"
+#include "api/ThreadGuards.h"
 #include "folding/ConstantFolder.h"
 
 #include "checks/RuleFilter.h"
@@ -60,6 +61,8 @@ private:
   std::shared_ptr<ConstantFolder> Folder;
   std::shared_ptr<DeviceOpsFinder> Finder;
   std::unique_ptr<MapLinker> Linker;
+  /// The threads that issue each op (MBAR-TX-ISSUERS).
+  std::unique_ptr<ThreadGuards> Guards;
   /// (location, message) pairs already reported in this translation unit.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
 };

@@ -198,7 +198,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
       diag(SM.getFileLoc(E.OpLoc), "issued here", DiagnosticIDs::Note);
   };
 
-  for (const ord::Finding &F : ord::fenceBeforeStore(K->Seq)) {
+  for (const ord::Finding &F : ord::fenceBeforeStore(K->Seq, K->Block)) {
     const KernelEvent &S = K->Events[F.Second];
     std::string Msg = What(F.Second) + " reads " + Name(F.Second) +
                       " written by generic stores at line " +
@@ -325,7 +325,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                     "mbarrier.arrive.expect_tx");
   }
 
-  for (const ord::Finding &F : ord::waitByOtherThreads(K->Seq)) {
+  for (const ord::Finding &F : ord::waitByOtherThreads(K->Seq, K->Block)) {
     std::string Msg =
         "generic store overwrites " + Name(F.First) + " while the " +
         What(F.First) + " at line " + Line(K->Events[F.First].Loc) +

@@ -174,4 +174,49 @@ checkMbarTxEqualsBytes(const std::vector<Known> &Expected,
               std::move(Suggestion));
 }
 
+std::optional<DeviceViolation>
+checkMbarTxIssuers(const std::vector<Known> &Expected,
+                   const std::vector<unsigned> &ExpectIssuers,
+                   const std::vector<Known> &Delivered,
+                   const std::vector<unsigned> &CopyIssuers,
+                   const std::string &Barrier) {
+  if (Expected.empty() || Delivered.empty() ||
+      Expected.size() != ExpectIssuers.size() ||
+      Delivered.size() != CopyIssuers.size())
+    return std::nullopt;
+  std::vector<unsigned> All = ExpectIssuers;
+  All.insert(All.end(), CopyIssuers.begin(), CopyIssuers.end());
+  if (std::all_of(All.begin(), All.end(),
+                  [&](unsigned N) { return N == All.front(); }))
+    return std::nullopt;
+  std::uint64_t N = 0, M = 0;
+  unsigned Issuers = 0, Expecters = 0;
+  for (std::size_t I = 0; I < Expected.size(); ++I) {
+    if (!Expected[I])
+      return std::nullopt;
+    N += asU32(*Expected[I]) * ExpectIssuers[I];
+    Expecters = std::max(Expecters, ExpectIssuers[I]);
+  }
+  for (std::size_t I = 0; I < Delivered.size(); ++I) {
+    if (!Delivered[I])
+      return std::nullopt;
+    M += asU32(*Delivered[I]) * CopyIssuers[I];
+    Issuers = std::max(Issuers, CopyIssuers[I]);
+  }
+  if (N == M)
+    return std::nullopt;
+  auto Threads = [](unsigned K) {
+    return std::to_string(K) + (K == 1 ? " thread" : " threads");
+  };
+  return make("MBAR-TX-ISSUERS", DeviceParam::TxCount, N, M,
+              "expect-tx of " + bytes(N) + " on '" + Barrier + "' (issued by " +
+                  Threads(Expecters) + ") but " + Threads(Issuers) +
+                  " issue the copies completing on it in this phase, which "
+                  "deliver " +
+                  bytes(M),
+              "expect " + bytes(M) +
+                  " in all, or issue the copy from as many threads as the "
+                  "expect-tx counts");
+}
+
 } // namespace tma::rules

@@ -124,6 +124,19 @@ checkMbarTxEqualsBytes(const std::vector<Known> &Expected,
                        const std::string &Barrier,
                        std::uint64_t SelfExpected = 0);
 
+/// MBAR-TX-ISSUERS (tma-rules.md 11.A): MBAR-TX-EQUALS-BYTES with each op
+/// counted once per thread that issues it: \p ExpectIssuers[i] threads run
+/// the expect-tx of \p Expected[i] bytes, \p CopyIssuers[j] threads the
+/// copy of \p Delivered[j] bytes. Only when the issuer counts differ
+/// between the ops (equal counts compare thread by thread, the other
+/// rule's case); silent on an unknown value.
+std::optional<DeviceViolation>
+checkMbarTxIssuers(const std::vector<Known> &Expected,
+                   const std::vector<unsigned> &ExpectIssuers,
+                   const std::vector<Known> &Delivered,
+                   const std::vector<unsigned> &CopyIssuers,
+                   const std::string &Barrier);
+
 } // namespace tma::rules
 
 #endif // TMA_TIDY_RULES_DEVICERULES_H

@@ -27,19 +27,33 @@ static bool divertsOrUnknown(const Event &E) {
   return E.Kind == EventKind::Opaque || E.Kind == EventKind::Jump;
 }
 
-std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq) {
+std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
+                                      threads::BlockSize Block) {
   std::vector<Finding> Out;
   for (std::size_t S = 0; S < Seq.size(); ++S) {
     if (!isStore(Seq[S]) || Seq[S].Object < 0)
       continue;
-    // The latest write of the buffer on a path to the copy; any fence (in
-    // any branch), unknown or jump on the way makes it unproven.
+    // The latest write of the buffer on a path to the copy; an unknown or
+    // a jump on the way makes it unproven, and so does a fence (in any
+    // branch) unless its threads are known: it counts only if it runs in
+    // the writing threads.
+    std::vector<const threads::ThreadSet *> Fences;
     for (std::size_t J = S; J-- > 0;) {
       const Event &E = Seq[J];
-      if (E.Kind == EventKind::ProxyFence || divertsOrUnknown(E))
+      if (divertsOrUnknown(E))
         break;
+      if (E.Kind == EventKind::ProxyFence) {
+        if (!E.Threads)
+          break;
+        Fences.push_back(E.Threads.get());
+        continue;
+      }
       if (E.Kind == EventKind::GenericWrite && E.Object == Seq[S].Object &&
           onePath(E, Seq[S])) {
+        // A writing thread that runs none of the fences on the way.
+        if (!Fences.empty() &&
+            !(E.Threads && threads::provenOutside(*E.Threads, Fences, Block)))
+          break;
         Out.push_back({Seq[S].Tensor ? "TMA-STORE-FENCE"
                                      : "BULK-S2G-FENCE-BEFORE",
                        J, S, std::nullopt, 0});
@@ -323,12 +337,25 @@ static bool guardedBy(const Event &Inner, const Event &Outer) {
                     Inner.Branches.begin());
 }
 
-std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq) {
+std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq,
+                                        threads::BlockSize Block) {
   std::vector<Finding> Out;
+  // Whether a thread that runs \p E issued nothing of \p St: from the
+  // thread sets when both are known, else from the guards' structure.
+  auto Outside = [&](const Event &E, const Event &St) -> std::optional<bool> {
+    if (E.Threads && St.Threads) {
+      if (threads::includedIn(*E.Threads, *St.Threads, Block))
+        return false;
+      if (threads::provenOutside(*E.Threads, {St.Threads.get()}, Block))
+        return true;
+      return std::nullopt;
+    }
+    return !guardedBy(E, St);
+  };
   for (std::size_t S = 0; S < Seq.size(); ++S) {
     const Event &St = Seq[S];
     if (!isStore(St) || !St.WholeObject || St.Object < 0 ||
-        St.Branches.empty())
+        (St.Branches.empty() && !St.Threads))
       continue;
     // Forward only: the wait that completes the group, then the write.
     unsigned Commits = 0;
@@ -345,8 +372,9 @@ std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq) {
           if (!E.Depth)
             break;
           if (Commits > *E.Depth) {
-            // Executed by the issuing thread too: then it is no scope error.
-            if (guardedBy(E, St))
+            // Executed by the issuing threads only: no scope error.
+            auto Others = Outside(E, St);
+            if (!Others || !*Others)
               break;
             Cover = J;
           }
@@ -355,7 +383,12 @@ std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq) {
       }
       if (E.Kind == EventKind::ThreadSync || E.Kind == EventKind::WaitGroup)
         break;
-      if (writes(E, St.Object) && !guardedBy(E, St) && onePath(St, E)) {
+      if (writes(E, St.Object) && onePath(St, E)) {
+        auto Others = Outside(E, St);
+        if (!Others)
+          break;
+        if (!*Others)
+          continue;
         Out.push_back({"BULK-WAITGROUP-SCOPE", S, J, Cover, Commits});
         break;
       }

@@ -19,8 +19,11 @@
 #ifndef TMA_TIDY_RULES_ORDERINGRULES_H
 #define TMA_TIDY_RULES_ORDERINGRULES_H
 
+#include "rules/ThreadSets.h"
+
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -77,6 +80,9 @@ struct Event {
   int Map = -1;
   std::vector<std::uintptr_t> Loops;
   std::vector<std::pair<std::uintptr_t, unsigned>> Branches;
+  /// The threads that run it; null when the model cannot tell (an unknown
+  /// guard, a jump under a guard before it).
+  std::shared_ptr<const threads::ThreadSet> Threads;
 };
 
 struct Finding {
@@ -96,8 +102,12 @@ struct Finding {
 bool onePath(const Event &A, const Event &B);
 
 /// BULK-S2G-FENCE-BEFORE / TMA-STORE-FENCE: a copy reading a buffer that
-/// generic stores wrote before it with no fence.proxy.async in between.
-std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq);
+/// generic stores wrote before it with no fence.proxy.async in between, in
+/// the writing threads: a fence that the thread sets prove some writing
+/// thread (of a block of \p Block) does not run does not count; any other
+/// fence silences the pair.
+std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
+                                      threads::BlockSize Block = {});
 
 /// BULK-S2G-WAIT-BEFORE-REUSE / TMA-STORE-WAIT, at exit: a copy reading
 /// shared memory after which the kernel runs to its end with no
@@ -143,7 +153,12 @@ std::vector<Finding> expectAfterArrive(const std::vector<Event> &Seq);
 /// wait that covers its group executed by more threads than the guard
 /// admits (only the issuing thread's wait waits), then a generic store to
 /// the copy's source by those threads with no thread barrier after the wait.
-std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq);
+/// Where the thread sets of the copy, the wait and the store are known,
+/// they decide (in a block of \p Block): the wait must run in a thread that
+/// issued nothing, and so must the store; otherwise the guards' structure
+/// does.
+std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq,
+                                        threads::BlockSize Block = {});
 
 /// TMAP-PLACE-GLOBAL-FENCE, ordering half: a tensor copy reads a map in
 /// global memory for which an acquire fence follows it on one path but none

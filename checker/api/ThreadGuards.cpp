@@ -1,0 +1,659 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/ThreadGuards.h"
+#include "api/BarrierPhases.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace clang::tidy::tma {
+
+using ::tma::rules::threads::BlockSize;
+using ::tma::rules::threads::Cmp;
+using ::tma::rules::threads::Cond;
+using ::tma::rules::threads::Step;
+using ::tma::rules::threads::ThreadExpr;
+using ::tma::rules::threads::ThreadSet;
+
+namespace {
+constexpr unsigned MaxDepth = 16;
+
+/// The builtin variable and field a `threadIdx.x`-like expression reads
+/// (clang's __clang_cuda_builtin_vars.h: a property whose getter is
+/// `__cuda_builtin_threadIdx_t::__fetch_builtin_x`): ("threadIdx", 'x').
+std::optional<std::pair<llvm::StringRef, char>> builtinVar(const Expr *E) {
+  if (const auto *P = dyn_cast<PseudoObjectExpr>(E))
+    E = P->getResultExpr();
+  if (!E)
+    return std::nullopt;
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const auto *MD =
+      Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
+  if (!MD || !MD->getIdentifier() || !MD->getParent()->getIdentifier())
+    return std::nullopt;
+  llvm::StringRef Name = MD->getName(), Record = MD->getParent()->getName();
+  if (!Name.consume_front("__fetch_builtin_") || Name.size() != 1 ||
+      !Record.consume_front("__cuda_builtin_") || !Record.consume_back("_t"))
+    return std::nullopt;
+  return std::make_pair(Record, Name[0]);
+}
+
+std::optional<Cmp> cmpOf(BinaryOperatorKind K, bool Swapped) {
+  switch (K) {
+  case BO_EQ:
+    return Cmp::EQ;
+  case BO_NE:
+    return Cmp::NE;
+  case BO_LT:
+    return Swapped ? Cmp::GT : Cmp::LT;
+  case BO_LE:
+    return Swapped ? Cmp::GE : Cmp::LE;
+  case BO_GT:
+    return Swapped ? Cmp::LT : Cmp::GT;
+  case BO_GE:
+    return Swapped ? Cmp::LE : Cmp::GE;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool isLoopStmt(const Stmt *S) {
+  return isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+         isa<CXXForRangeStmt>(S);
+}
+
+const Expr *loopCond(const Stmt *S) {
+  if (const auto *F = dyn_cast<ForStmt>(S))
+    return F->getCond();
+  if (const auto *W = dyn_cast<WhileStmt>(S))
+    return W->getCond();
+  if (const auto *D = dyn_cast<DoStmt>(S))
+    return D->getCond();
+  return nullptr;
+}
+
+void collectJumps(const Stmt *S, std::vector<const Stmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S) ||
+      isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
+    Out.push_back(S);
+  for (const Stmt *Child : S->children())
+    collectJumps(Child, Out);
+}
+
+/// The innermost loop or switch around \p S (what a break leaves).
+const Stmt *jumpTarget(const ParentMap &PM, const Stmt *S) {
+  for (const Stmt *P = PM.getParent(S); P; P = PM.getParent(P))
+    if (isLoopStmt(P) || isa<SwitchStmt>(P))
+      return P;
+  return nullptr;
+}
+} // namespace
+
+std::optional<std::int64_t> ThreadGuards::constant(const Expr *E) {
+  if (!E || E->isValueDependent() ||
+      !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().getExtValue();
+  if (auto F = Folder->foldInt(E))
+    if (F->Value.getSignificantBits() <= 64)
+      return F->Value.getExtValue();
+  return std::nullopt;
+}
+
+const Expr *ThreadGuards::returnedBy(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def)
+    return nullptr;
+  const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
+  if (!Body || Body->size() != 1)
+    return nullptr;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  return Ret ? Ret->getRetValue() : nullptr;
+}
+
+std::optional<ThreadExpr> ThreadGuards::threadExpr(const Expr *E, Resolver R,
+                                                   unsigned Depth) {
+  if (!E || Depth > MaxDepth || E->isValueDependent())
+    return std::nullopt;
+  E = E->IgnoreParens();
+  if (const auto *C = dyn_cast<CastExpr>(E)) {
+    // Integer conversions that keep a thread index (< 1024) intact.
+    QualType T = C->getType();
+    if (C->getCastKind() == CK_LValueToRValue || C->getCastKind() == CK_NoOp ||
+        (C->getCastKind() == CK_IntegralCast && T->isIntegerType() &&
+         Ctx.getTypeSize(T) >= 16))
+      return threadExpr(C->getSubExpr(), R, Depth + 1);
+    return std::nullopt;
+  }
+  if (auto V = builtinVar(E))
+    return V->first == "threadIdx" && V->second == 'x'
+               ? std::optional<ThreadExpr>(ThreadExpr())
+               : std::nullopt;
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    Step::Op Op;
+    switch (B->getOpcode()) {
+    case BO_Div:
+      Op = Step::Div;
+      break;
+    case BO_Rem:
+      Op = Step::Mod;
+      break;
+    case BO_And:
+      Op = Step::And;
+      break;
+    case BO_Shr:
+      Op = Step::Shr;
+      break;
+    case BO_Shl:
+      Op = Step::Shl;
+      break;
+    case BO_Add:
+      Op = Step::Add;
+      break;
+    case BO_Sub:
+      Op = Step::Sub;
+      break;
+    case BO_Mul:
+      Op = Step::Mul;
+      break;
+    default:
+      return std::nullopt;
+    }
+    // An unsigned difference may wrap; the model computes in int64.
+    if (Op == Step::Sub && E->getType()->isUnsignedIntegerType())
+      return std::nullopt;
+    std::optional<std::int64_t> C = constant(B->getRHS());
+    std::optional<ThreadExpr> X;
+    if (C) {
+      X = threadExpr(B->getLHS(), R, Depth + 1);
+    } else if (Op == Step::Add || Op == Step::Mul || Op == Step::And) {
+      C = constant(B->getLHS());
+      if (C)
+        X = threadExpr(B->getRHS(), R, Depth + 1);
+    }
+    if (!X || *C < 0 || ((Op == Step::Div || Op == Step::Mod) && *C == 0))
+      return std::nullopt;
+    X->push_back({Op, *C});
+    return X;
+  }
+  if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl()))
+      return R ? threadExpr(R(P), R, Depth + 1) : std::nullopt;
+    const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+    if (VD && VD->isLocalVarDecl() && !VD->isStaticLocal() && VD->getInit() &&
+        !VD->getType()->isReferenceType() &&
+        (VD->getType().isConstQualified() || Folder->isNeverWritten(VD)))
+      return threadExpr(VD->getInit(), R, Depth + 1);
+    return std::nullopt;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD)
+      return std::nullopt;
+    if (unsigned ID = FD->getBuiltinID())
+      return llvm::StringRef(Ctx.BuiltinInfo.getName(ID)) ==
+                     "__nvvm_read_ptx_sreg_tid_x"
+                 ? std::optional<ThreadExpr>(ThreadExpr())
+                 : std::nullopt;
+    // __shfl_sync(mask, x, 0): lane 0's x, which is every lane's when x is
+    // the same across the warp.
+    if (FD->getIdentifier() && FD->getName() == "__shfl_sync" &&
+        Call->getNumArgs() >= 3 && constant(Call->getArg(2)) == 0) {
+      auto X = threadExpr(Call->getArg(1), R, Depth + 1);
+      if (X && ::tma::rules::threads::warpUniform(*X))
+        return X;
+      return std::nullopt;
+    }
+    // A one-return helper (`canonical_warp_idx_sync()`, `lane_id()`).
+    const Expr *Ret = returnedBy(FD);
+    if (!Ret ||
+        (isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic()))
+      return std::nullopt;
+    auto Inner = [&](const ParmVarDecl *P) -> const Expr * {
+      if (P->getDeclContext() == FD->getDefinition() ||
+          P->getDeclContext() == FD)
+        return P->getFunctionScopeIndex() < Call->getNumArgs()
+                   ? Call->getArg(P->getFunctionScopeIndex())
+                   : nullptr;
+      return R ? R(P) : nullptr;
+    };
+    return threadExpr(Ret, Inner, Depth + 1);
+  }
+  return std::nullopt;
+}
+
+bool ThreadGuards::isElect(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return false;
+  if (FD->getName() == "elect_one_sync")
+    return true;
+  // A user wrapper of `elect.sync` with at most a member-mask parameter.
+  const FunctionDecl *Def = nullptr;
+  if (FD->getNumParams() > 1 || !FD->hasBody(Def) || !Def ||
+      !FD->getName().contains_insensitive("elect"))
+    return false;
+  std::vector<const Stmt *> Work{Def->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
+      if (const auto *Text =
+              dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr()))
+        if (Text->getString().contains("elect.sync"))
+          return true;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return false;
+}
+
+std::optional<Cond> ThreadGuards::condition(const Expr *C, Resolver R) {
+  if (!C || C->isValueDependent())
+    return std::nullopt;
+  C = C->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(C);
+      U && U->getOpcode() == UO_LNot) {
+    auto Sub = condition(U->getSubExpr(), R);
+    if (!Sub)
+      return std::nullopt;
+    return Sub->K == Cond::True ? *Sub : Cond::negate(std::move(*Sub));
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(C)) {
+    if (B->isLogicalOp()) {
+      auto L = condition(B->getLHS(), R);
+      auto Rt = L ? condition(B->getRHS(), R) : std::nullopt;
+      if (!L || !Rt)
+        return std::nullopt;
+      if (L->K == Cond::True && Rt->K == Cond::True)
+        return Cond();
+      return B->getOpcode() == BO_LAnd
+                 ? Cond::both(std::move(*L), std::move(*Rt))
+                 : Cond::either(std::move(*L), std::move(*Rt));
+    }
+    if (B->isComparisonOp()) {
+      if (auto K = constant(B->getRHS()))
+        if (auto X = threadExpr(B->getLHS(), R, 0))
+          return Cond::atom(std::move(*X), *cmpOf(B->getOpcode(), false), *K);
+      if (auto K = constant(B->getLHS()))
+        if (auto X = threadExpr(B->getRHS(), R, 0))
+          return Cond::atom(std::move(*X), *cmpOf(B->getOpcode(), true), *K);
+    }
+  }
+  if (isElect(C))
+    return Cond::elect();
+  if (uniform(C, R))
+    return Cond();
+  if (C->getType()->isIntegerType())
+    if (auto X = threadExpr(C, R, 0))
+      return Cond::atom(std::move(*X), Cmp::NE, 0);
+  return std::nullopt;
+}
+
+namespace {
+bool hasUniformPart(const Cond &C) {
+  if (C.K == Cond::True)
+    return true;
+  for (const Cond &K : C.Kids)
+    if (hasUniformPart(K))
+      return true;
+  return false;
+}
+} // namespace
+
+bool ThreadGuards::threadOnly(const Expr *C) {
+  auto G = condition(C);
+  return G && !hasUniformPart(*G);
+}
+
+bool ThreadGuards::uniform(const Expr *E, Resolver R) {
+  return uniformImpl(E, R, 0);
+}
+
+bool ThreadGuards::uniformImpl(const Expr *E, Resolver R, unsigned Depth) {
+  if (!E || Depth > MaxDepth)
+    return false;
+  E = E->IgnoreParenCasts();
+  if (E->isValueDependent())
+    return false;
+  if (isa<IntegerLiteral>(E) || isa<CXXBoolLiteralExpr>(E) ||
+      isa<FloatingLiteral>(E) || isa<CharacterLiteral>(E) ||
+      isa<UnaryExprOrTypeTraitExpr>(E) || isa<CXXNullPtrLiteralExpr>(E))
+    return true;
+  if (auto V = builtinVar(E))
+    return V->first == "blockIdx" || V->first == "blockDim" ||
+           V->first == "gridDim";
+  if (isa<PseudoObjectExpr>(E))
+    return false;
+  if (E->getType()->isIntegralOrEnumerationType()) {
+    Expr::EvalResult Res;
+    if (E->EvaluateAsInt(Res, Ctx))
+      return true;
+  }
+  if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *VD = D->getDecl();
+    if (isa<EnumConstantDecl>(VD) || isa<NonTypeTemplateParmDecl>(VD))
+      return true;
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+      if (R)
+        if (const Expr *Arg = R(P))
+          return uniformImpl(Arg, R, Depth + 1);
+      // A kernel's parameters are the same in every thread.
+      const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
+      return F && F->hasAttr<CUDAGlobalAttr>() &&
+             !P->getType()->isReferenceType();
+    }
+    if (const auto *V = dyn_cast<VarDecl>(VD)) {
+      if (V->hasAttr<CUDAConstantAttr>())
+        return true;
+      if (V->isLocalVarDecl() && !V->isStaticLocal() && V->getInit() &&
+          !V->getType()->isReferenceType() &&
+          (V->getType().isConstQualified() || Folder->isNeverWritten(V)))
+        return uniformImpl(V->getInit(), R, Depth + 1);
+      return uniformVar(V, Depth + 1);
+    }
+    return false;
+  }
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    // A field of a by-value object that is uniform (`params.k`).
+    return !M->isArrow() && isa<FieldDecl>(M->getMemberDecl()) &&
+           uniformImpl(M->getBase(), R, Depth + 1);
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return (U->getOpcode() == UO_LNot || U->getOpcode() == UO_Minus ||
+            U->getOpcode() == UO_Plus || U->getOpcode() == UO_Not) &&
+           uniformImpl(U->getSubExpr(), R, Depth + 1);
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return !B->isAssignmentOp() && B->getOpcode() != BO_Comma &&
+           uniformImpl(B->getLHS(), R, Depth + 1) &&
+           uniformImpl(B->getRHS(), R, Depth + 1);
+  if (const auto *C = dyn_cast<ConditionalOperator>(E))
+    return uniformImpl(C->getCond(), R, Depth + 1) &&
+           uniformImpl(C->getTrueExpr(), R, Depth + 1) &&
+           uniformImpl(C->getFalseExpr(), R, Depth + 1);
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // A one-return helper of uniform arguments (`min(a, b)`, `ceil_div`).
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD || (isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic()))
+      return false;
+    const Expr *Ret = returnedBy(FD);
+    if (!Ret)
+      return false;
+    for (const Expr *A : Call->arguments())
+      if (!uniformImpl(A, R, Depth + 1))
+        return false;
+    auto Inner = [&](const ParmVarDecl *P) -> const Expr * {
+      if (P->getDeclContext() == FD->getDefinition() ||
+          P->getDeclContext() == FD)
+        return P->getFunctionScopeIndex() < Call->getNumArgs()
+                   ? Call->getArg(P->getFunctionScopeIndex())
+                   : nullptr;
+      return R ? R(P) : nullptr;
+    };
+    return uniformImpl(Ret, Inner, Depth + 1);
+  }
+  return false;
+}
+
+bool ThreadGuards::uniformVar(const VarDecl *VD, unsigned Depth) {
+  // A written local of a kernel (a loop counter, a phase bit): uniform when
+  // its initialiser and every value written to it are, and every write runs
+  // under uniform control. Decided once; a self-reference (`k = k + 1`)
+  // assumes the answer being decided.
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (!FD || !FD->hasAttr<CUDAGlobalAttr>() || !FD->getBody() ||
+      !VD->isLocalVarDecl() || VD->isStaticLocal() ||
+      !(VD->getType()->isIntegralOrEnumerationType() ||
+        VD->getType()->isBooleanType()))
+    return false;
+  auto [It, Inserted] = UniformVars.try_emplace(VD, true);
+  if (!Inserted)
+    return It->second;
+  auto Decide = [&]() -> bool {
+    if (!VD->getInit() || !uniformImpl(VD->getInit(), nullptr, Depth + 1))
+      return false;
+    const Stmt *Body = FD->getBody();
+    const ParentMap &PM = Folder->parentsOf(Body);
+    // A break or goto under a guard leaves loops in some threads only.
+    const std::vector<const Stmt *> BodyJumps = jumpsOf(Body);
+    auto UniformControl = [&](const Stmt *S) {
+      const Stmt *Prev = S;
+      for (const Stmt *P = PM.getParent(S); P && Prev != Body;
+           Prev = P, P = PM.getParent(P)) {
+        if (const auto *If = dyn_cast<IfStmt>(P)) {
+          if (Prev != If->getCond() && !If->isConstexpr() &&
+              !uniformImpl(If->getCond(), nullptr, Depth + 1))
+            return false;
+        } else if (isLoopStmt(P)) {
+          if (isa<CXXForRangeStmt>(P))
+            return false;
+          if (const auto *F = dyn_cast<ForStmt>(P); F && Prev == F->getInit())
+            continue;
+          if (const Expr *Cond = loopCond(P);
+              Cond && !uniformImpl(Cond, nullptr, Depth + 1))
+            return false;
+        } else if (isa<SwitchStmt>(P) || isa<LambdaExpr>(P) ||
+                   isa<AbstractConditionalOperator>(P)) {
+          return false;
+        } else if (const auto *B = dyn_cast<BinaryOperator>(P);
+                   B && B->isLogicalOp() && Prev == B->getRHS() &&
+                   !uniformImpl(B->getLHS(), nullptr, Depth + 1)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    for (const Stmt *J : BodyJumps)
+      if ((isa<BreakStmt>(J) || isa<GotoStmt>(J) || isa<IndirectGotoStmt>(J)) &&
+          !UniformControl(J))
+        return false;
+    std::vector<const Stmt *> Work{Body};
+    while (!Work.empty()) {
+      const Stmt *S = Work.back();
+      Work.pop_back();
+      if (!S)
+        continue;
+      for (const Stmt *Child : S->children())
+        Work.push_back(Child);
+      const auto *D = dyn_cast<DeclRefExpr>(S);
+      if (!D || D->getDecl() != VD)
+        continue;
+      const Stmt *P = PM.getParent(D);
+      while (P && isa<ParenExpr>(P))
+        P = PM.getParent(P);
+      if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(P);
+          C && C->getCastKind() == CK_LValueToRValue)
+        continue;
+      if (const auto *B = dyn_cast_or_null<BinaryOperator>(P);
+          B && B->isAssignmentOp() && B->getLHS()->IgnoreParens() == D) {
+        if (!uniformImpl(B->getRHS(), nullptr, Depth + 1) || !UniformControl(B))
+          return false;
+        continue;
+      }
+      if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+          U && U->isIncrementDecrementOp()) {
+        if (!UniformControl(U))
+          return false;
+        continue;
+      }
+      return false; // address taken, bound to a reference, unknown use
+    }
+    return true;
+  };
+  bool Result = Decide();
+  UniformVars[VD] = Result;
+  return Result;
+}
+
+const std::vector<const Stmt *> &ThreadGuards::jumpsOf(const Stmt *Body) {
+  auto [It, Inserted] = Jumps.try_emplace(Body);
+  if (Inserted)
+    collectJumps(Body, It->second);
+  return It->second;
+}
+
+std::optional<ThreadSet> ThreadGuards::threadsAt(const Stmt *S,
+                                                 const FunctionDecl *Fn) {
+  if (!Fn->hasAttr<CUDAGlobalAttr>() || !Fn->getBody())
+    return std::nullopt;
+  const Stmt *Body = Fn->getBody();
+  const ParentMap &PM = Folder->parentsOf(Body);
+  // The guards from S up to the body, innermost first.
+  std::vector<std::pair<const Expr *, bool>> Up;
+  auto GuardsOf = [&](const Stmt *From,
+                      std::vector<std::pair<const Expr *, bool>> &Out) {
+    const Stmt *Prev = From;
+    for (const Stmt *P = PM.getParent(From); P; Prev = P, P = PM.getParent(P)) {
+      if (const auto *If = dyn_cast<IfStmt>(P)) {
+        if (If->isConsteval())
+          return false;
+        if (!If->isConstexpr() &&
+            (Prev == If->getThen() || Prev == If->getElse()))
+          Out.push_back({If->getCond(), Prev == If->getThen()});
+      } else if (isLoopStmt(P)) {
+        if (isa<CXXForRangeStmt>(P))
+          return false;
+        if (const auto *F = dyn_cast<ForStmt>(P); F && Prev == F->getInit())
+          continue;
+        if (const Expr *C = loopCond(P))
+          Out.push_back({C, true});
+      } else if (const auto *B = dyn_cast<BinaryOperator>(P);
+                 B && B->isLogicalOp()) {
+        if (Prev == B->getRHS())
+          Out.push_back({B->getLHS(), B->getOpcode() == BO_LAnd});
+      } else if (const auto *C = dyn_cast<ConditionalOperator>(P)) {
+        if (Prev != C->getCond())
+          Out.push_back({C->getCond(), Prev == C->getTrueExpr()});
+      } else if (isa<SwitchStmt>(P) || isa<LambdaExpr>(P) ||
+                 isa<BinaryConditionalOperator>(P) || isa<CXXTryStmt>(P)) {
+        return false;
+      }
+      if (P == Body)
+        break;
+    }
+    return true;
+  };
+  if (!GuardsOf(S, Up))
+    return std::nullopt;
+  ThreadSet Set;
+  // Jumps before S that some threads take: a top-level `if (c) { ...;
+  // return; }` guards what follows with !c; any other makes S unknown.
+  const std::vector<const Stmt *> BodyJumps = jumpsOf(Body);
+  const SourceManager &SM = Ctx.getSourceManager();
+  const auto *Top = dyn_cast<CompoundStmt>(Body);
+  for (const Stmt *J : BodyJumps) {
+    if (!SM.isBeforeInTranslationUnit(J->getBeginLoc(), S->getBeginLoc()))
+      continue;
+    if (isa<GotoStmt>(J) || isa<IndirectGotoStmt>(J))
+      return std::nullopt;
+    if (!isa<ReturnStmt>(J)) {
+      const Stmt *Target = jumpTarget(PM, J);
+      if (!Target || !isWithin(PM, S, Target))
+        continue;
+    }
+    std::vector<std::pair<const Expr *, bool>> JG;
+    if (!GuardsOf(J, JG))
+      return std::nullopt;
+    bool Uniform =
+        llvm::all_of(JG, [&](const auto &G) { return uniform(G.first); });
+    if (Uniform)
+      continue;
+    // `if (c) { ...; return; }` directly in the body, S after it.
+    const Stmt *P = PM.getParent(J);
+    if (const auto *CS = dyn_cast_or_null<CompoundStmt>(P);
+        CS && CS->body_back() == J)
+      P = PM.getParent(P);
+    const auto *If = dyn_cast_or_null<IfStmt>(P);
+    if (isa<ReturnStmt>(J) && If && Top && PM.getParent(If) == Top &&
+        !If->getElse() && !If->isConstexpr() && JG.size() == 1 &&
+        !isWithin(PM, S, If)) {
+      auto C = condition(If->getCond());
+      if (!C)
+        return std::nullopt;
+      Set = Set.under(std::move(*C), false);
+      continue;
+    }
+    return std::nullopt;
+  }
+  for (auto G = Up.rbegin(); G != Up.rend(); ++G) {
+    // A loop runs its body in the same threads when its condition is
+    // uniform; any other loop condition is unknown here.
+    auto C = condition(G->first);
+    if (!C)
+      return std::nullopt;
+    if (C->K != Cond::True)
+      Set = Set.under(std::move(*C), G->second);
+  }
+  return Set;
+}
+
+BlockSize ThreadGuards::blockOf(const FunctionDecl *Kernel) {
+  Kernel = Kernel->getCanonicalDecl();
+  if (auto It = Blocks.find(Kernel); It != Blocks.end())
+    return It->second;
+  std::optional<unsigned> MaxThreads;
+  for (const FunctionDecl *R : Kernel->redecls())
+    if (const auto *LB = R->getAttr<CUDALaunchBoundsAttr>())
+      if (auto N = constant(LB->getMaxThreads()); N && *N > 0)
+        MaxThreads = static_cast<unsigned>(*N);
+  // The block dimension of every launch `k<<<grid, block>>>`: x only, y and
+  // z folded to 1.
+  std::optional<unsigned> Launch;
+  bool Agree = true, Any = false;
+  for (const CallContext *C : Folder->contextsOf(Kernel)) {
+    if (!C)
+      continue;
+    Any = true;
+    const auto *K = dyn_cast<CUDAKernelCallExpr>(C->Call);
+    const CallExpr *Config = K ? K->getConfig() : nullptr;
+    std::optional<unsigned> X;
+    if (Config && Config->getNumArgs() >= 2) {
+      const Expr *B = Config->getArg(1)->IgnoreParenImpCasts();
+      if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(B))
+        B = M->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(B))
+        B = F->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *D = dyn_cast<DeclRefExpr>(B))
+        if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+            V && V->isLocalVarDecl() && V->getInit() &&
+            (V->getType().isConstQualified() || Folder->isNeverWritten(V)))
+          B = V->getInit()->IgnoreParenImpCasts();
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(B)) {
+        const CallContext *Saved = Folder->currentContext();
+        Folder->enterContext(C->Parent);
+        std::optional<std::int64_t> Dims[3] = {1, 1, 1};
+        for (unsigned I = 0; I < 3 && I < CE->getNumArgs(); ++I)
+          if (!isa<CXXDefaultArgExpr>(CE->getArg(I)))
+            Dims[I] = constant(CE->getArg(I));
+        Folder->enterContext(Saved);
+        if (CE->getNumArgs() == 1 && Dims[0]) // dim3(n) or an int converted
+          X = static_cast<unsigned>(*Dims[0]);
+        else if (Dims[0] && Dims[1] == 1 && Dims[2] == 1)
+          X = static_cast<unsigned>(*Dims[0]);
+      }
+    }
+    if (!X || (Launch && *Launch != *X))
+      Agree = false;
+    Launch = X;
+  }
+  BlockSize B = ::tma::rules::threads::blockSizeOf(
+      Any && Agree ? Launch : std::nullopt, MaxThreads);
+  Blocks[Kernel] = B;
+  return B;
+}
+
+} // namespace clang::tidy::tma

@@ -1,0 +1,95 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// The guards of device code as conditions on the thread (rules/ThreadSets):
+// `threadIdx.x == 0`, `warp_idx == 0 && lane == 0` with `warp_idx =
+// threadIdx.x / 32` (also through `__shfl_sync(~0u, x, 0)` and one-return
+// helpers such as `canonical_warp_idx_sync()`), `elect_one_sync()` and
+// helpers wrapping `elect.sync`; conditions that have one value in every
+// thread of the block (kernel parameters, constants, blockIdx, gridDim,
+// blockDim, loop counters written only with such values) are no guard at
+// all. Anything else is unknown, and so are the threads of what it guards.
+// The one place that reads guards: the kernel model and tma-expect-tx
+// (MBAR-TX-ISSUERS) both ask here. Only a one-dimensional block is
+// modelled (threadIdx.y and .z are unknown).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_API_THREADGUARDS_H
+#define TMA_TIDY_API_THREADGUARDS_H
+
+#include "folding/ConstantFolder.h"
+#include "rules/ThreadSets.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace clang::tidy::tma {
+
+class ThreadGuards {
+public:
+  /// The argument a helper's parameter stands for at the call being walked
+  /// (null: unknown).
+  using Resolver = llvm::function_ref<const Expr *(const ParmVarDecl *)>;
+
+  ThreadGuards(ASTContext &Ctx, std::shared_ptr<ConstantFolder> Folder)
+      : Ctx(Ctx), Folder(std::move(Folder)) {}
+
+  /// \p C as a condition on the thread: Cond::True when it has one value in
+  /// every thread of the block; std::nullopt when unknown.
+  std::optional<::tma::rules::threads::Cond> condition(const Expr *C,
+                                                       Resolver R = nullptr);
+
+  /// Whether \p E has one value in every thread of the block.
+  bool uniform(const Expr *E, Resolver R = nullptr);
+
+  /// Whether \p C is a condition on the thread alone: known, and with no
+  /// part that is the same in every thread (such a part decides whether
+  /// the guarded code runs at all, not in which threads).
+  bool threadOnly(const Expr *C);
+
+  /// The threads that run \p S, a statement of the body of \p Fn: the
+  /// guards from Fn's body down to S. Unknown (std::nullopt) under a guard
+  /// or loop the model cannot read, after a jump under a guard other than
+  /// a top-level `if (c) { ...; return; }` (whose condition then guards
+  /// what follows), and in code that is not a kernel.
+  std::optional<::tma::rules::threads::ThreadSet>
+  threadsAt(const Stmt *S, const FunctionDecl *Fn);
+
+  /// The block sizes \p Kernel may run with: the block dimension of its
+  /// launches in this translation unit when all fold to one 1-D size, else
+  /// at most its `__launch_bounds__`.
+  ::tma::rules::threads::BlockSize blockOf(const FunctionDecl *Kernel);
+
+private:
+  std::optional<::tma::rules::threads::ThreadExpr>
+  threadExpr(const Expr *E, Resolver R, unsigned Depth);
+  std::optional<std::int64_t> constant(const Expr *E);
+  bool uniformImpl(const Expr *E, Resolver R, unsigned Depth);
+  bool uniformVar(const VarDecl *VD, unsigned Depth);
+  bool isElect(const Expr *E);
+  /// The expression a one-return helper returns, or null.
+  const Expr *returnedBy(const FunctionDecl *FD);
+
+  ASTContext &Ctx;
+  std::shared_ptr<ConstantFolder> Folder;
+  /// Locals known uniform (true) or not; false while being decided.
+  llvm::DenseMap<const VarDecl *, bool> UniformVars;
+  llvm::DenseMap<const FunctionDecl *, ::tma::rules::threads::BlockSize> Blocks;
+  /// The jumps of each body, collected once.
+  llvm::DenseMap<const Stmt *, std::vector<const Stmt *>> Jumps;
+  const std::vector<const Stmt *> &jumpsOf(const Stmt *Body);
+};
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_API_THREADGUARDS_H
