@@ -23,8 +23,8 @@ using ::tma::rules::threads::Cond;
 using ::tma::rules::threads::ThreadSet;
 
 namespace {
-/// Marks the variables of pointer type that a use under \p S may write: any
-/// reference to one that is not a plain load of its value.
+/// Marks the variables of pointer or integer type that a use under \p S
+/// may write: any reference to one that is not a plain load of its value.
 void collectWritten(const Stmt *S, llvm::DenseSet<const VarDecl *> &Out) {
   if (!S)
     return;
@@ -34,7 +34,8 @@ void collectWritten(const Stmt *S, llvm::DenseSet<const VarDecl *> &Out) {
     return; // a read of the value
   if (const auto *D = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *VD = dyn_cast<VarDecl>(D->getDecl());
-        VD && VD->getType()->isPointerType())
+        VD &&
+        (VD->getType()->isPointerType() || VD->getType()->isIntegerType()))
       Out.insert(VD);
     return;
   }
@@ -59,7 +60,7 @@ const Expr *LocalAliases::initOf(const VarDecl *VD) {
   QualType T = VD->getType();
   if (T->isReferenceType())
     return VD->getInit();
-  if (!T->isPointerType())
+  if (!T->isPointerType() && !T->isIntegerType())
     return nullptr;
   const auto *FD =
       dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
@@ -91,7 +92,13 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
           continue;
         }
       const auto *VD = dyn_cast<VarDecl>(D->getDecl());
-      if (const Expr *Init = VD && Aliases ? Aliases->initOf(VD) : nullptr) {
+      // Only pointers and references stand for a buffer (an integer local
+      // holds a value, not an address).
+      if (const Expr *Init = VD && Aliases &&
+                                     (VD->getType()->isPointerType() ||
+                                      VD->getType()->isReferenceType())
+                                 ? Aliases->initOf(VD)
+                                 : nullptr) {
         // As for a parameter: the pointer itself is no buffer access.
         if (Access && !Derefs && VD->getType()->isPointerType())
           return nullptr;
@@ -760,6 +767,71 @@ private:
     return foldInt(S.getInputExpr(Index), Ctx);
   }
 
+  /// The pointer whose shared-window address \p E computes: through
+  /// `__cvta_generic_to_shared(p)` and address helpers, integer offsets
+  /// added to it, casts, and locals never written after their
+  /// initialisation; null when it is no such address.
+  const Expr *addressedPointer(const Expr *E) {
+    for (unsigned Steps = 0; E && Steps < 32; ++Steps) {
+      E = E->IgnoreParenCasts();
+      if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+        const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
+        if (const Expr *Arg =
+                P && bindings() ? bindings()->lookup(P) : nullptr) {
+          E = Arg;
+          continue;
+        }
+        const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+        E = VD && VD->getType()->isIntegerType() ? Aliases.initOf(VD) : nullptr;
+        continue;
+      }
+      if (const auto *C = dyn_cast<CallExpr>(E)) {
+        if (const Expr *Arg = Finder.addressHelperArgument(*C))
+          return Arg;
+        const FunctionDecl *FD = C->getDirectCallee();
+        if (FD && FD->getIdentifier() &&
+            FD->getName() == "__cvta_generic_to_shared" && C->getNumArgs() == 1)
+          return C->getArg(0);
+        return nullptr;
+      }
+      if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp()) {
+        if (const Expr *L = addressedPointer(B->getLHS()))
+          return L;
+        if (B->getOpcode() == BO_Add)
+          return addressedPointer(B->getRHS());
+        return nullptr;
+      }
+      return nullptr;
+    }
+    return nullptr;
+  }
+
+  /// `stmatrix [%n], ...` / `st.shared.* [%n], ...`: a generic write of the
+  /// buffer whose address operand %n computes.
+  void asmStore(const GCCAsmStmt &S, llvm::StringRef Operands,
+                SourceLocation Loc) {
+    Operands = Operands.trim();
+    if (!Operands.consume_front("[%"))
+      return;
+    unsigned Index = 0;
+    if (Operands.consumeInteger(10, Index) || Index < S.getNumOutputs() ||
+        Index - S.getNumOutputs() >= S.getNumInputs())
+      return;
+    const Expr *Ptr =
+        addressedPointer(S.getInputExpr(Index - S.getNumOutputs()));
+    bool Whole = false;
+    std::string Path;
+    const VarDecl *VD =
+        Ptr ? sharedRoot(Ptr, Whole, bindings(), &Path, false, &Aliases)
+            : nullptr;
+    if (!VD)
+      return;
+    Event E;
+    E.Kind = EventKind::GenericWrite;
+    E.Object = objectOf(VD, Path);
+    emit(E, Loc, std::nullopt, VD);
+  }
+
   void asmEvents(const GCCAsmStmt &S) {
     SourceLocation Loc = S.getAsmLoc();
     const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
@@ -794,6 +866,10 @@ private:
         E.Kind = EventKind::WaitGroup;
         E.Depth = asmDepth(S, Operands);
         emit(E, Loc);
+      } else if (Opcode.starts_with("stmatrix") ||
+                 Opcode.starts_with("st.shared")) {
+        // A generic store to shared memory at a 32-bit shared address.
+        asmStore(S, Operands, Loc);
       } else if (Opcode.starts_with("bar.") || Opcode.starts_with("barrier.")) {
         simple(EventKind::ThreadSync, Loc);
       } else if (Opcode.starts_with("mbarrier.inval")) {

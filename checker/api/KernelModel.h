@@ -70,14 +70,16 @@ struct KernelSequence {
 /// Local pointers and references that stand for their initialiser (`T *sC
 /// = smem + off;`, `SMem &s = *reinterpret_cast<SMem *>(smem);`): a
 /// reference, or a pointer that is never written nor has its address taken
-/// after its initialisation. Memoised per function.
+/// after its initialisation; likewise integer locals (`uint32_t addr =
+/// base + off;`), for the shared addresses of inline PTX. Memoised per
+/// function.
 class LocalAliases {
 public:
   /// The initialiser \p VD stands for, or null.
   const Expr *initOf(const VarDecl *VD);
 
 private:
-  /// Per function: the pointer locals that some use may write.
+  /// Per function: the pointer and integer locals that some use may write.
   llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const VarDecl *>> Written;
 };
 
