@@ -6,6 +6,7 @@
 
 #include "checks/BulkCopyCheck.h"
 #include "api/CudaTarget.h"
+#include "checks/SharedMatchers.h"
 #include "checks/Explain.h"
 #include "checks/ContextNotes.h"
 #include "rules/DeviceRules.h"
@@ -24,7 +25,7 @@ using ::tma::rules::DeviceViolation;
 
 namespace clang::tidy::tma {
 
-static constexpr llvm::StringLiteral FnId = "fn";
+static constexpr llvm::StringLiteral FnId = SharedMatchers::FunctionId;
 
 BulkCopyCheck::BulkCopyCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
@@ -44,11 +45,8 @@ void BulkCopyCheck::registerMatchers(MatchFinder *Finder) {
   // Device code only: the function bodies are walked here (rather than
   // matching each asm statement and call) so that the function whose
   // call-site contexts apply is known without a TU-wide parent map.
-  Finder->addMatcher(
-      functionDecl(isDefinition(),
-                   anyOf(hasAttr(attr::CUDADevice), hasAttr(attr::CUDAGlobal)))
-          .bind(FnId),
-      this);
+  Shared = SharedMatchers::functions(Finder, this,
+                                     SharedMatchers::Functions::DeviceOrKernel);
 }
 
 void BulkCopyCheck::onEndOfTranslationUnit() {

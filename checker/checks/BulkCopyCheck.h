@@ -23,6 +23,8 @@
 
 namespace clang::tidy::tma {
 
+class SharedMatchers;
+
 /// Finds device ops whose own operands break a rule: bulk copies whose size
 /// is not a non-zero multiple of 16 bytes or whose shared-memory address is
 /// not guaranteed 16-byte alignment, tensor copies whose shared-memory box is
@@ -44,6 +46,8 @@ public:
   }
 
 private:
+  /// The module's shared matchers (checks/SharedMatchers.h).
+  std::shared_ptr<SharedMatchers> Shared;
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
   void checkOp(const DeviceOp &Op, const FunctionDecl *Fn,

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/DescriptorCheck.h"
+#include "checks/SharedMatchers.h"
 #include "api/CudaTarget.h"
 #include "api/EncodeCall.h"
 #include "checks/ContextNotes.h"
@@ -22,7 +23,7 @@ using ::tma::rules::Param;
 
 namespace clang::tidy::tma {
 
-static constexpr llvm::StringLiteral CallId = "call";
+static constexpr llvm::StringLiteral CallId = SharedMatchers::CallId;
 /// The most elements any array operand of an encode call can need.
 static constexpr unsigned MaxArrayElems = 5;
 /// The value operands of an encode call: all but tensorMap and globalAddress.
@@ -49,11 +50,12 @@ void DescriptorCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 
 void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
   Rules.diagnoseUnknown(*this, getID());
-  Finder->addMatcher(callExpr(anyOf(argumentCountIs(TiledArgCount),
-                                    argumentCountIs(Im2colArgCount),
-                                    argumentCountIs(Im2colWideArgCount)))
-                         .bind(CallId),
-                     this);
+  // The encoders' operand counts; classifyEncodeCall decides.
+  Shared = SharedMatchers::calls(Finder, this, [](const CallExpr &Call) {
+    unsigned N = Call.getNumArgs();
+    return N == TiledArgCount || N == Im2colArgCount ||
+           N == Im2colWideArgCount;
+  });
 }
 
 void DescriptorCheck::onEndOfTranslationUnit() {

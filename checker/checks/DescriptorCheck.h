@@ -23,6 +23,8 @@
 
 namespace clang::tidy::tma {
 
+class SharedMatchers;
+
 /// The folded operands of one encode call under one context, with the origin
 /// of each value (array elements by index; ~0U for the array variable).
 struct FoldedOperands {
@@ -59,6 +61,8 @@ public:
   }
 
 private:
+  /// The module's shared matchers (checks/SharedMatchers.h).
+  std::shared_ptr<SharedMatchers> Shared;
   void explain(const CallExpr &Call, const FoldedOperands &Ops,
                const SourceManager &SM);
   /// DisabledRules (checks/RuleFilter.h).

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/EncodeResultCheck.h"
+#include "checks/SharedMatchers.h"
 #include "api/EncodeCall.h"
 #include "rules/EntryPointRules.h"
 
@@ -18,8 +19,29 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::tma {
 
-static constexpr llvm::StringLiteral CallId = "call";
-static constexpr llvm::StringLiteral LookupId = "lookup";
+static constexpr llvm::StringLiteral CallId = SharedMatchers::CallId;
+
+/// An encode call by its operand count (classifyEncodeCall decides).
+static bool hasEncodeArgCount(const CallExpr &Call) {
+  unsigned N = Call.getNumArgs();
+  return N == TiledArgCount || N == Im2colArgCount ||
+         N == Im2colWideArgCount || N == ReplaceAddressArgCount;
+}
+
+/// A run-time lookup of driver functions (the _ptsz and _v2 spellings are
+/// what the runtime and driver headers' macros expand to): the callee's
+/// name, as callee(functionDecl(hasAnyName(...))) matched it.
+static bool isDriverLookup(const CallExpr &Call) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(Call.getCalleeDecl());
+  if (!FD || !FD->getIdentifier())
+    return false;
+  static constexpr llvm::StringLiteral Names[] = {
+      "cudaGetDriverEntryPoint",          "cudaGetDriverEntryPoint_ptsz",
+      "cudaGetDriverEntryPointByVersion", "cudaGetDriverEntryPointByVersion_ptsz",
+      "cuGetProcAddress",                 "cuGetProcAddress_v2",
+      "cuGetProcAddress_v2_ptsz"};
+  return llvm::is_contained(Names, FD->getName());
+}
 
 void EncodeResultCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "DisabledRules", Rules.option());
@@ -27,23 +49,11 @@ void EncodeResultCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 
 void EncodeResultCheck::registerMatchers(MatchFinder *Finder) {
   Rules.diagnoseUnknown(*this, getID());
-  // Only the operand counts of the four encoders; classifyEncodeCall decides.
-  Finder->addMatcher(callExpr(anyOf(argumentCountIs(TiledArgCount),
-                                    argumentCountIs(Im2colArgCount),
-                                    argumentCountIs(Im2colWideArgCount),
-                                    argumentCountIs(ReplaceAddressArgCount)))
-                         .bind(CallId),
-                     this);
-  // Run-time lookups of driver functions (the _ptsz and _v2 spellings are
-  // what the runtime and driver headers' macros expand to).
-  Finder->addMatcher(
-      callExpr(callee(functionDecl(hasAnyName(
-                   "cudaGetDriverEntryPoint", "cudaGetDriverEntryPoint_ptsz",
-                   "cudaGetDriverEntryPointByVersion",
-                   "cudaGetDriverEntryPointByVersion_ptsz", "cuGetProcAddress",
-                   "cuGetProcAddress_v2", "cuGetProcAddress_v2_ptsz"))))
-          .bind(LookupId),
-      this);
+  // Encode calls by their operand counts and driver lookups by their
+  // callee's name, through the module's shared call matcher.
+  Shared = SharedMatchers::calls(Finder, this, [](const CallExpr &Call) {
+    return hasEncodeArgCount(Call) || isDriverLookup(Call);
+  });
 }
 
 std::optional<uint64_t> EncodeResultCheck::toolkitVersion() const {
@@ -199,11 +209,11 @@ static bool isDiscarded(const CallExpr &Call, ASTContext &Ctx,
 }
 
 void EncodeResultCheck::check(const MatchFinder::MatchResult &Result) {
-  if (const auto *Lookup = Result.Nodes.getNodeAs<CallExpr>(LookupId)) {
-    checkLookup(*Lookup, Result);
-    return;
-  }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>(CallId);
+  if (isDriverLookup(*Call))
+    checkLookup(*Call, Result);
+  if (!hasEncodeArgCount(*Call))
+    return;
   std::optional<EncodeKind> Kind = classifyEncodeCall(*Call);
   if (!Kind)
     return;

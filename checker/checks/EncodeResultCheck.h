@@ -20,6 +20,8 @@
 
 namespace clang::tidy::tma {
 
+class SharedMatchers;
+
 /// Finds tensor-map encode calls (cuTensorMapEncodeTiled, Im2col, Im2colWide,
 /// cuTensorMapReplaceAddress) whose CUresult is discarded, so a rejected
 /// descriptor goes unnoticed (TMAP-ENC-RESULT-CHECKED), and run-time lookups
@@ -48,6 +50,8 @@ public:
   }
 
 private:
+  /// The module's shared matchers (checks/SharedMatchers.h).
+  std::shared_ptr<SharedMatchers> Shared;
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
   void checkLookup(const CallExpr &Call,

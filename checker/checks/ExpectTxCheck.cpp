@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/ExpectTxCheck.h"
+#include "checks/SharedMatchers.h"
 #include "api/BarrierPhases.h"
 #include "checks/ContextNotes.h"
 #include "folding/Uses.h"
@@ -25,7 +26,7 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::tma {
 
-static constexpr llvm::StringLiteral FnId = "fn";
+static constexpr llvm::StringLiteral FnId = SharedMatchers::FunctionId;
 
 ExpectTxCheck::ExpectTxCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
@@ -40,11 +41,8 @@ void ExpectTxCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 
 void ExpectTxCheck::registerMatchers(MatchFinder *Finder) {
   Rules.diagnoseUnknown(*this, getID());
-  Finder->addMatcher(
-      functionDecl(isDefinition(),
-                   anyOf(hasAttr(attr::CUDADevice), hasAttr(attr::CUDAGlobal)))
-          .bind(FnId),
-      this);
+  Shared = SharedMatchers::functions(Finder, this,
+                                     SharedMatchers::Functions::DeviceOrKernel);
 }
 
 void ExpectTxCheck::onEndOfTranslationUnit() {

@@ -21,6 +21,8 @@
 
 namespace clang::tidy::tma {
 
+class SharedMatchers;
+
 /// MBAR-TX-EQUALS-BYTES for the phases whose every copy is a 1-D bulk copy
 /// of known size or a tensor load whose map is linked to its encode call: the
 /// expect-tx counts on one barrier in one phase region (the innermost loop
@@ -42,6 +44,8 @@ public:
   }
 
 private:
+  /// The module's shared matchers (checks/SharedMatchers.h).
+  std::shared_ptr<SharedMatchers> Shared;
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
   /// The value of an operand in the current context.

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/OrderingCheck.h"
+#include "checks/SharedMatchers.h"
 #include "checks/OrderingFixes.h"
 #include "rules/OrderingRules.h"
 
@@ -19,13 +20,12 @@ namespace ord = tma::rules::ordering;
 
 namespace clang::tidy::tma {
 
-static constexpr llvm::StringLiteral FnId = "fn";
+static constexpr llvm::StringLiteral FnId = SharedMatchers::FunctionId;
 
 void OrderingCheck::registerMatchers(MatchFinder *F) {
   Rules.diagnoseUnknown(*this, getID());
-  F->addMatcher(
-      functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind(FnId),
-      this);
+  Shared =
+      SharedMatchers::functions(F, this, SharedMatchers::Functions::Kernels);
 }
 
 void OrderingCheck::onEndOfTranslationUnit() {

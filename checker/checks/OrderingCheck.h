@@ -18,6 +18,8 @@
 
 namespace clang::tidy::tma {
 
+class SharedMatchers;
+
 /// The ordering rules of tma-rules.md 11.A over the kernel model: the
 /// fence.proxy.async before a copy reads what threads wrote
 /// (BULK-S2G-FENCE-BEFORE, TMA-STORE-FENCE), the bulk-group wait before the
@@ -45,6 +47,8 @@ public:
   }
 
 private:
+  /// The module's shared matchers (checks/SharedMatchers.h).
+  std::shared_ptr<SharedMatchers> Shared;
   void checkUninit(const FunctionDecl &Kernel, const KernelSequence &K,
                    const SourceManager &SM);
   /// Reports once per (location, message), unless DisabledRules names the

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/TensorMapPlacementCheck.h"
+#include "checks/SharedMatchers.h"
 #include "api/DeviceOps.h"
 #include "rules/FormRules.h"
 
@@ -89,8 +90,7 @@ private:
 
 } // namespace
 
-static constexpr llvm::StringLiteral KernelId = "kernel";
-static constexpr llvm::StringLiteral DeviceFnId = "devicefn";
+static constexpr llvm::StringLiteral KernelId = SharedMatchers::FunctionId;
 /// The deepest a record is searched for a tensor-map member.
 static constexpr unsigned MaxRecordDepth = 4;
 
@@ -568,14 +568,10 @@ void TensorMapPlacementCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 
 void TensorMapPlacementCheck::registerMatchers(MatchFinder *Finder) {
   Rules.diagnoseUnknown(*this, getID());
-  Finder->addMatcher(
-      functionDecl(hasAttr(attr::CUDAGlobal), isDefinition()).bind(KernelId),
-      this);
-  Finder->addMatcher(functionDecl(hasAttr(attr::CUDADevice),
-                                  unless(hasAttr(attr::CUDAGlobal)),
-                                  isDefinition())
-                         .bind(DeviceFnId),
-                     this);
+  // Kernels (TMAP-PLACE-*) and other __device__ definitions (their map
+  // copies), through the module's shared matcher.
+  Shared = SharedMatchers::functions(Finder, this,
+                                     SharedMatchers::Functions::DeviceOrKernel);
 }
 
 /// The insertions that make parameter \p Index of \p Kernel
@@ -620,7 +616,8 @@ static std::vector<FixItHint> gridConstantFixes(const FunctionDecl &Kernel,
 void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = *Result.SourceManager;
-  if (const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(DeviceFnId)) {
+  if (const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(KernelId);
+      Fn && !Fn->hasAttr<CUDAGlobalAttr>()) {
     if (!Fn->isDependentContext() && Fn->getBody() &&
         !SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation()))) {
       if (!Folder)

@@ -18,6 +18,8 @@
 
 namespace clang::tidy::tma {
 
+class SharedMatchers;
+
 /// Finds __global__ kernel parameters that hold a CUtensorMap by value
 /// without 'const __grid_constant__' while their address reaches a TMA
 /// operation: the address is that of a local copy, which TMA cannot read
@@ -45,6 +47,8 @@ public:
   }
 
 private:
+  /// The module's shared matchers (checks/SharedMatchers.h).
+  std::shared_ptr<SharedMatchers> Shared;
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
   /// How many levels of device functions the address is followed into.

@@ -1,0 +1,118 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/SharedMatchers.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace clang::tidy::tma {
+
+using namespace ast_matchers;
+
+namespace {
+/// A definition with __device__ or __global__: one test, not the four
+/// matchers of functionDecl(isDefinition(), anyOf(hasAttr(), hasAttr())).
+AST_MATCHER(FunctionDecl, isDeviceDefinition) {
+  (void)Finder;
+  (void)Builder;
+  return Node.isThisDeclarationADefinition() &&
+         (Node.hasAttr<CUDADeviceAttr>() || Node.hasAttr<CUDAGlobalAttr>());
+}
+AST_MATCHER_P(CallExpr, wantedBy, const SharedMatchers *, Shared) {
+  (void)Finder;
+  (void)Builder;
+  return Shared->wantsCall(Node);
+}
+} // namespace
+
+std::shared_ptr<SharedMatchers>
+SharedMatchers::forFinder(MatchFinder *Finder) {
+  // Per thread (clangd builds several files at once); an entry whose checks
+  // are gone has expired, so a later finder at the same address gets a new
+  // one.
+  thread_local llvm::DenseMap<MatchFinder *, std::weak_ptr<SharedMatchers>>
+      ByFinder;
+  if (auto Shared = ByFinder.lookup(Finder).lock())
+    return Shared;
+  for (auto It = ByFinder.begin(); It != ByFinder.end(); ++It)
+    if (It->second.expired())
+      ByFinder.erase(It);
+  auto Shared = std::make_shared<SharedMatchers>();
+  Shared->Finder = Finder;
+  ByFinder[Finder] = Shared;
+  return Shared;
+}
+
+void SharedMatchers::subscribe(ClangTidyCheck *Check) {
+  auto *Callback = static_cast<MatchFinder::MatchCallback *>(Check);
+  if (!llvm::is_contained(Checks, Callback))
+    Checks.push_back(Callback);
+}
+
+std::shared_ptr<SharedMatchers>
+SharedMatchers::functions(MatchFinder *Finder, ClangTidyCheck *Check,
+                          Functions Which) {
+  auto Shared = forFinder(Finder);
+  Shared->subscribe(Check);
+  Shared->FunctionSubs.push_back({Check, Which});
+  if (!Shared->FunctionsAdded) {
+    Shared->FunctionsAdded = true;
+    Finder->addMatcher(functionDecl(isDeviceDefinition()).bind(FunctionId),
+                       Shared.get());
+  }
+  return Shared;
+}
+
+std::shared_ptr<SharedMatchers>
+SharedMatchers::calls(MatchFinder *Finder, ClangTidyCheck *Check,
+                      CallFilter Wants) {
+  auto Shared = forFinder(Finder);
+  Shared->subscribe(Check);
+  Shared->CallSubs.push_back({Check, Wants});
+  if (!Shared->CallsAdded) {
+    Shared->CallsAdded = true;
+    Finder->addMatcher(callExpr(wantedBy(Shared.get())).bind(CallId),
+                       Shared.get());
+  }
+  return Shared;
+}
+
+bool SharedMatchers::wantsCall(const CallExpr &Call) const {
+  return llvm::any_of(CallSubs,
+                      [&](const CallSub &S) { return S.Wants(Call); });
+}
+
+void SharedMatchers::run(const MatchFinder::MatchResult &Result) {
+  // Through MatchCallback::run, as MatchFinder itself calls a check (it
+  // sets the check's AST context before check()).
+  if (const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FunctionId)) {
+    const bool Kernel = Fn->hasAttr<CUDAGlobalAttr>();
+    for (const FunctionSub &S : FunctionSubs)
+      if (S.Which == Functions::DeviceOrKernel || Kernel)
+        S.Check->run(Result);
+    return;
+  }
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>(CallId))
+    for (const CallSub &S : CallSubs)
+      if (S.Wants(*Call))
+        S.Check->run(Result);
+}
+
+void SharedMatchers::onStartOfTranslationUnit() {
+  for (MatchFinder::MatchCallback *Check : Checks)
+    Check->onStartOfTranslationUnit();
+}
+
+void SharedMatchers::onEndOfTranslationUnit() {
+  for (MatchFinder::MatchCallback *Check : Checks)
+    Check->onEndOfTranslationUnit();
+}
+
+} // namespace clang::tidy::tma

@@ -1,0 +1,86 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// One matcher per node kind for all tma- checks. MatchFinder pays for each
+// registered matcher at each node of its kind (kind filter, traversal scope,
+// the matcher's own predicates), and four checks want the device and kernel
+// definitions, two the calls shaped like an encoder's or a driver lookup's:
+// on a CUTLASS device pass that dispatch was about a fifth of the module's
+// instructions. Here each kind is matched once, with one plain predicate,
+// and the match goes to every check that asked for it, in the order they
+// asked (the order their own matchers had).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_CHECKS_SHAREDMATCHERS_H
+#define TMA_TIDY_CHECKS_SHAREDMATCHERS_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include <memory>
+#include <vector>
+
+namespace clang::tidy::tma {
+
+class SharedMatchers : public ast_matchers::MatchFinder::MatchCallback {
+public:
+  /// The ids the shared matchers bind their node to.
+  static constexpr llvm::StringLiteral FunctionId = "tma-function";
+  static constexpr llvm::StringLiteral CallId = "tma-call";
+
+  /// Which function definitions a check wants.
+  enum class Functions {
+    DeviceOrKernel, ///< __device__ or __global__
+    Kernels,        ///< __global__
+  };
+  /// Which calls a check wants (a cheap test: argument count, callee name).
+  using CallFilter = bool (*)(const CallExpr &);
+
+  /// Sends \p Check the definitions \p Which of the TU that \p Finder
+  /// matches, bound to FunctionId. The check keeps the result: the shared
+  /// matchers live as long as one of their checks does.
+  static std::shared_ptr<SharedMatchers>
+  functions(ast_matchers::MatchFinder *Finder, ClangTidyCheck *Check,
+            Functions Which);
+  /// Sends \p Check the calls that \p Wants accepts, bound to CallId.
+  static std::shared_ptr<SharedMatchers>
+  calls(ast_matchers::MatchFinder *Finder, ClangTidyCheck *Check,
+        CallFilter Wants);
+
+  /// Whether some check wants \p Call.
+  bool wantsCall(const CallExpr &Call) const;
+
+  void run(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  // The checks register no matcher of their own, so MatchFinder tells only
+  // this callback about the TU's start and end: it tells each check once.
+  void onStartOfTranslationUnit() override;
+  void onEndOfTranslationUnit() override;
+  StringRef getID() const override { return "tma-shared-matchers"; }
+
+private:
+  static std::shared_ptr<SharedMatchers>
+  forFinder(ast_matchers::MatchFinder *Finder);
+  void subscribe(ClangTidyCheck *Check);
+
+  ast_matchers::MatchFinder *Finder = nullptr;
+  bool FunctionsAdded = false, CallsAdded = false;
+  struct FunctionSub {
+    ast_matchers::MatchFinder::MatchCallback *Check;
+    Functions Which;
+  };
+  struct CallSub {
+    ast_matchers::MatchFinder::MatchCallback *Check;
+    CallFilter Wants;
+  };
+  std::vector<FunctionSub> FunctionSubs;
+  std::vector<CallSub> CallSubs;
+  /// Every subscribed check once, in the order of subscription.
+  std::vector<ast_matchers::MatchFinder::MatchCallback *> Checks;
+};
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_CHECKS_SHAREDMATCHERS_H
