@@ -227,9 +227,13 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
     if (const OpValue *Smem = smemOperand(Op))
       checkSmemAlign(Site, *Smem, Name, Context,
                      std::holds_alternative<BulkCopy>(Op)
-                         ? ::tma::rules::checkBulkAddrAlign16
+                         ? [](::tma::rules::Known A) {
+                             return ::tma::rules::checkBulkAddrAlign16(A);
+                           }
                          : ::tma::rules::checkTmaSmemAlign128,
                      Result);
+    if (const auto *B = std::get_if<BulkCopy>(&Op))
+      checkGlobalAlign(*B, Name, Context, Result);
   }
   Folder->enterContext(nullptr);
 }
@@ -587,6 +591,78 @@ static const OpValue *smemOperand(const DeviceOp &Op) {
     return T->Direction == device::TensorDirection::Prefetch ? nullptr
                                                              : &T->Smem;
   return nullptr;
+}
+
+/// The global-memory operand of a 1-D bulk copy: the source of loads and
+/// prefetches, the destination of stores.
+static const OpValue *globalOperand(const BulkCopy &B) {
+  switch (B.Direction) {
+  case device::BulkDirection::GlobalToShared:
+  case device::BulkDirection::GlobalToL2:
+    return &B.Src;
+  case device::BulkDirection::SharedToGlobal:
+    return &B.Dst;
+  case device::BulkDirection::SharedToCluster:
+    return nullptr;
+  }
+  return nullptr;
+}
+
+void BulkCopyCheck::checkGlobalAlign(const BulkCopy &B,
+                                     const std::string &OpName,
+                                     const CallContext *Context,
+                                     const MatchFinder::MatchResult &Result) {
+  const SourceManager &SM = *Result.SourceManager;
+  const OpValue *V = globalOperand(B);
+  if (!V || !V->Present || !V->E)
+    return;
+  // A kernel's pointer parameter, through the launch that binds it, back to
+  // a device allocation plus constant offsets (folding/PointerAlign.cpp).
+  std::optional<PointerAlign> A = Folder->pointerAlign(V->E);
+  if (!A)
+    return;
+  A->Offset += V->Offset;
+  std::optional<DeviceViolation> Violation =
+      ::tma::rules::checkBulkAddrAlign16(A->provenAlign(),
+                                         ::tma::rules::DeviceParam::
+                                             GlobalAddress);
+  if (!Violation)
+    return;
+  const CallContext *Outer = Context;
+  const Expr *Arg = forwardedFrom(V->E, Outer);
+  SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
+  if (SM.isInSystemHeader(Loc) ||
+      !warnOnce(Loc,
+                OpName + " " + Violation->Message + " (" + Violation->RuleId +
+                    ")",
+                SM))
+    return;
+  std::string Offset = std::to_string(A->Offset) +
+                       (A->Offset == 1 || A->Offset == -1 ? " byte" : " bytes");
+  SourceLocation BaseLoc = SM.getFileLoc(
+      A->Kind == PointerAlign::Allocation ? A->Alloc->getBeginLoc()
+                                          : A->Base->getLocation());
+  if (!SM.isInSystemHeader(BaseLoc)) {
+    if (A->Kind == PointerAlign::Allocation)
+      diag(BaseLoc, "the global address is %0 past '%1', which %2 allocates "
+                    "%3-byte aligned",
+           DiagnosticIDs::Note)
+          << Offset << A->Base->getName()
+          << A->Alloc->getDirectCallee()->getName()
+          << std::to_string(A->BaseAlign);
+    else
+      diag(BaseLoc,
+           "the global address is %0 into '%1', which is %2-byte aligned",
+           DiagnosticIDs::Note)
+          << Offset << A->Base->getName() << std::to_string(A->BaseAlign);
+  }
+  noteBindings(*this, *Folder, A->Through, Loc, SM, Context);
+  SourceLocation OpLoc = SM.getFileLoc(B.Loc);
+  if (Arg != V->E && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))
+    diag(OpLoc, "passed to the global address of %0 here",
+         DiagnosticIDs::Note)
+        << OpName;
+  diag(Loc, "%0", DiagnosticIDs::Note) << Violation->Suggestion;
 }
 
 /// What is certain about the start of \p B, for a note.

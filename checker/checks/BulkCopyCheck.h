@@ -84,6 +84,10 @@ private:
   /// Folds \p V under the current context and reports \p Rule's violation.
   /// Resolves the shared-memory address \p V under the current context and
   /// reports \p Rule's violation of its guaranteed alignment.
+  /// BULK-ADDR-ALIGN16 on the global operand of a 1-D bulk copy.
+  void checkGlobalAlign(const BulkCopy &B, const std::string &OpName,
+                        const CallContext *Context,
+                        const ast_matchers::MatchFinder::MatchResult &Result);
   void checkSmemAlign(
       const OpSite &Site, const OpValue &V, const std::string &OpName,
       const CallContext *Context,

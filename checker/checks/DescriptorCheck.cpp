@@ -13,6 +13,7 @@
 #include "rules/TiledRules.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include <cstdlib>
@@ -180,6 +181,16 @@ static FoldedOperands foldOperands(const CallExpr &Call, EncodeKind Kind,
     D.AddressElementBits = addressElementBits(
         encodeArgument(Call, Kind, Param::GlobalAddress), Ctx);
     D.Target = T;
+    // TMAP-ENC-OUT-ALIGN64 and TMAP-ENC-GADDR-ALIGN: the proven alignment.
+    for (Param P : {Param::TensorMap, Param::GlobalAddress}) {
+      const Expr *Arg = encodeArgument(Call, Kind, P);
+      std::optional<PointerAlign> A = Arg ? F.pointerAlign(Arg) : std::nullopt;
+      if (!A || !A->provenAlign())
+        continue;
+      (P == Param::TensorMap ? D.TensorMapAlign : D.GlobalAddressAlign) =
+          A->provenAlign();
+      Out.Pointers[P] = std::move(*A);
+    }
   };
   switch (Kind) {
   case EncodeKind::Tiled:
@@ -564,8 +575,38 @@ void DescriptorCheck::report(const Finding &F,
           << F.Others << O->Through.back().Context->Callee;
   }
 
+  if (auto It = Ops.Pointers.find(V.Parameter); It != Ops.Pointers.end())
+    notePointer(It->second, V.Parameter, F.Loc, SM);
+
   if (const auto &S = V.Suggested)
     suggest(*S, Arg, Ops, Result);
+}
+
+void DescriptorCheck::notePointer(const PointerAlign &A, Param P,
+                                  SourceLocation WarnLoc,
+                                  const SourceManager &SM) {
+  std::string Offset = std::to_string(A.Offset) +
+                       (A.Offset == 1 || A.Offset == -1 ? " byte" : " bytes");
+  if (A.Kind == PointerAlign::Allocation) {
+    SourceLocation L = SM.getFileLoc(A.Alloc->getBeginLoc());
+    if (!SM.isInSystemHeader(L))
+      diag(L,
+           "%0 is %1 past '%2', which %3 allocates %4-byte aligned",
+           DiagnosticIDs::Note)
+          << rules::paramName(P) << Offset << A.Base->getName()
+          << A.Alloc->getDirectCallee()->getName()
+          << std::to_string(A.BaseAlign);
+  } else {
+    SourceLocation L = SM.getFileLoc(A.Base->getLocation());
+    bool Declared = A.Base->hasAttr<AlignedAttr>();
+    if (!SM.isInSystemHeader(L))
+      diag(L, "%0 is %1 into '%2', which is %3-byte aligned (%4)",
+           DiagnosticIDs::Note)
+          << rules::paramName(P) << Offset << A.Base->getName()
+          << std::to_string(A.BaseAlign)
+          << (Declared ? "declared" : "its type's alignment");
+  }
+  noteBindings(*this, *Folder, A.Through, WarnLoc, SM, nullptr);
 }
 
 void DescriptorCheck::suggest(const rules::Suggestion &S, const Expr *Arg,

@@ -37,6 +37,8 @@ struct FoldedOperands {
   /// Each known value as the driver's parameter type prints it (the corner
   /// offsets signed), by operand and element.
   std::map<std::pair<rules::Param, unsigned>, std::string> Values;
+  /// What is proven about the tensorMap and globalAddress pointers.
+  std::map<rules::Param, PointerAlign> Pointers;
 };
 
 /// Finds cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col and
@@ -80,6 +82,9 @@ private:
   };
   void report(const Finding &F,
               const ast_matchers::MatchFinder::MatchResult &Result);
+  /// Where a pointer's proven alignment comes from.
+  void notePointer(const PointerAlign &A, rules::Param P,
+                   SourceLocation WarnLoc, const SourceManager &SM);
   void suggest(const rules::Suggestion &S, const Expr *Arg,
                const FoldedOperands &Ops,
                const ast_matchers::MatchFinder::MatchResult &Result);

@@ -75,6 +75,41 @@ struct FoldedArray {
   const VarDecl *Array = nullptr;
 };
 
+/// What is proven about the address a pointer expression holds: it lies
+/// Offset bytes past a base that is BaseAlign-aligned (a power of two). The
+/// base is a variable (its declared or its type's alignment) or a device
+/// allocation (cudaMalloc and friends return 256-byte aligned memory).
+struct PointerAlign {
+  enum KindType { Variable, Allocation } Kind = Variable;
+  uint64_t BaseAlign = 1;
+  int64_t Offset = 0;
+  /// The variable whose address it is, or the pointer that the allocation
+  /// call set.
+  const VarDecl *Base = nullptr;
+  /// Allocation: the call (e.g. cudaMalloc(&p, n)).
+  const CallExpr *Alloc = nullptr;
+  /// The parameters it was read through, outermost call first.
+  llvm::SmallVector<Binding, 2> Through;
+
+  /// The largest power of two that divides the address, when the offset
+  /// proves it (its lowest set bit is below BaseAlign); std::nullopt when
+  /// the address is at least BaseAlign-aligned, which proves no upper bound.
+  std::optional<uint64_t> provenAlign() const {
+    auto U = static_cast<uint64_t>(Offset);
+    uint64_t Low = U & (~U + 1);
+    if (Low != 0 && Low < BaseAlign)
+      return Low;
+    return std::nullopt;
+  }
+};
+
+/// The alignment that device allocations (cudaMalloc, cudaMallocAsync,
+/// cudaMallocManaged, cudaMallocPitch, cudaMallocFromPoolAsync) guarantee:
+/// "any address ... returned by one of the memory allocation routines from
+/// the driver or runtime API is always aligned to at least 256 bytes"
+/// (CUDA C++ Programming Guide, device memory accesses).
+inline constexpr uint64_t DeviceAllocationAlign = 256;
+
 /// The argument that the operand \p E passes on unchanged from the calls of
 /// \p Context (a parameter, possibly through std::forward), followed
 /// outwards; E itself when it is not such a parameter. \p Context becomes
@@ -163,7 +198,22 @@ public:
   std::optional<FoldedArray> foldArray(const Expr *E, const Expr *UseSite,
                                        unsigned MaxElems);
 
+  /// What is proven about the address the pointer expression \p E holds
+  /// (PointerAlign), under the current context: `&var`, arrays, members at
+  /// their record offsets, constant pointer arithmetic and element indices,
+  /// casts, never-written local pointers, parameters bound by the context,
+  /// and local pointers written only by device allocation calls
+  /// (`cudaMalloc(&p, n)`). std::nullopt when nothing is proven.
+  std::optional<PointerAlign> pointerAlign(const Expr *E);
+
 private:
+  std::optional<PointerAlign> pointerAlignImpl(const Expr *E, unsigned Depth);
+  std::optional<PointerAlign> objectAlignImpl(const Expr *E, unsigned Depth);
+  std::optional<PointerAlign> pointerVarAlign(const VarDecl *VD,
+                                              unsigned Depth);
+  /// The device allocation call that writes the local pointer \p VD, when
+  /// every write of VD is one (null otherwise).
+  const CallExpr *allocationOf(const VarDecl *VD);
   /// Runs \p F with parameters bound by \p Context, then restores the
   /// current context.
   template <class Fn> auto inContext(const CallContext *Context, Fn F) {
@@ -277,6 +327,7 @@ private:
                  llvm::BitVector>
       Reachable;
   llvm::DenseMap<const VarDecl *, bool> NeverWritten;
+  llvm::DenseMap<const VarDecl *, const CallExpr *> Allocations;
   llvm::DenseMap<const Stmt *, bool> Jumps;
   llvm::DenseMap<const Stmt *, std::unique_ptr<ParentMap>> Parents;
   BlockPositions Positions;

@@ -69,6 +69,8 @@ const char *deviceParamName(DeviceParam P) {
     return "element type";
   case DeviceParam::TensorMap:
     return "tensorMap";
+  case DeviceParam::GlobalAddress:
+    return "global address";
   }
   return "?";
 }

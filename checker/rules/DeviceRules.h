@@ -57,6 +57,9 @@ enum class DeviceParam {
   ElementType,
   /// The tensorMap operand of a tensor copy.
   TensorMap,
+  /// The global-memory address of a 1-D bulk copy (srcMem of loads and
+  /// prefetches, dstMem of stores).
+  GlobalAddress,
 };
 
 /// PTX's name of \p P, e.g. "size", "txCount".

@@ -23,10 +23,11 @@ std::string bytes(std::uint64_t N) {
 }
 
 /// The common message of the alignment rules.
-std::string alignMessage(std::uint64_t Align, std::uint64_t Needed,
-                         const std::string &Why) {
-  return "shared-memory address is guaranteed only " + std::to_string(Align) +
-         "-byte alignment, not the " + bytes(Needed) + " " + Why;
+std::string alignMessage(DeviceParam P, std::uint64_t Align,
+                         std::uint64_t Needed, const std::string &Why) {
+  return std::string(deviceParamName(P)) + " is guaranteed only " +
+         std::to_string(Align) + "-byte alignment, not the " + bytes(Needed) +
+         " " + Why;
 }
 
 std::string alignSuggestion(std::uint64_t Needed) {
@@ -34,17 +35,21 @@ std::string alignSuggestion(std::uint64_t Needed) {
          ") and keep the offset into it a multiple of " + bytes(Needed);
 }
 
-std::optional<DeviceViolation> checkAlign(const char *Id, Known AddressAlign,
-                                          std::uint64_t Needed,
-                                          const std::string &Why) {
+std::optional<DeviceViolation>
+checkAlign(const char *Id, Known AddressAlign, std::uint64_t Needed,
+           const std::string &Why, DeviceParam P = DeviceParam::SmemAddress) {
   if (!AddressAlign || *AddressAlign == 0 || *AddressAlign >= Needed)
     return std::nullopt;
-  return DeviceViolation{Id,
-                         DeviceParam::SmemAddress,
-                         *AddressAlign,
-                         Needed,
-                         alignMessage(*AddressAlign, Needed, Why),
-                         alignSuggestion(Needed)};
+  return DeviceViolation{
+      Id,
+      P,
+      *AddressAlign,
+      Needed,
+      alignMessage(P, *AddressAlign, Needed, Why),
+      P == DeviceParam::GlobalAddress
+          ? "keep the offset from the allocation a multiple of " +
+                bytes(Needed)
+          : alignSuggestion(Needed)};
 }
 
 } // namespace
@@ -74,9 +79,10 @@ std::optional<std::uint64_t> swizzleRepeatBytes(std::uint64_t Swizzle) {
   return std::nullopt;
 }
 
-std::optional<DeviceViolation> checkBulkAddrAlign16(Known AddressAlign) {
+std::optional<DeviceViolation> checkBulkAddrAlign16(Known AddressAlign,
+                                                   DeviceParam Operand) {
   return checkAlign("BULK-ADDR-ALIGN16", AddressAlign, BulkAddrAlign,
-                    "that a bulk copy needs");
+                    "that a bulk copy needs", Operand);
 }
 
 std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign) {

@@ -48,9 +48,13 @@ Known addressAlign(Known BaseAlign, std::optional<std::int64_t> Offset,
 /// invalid values.
 std::optional<std::uint64_t> swizzleRepeatBytes(std::uint64_t Swizzle);
 
-/// BULK-ADDR-ALIGN16: the shared-memory address of a 1-D bulk copy is
-/// 16-byte aligned. \p AddressAlign from addressAlign().
-std::optional<DeviceViolation> checkBulkAddrAlign16(Known AddressAlign);
+/// BULK-ADDR-ALIGN16: the shared-memory and the global address of a 1-D
+/// bulk copy are 16-byte aligned. \p AddressAlign from addressAlign() (or,
+/// for \p Operand GlobalAddress, the proven alignment of a device
+/// allocation plus a constant offset).
+std::optional<DeviceViolation>
+checkBulkAddrAlign16(Known AddressAlign,
+                     DeviceParam Operand = DeviceParam::SmemAddress);
 
 /// TMA-SMEM-ALIGN-128: the shared-memory box of a tensor copy is 128-byte
 /// aligned. \p AddressAlign from addressAlign().

@@ -84,6 +84,22 @@ TEST(BulkAddrAlign16, Boundary) {
   }
 }
 
+TEST(BulkAddrAlign16, GlobalOperand) {
+  for (std::uint64_t A : {16ull, 256ull})
+    EXPECT_FALSE(checkBulkAddrAlign16(A, DeviceParam::GlobalAddress)) << A;
+  EXPECT_FALSE(checkBulkAddrAlign16(std::nullopt, DeviceParam::GlobalAddress));
+  auto V = checkBulkAddrAlign16(4, DeviceParam::GlobalAddress);
+  ASSERT_TRUE(V);
+  EXPECT_STREQ(V->RuleId, "BULK-ADDR-ALIGN16");
+  EXPECT_EQ(V->Parameter, DeviceParam::GlobalAddress);
+  EXPECT_EQ(V->Limit, 16u);
+  EXPECT_EQ(V->Message, "global address is guaranteed only 4-byte alignment, "
+                        "not the 16 bytes that a bulk copy needs");
+  EXPECT_EQ(V->Suggestion,
+            "keep the offset from the allocation a multiple of 16 bytes");
+  EXPECT_STREQ(deviceParamName(DeviceParam::GlobalAddress), "global address");
+}
+
 TEST(BulkAddrAlign16, Message) {
   auto V = checkBulkAddrAlign16(8);
   ASSERT_TRUE(V);

@@ -76,6 +76,11 @@ struct EncodeOperands {
   /// time (<tma/validate.h>), unknown to the checker.
   Known TensorMapAddress;
   Known GlobalAddress;
+  /// The largest power of two that divides each pointer, when the checker
+  /// proves it without knowing the address (a cudaMalloc base or an
+  /// aligned variable plus a constant byte offset); unknown otherwise.
+  Known TensorMapAlign;
+  Known GlobalAddressAlign;
   /// The newest GPU the descriptor can be used on (newestEncodeTarget):
   /// unknown unless the compilation proves it.
   std::optional<GpuTarget> Target;
@@ -97,6 +102,8 @@ EncodeOperands commonOperands(const DescriptorT &D) {
   O.AddressElementBits = D.AddressElementBits;
   O.TensorMapAddress = D.TensorMapAddress;
   O.GlobalAddress = D.GlobalAddress;
+  O.TensorMapAlign = D.TensorMapAlign;
+  O.GlobalAddressAlign = D.GlobalAddressAlign;
   O.Target = D.Target;
   return O;
 }
@@ -194,9 +201,9 @@ void checkPackedSwizzle(const EncodeContext &C, Violations &Out);
 void checkOobFill(const EncodeContext &C, Violations &Out);
 // TMAP-ENC-GADDR-TYPE (tma-tidy's own rule)
 void checkAddressType(const EncodeContext &C, Violations &Out);
-// TMAP-ENC-OUT-ALIGN64 (run time only: the checker does not know addresses)
+// TMAP-ENC-OUT-ALIGN64: from the address (run time) or its proven alignment
 void checkTensorMapAlign(const EncodeContext &C, Violations &Out);
-// TMAP-ENC-GADDR-ALIGN (run time only)
+// TMAP-ENC-GADDR-ALIGN: likewise
 void checkGlobalAddressAlign(const EncodeContext &C, Violations &Out);
 // TMAP-ENC-ARCH: encoders, data types and swizzles the target lacks
 void checkTargetSupport(const EncodeContext &C, Violations &Out);
@@ -714,23 +721,44 @@ inline void checkAddressType(const EncodeContext &C, Violations &Out) {
   Out.push_back(std::move(V));
 }
 
+/// The alignment \p Proven proves below \p Needed, or std::nullopt:
+/// \p Proven is the largest power of two that divides the pointer.
+inline std::optional<std::uint64_t> provenBelow(const Known &Proven,
+                                                std::uint64_t Needed) {
+  if (!Proven || *Proven == 0 || *Proven >= Needed)
+    return std::nullopt;
+  return Proven;
+}
+
 // TMAP-ENC-OUT-ALIGN64
 inline void checkTensorMapAlign(const EncodeContext &C, Violations &Out) {
   const Known &A = C.D.TensorMapAddress;
-  if (!A || *A == 0 || *A % 64 == 0)
+  if (A && *A != 0) {
+    if (*A % 64 == 0)
+      return;
+    Out.push_back(makeViolation(
+        "TMAP-ENC-OUT-ALIGN64", Param::TensorMap, std::nullopt, *A % 64, 64,
+        "tensorMap is at " + hex(*A) + ", " + std::to_string(*A % 64) +
+            " bytes past a 64-byte boundary; the map must be "
+            "64-byte aligned"));
     return;
-  Out.push_back(makeViolation(
-      "TMAP-ENC-OUT-ALIGN64", Param::TensorMap, std::nullopt, *A % 64, 64,
-      "tensorMap is at " + hex(*A) + ", " + std::to_string(*A % 64) +
-          " bytes past a 64-byte boundary; the map must be "
-          "64-byte aligned"));
+  }
+  if (A)
+    return;
+  if (auto Low = provenBelow(C.D.TensorMapAlign, 64))
+    Out.push_back(makeViolation(
+        "TMAP-ENC-OUT-ALIGN64", Param::TensorMap, std::nullopt, *Low, 64,
+        "tensorMap is only " + std::to_string(*Low) +
+            "-byte aligned; the map must be 64-byte aligned"));
 }
 
 // TMAP-ENC-GADDR-ALIGN. A null address is accepted (tma-rules.md: the
 // Programming Guide encodes template maps with nullptr).
 inline void checkGlobalAddressAlign(const EncodeContext &C, Violations &Out) {
   const Known &A = C.D.GlobalAddress;
-  if (!A || *A == 0)
+  if (A && *A == 0)
+    return;
+  if (!A && !C.D.GlobalAddressAlign)
     return;
   std::uint64_t Align = 16;
   const char *Why = nullptr;
@@ -741,15 +769,27 @@ inline void checkGlobalAddressAlign(const EncodeContext &C, Violations &Out) {
     Align = 32;
     Why = dataTypeName(*C.D.DataType);
   }
-  if (*A % Align == 0)
+  std::string Needs =
+      Why ? std::string("; ") + Why + " requires 32-byte alignment"
+          : std::string("; it must be 16-byte aligned");
+  std::optional<Violation> Found;
+  if (A) {
+    if (*A % Align == 0)
+      return;
+    Found = makeViolation("TMAP-ENC-GADDR-ALIGN", Param::GlobalAddress,
+                          std::nullopt, *A % Align, Align,
+                          "globalAddress is " + hex(*A) + ", " +
+                              std::to_string(*A % Align) + " bytes past a " +
+                              std::to_string(Align) + "-byte boundary" + Needs);
+  } else if (auto Low = provenBelow(C.D.GlobalAddressAlign, Align)) {
+    Found = makeViolation("TMAP-ENC-GADDR-ALIGN", Param::GlobalAddress,
+                          std::nullopt, *Low, Align,
+                          "globalAddress is only " + std::to_string(*Low) +
+                              "-byte aligned" + Needs);
+  } else {
     return;
-  Violation V = makeViolation(
-      "TMAP-ENC-GADDR-ALIGN", Param::GlobalAddress, std::nullopt, *A % Align,
-      Align,
-      "globalAddress is " + hex(*A) + ", " + std::to_string(*A % Align) +
-          " bytes past a " + std::to_string(Align) + "-byte boundary" +
-          (Why ? std::string("; ") + Why + " requires 32-byte alignment"
-               : std::string("; it must be 16-byte aligned")));
+  }
+  Violation &V = *Found;
   if (Why)
     V.AlsoUses.emplace_back(Align == 32 && C.is(C.D.Interleave, interleave::B32)
                                 ? Param::Interleave

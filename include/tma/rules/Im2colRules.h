@@ -61,6 +61,10 @@ struct Im2colDescriptor {
   /// time (<tma/validate.h>), unknown to the checker.
   Known TensorMapAddress;
   Known GlobalAddress;
+  /// The largest power of two that divides tensorMap and globalAddress,
+  /// when the checker proves it (see EncodeOperands).
+  Known TensorMapAlign;
+  Known GlobalAddressAlign;
   /// The newest GPU the map can be used on (newestEncodeTarget); unknown
   /// reports nothing.
   std::optional<GpuTarget> Target;
@@ -87,6 +91,10 @@ struct Im2colWideDescriptor {
   /// See TiledDescriptor.
   Known TensorMapAddress;
   Known GlobalAddress;
+  /// The largest power of two that divides tensorMap and globalAddress,
+  /// when the checker proves it (see EncodeOperands).
+  Known TensorMapAlign;
+  Known GlobalAddressAlign;
   /// The newest GPU the map can be used on (newestEncodeTarget); unknown
   /// reports nothing.
   std::optional<GpuTarget> Target;

@@ -45,6 +45,10 @@ struct TiledDescriptor {
   /// time (<tma/validate.h>), unknown to the checker.
   Known TensorMapAddress;
   Known GlobalAddress;
+  /// The largest power of two that divides tensorMap and globalAddress,
+  /// when the checker proves it (see EncodeOperands).
+  Known TensorMapAlign;
+  Known GlobalAddressAlign;
   /// The newest GPU the map can be used on (newestEncodeTarget); unknown
   /// reports nothing.
   std::optional<GpuTarget> Target;

@@ -90,6 +90,11 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
                                 const void *func, void **args);
 cudaError_t cudaMalloc(void **devPtr, size_t size);
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
+cudaError_t cudaMallocManaged(void **devPtr, size_t size,
+                              unsigned int flags = 1);
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
+                            size_t height);
 cudaError_t cudaFree(void *devPtr);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
                        enum cudaMemcpyKind kind);
@@ -112,6 +117,10 @@ cudaError_t cudaGetDriverEntryPointByVersion(
 /* The C++ overloads of cuda_runtime.h. */
 template <class T> cudaError_t cudaMalloc(T **devPtr, size_t size) {
   return ::cudaMalloc((void **)(void *)devPtr, size);
+}
+template <class T>
+cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream) {
+  return ::cudaMallocAsync((void **)(void *)devPtr, size, stream);
 }
 
 template <class T>
