@@ -7,6 +7,7 @@
 #include "checks/BulkCopyCheck.h"
 #include "api/CudaTarget.h"
 #include "checks/SharedMatchers.h"
+#include "rules/ArchRules.h"
 #include "checks/Explain.h"
 #include "checks/ContextNotes.h"
 #include "rules/DeviceRules.h"
@@ -234,8 +235,61 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                      Result);
     if (const auto *B = std::get_if<BulkCopy>(&Op))
       checkGlobalAlign(*B, Name, Context, Result);
+    checkArch(Op, Name, Fn, Context, Result);
   }
   Folder->enterContext(nullptr);
+}
+
+/// The section 7 form \p Op uses, if any.
+static std::optional<::tma::rules::DeviceFeature>
+featureOf(const DeviceOp &Op) {
+  using ::tma::rules::DeviceFeature;
+  if (const auto *B = std::get_if<BulkCopy>(&Op))
+    return B->ByteMask.Present ? std::optional(DeviceFeature::CpMask)
+                               : std::nullopt;
+  if (const auto *T = std::get_if<TensorCopy>(&Op)) {
+    switch (T->Mode) {
+    case device::TensorMode::Im2colW:
+      return DeviceFeature::Im2colW;
+    case device::TensorMode::Im2colW128:
+      return DeviceFeature::Im2colW128;
+    default:
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+bool BulkCopyCheck::reachedFromKernel(const FunctionDecl *Fn,
+                                      const CallContext *Context) {
+  if (Fn->hasAttr<CUDAGlobalAttr>())
+    return true;
+  for (const CallContext *C = Context; C; C = C->Parent)
+    if (const FunctionDecl *Caller = Folder->enclosingFunction(C->Call);
+        Caller && Caller->hasAttr<CUDAGlobalAttr>())
+      return true;
+  return false;
+}
+
+void BulkCopyCheck::checkArch(const DeviceOp &Op, const std::string &OpName,
+                              const FunctionDecl *Fn,
+                              const CallContext *Context,
+                              const MatchFinder::MatchResult &Result) {
+  std::optional<::tma::rules::DeviceFeature> F = featureOf(Op);
+  // Only code that this device pass compiles for its target: a kernel, or
+  // a helper one calls (a helper no kernel calls is never emitted, and
+  // ptxas never sees its asm).
+  if (!F || !reachedFromKernel(Fn, Context))
+    return;
+  std::optional<DeviceViolation> V =
+      ::tma::rules::checkDeviceFeatureArch(*F, passTarget(*Result.Context));
+  if (!V)
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  SourceLocation Loc = SM.getFileLoc(siteOf(Op).Loc);
+  if (!warnOnce(Loc, OpName + " " + V->Message + " (" + V->RuleId + ")", SM))
+    return;
+  diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
 }
 
 /// PTX's spelling of a reduction operator; empty for None.

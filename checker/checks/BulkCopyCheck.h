@@ -84,6 +84,13 @@ private:
   /// Folds \p V under the current context and reports \p Rule's violation.
   /// Resolves the shared-memory address \p V under the current context and
   /// reports \p Rule's violation of its guaranteed alignment.
+  /// The device rows of tma-rules.md section 7 (rules/ArchRules.h) on the
+  /// device pass's target.
+  void checkArch(const DeviceOp &Op, const std::string &OpName,
+                 const FunctionDecl *Fn, const CallContext *Context,
+                 const ast_matchers::MatchFinder::MatchResult &Result);
+  /// Whether \p Fn is a kernel, or \p Context reaches it from one.
+  bool reachedFromKernel(const FunctionDecl *Fn, const CallContext *Context);
   /// BULK-ADDR-ALIGN16 on the global operand of a 1-D bulk copy.
   void checkGlobalAlign(const BulkCopy &B, const std::string &OpName,
                         const CallContext *Context,
