@@ -555,12 +555,92 @@ private:
     std::string Path;
     const VarDecl *VD =
         sharedRoot(Lhs, Whole, bindings(), &Path, true, &Aliases);
-    if (!VD)
+    if (!VD) {
+      mapWrite(Lhs, Loc);
       return;
+    }
     Event E;
     E.Kind = EventKind::GenericWrite;
     E.Object = objectOf(VD, Path);
     emit(E, Loc, std::nullopt, VD);
+  }
+
+  /// TMAP-INFLIGHT-IMMUTABLE: a store into a `CUtensorMap` that a kernel
+  /// pointer parameter points to (through subscripts, members, casts).
+  void mapWrite(const Expr *Lhs, SourceLocation Loc) {
+    bool Derefs = false;
+    const Expr *E = Lhs;
+    while (E) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+        const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
+        if (const ParamBindings *B = bindings(); P && B)
+          if (const Expr *Arg = B->lookup(P)) {
+            if (!Derefs)
+              return; // the helper's own pointer, not the map
+            E = Arg;
+            continue;
+          }
+        if (!Derefs || !P || !isTensorMapPointer(P->getType()))
+          return;
+        mapEvent(EventKind::MapWrite, mapObject(E), Loc);
+        return;
+      }
+      if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+        Derefs = true;
+        E = A->getBase();
+      } else if (const auto *M = dyn_cast<MemberExpr>(E)) {
+        Derefs |= M->isArrow();
+        E = M->getBase();
+      } else if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+        if (U->getOpcode() != UO_Deref && U->getOpcode() != UO_AddrOf)
+          return;
+        Derefs |= U->getOpcode() == UO_Deref;
+        E = U->getSubExpr();
+      } else if (const auto *C = dyn_cast<CastExpr>(E)) {
+        E = C->getSubExpr();
+      } else if (const auto *B = dyn_cast<BinaryOperator>(E);
+                 B && B->isAdditiveOp()) {
+        E = B->getLHS()->getType()->isPointerType() ? B->getLHS()
+                                                    : B->getRHS();
+      } else {
+        return;
+      }
+    }
+  }
+  static bool isTensorMapPointer(QualType T) {
+    if (!T->isPointerType())
+      return false;
+    const auto *RD = T->getPointeeType()->getAsRecordDecl();
+    return RD && RD->getIdentifier() &&
+           RD->getName().starts_with("CUtensorMap");
+  }
+  void mapEvent(EventKind Kind, int Map, SourceLocation Loc) {
+    if (Map < 0)
+      return;
+    Event E;
+    E.Kind = Kind;
+    E.Map = Map;
+    emit(E, Loc);
+  }
+  /// The map a `tensormap.replace` / `tensormap.cp_fenceproxy` writes: its
+  /// first operand `[%N]`, through the address conversion CCCL wraps it in.
+  int asmMapOperand(const GCCAsmStmt &S, llvm::StringRef Operands) {
+    llvm::StringRef First = Operands.split(',').first.trim(" \t[]");
+    unsigned Index = 0;
+    if (!First.consume_front("%") || First.getAsInteger(10, Index) ||
+        Index < S.getNumOutputs() ||
+        Index - S.getNumOutputs() >= S.getNumInputs())
+      return -1;
+    const Expr *E = S.getInputExpr(Index - S.getNumOutputs());
+    for (;;) {
+      E = E->IgnoreParenCasts();
+      const auto *C = dyn_cast<CallExpr>(E);
+      if (!C || C->getNumArgs() != 1)
+        break;
+      E = C->getArg(0); // __as_ptr_gmem(p), __cvta_generic_to_global(p)
+    }
+    return mapObject(E);
   }
 
   /// The object of a barrier operand; -1 when it is no `__shared__`
@@ -605,10 +685,9 @@ private:
 
   /// The object of a tensor map operand: a pointer parameter of the kernel
   /// (global memory); -1 for anything else.
-  int mapObject(const OpValue &V) {
-    if (!V.E)
-      return -1;
-    const auto *D = dyn_cast<DeclRefExpr>(bound(V.E)->IgnoreParenImpCasts());
+  int mapObject(const OpValue &V) { return V.E ? mapObject(V.E) : -1; }
+  int mapObject(const Expr *E) {
+    const auto *D = dyn_cast<DeclRefExpr>(bound(E)->IgnoreParenImpCasts());
     const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
     if (!P || !P->getType()->isPointerType() ||
         P->getDeclContext() != Stack.front())
@@ -874,6 +953,10 @@ private:
         simple(EventKind::ThreadSync, Loc);
       } else if (Opcode.starts_with("mbarrier.inval")) {
         simple(EventKind::BarrierInval, Loc);
+      } else if ((Opcode.starts_with("tensormap.replace") &&
+                  Opcode.contains(".global.")) ||
+                 Opcode.starts_with("tensormap.cp_fenceproxy.global")) {
+        mapEvent(EventKind::MapWrite, asmMapOperand(S, Operands), Loc);
       } else if (Opcode.starts_with("mbarrier.") ||
                  Opcode.starts_with("cp.async.bulk") ||
                  Opcode.starts_with("cp.reduce.async.bulk") ||
@@ -917,6 +1000,30 @@ private:
     return false;
   }
 
+  /// cuda::ptx::tensormap_replace_*(space_global, map, ...) and
+  /// tensormap_cp_fenceproxy(sem, scope, map, src, size): writes of a map
+  /// in global memory (their bodies, an asm statement, are not walked).
+  bool tensorMapWrite(const FunctionDecl &FD, const CallExpr &C) {
+    if (!FD.getIdentifier())
+      return false;
+    llvm::StringRef Name = FD.getName();
+    const Expr *Map = nullptr;
+    if (Name.starts_with("tensormap_replace_") && C.getNumArgs() >= 2) {
+      // space_global_t, or what it names: space_t<dot_space::global>.
+      std::string Space =
+          C.getArg(0)->getType().getCanonicalType().getAsString();
+      if (!llvm::StringRef(Space).contains("global"))
+        return false;
+      Map = C.getArg(1);
+    } else if (Name == "tensormap_cp_fenceproxy" && C.getNumArgs() == 5) {
+      Map = C.getArg(2);
+    } else {
+      return false;
+    }
+    mapEvent(EventKind::MapWrite, mapObject(Map), C.getBeginLoc());
+    return true;
+  }
+
   void call(const CallExpr &C) {
     if (std::optional<DeviceOp> Op = Finder.opOf(C)) {
       opEvent(*Op);
@@ -927,6 +1034,8 @@ private:
       simple(EventKind::Opaque, C.getBeginLoc());
       return;
     }
+    if (tensorMapWrite(*FD, C))
+      return;
     // The helper's parameters stand for the arguments of this call.
     ParamBindings Frame;
     unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) &&

@@ -353,6 +353,41 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     NoteOp(F.Second, "fence.proxy.tensormap::generic.acquire here");
   }
 
+  for (const ord::Finding &F : ord::mapRewriteInFlight(K->Seq)) {
+    const ord::Event &Cp = K->Seq[F.First];
+    bool Load = Cp.Kind == ord::EventKind::Load;
+    std::string Copy = Load ? LoadWhat(F.First) : What(F.First);
+    std::string Why;
+    if (Load)
+      Why = "no mbarrier wait in between completes it";
+    else if (!F.Wait)
+      Why = "no cp.async.bulk.wait_group.read in between completes its group";
+    else if (F.Commits == 0)
+      Why = "its group is not committed before the wait at line " +
+            Line(K->Events[*F.Wait].Loc);
+    else
+      Why = "wait_group.read " + std::to_string(*K->Seq[*F.Wait].Depth) +
+            " at line " + Line(K->Events[*F.Wait].Loc) +
+            " lets its group stay pending";
+    std::string Msg = "tensor map '" + K->Names[Cp.Map] +
+                      "' is rewritten while the " + Copy + " at line " +
+                      Line(K->Events[F.First].Loc) +
+                      " may still read it: " + Why +
+                      " (TMAP-INFLIGHT-IMMUTABLE)";
+    std::optional<FixItHint> Fix;
+    if (F.Wait && F.Commits > 0 && K->Events[*F.Wait].InBody)
+      Fix = waitDepthFix(Body, K->Events[*F.Wait].Loc, *K->Seq[*F.Wait].Depth,
+                         F.Commits - 1, *Result.Context);
+    if (!Warn(K->Events[F.Second].Loc, Msg, Fix))
+      continue;
+    NoteOp(F.First, "the " + Copy + " reads the tensor map here");
+    if (F.Wait && F.Commits > 0)
+      diag(SM.getFileLoc(K->Events[*F.Wait].Loc),
+           "wait_group.read %0 would complete the copy's group",
+           DiagnosticIDs::Note)
+          << static_cast<unsigned>(F.Commits - 1);
+  }
+
   checkUninit(*Fn, *K, SM);
 }
 

@@ -26,8 +26,9 @@ class SharedMatchers;
 /// source is overwritten or the kernel exits (BULK-S2G-WAIT-BEFORE-REUSE,
 /// TMA-STORE-WAIT), the thread barrier between an mbarrier.init and its use
 /// by other threads (MBAR-INIT-VISIBLE), no re-init in a loop
-/// (MBAR-REINIT-INVAL) and no use without init (MBAR-UNINIT). Silent across
-/// anything the model cannot follow.
+/// (MBAR-REINIT-INVAL), no use without init (MBAR-UNINIT) and no rewrite of
+/// a tensor map that a copy may still read (TMAP-INFLIGHT-IMMUTABLE). Silent
+/// across anything the model cannot follow.
 ///
 /// For the user-facing documentation see: docs/checks/tma-ordering.md
 class OrderingCheck : public ClangTidyCheck {

@@ -422,6 +422,60 @@ std::vector<Finding> acquireAfterCopy(const std::vector<Event> &Seq) {
   return Out;
 }
 
+std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq) {
+  std::vector<Finding> Out;
+  for (std::size_t C = 0; C < Seq.size(); ++C) {
+    const Event &Cp = Seq[C];
+    if ((Cp.Kind != EventKind::Load && Cp.Kind != EventKind::Store) ||
+        Cp.Map < 0)
+      continue;
+    auto Rewrites = [&](std::size_t J) {
+      return Seq[J].Kind == EventKind::MapWrite && Seq[J].Map == Cp.Map &&
+             onePath(Cp, Seq[J]);
+    };
+    // What lies between the copy and the write: a load completes only
+    // through a wait (any wait may pass its completion on), a store through
+    // a wait_group deep enough.
+    Verdict V;
+    unsigned Commits = 0;
+    auto Scan = [&](std::size_t From, std::size_t To) {
+      if (Cp.Kind == EventKind::Store) {
+        scan(Seq, From, To, Commits, V);
+        return;
+      }
+      for (std::size_t J = From; J < To && V.State == Verdict::Uncovered; ++J)
+        if (divertsOrUnknown(Seq[J]))
+          V.State = Verdict::Unknown;
+        else if (Seq[J].Kind == EventKind::BarrierWait)
+          V.State = Verdict::Covered;
+    };
+    std::optional<std::size_t> W;
+    for (std::size_t J = C + 1; J < Seq.size() && !W; ++J)
+      if (Rewrites(J))
+        W = J;
+    if (W) {
+      Scan(C + 1, *W);
+    } else {
+      // Through the back edge of the innermost loop that rewrites the map
+      // before the copy.
+      for (auto L = Cp.Loops.rbegin(); L != Cp.Loops.rend() && !W; ++L) {
+        auto [B, E] = loopRange(Seq, C, *L);
+        for (std::size_t J = B; J < C && !W; ++J)
+          if (Seq[J].Kind == EventKind::MapWrite && Seq[J].Map == Cp.Map &&
+              onePath(Seq[J], Cp))
+            W = J;
+        if (!W)
+          continue;
+        Scan(C + 1, E);
+        Scan(B, *W);
+      }
+    }
+    if (W && V.State == Verdict::Uncovered)
+      Out.push_back({"TMAP-INFLIGHT-IMMUTABLE", C, *W, V.Wait, V.Commits});
+  }
+  return Out;
+}
+
 bool uninitialised(bool AllUsesKnown, unsigned Uses, unsigned Inits) {
   return AllUsesKnown && Uses > 0 && Inits == 0;
 }

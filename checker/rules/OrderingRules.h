@@ -45,6 +45,8 @@ enum class EventKind {
   BarrierWait,  ///< try_wait / test_wait on a barrier (Object)
   BarrierInval, ///< mbarrier.inval of a barrier (Object)
   MapAcquire,   ///< fence.proxy.tensormap::generic.acquire on a map (Map)
+  MapWrite,     ///< a write of a map in global memory (Map): generic
+                ///< stores, tensormap.replace, tensormap.cp_fenceproxy
   Opaque,       ///< something that may order or divert the path (unknown)
   Jump,         ///< return / break / continue
 };
@@ -164,6 +166,14 @@ std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq,
 /// global memory for which an acquire fence follows it on one path but none
 /// precedes it.
 std::vector<Finding> acquireAfterCopy(const std::vector<Event> &Seq);
+
+/// TMAP-INFLIGHT-IMMUTABLE: a tensor copy reading a map in global memory,
+/// then a write of that map on one path (later in the code, or earlier in
+/// the same loop body through the back edge) before the copy is surely
+/// complete: for a load, no mbarrier wait at all in between (any barrier's
+/// wait may hand the completion on); for a store, no wait_group.read whose
+/// depth completes its group (Wait and Commits as for the wait rules).
+std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq);
 
 /// MBAR-UNINIT: a barrier whose every use is known (\p AllUsesKnown), used
 /// \p Uses times and initialised \p Inits times.

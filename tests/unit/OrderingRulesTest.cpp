@@ -456,6 +456,92 @@ TEST(AcquireAfterCopy, SilentCases) {
 }
 
 //===----------------------------------------------------------------------===//
+// TMAP-INFLIGHT-IMMUTABLE
+//===----------------------------------------------------------------------===//
+
+Event mapWrite(int Map) { return mapped(ev(K::MapWrite), Map); }
+
+TEST(MapRewriteInFlight, LoadThenRewriteWithoutWait) {
+  auto F = mapRewriteInFlight({mapped(load(0, 1), 7), ev(K::ThreadSync),
+                               mapWrite(7)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "TMAP-INFLIGHT-IMMUTABLE");
+  EXPECT_EQ(F[0].First, 0u);
+  EXPECT_EQ(F[0].Second, 2u);
+  // Any mbarrier wait in between: the load is complete (or handed on).
+  EXPECT_TRUE(mapRewriteInFlight({mapped(load(0, 1), 7),
+                                  ev(K::BarrierWait, 1), mapWrite(7)})
+                  .empty());
+  EXPECT_TRUE(mapRewriteInFlight({mapped(load(0, 1), 7),
+                                  ev(K::BarrierWait, 5), mapWrite(7)})
+                  .empty());
+}
+
+TEST(MapRewriteInFlight, StoreAgainstTheWaitDepth) {
+  Event St = mapped(store(0), 7);
+  // Not committed, or committed and waited one group too shallow.
+  EXPECT_EQ(mapRewriteInFlight({St, waitRead(0), mapWrite(7)}).size(), 1u);
+  auto F = mapRewriteInFlight({St, ev(K::Commit), waitRead(1), mapWrite(7)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Wait, std::optional<std::size_t>(2));
+  EXPECT_EQ(F[0].Commits, 1u);
+  // wait_group.read 0 after the commit completes it; N = 1 with two
+  // commits since too.
+  EXPECT_TRUE(
+      mapRewriteInFlight({St, ev(K::Commit), waitRead(0), mapWrite(7)})
+          .empty());
+  EXPECT_TRUE(mapRewriteInFlight({St, ev(K::Commit), ev(K::Commit),
+                                  waitRead(1), mapWrite(7)})
+                  .empty());
+  // A store is not completed by an mbarrier wait.
+  EXPECT_EQ(mapRewriteInFlight({St, ev(K::Commit), ev(K::BarrierWait, 1),
+                                mapWrite(7)})
+                .size(),
+            1u);
+}
+
+TEST(MapRewriteInFlight, ThroughTheBackEdge) {
+  // for (...) { rewrite; load; }: the next pass rewrites the map the last
+  // load may still read; a wait anywhere in the loop silences it.
+  auto F = mapRewriteInFlight(
+      {loop(mapWrite(7), 1), loop(mapped(load(0, 1), 7), 1)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].First, 1u);
+  EXPECT_EQ(F[0].Second, 0u);
+  EXPECT_TRUE(mapRewriteInFlight({loop(ev(K::BarrierWait, 2), 1),
+                                  loop(mapWrite(7), 1),
+                                  loop(mapped(load(0, 1), 7), 1)})
+                  .empty());
+  EXPECT_TRUE(mapRewriteInFlight({loop(mapWrite(7), 1),
+                                  loop(mapped(load(0, 1), 7), 1),
+                                  loop(ev(K::BarrierWait, 1), 1)})
+                  .empty());
+  // The rewrite before the loop is no rewrite after the copy.
+  EXPECT_TRUE(mapRewriteInFlight({mapWrite(7), loop(mapped(load(0, 1), 7), 1)})
+                  .empty());
+}
+
+TEST(MapRewriteInFlight, SilentCases) {
+  // Another map, an unknown map, an unknown call or a jump in between, the
+  // rewrite in the other branch, a rewrite before the copy only.
+  EXPECT_TRUE(
+      mapRewriteInFlight({mapped(load(0, 1), 7), mapWrite(8)}).empty());
+  EXPECT_TRUE(mapRewriteInFlight({load(0, 1), mapWrite(7)}).empty());
+  EXPECT_TRUE(mapRewriteInFlight({mapped(load(0, 1), 7), ev(K::Opaque),
+                                  mapWrite(7)})
+                  .empty());
+  EXPECT_TRUE(mapRewriteInFlight({mapped(load(0, 1), 7), ev(K::Jump),
+                                  mapWrite(7)})
+                  .empty());
+  EXPECT_TRUE(mapRewriteInFlight({in(mapped(load(0, 1), 7), 3, 0),
+                                  in(mapWrite(7), 3, 1)})
+                  .empty());
+  EXPECT_TRUE(
+      mapRewriteInFlight({mapWrite(7), mapped(load(0, 1), 7)}).empty());
+  EXPECT_TRUE(mapRewriteInFlight({mapped(store(0), 7), waitRead(0)}).empty());
+}
+
+//===----------------------------------------------------------------------===//
 // MBAR-UNINIT
 //===----------------------------------------------------------------------===//
 
