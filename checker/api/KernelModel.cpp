@@ -1024,6 +1024,51 @@ private:
     return true;
   }
 
+  /// cuda::barrier's arrive / wait / arrive_and_wait members (CCCL's
+  /// bodies are NVVM builtins the model does not follow): an arrive and a
+  /// wait on the barrier object, when the model can name it.
+  bool libcudacxxBarrier(const FunctionDecl &FD, const CallExpr &C) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(&C);
+    const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+    if (!MC || !MD || !MD->getIdentifier() || !MD->getParent() ||
+        !MD->getParent()->getIdentifier() ||
+        MD->getParent()->getName() != "barrier")
+      return false;
+    const DeclContext *NS = MD->getParent()->getEnclosingNamespaceContext();
+    while (NS && isa<NamespaceDecl>(NS) &&
+           cast<NamespaceDecl>(NS)->isInlineNamespace())
+      NS = NS->getParent();
+    const auto *N = dyn_cast_or_null<NamespaceDecl>(NS);
+    if (!N || N->getName() != "cuda" ||
+        !N->getParent()->getRedeclContext()->isTranslationUnit())
+      return false;
+    llvm::StringRef Name = MD->getName();
+    bool Arrives = Name == "arrive" || Name == "arrive_and_wait";
+    bool Waits = Name == "wait" || Name == "arrive_and_wait";
+    if (!Arrives && !Waits)
+      return false;
+    OpValue V;
+    V.E = MC->getImplicitObjectArgument();
+    V.Written = V.E;
+    const VarDecl *Var = nullptr;
+    Event E;
+    E.Object = barrierObject(V, Var, E.FixedObject);
+    if (E.Object < 0) {
+      simple(EventKind::Opaque, C.getBeginLoc());
+      return true;
+    }
+    if (Arrives) {
+      E.Kind = EventKind::BarrierUse;
+      E.Role = ::tma::rules::ordering::UseRole::Arrive;
+      emit(E, C.getBeginLoc(), std::nullopt, Var);
+    }
+    if (Waits) {
+      E.Kind = EventKind::BarrierWait;
+      emit(E, C.getBeginLoc(), std::nullopt, Var);
+    }
+    return true;
+  }
+
   void call(const CallExpr &C) {
     if (std::optional<DeviceOp> Op = Finder.opOf(C)) {
       opEvent(*Op);
@@ -1034,7 +1079,7 @@ private:
       simple(EventKind::Opaque, C.getBeginLoc());
       return;
     }
-    if (tensorMapWrite(*FD, C))
+    if (tensorMapWrite(*FD, C) || libcudacxxBarrier(*FD, C))
       return;
     // The helper's parameters stand for the arguments of this call.
     ParamBindings Frame;
