@@ -1318,4 +1318,15 @@ DeviceOpsFinder::libraryMethodOp(const CallExpr &Call,
   return Op;
 }
 
+std::optional<uint64_t> foldOperand(const OpValue &V, ConstantFolder &Folder) {
+  if (!V.Present)
+    return std::nullopt;
+  if (V.Imm)
+    return V.Imm;
+  if (V.Written)
+    if (auto F = Folder.foldInt(V.Written))
+      return asU64(F->Value);
+  return std::nullopt;
+}
+
 } // namespace clang::tidy::tma

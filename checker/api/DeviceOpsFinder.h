@@ -40,6 +40,10 @@
 
 namespace clang::tidy::tma {
 
+/// The value of an operand: its immediate, else its written expression
+/// folded by \p Folder; nullopt when absent or unknown.
+std::optional<uint64_t> foldOperand(const OpValue &V, ConstantFolder &Folder);
+
 /// Finds the device ops of asm statements and library calls of one
 /// translation unit. "Never modified" is answered by the TU's shared folder
 /// (per-body parent maps, memoised per variable), so one finder should serve

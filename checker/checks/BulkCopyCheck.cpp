@@ -361,14 +361,7 @@ void BulkCopyCheck::checkForm(const DeviceOp &Op, const std::string &OpName,
 }
 
 ::tma::rules::Known BulkCopyCheck::foldValue(const OpValue &V) {
-  if (!V.Present)
-    return std::nullopt;
-  if (V.Imm)
-    return V.Imm;
-  if (V.Written)
-    if (auto F = Folder->foldInt(V.Written))
-      return asU64(F->Value);
-  return std::nullopt;
+  return ::clang::tidy::tma::foldOperand(V, *Folder);
 }
 
 /// The number of CTAs of \p Fn's `__cluster_dims__`, when it is a kernel

@@ -258,14 +258,7 @@ bool isCountedTensorLoad(const TensorCopy &T) {
 } // namespace
 
 rules::Known ExpectTxCheck::foldOperand(const OpValue &V) {
-  if (!V.Present)
-    return std::nullopt;
-  if (V.Imm)
-    return V.Imm;
-  if (V.Written)
-    if (auto F = Folder->foldInt(V.Written))
-      return asU64(F->Value);
-  return std::nullopt;
+  return ::clang::tidy::tma::foldOperand(V, *Folder);
 }
 
 rules::Known ExpectTxCheck::delivered(const DeviceOp &Op) {

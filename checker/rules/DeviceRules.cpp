@@ -17,18 +17,21 @@
 
 namespace tma::rules {
 
-namespace {
-
-std::string bytes(std::uint64_t N) {
+std::string detail::bytes(std::uint64_t N) {
   return std::to_string(N) + (N == 1 ? " byte" : " bytes");
 }
 
-DeviceViolation make(const char *Id, DeviceParam P, std::uint64_t Value,
-                     std::uint64_t Limit, std::string Message,
-                     std::string Suggestion = {}) {
+DeviceViolation detail::make(const char *Id, DeviceParam P,
+                             std::uint64_t Value, std::uint64_t Limit,
+                             std::string Message, std::string Suggestion) {
   return DeviceViolation{
       Id, P, Value, Limit, std::move(Message), std::move(Suggestion)};
 }
+
+namespace {
+
+using detail::bytes;
+using detail::make;
 
 /// The value a 32-bit unsigned instruction operand holds.
 std::uint64_t asU32(std::uint64_t V) { return V & 0xffffffffu; }

@@ -83,6 +83,16 @@ struct DeviceViolation {
   std::string Suggestion;
 };
 
+namespace detail {
+/// "1 byte", "20 bytes": the unit every device message uses.
+std::string bytes(std::uint64_t N);
+
+/// A DeviceViolation, for the rule functions of DeviceRules and FormRules.
+DeviceViolation make(const char *Id, DeviceParam P, std::uint64_t Value,
+                     std::uint64_t Limit, std::string Message,
+                     std::string Suggestion = {});
+} // namespace detail
+
 /// The largest mbarrier transaction count and expected arrival count: 2^20-1.
 constexpr std::uint64_t MaxMbarrierCount = (std::uint64_t{1} << 20) - 1;
 /// The granule of every bulk copy size, in bytes.

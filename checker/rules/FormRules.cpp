@@ -14,16 +14,8 @@ namespace tma::rules {
 
 namespace {
 
-std::string bytes(std::uint64_t N) {
-  return std::to_string(N) + (N == 1 ? " byte" : " bytes");
-}
-
-DeviceViolation make(const char *Id, DeviceParam P, std::uint64_t Value,
-                     std::uint64_t Limit, std::string Message,
-                     std::string Suggestion = {}) {
-  return DeviceViolation{
-      Id, P, Value, Limit, std::move(Message), std::move(Suggestion)};
-}
+using detail::bytes;
+using detail::make;
 
 bool oneOf(const std::string &S, std::initializer_list<const char *> L) {
   return std::any_of(L.begin(), L.end(),
