@@ -71,6 +71,8 @@ struct EncodeOperands {
   Known OobFill;
   /// Im2colWide's CUtensorMapIm2ColWideMode; unused elsewhere.
   Known Mode;
+  /// Size in bits of the element type that globalAddress points to, when it is
+  /// a typed pointer to an arithmetic element type (not void, not a byte type).
   Known AddressElementBits;
   /// The values of the tensorMap and globalAddress pointers: known at run
   /// time (<tma/validate.h>), unknown to the checker.
@@ -86,26 +88,10 @@ struct EncodeOperands {
   std::optional<GpuTarget> Target;
 };
 
-/// The shared operands of any descriptor with the common field names.
-template <typename DescriptorT>
-EncodeOperands commonOperands(const DescriptorT &D) {
-  EncodeOperands O;
-  O.DataType = D.DataType;
-  O.Rank = D.Rank;
-  O.GlobalDim = D.GlobalDim;
-  O.GlobalStrides = D.GlobalStrides;
-  O.ElementStrides = D.ElementStrides;
-  O.Interleave = D.Interleave;
-  O.Swizzle = D.Swizzle;
-  O.L2Promotion = D.L2Promotion;
-  O.OobFill = D.OobFill;
-  O.AddressElementBits = D.AddressElementBits;
-  O.TensorMapAddress = D.TensorMapAddress;
-  O.GlobalAddress = D.GlobalAddress;
-  O.TensorMapAlign = D.TensorMapAlign;
-  O.GlobalAddressAlign = D.GlobalAddressAlign;
-  O.Target = D.Target;
-  return O;
+/// The shared operands of a descriptor (every descriptor derives from
+/// EncodeOperands).
+inline const EncodeOperands &commonOperands(const EncodeOperands &D) {
+  return D;
 }
 
 /// Shared state of one evaluation: the operands and the values every rule

@@ -40,64 +40,19 @@ struct KnownSignedArray {
 /// What the checker knows about one cuTensorMapEncodeIm2col call. Unsigned
 /// values are converted to the driver's parameter type, the corners to int.
 /// Corner index 0 is W, 1 is H, 2 is D (tma-rules.md section 1: INFERRED).
-struct Im2colDescriptor {
-  Known DataType;
-  Known Rank;
-  KnownArray GlobalDim;
-  KnownArray GlobalStrides;
+struct Im2colDescriptor : EncodeOperands {
   KnownSignedArray PixelBoxLowerCorner;
   KnownSignedArray PixelBoxUpperCorner;
   Known ChannelsPerPixel;
   Known PixelsPerColumn;
-  KnownArray ElementStrides;
-  Known Interleave;
-  Known Swizzle;
-  Known L2Promotion;
-  Known OobFill;
-  /// Size in bits of the element type that globalAddress points to (see
-  /// TiledDescriptor).
-  Known AddressElementBits;
-  /// The values of the tensorMap and globalAddress pointers: known at run
-  /// time (<tma/validate.h>), unknown to the checker.
-  Known TensorMapAddress;
-  Known GlobalAddress;
-  /// The largest power of two that divides tensorMap and globalAddress,
-  /// when the checker proves it (see EncodeOperands).
-  Known TensorMapAlign;
-  Known GlobalAddressAlign;
-  /// The newest GPU the map can be used on (newestEncodeTarget); unknown
-  /// reports nothing.
-  std::optional<GpuTarget> Target;
 };
 
 /// What the checker knows about one cuTensorMapEncodeIm2colWide call.
-struct Im2colWideDescriptor {
-  Known DataType;
-  Known Rank;
-  KnownArray GlobalDim;
-  KnownArray GlobalStrides;
+struct Im2colWideDescriptor : EncodeOperands {
   KnownSigned PixelBoxLowerCornerWidth;
   KnownSigned PixelBoxUpperCornerWidth;
   Known ChannelsPerPixel;
   Known PixelsPerColumn;
-  KnownArray ElementStrides;
-  Known Interleave;
-  /// CUtensorMapIm2ColWideMode.
-  Known Mode;
-  Known Swizzle;
-  Known L2Promotion;
-  Known OobFill;
-  Known AddressElementBits;
-  /// See TiledDescriptor.
-  Known TensorMapAddress;
-  Known GlobalAddress;
-  /// The largest power of two that divides tensorMap and globalAddress,
-  /// when the checker proves it (see EncodeOperands).
-  Known TensorMapAlign;
-  Known GlobalAddressAlign;
-  /// The newest GPU the map can be used on (newestEncodeTarget); unknown
-  /// reports nothing.
-  std::optional<GpuTarget> Target;
 };
 
 /// Every rule that \p D provably breaks, in a stable order (by parameter,
@@ -442,7 +397,6 @@ inline std::vector<Violation> checkIm2col(const Im2colDescriptor &D,
 inline std::vector<Violation> checkIm2colWide(const Im2colWideDescriptor &D,
                                               const EncodeRuleOptions &Opts) {
   EncodeOperands Ops = commonOperands(D);
-  Ops.Mode = D.Mode;
   EncodeContext C(Encoder::Im2colWide, std::move(Ops), Opts);
   Violations Out;
   checkDataTypeEnum(C, Out);

@@ -27,31 +27,8 @@ namespace tma::rules {
 /// What the checker knows about one cuTensorMapEncodeTiled call. Every value
 /// is already converted to the type of the driver's parameter (a negative
 /// cuuint32_t is a large unsigned value, as the driver sees it).
-struct TiledDescriptor {
-  Known DataType;
-  Known Rank;
-  KnownArray GlobalDim;
-  KnownArray GlobalStrides;
+struct TiledDescriptor : EncodeOperands {
   KnownArray BoxDim;
-  KnownArray ElementStrides;
-  Known Interleave;
-  Known Swizzle;
-  Known L2Promotion;
-  Known OobFill;
-  /// Size in bits of the element type that globalAddress points to, when it is
-  /// a typed pointer to an arithmetic element type (not void, not a byte type).
-  Known AddressElementBits;
-  /// The values of the tensorMap and globalAddress pointers: known at run
-  /// time (<tma/validate.h>), unknown to the checker.
-  Known TensorMapAddress;
-  Known GlobalAddress;
-  /// The largest power of two that divides tensorMap and globalAddress,
-  /// when the checker proves it (see EncodeOperands).
-  Known TensorMapAlign;
-  Known GlobalAddressAlign;
-  /// The newest GPU the map can be used on (newestEncodeTarget); unknown
-  /// reports nothing.
-  std::optional<GpuTarget> Target;
 };
 
 /// Options that switch heuristic rules off.
