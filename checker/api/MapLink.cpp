@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/MapLink.h"
+#include "api/BarrierPhases.h"
 #include "folding/Uses.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -106,6 +107,26 @@ void usesIn(const Stmt *S, const VarDecl *Var,
   }
   for (const Stmt *Child : S->children())
     usesIn(Child, Var, Out, InLambda, Nested);
+}
+
+/// The uses of `this` in \p S (explicit and implicit), with whether one lies
+/// in a lambda.
+void thisUsesIn(const Stmt *S, llvm::SmallVectorImpl<const Expr *> &Out,
+                bool &InLambda, bool Nested = false) {
+  if (!S)
+    return;
+  if (const auto *T = dyn_cast<CXXThisExpr>(S)) {
+    Out.push_back(T);
+    InLambda |= Nested;
+  }
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    for (const Expr *Init : L->capture_inits())
+      thisUsesIn(Init, Out, InLambda, Nested);
+    thisUsesIn(L->getBody(), Out, InLambda, true);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    thisUsesIn(Child, Out, InLambda, Nested);
 }
 
 /// Walks up from a use of a variable through parentheses, casts (loads
@@ -245,7 +266,7 @@ struct UsePath {
 
 /// Walks up from \p Use through `.field` and `[i]` steps (`->field` first
 /// when the variable is a pointer to the object, \p Pointer).
-UsePath usePathOf(const ParentMap &PM, const DeclRefExpr *Use, bool Pointer,
+UsePath usePathOf(const ParentMap &PM, const Expr *Use, bool Pointer,
                   const ASTContext &Ctx) {
   UsePath U;
   const Expr *Cur = Use;
@@ -384,6 +405,24 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
       bool ThroughPointer = false;
       Inner = peelObject(Inner, Path, ThroughPointer, Ctx);
       Object = !ThroughPointer;
+    }
+    // A getter of the map's object (`src.get_tma<ST, axis>()` returning
+    // `&this->tma_descs...`): the call's object, the fields below it.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Inner)) {
+      AccessPath Fields;
+      const Expr *Obj = getterObject(MC, Fields, 0);
+      if (!Obj)
+        break;
+      Fields.append(Path.begin(), Path.end());
+      Path = std::move(Fields);
+      Object = !Obj->getType()->isPointerType();
+      if (Object) {
+        bool ThroughPointer = false;
+        Inner = peelObject(Obj->IgnoreParenCasts(), Path, ThroughPointer, Ctx);
+        Object = !ThroughPointer;
+      } else {
+        Inner = Obj->IgnoreParenCasts();
+      }
     }
     // A __constant__ map, set by the host with cudaMemcpyToSymbol. (A
     // __device__ map may also be written by device code: not followed.)
@@ -551,6 +590,10 @@ std::optional<LinkedMap> MapLinker::fromValue(const Expr *E, Place P,
     if (const FunctionDecl *FD = Call->getDirectCallee())
       return fromReturn(Call, FD, /*Pointer=*/false, P.Context, Depth + 1,
                         Path);
+  // An object built by a constructor that encodes into its field
+  // (ThunderKittens' gl and descriptor_dict).
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    return fromConstruct(CE, Depth + 1, Path);
   return std::nullopt;
 }
 
@@ -636,21 +679,38 @@ MapLinker::fromOutParam(const CallExpr *Call, const FunctionDecl *Callee,
   const bool Pointer = PVD->getType()->isPointerType();
   if (!Pointer && !PVD->getType()->isReferenceType())
     return Unknown;
-  const ParentMap &PM = Folder.parentsOf(Body);
-  llvm::SmallVector<const DeclRefExpr *, 8> Uses;
+  llvm::SmallVector<const DeclRefExpr *, 8> Refs;
   bool InLambda = false;
-  usesIn(Body, PVD, Uses, InLambda);
+  usesIn(Body, PVD, Refs, InLambda);
   if (InLambda)
     return Unknown;
+  llvm::SmallVector<const Expr *, 8> Uses(Refs.begin(), Refs.end());
+  return writesThrough(Uses, /*This=*/false, Pointer,
+                       Place{Callee, nullptr, Context}, Depth, Path);
+}
+
+MapLinker::CallWrite MapLinker::writesThrough(llvm::ArrayRef<const Expr *> Uses,
+                                              bool This, bool Pointer, Place P,
+                                              unsigned Depth, PathRef Path) {
+  const CallWrite Unknown{CallWrite::Unknown, std::nullopt};
+  const FunctionDecl *Callee = P.Fn;
+  const CallContext *Context = P.Context;
+  const ParentMap &PM = Folder.parentsOf(Callee->getBody());
+  // Whether a use may write: for `this`, the part it reaches decides.
+  auto MayWrite = [&](const Expr *Use, const UsePath &U) {
+    if (!This)
+      return mayWrite(PM, cast<DeclRefExpr>(Use));
+    return U.Steps.empty() || mayWriteExpr(PM, U.End);
+  };
   std::optional<LinkedMap> Found;
   unsigned Writes = 0;
-  for (const DeclRefExpr *Use : Uses) {
+  for (const Expr *Use : Uses) {
     UsePath U = usePathOf(PM, Use, Pointer, Ctx);
     PathRel Rel = relate(U, Path);
     if (Rel == PathRel::Unrelated)
       continue;
     if (Rel == PathRel::MayOverlap) {
-      if (mayWrite(PM, Use))
+      if (MayWrite(Use, U))
         return Unknown;
       continue;
     }
@@ -702,6 +762,13 @@ MapLinker::fromOutParam(const CallExpr *Call, const FunctionDecl *Callee,
       std::optional<unsigned> ArgIdx = argumentIndex(*Inner, Root);
       if (!ArgIdx)
         return Unknown; // the callee itself
+      // The address as an integer, printed by a library function
+      // (ThunderKittens' error message: std::to_string(uintptr_t(map))).
+      const FunctionDecl *Lib = Inner->getDirectCallee();
+      const SourceManager &SM = Ctx.getSourceManager();
+      if (PointerHere && Root->getType()->isIntegerType() && Lib &&
+          SM.isInSystemHeader(SM.getFileLoc(Lib->getLocation())))
+        continue;
       // The pointer passed on, the address of the part, or the part bound
       // to a reference.
       if (PointerHere || AddressTaken ||
@@ -722,7 +789,7 @@ MapLinker::fromOutParam(const CallExpr *Call, const FunctionDecl *Callee,
     const bool Read = Deref && Deref->getOpcode() == UO_Deref;
     if (PointerHere ? !Read && !onlyTested(PM, Root) : AddressTaken)
       return Unknown;
-    if (mayWrite(PM, Use))
+    if (MayWrite(Use, U))
       return Unknown;
   }
   if (Writes == 0)
@@ -730,6 +797,82 @@ MapLinker::fromOutParam(const CallExpr *Call, const FunctionDecl *Callee,
   if (Writes > 1)
     return {CallWrite::Write, std::nullopt};
   return {CallWrite::Write, Found};
+}
+
+std::optional<LinkedMap>
+MapLinker::fromConstruct(const CXXConstructExpr *CE, unsigned Depth,
+                         PathRef Path) {
+  if (Path.empty() || !Path.front().Field || Depth > MaxLinkDepth)
+    return std::nullopt;
+  const FunctionDecl *Def = nullptr;
+  if (!CE->getConstructor()->hasBody(Def))
+    return std::nullopt;
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def);
+  const FieldDecl *F = Path.front().Field;
+  // A field of this class (a base's fields are not followed).
+  if (!Ctor || F->getParent()->getCanonicalDecl() !=
+                   Ctor->getParent()->getCanonicalDecl())
+    return std::nullopt;
+  // The constructor's parameters are not bound: no call context.
+  Place P{Ctor, nullptr, nullptr};
+  std::optional<LinkedMap> FromInit;
+  for (const CXXCtorInitializer *I : Ctor->inits()) {
+    if (I->isDelegatingInitializer())
+      return std::nullopt;
+    const FieldDecl *M = I->getMember();
+    if (M && M->getCanonicalDecl() == F->getCanonicalDecl() && I->getInit())
+      FromInit = fromValue(I->getInit(), P, Depth + 1, Path.drop_front());
+  }
+  // Then the body: what it does through `this`.
+  llvm::SmallVector<const Expr *, 8> Uses;
+  bool InLambda = false;
+  thisUsesIn(Ctor->getBody(), Uses, InLambda);
+  if (InLambda)
+    return std::nullopt;
+  CallWrite W = writesThrough(Uses, /*This=*/true, /*Pointer=*/true, P,
+                              Depth + 1, Path);
+  if (W.Kind == CallWrite::Read)
+    return FromInit;
+  return W.Source;
+}
+
+const Expr *MapLinker::getterObject(const CXXMemberCallExpr *Call,
+                                    AccessPath &Fields, unsigned Depth) {
+  const CXXMethodDecl *MD = Call->getMethodDecl();
+  if (!MD || MD->isStatic() || !MD->getBody() || Depth > 8)
+    return nullptr;
+  const ReturnStmt *Ret = soleReturn(*MD);
+  if (!Ret || !Ret->getRetValue())
+    return nullptr;
+  const Expr *X = Ret->getRetValue()->IgnoreParenCasts();
+  const bool Pointer = MD->getReturnType()->isPointerType();
+  if (!Pointer && !MD->getReturnType()->isReferenceType())
+    return nullptr;
+  // A getter of a part (`return this->f.get();`, the same kind of result),
+  // or `&this->f.g` (`this->f.g` for a reference).
+  AccessPath Inner;
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(X);
+  if (MC && MC->getMethodDecl() &&
+      MC->getMethodDecl()->getReturnType()->isPointerType() == Pointer) {
+    X = getterObject(MC, Inner, Depth + 1);
+    if (!X)
+      return nullptr;
+  } else if (Pointer) {
+    const auto *U = dyn_cast<UnaryOperator>(X);
+    if (!U || U->getOpcode() != UO_AddrOf)
+      return nullptr;
+    X = U->getSubExpr()->IgnoreParenImpCasts();
+  }
+  llvm::SmallVector<const FieldDecl *, 2> Steps;
+  if (!thisFieldPath(X, Steps))
+    return nullptr;
+  AccessPath Out;
+  for (const FieldDecl *FD : Steps)
+    Out.push_back({FD, 0});
+  Out.append(Inner.begin(), Inner.end());
+  Out.append(Fields.begin(), Fields.end());
+  Fields = std::move(Out);
+  return Call->getImplicitObjectArgument();
 }
 
 std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,

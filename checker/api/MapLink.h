@@ -27,6 +27,7 @@
 #include "rules/TensorCopyRules.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include <map>
 #include <optional>
@@ -117,6 +118,20 @@ private:
   CallWrite fromOutParam(const CallExpr *Call, const FunctionDecl *Callee,
                          unsigned Param, const CallContext *Parent,
                          unsigned Depth, PathRef Path);
+  /// The uses (of a pointer or reference parameter, or of `this` in a
+  /// constructor: \p This) of the function \p P.Fn, running in P.Context:
+  /// what they write at \p Path inside the object.
+  CallWrite writesThrough(llvm::ArrayRef<const Expr *> Uses, bool This,
+                          bool Pointer, Place P, unsigned Depth, PathRef Path);
+  /// The map at \p Path inside the object that \p CE constructs: its member
+  /// initialiser, then what the constructor's body writes.
+  std::optional<LinkedMap> fromConstruct(const CXXConstructExpr *CE,
+                                         unsigned Depth, PathRef Path);
+  /// For a method that returns a pointer to (or a reference to) a part of
+  /// its object, the call's object; \p Fields gets the fields to the part
+  /// in front. Null for any other call.
+  const Expr *getterObject(const CXXMemberCallExpr *Call, AccessPath &Fields,
+                           unsigned Depth);
   std::optional<LinkedMap> fromReturn(const CallExpr *Call,
                                       const FunctionDecl *Callee, bool Pointer,
                                       const CallContext *Parent,

@@ -20,6 +20,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <functional>
 #include <vector>
 
 using namespace clang::ast_matchers;
@@ -51,6 +52,7 @@ void ExpectTxCheck::onEndOfTranslationUnit() {
   Finder.reset();
   Folder.reset();
   Reported.clear();
+  IssuesOps.clear();
 }
 
 namespace {
@@ -70,10 +72,23 @@ struct TxOp {
   PhasePlace Place;
   SourceLocation Loc;
   /// An op in a __device__ helper: the call of the helper in this body (the
-  /// op's Site), and the helper. Its operands fold in the call's context.
-  const CallExpr *Via = nullptr;
-  const FunctionDecl *Helper = nullptr;
+  /// op's Site) and the helper, then the calls of nested helpers down to
+  /// the one that holds the op. Its operands fold in the contexts of these
+  /// calls.
+  llvm::SmallVector<std::pair<const CallExpr *, const FunctionDecl *>, 1>
+      Frames;
+  const CallExpr *via() const {
+    return Frames.empty() ? nullptr : Frames.front().first;
+  }
 };
+
+/// The context an op of \p T folds in when its function runs in \p C.
+const CallContext *opContext(ConstantFolder &Folder, const TxOp &T,
+                             const CallContext *C) {
+  for (const auto &[Call, Callee] : T.Frames)
+    C = Folder.contextFor(Call, Callee, C);
+  return C;
+}
 
 /// The statements of a body, not descending into lambdas.
 void collect(const Stmt *S, std::vector<const Stmt *> &Out) {
@@ -255,7 +270,89 @@ bool isCountedTensorLoad(const TensorCopy &T) {
              T.Mode);
 }
 
+/// Helpers followed into helpers: the call of a helper and up to three
+/// nested ones.
+constexpr size_t MaxHelperDepth = 4;
+
+/// The parameter of the helper \p H that the barrier operand \p E (looked
+/// through) designates: a pointer parameter, a reference parameter or its
+/// address (`&bar` of `semaphore &bar`), through never-written locals
+/// initialised so (ThunderKittens' `void const *const ptr = &bar;`). Null
+/// for anything else.
+const ParmVarDecl *barrierParameter(const Expr *E, const FunctionDecl *H,
+                                    DeviceOpsFinder &Finder,
+                                    ConstantFolder &Folder) {
+  for (unsigned Steps = 0; E && Steps < 8; ++Steps) {
+    E = E->IgnoreParenCasts();
+    bool AddrOf = false;
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && U->getOpcode() == UO_AddrOf) {
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+      AddrOf = true;
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!VD)
+      return nullptr;
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+      // The address of a pointer parameter is no barrier address.
+      if (P->getDeclContext() != H ||
+          (AddrOf && !P->getType()->isReferenceType()))
+        return nullptr;
+      return P;
+    }
+    if (AddrOf || !VD->isLocalVarDecl() || !VD->getInit() ||
+        !VD->getType()->isPointerType() || !Folder.isNeverWritten(VD))
+      return nullptr;
+    E = Finder.lookThrough(VD->getInit());
+  }
+  return nullptr;
+}
+
 } // namespace
+
+bool ExpectTxCheck::mayIssueOps(const FunctionDecl *FD, unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def))
+    return true;
+  auto [It, New] = IssuesOps.try_emplace(Def, true);
+  // A recursive call, or one too deep, may issue anything.
+  if (!New || Depth > 6)
+    return It->second;
+  std::vector<const Stmt *> Stmts;
+  collect(Def->getBody(), Stmts);
+  const SourceManager &SM = Def->getASTContext().getSourceManager();
+  bool Issues = false;
+  for (const Stmt *S : Stmts) {
+    if (Issues)
+      break;
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      // Any mbarrier or bulk instruction, recognised or not.
+      std::string Text = Asm->getAsmString();
+      Issues = !Finder->opsOf(*Asm).empty() ||
+               StringRef(Text).contains("mbarrier") ||
+               StringRef(Text).contains(".async.bulk");
+      continue;
+    }
+    const auto *Call = cast<CallExpr>(S);
+    if (Finder->opOf(*Call)) {
+      Issues = true;
+      continue;
+    }
+    if (Finder->addressHelperArgument(*Call))
+      continue;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee) {
+      Issues = true; // a call through a pointer
+      continue;
+    }
+    if (SM.isInSystemHeader(SM.getFileLoc(Callee->getLocation())))
+      continue;
+    Issues = mayIssueOps(Callee, Depth + 1);
+  }
+  IssuesOps[Def] = Issues;
+  return Issues;
+}
 
 rules::Known ExpectTxCheck::foldOperand(const OpValue &V) {
   return ::clang::tidy::tma::foldOperand(V, *Folder);
@@ -328,10 +425,11 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   std::vector<TxOp> Ops;
   // Via/Helper: an op of a helper called at S; BarrierArg: the caller's
   // argument for the helper's barrier parameter (null: not a parameter).
+  using Frame = std::pair<const CallExpr *, const FunctionDecl *>;
   auto Add = [&](const DeviceOp &Op, const Stmt *S, bool Straight,
-                 const CallExpr *Via, const FunctionDecl *Helper,
-                 const Expr *BarrierArg,
+                 llvm::ArrayRef<Frame> Frames, const Expr *BarrierArg,
                  std::optional<BarrierIdentity> MemberId = std::nullopt) {
+    const CallExpr *Via = Frames.empty() ? nullptr : Frames.front().first;
     OpSites.insert(S);
     const OpValue *Bar = nullptr;
     TxRole Role = TxRole::Unknown;
@@ -365,13 +463,141 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
                     : std::nullopt,
            phasePlaceOf(Folder->parentsOf(Body), S, Body),
            SM.getFileLoc(Via ? Via->getBeginLoc() : siteOf(Op).Loc),
-           Via,
-           Helper};
+           {Frames.begin(), Frames.end()}};
     Ops.push_back(std::move(T));
   };
   // The ops of a __device__ helper called at Call, seen at the call. An op
   // counts when it runs straight through the helper, its barrier is a
   // parameter, and the helper calls no other code that could issue ops.
+  // Helpers that the helper calls (ThunderKittens' load_async overloads,
+  // a wrapper of a wrapper) are expanded the same way, a few levels deep,
+  // with the barrier followed from parameter to argument.
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallPtrSet<const Stmt *, 8>>
+      HelperSites;
+  // Whether every use of \p P (and of the locals holding its address) in
+  // \p H feeds H's ops, address conversions or nested helpers.
+  auto OnlyFeedsOps = [&](const ParmVarDecl *P, const FunctionDecl *H) {
+    const Stmt *HBody = H->getBody();
+    const ParentMap &HPM = Folder->parentsOf(HBody);
+    std::vector<const DeclRefExpr *> Refs;
+    collectRefs(HBody, Refs);
+    auto Tainted = taintedBy(P, Refs, HPM, *Finder);
+    return llvm::all_of(Refs, [&](const DeclRefExpr *D) {
+      const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      return !VD || !Tainted.count(VD) ||
+             isKnownUse(HPM, D, HelperSites[H], *Finder);
+    });
+  };
+  struct PendingOp {
+    DeviceOp Op;
+    bool Straight;
+    llvm::SmallVector<Frame, 2> Frames;
+    const Expr *Arg;
+    std::optional<BarrierIdentity> MemberId;
+    bool HasBarrier;
+  };
+  std::vector<PendingOp> Pending;
+  std::function<void(llvm::SmallVectorImpl<Frame> &, bool, const Expr *)>
+      Expand = [&](llvm::SmallVectorImpl<Frame> &Frames, bool ParentStraight,
+                   const Expr *Object) {
+        const FunctionDecl *Helper = Frames.back().second;
+        const Stmt *HBody = Helper->getBody();
+        std::vector<const Stmt *> HStmts;
+        collect(HBody, HStmts);
+        std::vector<std::pair<DeviceOp, const Stmt *>> Found;
+        std::vector<std::pair<const CallExpr *, const FunctionDecl *>> Nested;
+        auto &HSites = HelperSites[Helper];
+        bool OtherCalls = false;
+        for (const Stmt *HS : HStmts) {
+          if (const auto *Asm = dyn_cast<GCCAsmStmt>(HS)) {
+            for (const DeviceOp &Op : Finder->opsOf(*Asm))
+              Found.emplace_back(Op, HS);
+            HSites.insert(HS);
+            continue;
+          }
+          const auto *HC = cast<CallExpr>(HS);
+          if (auto Op = Finder->opOf(*HC)) {
+            Found.emplace_back(*Op, HS);
+            HSites.insert(HS);
+            continue;
+          }
+          if (Finder->addressHelperArgument(*HC))
+            continue; // `smem_u32(bar)`: still straight through.
+          const FunctionDecl *FD = HC->getDirectCallee();
+          if (FD && (!FD->getBody() ||
+                     SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()))))
+            continue;
+          if (FD && !mayIssueOps(FD, 0))
+            continue; // computes values only (TK's get_tma, unit_coord)
+          const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+          if (FD && Frames.size() < MaxHelperDepth &&
+              FD->hasAttr<CUDADeviceAttr>() && (!MD || MD->isStatic()) &&
+              llvm::none_of(Frames,
+                            [&](const Frame &F) { return F.second == FD; })) {
+            Nested.emplace_back(HC, FD);
+            HSites.insert(HS);
+            continue;
+          }
+          OtherCalls = true;
+        }
+        const ParentMap &HPM = Folder->parentsOf(HBody);
+        auto StraightHere = [&](const Stmt *HS) {
+          PhasePlace HP = phasePlaceOf(HPM, HS, HBody);
+          return ParentStraight && !OtherCalls && HP.Region == HBody &&
+                 HP.Branches.empty() && !HP.Unclear;
+        };
+        for (const auto &[Op, HS] : Found) {
+          bool Straight = StraightHere(HS);
+          const Expr *Arg = nullptr;
+          const OpValue *Bar = barrierOf(Op);
+          const ParmVarDecl *Param =
+              Bar && Bar->E ? barrierParameter(Bar->E, Helper, *Finder, *Folder)
+                            : nullptr;
+          // From the parameter out to the argument of the outermost call.
+          for (size_t K = Frames.size(); Param && K-- > 0;) {
+            const CallExpr *FC = Frames[K].first;
+            if (Param->getFunctionScopeIndex() >= FC->getNumArgs()) {
+              Arg = nullptr;
+              break;
+            }
+            // The parameter must only feed the helper's ops.
+            if (!OnlyFeedsOps(Param, Frames[K].second))
+              Straight = false;
+            Arg = Finder->lookThrough(
+                FC->getArg(Param->getFunctionScopeIndex()));
+            if (K == 0)
+              break;
+            Param = barrierParameter(Arg, Frames[K - 1].second, *Finder,
+                                     *Folder);
+            if (!Param)
+              Arg = nullptr;
+          }
+          std::optional<BarrierIdentity> MemberId;
+          llvm::SmallVector<const FieldDecl *, 2> Path;
+          if (Frames.size() == 1 && Object && Bar && Bar->E && !Param) {
+            const Expr *BE = Bar->E->IgnoreParenCasts();
+            const auto *U = dyn_cast<UnaryOperator>(BE);
+            bool AddrOf = U && U->getOpcode() == UO_AddrOf;
+            if (AddrOf)
+              BE = U->getSubExpr();
+            // `&this->b`, or a barrier object field (`cuda::barrier &`).
+            if ((AddrOf || !BE->getType()->isPointerType()) &&
+                thisFieldPath(BE, Path)) {
+              MemberId = memberBarrierIdentity(Object, Path, *Result.Context);
+              // The field must only feed the method's ops.
+              if (!onlyFeeds(HBody, Path.front(), HPM, HSites))
+                Straight = false;
+            }
+          }
+          Pending.push_back({Op, Straight, {Frames.begin(), Frames.end()}, Arg,
+                             std::move(MemberId), Bar && Bar->Present});
+        }
+        for (const auto &[NC, FD] : Nested) {
+          Frames.emplace_back(NC, FD);
+          Expand(Frames, StraightHere(NC), nullptr);
+          Frames.pop_back();
+        }
+      };
   auto AddHelperOps = [&](const CallExpr &Call) {
     const FunctionDecl *Helper = Call.getDirectCallee();
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Helper);
@@ -386,67 +612,19 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         !Helper->getBody() || !Helper->hasAttr<CUDADeviceAttr>() ||
         SM.isInSystemHeader(SM.getFileLoc(Helper->getLocation())))
       return;
-    const Stmt *HBody = Helper->getBody();
-    std::vector<const Stmt *> HStmts;
-    collect(HBody, HStmts);
-    std::vector<std::pair<DeviceOp, const Stmt *>> Found;
-    llvm::SmallPtrSet<const Stmt *, 8> HSites;
-    bool OtherCalls = false;
-    for (const Stmt *HS : HStmts) {
-      if (const auto *Asm = dyn_cast<GCCAsmStmt>(HS)) {
-        for (const DeviceOp &Op : Finder->opsOf(*Asm))
-          Found.emplace_back(Op, HS);
-        HSites.insert(HS);
-      } else if (auto Op = Finder->opOf(*cast<CallExpr>(HS))) {
-        Found.emplace_back(*Op, HS);
-        HSites.insert(HS);
-      } else if (Finder->addressHelperArgument(*cast<CallExpr>(HS))) {
-        // `smem_u32(bar)`: the helper still runs straight through.
-      } else if (const FunctionDecl *FD = cast<CallExpr>(HS)->getDirectCallee();
-                 !FD || (FD->getBody() && !SM.isInSystemHeader(SM.getFileLoc(
-                                              FD->getLocation())))) {
-        OtherCalls = true;
-      }
-    }
-    const ParentMap &HPM = Folder->parentsOf(HBody);
-    for (const auto &[Op, HS] : Found) {
-      PhasePlace HP = phasePlaceOf(HPM, HS, HBody);
-      bool Straight = !OtherCalls && HP.Region == HBody &&
-                      HP.Branches.empty() && !HP.Unclear;
-      const Expr *Arg = nullptr;
-      const OpValue *Bar = barrierOf(Op);
-      const auto *Ref = Bar && Bar->E
-                            ? dyn_cast<DeclRefExpr>(Bar->E->IgnoreParenCasts())
-                            : nullptr;
-      const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-      if (Param && Param->getDeclContext() == Helper &&
-          Param->getFunctionScopeIndex() < Call.getNumArgs()) {
-        Arg = Finder->lookThrough(Call.getArg(Param->getFunctionScopeIndex()));
-        // The parameter must only feed the helper's ops.
-        std::vector<const DeclRefExpr *> Refs;
-        collectRefs(HBody, Refs);
-        for (const DeclRefExpr *D : Refs)
-          if (D->getDecl() == Param && !isKnownUse(HPM, D, HSites, *Finder))
-            Straight = false;
-      }
-      std::optional<BarrierIdentity> MemberId;
-      llvm::SmallVector<const FieldDecl *, 2> Path;
-      if (Object && Bar && Bar->E && !Param) {
-        const Expr *BE = Bar->E->IgnoreParenCasts();
-        const auto *U = dyn_cast<UnaryOperator>(BE);
-        bool AddrOf = U && U->getOpcode() == UO_AddrOf;
-        if (AddrOf)
-          BE = U->getSubExpr();
-        // `&this->b`, or a barrier object field (`cuda::barrier &`).
-        if ((AddrOf || !BE->getType()->isPointerType()) &&
-            thisFieldPath(BE, Path)) {
-          MemberId = memberBarrierIdentity(Object, Path, *Result.Context);
-          // The field must only feed the method's ops.
-          if (!onlyFeeds(HBody, Path.front(), HPM, HSites))
-            Straight = false;
-        }
-      }
-      Add(Op, &Call, Straight, &Call, Helper, Arg, std::move(MemberId));
+    llvm::SmallVector<Frame, 4> Frames{{&Call, Helper}};
+    Pending.clear();
+    Expand(Frames, true, Object);
+    // A nested helper's op on a barrier that is not the caller's: the
+    // nested helpers are other code, as they were before being followed.
+    const bool NestedUnknown = llvm::any_of(Pending, [](const PendingOp &P) {
+      return P.Frames.size() > 1 && P.HasBarrier && !P.Arg;
+    });
+    for (PendingOp &P : Pending) {
+      if (NestedUnknown && P.Frames.size() > 1)
+        continue;
+      Add(P.Op, &Call, P.Straight && !(NestedUnknown && P.Frames.size() == 1),
+          P.Frames, P.Arg, std::move(P.MemberId));
     }
   };
   for (const Stmt *S : Stmts) {
@@ -455,9 +633,9 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
       for (const DeviceOp &Op : Finder->opsOf(*Asm))
-        Add(Op, S, true, nullptr, nullptr, nullptr);
+        Add(Op, S, true, {}, nullptr);
     } else if (auto Op = Finder->opOf(*cast<CallExpr>(S))) {
-      Add(*Op, S, true, nullptr, nullptr, nullptr);
+      Add(*Op, S, true, {}, nullptr);
     } else {
       AddHelperOps(*cast<CallExpr>(S));
     }
@@ -516,11 +694,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
              Folder->contextsOf(CallSiteContexts ? Fn : nullptr)) {
           if (!Folder->mayRun(FirstExpect->Site, Fn, Context))
             continue;
-          Folder->enterContext(FirstExpect->Via
-                                   ? Folder->contextFor(FirstExpect->Via,
-                                                        FirstExpect->Helper,
-                                                        Context)
-                                   : Context);
+          Folder->enterContext(opContext(*Folder, *FirstExpect, Context));
           NonZero |= foldOperand(E.Bytes).value_or(0) != 0;
         }
         Folder->enterContext(nullptr);
@@ -706,9 +880,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         std::vector<::tma::rules::Known> Expected, Delivered;
         // An op of a helper folds in the context of the helper's call.
         auto InOpContext = [&](unsigned I, auto F) {
-          if (Ops[I].Via)
-            Folder->enterContext(
-                Folder->contextFor(Ops[I].Via, Ops[I].Helper, Context));
+          if (Ops[I].via())
+            Folder->enterContext(opContext(*Folder, Ops[I], Context));
           auto R = F();
           Folder->enterContext(Context);
           return R;
@@ -777,7 +950,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         // runs in this one context (a template instantiation or a function
         // with several calls may be right elsewhere).
         const Expr *Lit = nullptr;
-        if (Expects == 1 && !Ops[FirstExpectIdx].Via && SingleContext &&
+        if (Expects == 1 && !Ops[FirstExpectIdx].via() && SingleContext &&
             !IssuersDiffer && !FirstExpect->Bytes.Imm &&
             FirstExpect->Bytes.Written) {
           const Expr *W = FirstExpect->Bytes.Written->IgnoreParenImpCasts();

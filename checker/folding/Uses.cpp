@@ -197,7 +197,10 @@ bool isPointerToConst(QualType T) {
 /// pointers to const and unevaluated operands; anything else counts as a
 /// write. Cheap: one walk up the per-body parent map.
 bool mayWrite(const ParentMap &PM, const DeclRefExpr *DRE) {
-  const Expr *E = DRE;
+  return mayWriteExpr(PM, DRE);
+}
+
+bool mayWriteExpr(const ParentMap &PM, const Expr *E) {
   bool Address = false; // E is the address of the variable or of a part.
   for (unsigned Steps = 0; Steps < 512; ++Steps) {
     const Stmt *P = PM.getParent(const_cast<Expr *>(E));

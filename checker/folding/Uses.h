@@ -63,6 +63,8 @@ bool isPointerToConst(QualType T);
 /// Whether the use \p DRE may write the variable (or, through its address,
 /// its elements or fields).
 bool mayWrite(const ParentMap &PM, const DeclRefExpr *DRE);
+/// The same for the lvalue \p E of a part of an object (`this->field`).
+bool mayWriteExpr(const ParentMap &PM, const Expr *E);
 
 /// What one use of a local array does to it.
 struct ArrayUse {
