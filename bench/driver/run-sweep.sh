@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # On a machine with a GPU: record the driver's answer for every descriptor of
-# the sweep (bench/driver/sweep_cases.h: >= 10,000 boundary and random
+# the sweep (bench/driver/sweep_cases.h: 20,000 boundary and random
 # descriptors of the three encoders and every data type) next to the rule
-# model's, into bench/driver/sweep.tsv. The unit test driver-sweep-unit
-# replays that file once it is committed (and is skipped until then).
+# model's, into bench/driver/sweep.tsv, and print where they disagree
+# (sweep-report.sh). The unit test driver-sweep-unit replays that file once
+# it is committed (and is skipped until then). Needs g++ and the CUDA
+# toolkit's cuda.h and libcuda; nothing else of the build.
 #
 #   bench/driver/run-sweep.sh [out.tsv]
 set -euo pipefail
@@ -17,4 +19,5 @@ g++ -std=c++17 -O1 -I "$root/include" -I "$root/bench/driver" \
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader \
   | sed 's/^/# /' > "$out"
 "$bin" >> "$out"
-echo "recorded $(grep -vc '^#' "$out") rows into $out"
+echo "recorded $(grep -v '^#' "$out" | grep -vc '^kind') rows into $out"
+"$root/bench/driver/sweep-report.sh" "$out"

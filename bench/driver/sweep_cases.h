@@ -181,10 +181,55 @@ inline Case base(Kind K, std::uint32_t DT, std::uint32_t Rank) {
   return C;
 }
 
+/// Both sides of the limits of the operands every encoder shares, and of
+/// the enum ranges, on the valid descriptor \p B: globalDim (0, 2^32,
+/// 2^32 + 1), the last globalStride (a 16-byte granule off by 8, 2^40 - 32,
+/// 2^40), the last boxDim (0, 1, 256, 257), the last elementStride (0, 1, 8,
+/// 9), oobFill (1, 2), l2Promotion (3, 4), the Im2colWide mode (1, 2), and
+/// an empty pixel box.
+inline std::vector<Case> operandBoundaries(const Case &B) {
+  std::vector<Case> Out;
+  auto With = [&](auto Edit) {
+    Case C = B;
+    Edit(C);
+    Out.push_back(C);
+  };
+  std::uint32_t Last = B.Rank - 1;
+  for (std::uint64_t D : {std::uint64_t{0}, std::uint64_t{1} << 32,
+                          (std::uint64_t{1} << 32) + 1})
+    With([&](Case &C) { C.Dims[Last] = D; });
+  if (!B.Strides.empty())
+    for (std::uint64_t S :
+         {B.Strides.back() + 8, (std::uint64_t{1} << 40) - 32,
+          std::uint64_t{1} << 40})
+      With([&](Case &C) { C.Strides.back() = S; });
+  for (std::uint32_t X : {0u, 1u, 256u, 257u})
+    With([&](Case &C) { C.Box[Last] = X; });
+  for (std::uint32_t X : {0u, 1u, 8u, 9u})
+    With([&](Case &C) { C.ElemStrides[Last] = X; });
+  for (std::uint32_t X : {1u, 2u})
+    With([&](Case &C) { C.Oob = X; });
+  for (std::uint32_t X : {3u, 4u})
+    With([&](Case &C) { C.L2 = X; });
+  for (std::uint32_t X : {1u, 2u})
+    With([&](Case &C) { C.Mode = X; });
+  // An empty pixel box: lower corner past the upper one.
+  With([&](Case &C) {
+    if (!C.Lower.empty()) {
+      C.Lower[0] = 1;
+      C.Upper[0] = 0;
+    }
+    C.LowerW = 1;
+    C.UpperW = 0;
+  });
+  return Out;
+}
+
 /// The sweep: boundary cases of every encoder x data type x rule boundary,
-/// then random perturbations, \p Count in all.
+/// then random perturbations, \p Count in all (at least 4,000 random ones
+/// with the default).
 inline std::vector<Case> generateCases(unsigned Seed = 1,
-                                       std::size_t Count = 12000) {
+                                       std::size_t Count = 20000) {
   std::vector<Case> Out;
   const Kind Kinds[] = {Kind::Tiled, Kind::Im2col, Kind::Im2colWide};
   // Boundaries, deterministic.
@@ -219,6 +264,8 @@ inline std::vector<Case> generateCases(unsigned Seed = 1,
           V.Mode = Px % 2;
           Out.push_back(V);
         }
+        for (const Case &V : operandBoundaries(base(K, DT, Rank)))
+          Out.push_back(V);
       }
   // Corner ranges of each rank.
   for (std::uint32_t Rank = 3; Rank <= 5; ++Rank) {

@@ -18,6 +18,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/STLExtras.h"
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -171,6 +172,7 @@ static std::string opName(const DeviceOp &Op) {
 }
 
 static const OpValue *smemOperand(const DeviceOp &Op);
+static const OpValue *barrierOperand(const DeviceOp &Op);
 
 void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                             const MatchFinder::MatchResult &Result) {
@@ -233,6 +235,9 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                            }
                          : ::tma::rules::checkTmaSmemAlign128,
                      Result);
+    if (const OpValue *Bar = barrierOperand(Op))
+      checkSmemAlign(Site, *Bar, Name, Context,
+                     ::tma::rules::checkMbarLocationAlign, Result);
     if (const auto *B = std::get_if<BulkCopy>(&Op))
       checkGlobalAlign(*B, Name, Context, Result);
     checkArch(Op, Name, Fn, Context, Result);
@@ -638,6 +643,23 @@ static const OpValue *smemOperand(const DeviceOp &Op) {
     return T->Direction == device::TensorDirection::Prefetch ? nullptr
                                                              : &T->Smem;
   return nullptr;
+}
+
+/// The mbarrier operand of \p Op, when it has one (MBAR-LOCATION-ALIGN):
+/// the completion barrier of a copy, the barrier of an mbarrier instruction.
+static const OpValue *barrierOperand(const DeviceOp &Op) {
+  const OpValue *V = std::visit(
+      [](const auto &O) -> const OpValue * {
+        using T = std::decay_t<decltype(O)>;
+        if constexpr (std::is_same_v<T, BulkCopy> ||
+                      std::is_same_v<T, TensorCopy> ||
+                      std::is_same_v<T, ExpectTx> || std::is_same_v<T, Arrive> ||
+                      std::is_same_v<T, BarrierInit> || std::is_same_v<T, Wait>)
+          return &O.Barrier;
+        return nullptr;
+      },
+      Op);
+  return V && V->Present ? V : nullptr;
 }
 
 /// The global-memory operand of a 1-D bulk copy: the source of loads and

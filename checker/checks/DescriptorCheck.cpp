@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/DescriptorCheck.h"
+#include "rules/TensorMapRules.h"
 #include "checks/SharedMatchers.h"
 #include "api/CudaTarget.h"
 #include "api/EncodeCall.h"
@@ -51,11 +52,12 @@ void DescriptorCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 
 void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
   Rules.diagnoseUnknown(*this, getID());
-  // The encoders' operand counts; classifyEncodeCall decides.
+  // The encoders' and cuTensorMapReplaceAddress's operand counts;
+  // classifyEncodeCall decides.
   Shared = SharedMatchers::calls(Finder, this, [](const CallExpr &Call) {
     unsigned N = Call.getNumArgs();
     return N == TiledArgCount || N == Im2colArgCount ||
-           N == Im2colWideArgCount;
+           N == Im2colWideArgCount || N == ReplaceAddressArgCount;
   });
 }
 
@@ -215,6 +217,13 @@ static FoldedOperands foldOperands(const CallExpr &Call, EncodeKind Kind,
     Out.Wide.Mode = Scalar(Param::Mode);
     break;
   case EncodeKind::ReplaceAddress:
+    // TMAP-REPLACE-ADDR-ALIGN: the new address's proven alignment.
+    if (const Expr *Arg = encodeArgument(Call, Kind, Param::GlobalAddress))
+      if (std::optional<PointerAlign> A = F.pointerAlign(Arg);
+          A && A->provenAlign()) {
+        Out.Desc.GlobalAddressAlign = A->provenAlign();
+        Out.Pointers[Param::GlobalAddress] = std::move(*A);
+      }
     break;
   }
   return Out;
@@ -231,7 +240,7 @@ evaluate(const FoldedOperands &Ops, const rules::EncodeRuleOptions &Opts) {
   case EncodeKind::Im2colWide:
     return rules::checkIm2colWide(Ops.Wide, Opts);
   case EncodeKind::ReplaceAddress:
-    break;
+    return rules::checkReplaceAddressAlign(Ops.Desc.GlobalAddressAlign);
   }
   return {};
 }
@@ -409,7 +418,7 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   // Calls in system headers are analysed too: a forwarding wrapper there
   // (CUTLASS's driver wrapper) reports at the user's call of the wrapper.
   std::optional<EncodeKind> Kind = classifyEncodeCall(*Call);
-  if (!Kind || *Kind == EncodeKind::ReplaceAddress)
+  if (!Kind)
     return;
   if (!Folder)
     Folder = ConstantFolder::forTranslationUnit(*Result.Context);
@@ -479,7 +488,7 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
     }
   }
   Folder->enterContext(nullptr);
-  if (CoverageReport)
+  if (CoverageReport && *Kind != EncodeKind::ReplaceAddress)
     diag(SM.getFileLoc(Call->getBeginLoc()),
          "encode call: %0 of %1 operands folded (best of %2 context%s2)")
         << BestKnown << valueOperandCount(*Kind)

@@ -8,6 +8,7 @@
 #include "checks/SharedMatchers.h"
 #include "api/DeviceOps.h"
 #include "rules/FormRules.h"
+#include "rules/TensorMapRules.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -18,6 +19,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSwitch.h"
 #include <memory>
 
 using namespace clang::ast_matchers;
@@ -68,12 +70,20 @@ public:
 /// device functions it calls.
 class AddressFlow {
 public:
-  /// \p CopiesOnly: only tensor copies count as TMA operations, not
-  /// tensormap.* instructions (which legitimately work on shared-memory
-  /// copies of a map).
+  /// Which operations end the flow.
+  enum class Mode {
+    /// Every TMA operation that names a map.
+    AnyTma,
+    /// Only tensor copies, not tensormap.* instructions (which legitimately
+    /// work on shared-memory copies of a map).
+    CopiesOnly,
+    /// Only the map operand of an instruction that writes a map:
+    /// tensormap.replace and the destination of tensormap.cp_fenceproxy.
+    MapWrites,
+  };
   AddressFlow(ASTContext &Ctx, ConstantFolder &Folder, unsigned MaxDepth,
-              bool CopiesOnly = false)
-      : Ctx(Ctx), Folder(Folder), MaxDepth(MaxDepth), CopiesOnly(CopiesOnly) {}
+              Mode M = Mode::AnyTma)
+      : Ctx(Ctx), Folder(Folder), MaxDepth(MaxDepth), M(M) {}
 
   /// The statements from \p FD's body to the TMA operation that the map
   /// reaches, starting from \p Var (an Object or an AddressVar): the calls
@@ -85,7 +95,7 @@ private:
   ASTContext &Ctx;
   ConstantFolder &Folder;
   const unsigned MaxDepth;
-  const bool CopiesOnly;
+  const Mode M;
 };
 
 } // namespace
@@ -215,6 +225,111 @@ static bool isTmaApi(const FunctionDecl &FD) {
          Name.starts_with("cp_async_bulk_tensor_");
 }
 
+/// True when \p FD is declared in namespace cuda::ptx.
+static bool isCudaPtx(const FunctionDecl &FD) {
+  const auto *NS = dyn_cast<NamespaceDecl>(FD.getDeclContext());
+  while (NS && NS->isInline())
+    NS = dyn_cast<NamespaceDecl>(NS->getParent());
+  return NS && NS->getName() == "ptx" && isTopNamespace(NS->getParent(), "cuda");
+}
+
+/// The argument of \p FD that names the map it writes:
+/// cuda::ptx::tensormap_replace_*(space, map, ...) and the destination of
+/// tensormap_cp_fenceproxy(sem, scope, dst, src, size); -1 otherwise.
+static int mapWriteArgument(const FunctionDecl &FD) {
+  if (!FD.getIdentifier() || !isCudaPtx(FD))
+    return -1;
+  StringRef Name = FD.getName();
+  if (Name.starts_with("tensormap_replace_") && FD.getNumParams() >= 3)
+    return 1;
+  if (Name == "tensormap_cp_fenceproxy" && FD.getNumParams() == 5)
+    return 2;
+  return -1;
+}
+
+/// One instruction of an asm statement's text: its opcode and operands.
+struct AsmInstruction {
+  StringRef Opcode;
+  SmallVector<StringRef, 4> Operands;
+};
+
+/// The instructions of \p S's text (labels, braces, predicates and comments
+/// dropped); empty when the text is not a plain literal.
+static SmallVector<AsmInstruction, 4> asmInstructions(const GCCAsmStmt &S) {
+  SmallVector<AsmInstruction, 4> Out;
+  const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
+  if (!Text || Text->getCharByteWidth() != 1)
+    return Out;
+  SmallVector<StringRef, 8> Parts;
+  Text->getString().split(Parts, ';');
+  for (StringRef Part : Parts) {
+    SmallVector<StringRef, 4> Lines;
+    Part.split(Lines, '\n');
+    // The instruction is the last non-empty line before the ';'.
+    StringRef Line;
+    for (StringRef L : Lines) {
+      L = L.split("//").first.trim(" \t\r{}");
+      if (!L.empty())
+        Line = L;
+    }
+    if (Line.contains(':') && !Line.contains("::"))
+      Line = Line.split(':').second.trim(" \t\r{}");
+    if (Line.consume_front("@"))
+      Line = Line.split(' ').second.trim();
+    size_t Space = Line.find_first_of(" \t");
+    if (Space == StringRef::npos)
+      continue;
+    AsmInstruction I;
+    I.Opcode = Line.take_front(Space);
+    SmallVector<StringRef, 4> Ops;
+    Line.drop_front(Space).split(Ops, ',');
+    for (StringRef Op : Ops)
+      I.Operands.push_back(Op.trim(" \t[]"));
+    Out.push_back(I);
+  }
+  return Out;
+}
+
+/// The C++ expression of asm operand \p Text ("%N", or a register that a
+/// `mov` of the same text sets from "%N"); null otherwise.
+static const Expr *asmOperandExpr(const GCCAsmStmt &S, StringRef Text,
+                                  ArrayRef<AsmInstruction> Instructions) {
+  for (unsigned Hops = 0; Hops < 4 && !Text.starts_with("%"); ++Hops) {
+    StringRef From;
+    for (const AsmInstruction &I : Instructions)
+      if (I.Opcode.starts_with("mov.") && I.Operands.size() == 2 &&
+          I.Operands[0] == Text)
+        From = I.Operands[1];
+    if (From.empty())
+      return nullptr;
+    Text = From;
+  }
+  unsigned Index = 0;
+  if (!Text.consume_front("%") || Text.getAsInteger(10, Index))
+    return nullptr;
+  if (Index < S.getNumOutputs())
+    return S.getOutputExpr(Index);
+  Index -= S.getNumOutputs();
+  return Index < S.getNumInputs() ? S.getInputExpr(Index) : nullptr;
+}
+
+/// True when \p Opcode writes the map its first operand names.
+static bool writesMap(StringRef Opcode) {
+  return Opcode.starts_with("tensormap.replace") ||
+         Opcode.starts_with("tensormap.cp_fenceproxy");
+}
+
+/// The expressions that name the map an instruction of \p S writes.
+static SmallVector<const Expr *, 2> writtenMapOperands(const GCCAsmStmt &S) {
+  SmallVector<const Expr *, 2> Out;
+  SmallVector<AsmInstruction, 4> Instructions = asmInstructions(S);
+  for (const AsmInstruction &I : Instructions)
+    if (writesMap(I.Opcode) && !I.Operands.empty())
+      if (const Expr *E = asmOperandExpr(S, I.Operands[0], Instructions))
+        Out.push_back(E);
+  return Out;
+}
+
 //===----------------------------------------------------------------------===//
 // Address flow
 //===----------------------------------------------------------------------===//
@@ -337,7 +452,13 @@ llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
 
   for (const Stmt *S : Nodes.Sites) {
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
-      if (!isTmaAsm(*Asm, CopiesOnly))
+      if (M == Mode::MapWrites) {
+        for (const Expr *E : writtenMapOperands(*Asm))
+          if (classify(E, Vars, Ctx) != Ref::None)
+            return {S};
+        continue;
+      }
+      if (!isTmaAsm(*Asm, M == Mode::CopiesOnly))
         continue;
       for (unsigned I = 0; I < Asm->getNumInputs(); ++I)
         if (classify(Asm->getInputExpr(I), Vars, Ctx) != Ref::None)
@@ -351,7 +472,8 @@ llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
       continue;
-    bool Api = isTmaApi(*Callee);
+    int WriteArg = M == Mode::MapWrites ? mapWriteArgument(*Callee) : -1;
+    bool Api = M == Mode::MapWrites ? WriteArg >= 0 : isTmaApi(*Callee);
     const FunctionDecl *Def = Callee;
     if (!Api) {
       Def = Callee->getDefinition();
@@ -372,8 +494,11 @@ llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
       bool ByReference = R == Ref::Object && P.getType()->isReferenceType();
       if (!ByAddress && !ByReference)
         continue;
-      if (Api)
-        return {S};
+      if (Api) {
+        if (M != Mode::MapWrites || static_cast<int>(I - Offset) == WriteArg)
+          return {S};
+        continue;
+      }
       auto Rest =
           follow(*Def, P, ByAddress ? Ref::AddressVar : Ref::Object, Depth + 1);
       if (!Rest.empty()) {
@@ -623,6 +748,7 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
       if (!Folder)
         Folder = ConstantFolder::forTranslationUnit(Ctx);
       checkMapCopies(*Fn, Ctx, SM);
+      checkReplaceValues(*Fn, SM);
     }
     return;
   }
@@ -632,8 +758,11 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   if (!Folder)
     Folder = ConstantFolder::forTranslationUnit(Ctx);
-  if (!SM.isInSystemHeader(SM.getFileLoc(Kernel->getLocation())))
+  if (!SM.isInSystemHeader(SM.getFileLoc(Kernel->getLocation()))) {
     checkMapCopies(*Kernel, Ctx, SM);
+    checkReplaceValues(*Kernel, SM);
+    checkReadonlyParams(*Kernel, Ctx, SM);
+  }
   for (unsigned I = 0; I < Kernel->getNumParams(); ++I) {
     const ParmVarDecl &P = *Kernel->getParamDecl(I);
     QualType T = P.getType();
@@ -730,7 +859,7 @@ void TensorMapPlacementCheck::checkMapCopies(const FunctionDecl &FD,
         ::tma::rules::checkTmaMapStateSpace(Storage);
     if (!V || !Rules.allows(V->RuleId))
       continue;
-    auto Path = AddressFlow(Ctx, *Folder, CallDepth, /*CopiesOnly=*/true)
+    auto Path = AddressFlow(Ctx, *Folder, CallDepth, AddressFlow::Mode::CopiesOnly)
                     .follow(FD, *Var, Ref::Object, 0);
     if (Path.empty())
       continue;
@@ -749,6 +878,224 @@ void TensorMapPlacementCheck::checkMapCopies(const FunctionDecl &FD,
     if (Path.size() > 1 && !SM.isInSystemHeader(Last))
       diag(Last, "the TMA operation", DiagnosticIDs::Note);
     diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// TMAP-DEV-READONLY-PARAM
+//===----------------------------------------------------------------------===//
+
+/// What the diagnostics call the map write \p S: the PTX instruction or
+/// the cuda::ptx function.
+static std::string mapWriteName(const Stmt &S) {
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(&S)) {
+    for (const AsmInstruction &I : asmInstructions(*Asm))
+      if (writesMap(I.Opcode))
+        return I.Opcode.starts_with("tensormap.replace")
+                   ? "tensormap.replace"
+                   : "tensormap.cp_fenceproxy";
+    return "tensormap.replace";
+  }
+  const FunctionDecl *FD = cast<CallExpr>(S).getDirectCallee();
+  return FD && FD->getIdentifier() ? "cuda::ptx::" + FD->getName().str()
+                                   : "a tensormap write";
+}
+
+void TensorMapPlacementCheck::checkReadonlyParams(const FunctionDecl &Kernel,
+                                                  ASTContext &Ctx,
+                                                  const SourceManager &SM) {
+  for (const ParmVarDecl *P : Kernel.parameters()) {
+    QualType T = P->getType();
+    if (!P->getIdentifier() || T->isReferenceType() || T->isPointerType() ||
+        !holdsMap(T) ||
+        !(P->hasAttr<CUDAGridConstantAttr>() ||
+          hasGridConstantMacro(*P, SM, getLangOpts())))
+      continue;
+    std::optional<::tma::rules::DeviceViolation> V =
+        ::tma::rules::checkDevReadonlyParam(
+            ::tma::rules::MapStorage::GridConstantParam);
+    if (!V || !Rules.allows(V->RuleId))
+      continue;
+    auto Path = AddressFlow(Ctx, *Folder, CallDepth,
+                            AddressFlow::Mode::MapWrites)
+                    .follow(Kernel, *P, Ref::Object, 0);
+    if (Path.empty())
+      continue;
+    SourceLocation Loc = SM.getFileLoc(Path.front()->getBeginLoc());
+    if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
+        !Reported.insert(Loc.getRawEncoding()).second)
+      continue;
+    diag(Loc, "%select{%1 writes tensor map %2 in place|the address of tensor "
+              "map %2 is passed on here to %1, which writes it in place}0; "
+              "%2 %3 (%4)")
+        << (Path.size() > 1) << mapWriteName(*Path.back()) << P
+        << V->Message << V->RuleId;
+    SourceLocation Last = SM.getFileLoc(Path.back()->getBeginLoc());
+    if (Path.size() > 1 && !SM.isInSystemHeader(Last))
+      diag(Last, "the write", DiagnosticIDs::Note);
+    diag(SM.getFileLoc(P->getLocation()), "%0 is declared here",
+         DiagnosticIDs::Note)
+        << P;
+    diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// TMAP-DEV-REPLACE-ENCODING
+//===----------------------------------------------------------------------===//
+
+/// The tensormap.replace field \p Name (PTX's spelling, or the cuda::ptx
+/// function's suffix).
+static std::optional<::tma::rules::ReplaceField>
+replaceField(StringRef Name) {
+  using ::tma::rules::ReplaceField;
+  return llvm::StringSwitch<std::optional<ReplaceField>>(Name)
+      .Case("global_address", ReplaceField::GlobalAddress)
+      .Case("rank", ReplaceField::Rank)
+      .Case("box_dim", ReplaceField::BoxDim)
+      .Case("global_dim", ReplaceField::GlobalDim)
+      .Case("global_stride", ReplaceField::GlobalStride)
+      .Case("element_stride", ReplaceField::ElementStride)
+      .Case("element_size", ReplaceField::ElementStride)
+      .Case("elemtype", ReplaceField::ElemType)
+      .Case("interleave_layout", ReplaceField::InterleaveLayout)
+      .Case("swizzle_mode", ReplaceField::SwizzleMode)
+      .Case("swizzle_atomicity", ReplaceField::SwizzleAtomicity)
+      .Case("fill_mode", ReplaceField::FillMode)
+      .Default(std::nullopt);
+}
+
+/// The driver enum whose value \p E is (an enumerator, or a value of the
+/// enum type, through casts).
+static ::tma::rules::DriverEnum driverEnumOf(const Expr *E) {
+  using ::tma::rules::DriverEnum;
+  if (!E)
+    return DriverEnum::None;
+  const EnumDecl *ED = E->IgnoreParenCasts()->getType()->getAsEnumDecl();
+  if (!ED)
+    return DriverEnum::None;
+  StringRef Name = ED->getName();
+  if (Name.empty())
+    if (const TypedefNameDecl *TD = ED->getTypedefNameForAnonDecl())
+      Name = TD->getName();
+  Name.consume_back("_enum");
+  return llvm::StringSwitch<DriverEnum>(Name)
+      .Case("CUtensorMapDataType", DriverEnum::DataType)
+      .Case("CUtensorMapInterleave", DriverEnum::Interleave)
+      .Case("CUtensorMapSwizzle", DriverEnum::Swizzle)
+      .Case("CUtensorMapFloatOOBfill", DriverEnum::FloatOobFill)
+      .Default(DriverEnum::None);
+}
+
+/// For an n32_t<V> argument (CCCL's integral_constant<int, V>, or a class
+/// template of that name): V, and the expression written for it.
+static std::optional<std::pair<uint64_t, const Expr *>>
+n32Argument(const Expr *Arg) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Arg->getType().getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || (Spec->getName() != "integral_constant" &&
+                Spec->getName() != "n32_t"))
+    return std::nullopt;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  if (Args.size() == 0 ||
+      Args[Args.size() - 1].getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  uint64_t Value = Args[Args.size() - 1].getAsIntegral().getZExtValue();
+  // The type as written: n32_t<CU_TENSOR_MAP_DATA_TYPE_BFLOAT16>{}.
+  const Expr *Written = nullptr;
+  const Expr *E = Arg->IgnoreImplicit();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    E = M->getSubExpr()->IgnoreImplicit();
+  TypeSourceInfo *TSI = nullptr;
+  if (const auto *T = dyn_cast<CXXTemporaryObjectExpr>(E))
+    TSI = T->getTypeSourceInfo();
+  else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+    TSI = F->getTypeInfoAsWritten();
+  else if (const auto *C = dyn_cast<CompoundLiteralExpr>(E))
+    TSI = C->getTypeSourceInfo();
+  if (TSI)
+    if (auto TL = TSI->getTypeLoc()
+                      .getAsAdjusted<TemplateSpecializationTypeLoc>();
+        TL && TL.getNumArgs() > 0 &&
+        TL.getArgLoc(TL.getNumArgs() - 1).getArgument().getKind() ==
+            TemplateArgument::Expression)
+      Written = TL.getArgLoc(TL.getNumArgs() - 1).getSourceExpression();
+  return std::make_pair(Value, Written);
+}
+
+void TensorMapPlacementCheck::reportReplace(
+    SourceLocation Loc, const Expr *Written,
+    const ::tma::rules::DeviceViolation &V, const SourceManager &SM) {
+  if (Written)
+    Loc = SM.getFileLoc(Written->getBeginLoc());
+  if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
+      !Rules.allows(V.RuleId) ||
+      !ReplaceReported.insert({Loc.getRawEncoding(), V.Message}).second)
+    return;
+  diag(Loc, "%0 (%1)") << V.Message << V.RuleId;
+  if (!V.Suggestion.empty())
+    diag(Loc, "%0", DiagnosticIDs::Note) << V.Suggestion;
+}
+
+void TensorMapPlacementCheck::checkReplaceValues(const FunctionDecl &FD,
+                                                 const SourceManager &SM) {
+  using namespace ::tma::rules;
+  BodyNodes Nodes;
+  Nodes.TraverseStmt(FD.getBody());
+  for (const Stmt *S : Nodes.Sites) {
+    SourceLocation Loc = SM.getFileLoc(S->getBeginLoc());
+    if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+      continue;
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      SmallVector<AsmInstruction, 4> Instructions = asmInstructions(*Asm);
+      for (const AsmInstruction &I : Instructions) {
+        if (!I.Opcode.starts_with("tensormap.replace") || I.Operands.size() < 2)
+          continue;
+        // tensormap.replace.mode.field1{.ss}.b1024.type [addr], {ord,} new_val
+        std::optional<ReplaceField> F;
+        SmallVector<StringRef, 8> Parts;
+        I.Opcode.split(Parts, '.');
+        for (StringRef P : Parts)
+          if ((F = replaceField(P)))
+            break;
+        if (!F)
+          continue;
+        StringRef Text = I.Operands.back();
+        Known Value;
+        const Expr *E = asmOperandExpr(*Asm, Text, Instructions);
+        uint64_t Imm = 0;
+        if (E) {
+          if (auto Folded = Folder->foldInt(E))
+            Value = asU64(Folded->Value);
+        } else if (!Text.getAsInteger(0, Imm)) {
+          Value = Imm;
+        }
+        if (auto V = checkReplaceEncoding(*F, Value, driverEnumOf(E)))
+          reportReplace(Loc, E, *V, SM);
+      }
+      continue;
+    }
+    const auto *Call = cast<CallExpr>(S);
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->getIdentifier() || !isCudaPtx(*Callee) ||
+        !Callee->getName().starts_with("tensormap_replace_") ||
+        Call->getNumArgs() < 3)
+      continue;
+    std::optional<ReplaceField> F =
+        replaceField(Callee->getName().drop_front(strlen("tensormap_replace_")));
+    if (!F)
+      continue;
+    const Expr *Arg = Call->getArg(Call->getNumArgs() - 1);
+    Known Value;
+    const Expr *Written = Arg;
+    if (auto N = n32Argument(Arg)) {
+      Value = N->first;
+      Written = N->second;
+    } else if (auto Folded = Folder->foldInt(Arg)) {
+      Value = asU64(Folded->Value);
+    }
+    if (auto V = checkReplaceEncoding(*F, Value, driverEnumOf(Written)))
+      reportReplace(Loc, Written ? Written : Arg, *V, SM);
   }
 }
 

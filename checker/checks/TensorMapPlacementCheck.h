@@ -10,11 +10,14 @@
 #include "api/DeviceOpsFinder.h"
 
 #include "checks/RuleFilter.h"
+#include "rules/DeviceRules.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
 #include <set>
+#include <string>
+#include <utility>
 
 namespace clang::tidy::tma {
 
@@ -27,6 +30,10 @@ class SharedMatchers;
 /// global memory (a `const CUtensorMap *` kernel parameter, a `__device__`
 /// map) by a TMA operation of a kernel that executes no
 /// fence.proxy.tensormap::generic.acquire (TMAP-PLACE-GLOBAL-FENCE).
+/// Also TMA-MAP-STATE-SPACE (maps copied where TMA cannot read them),
+/// TMAP-DEV-READONLY-PARAM (a __grid_constant__ map modified in place) and
+/// TMAP-DEV-REPLACE-ENCODING (tensormap.replace values in the driver's
+/// numbering, or outside a field's codes).
 ///
 /// For the user-facing documentation see:
 /// docs/checks/tma-tensor-map-placement.md
@@ -38,6 +45,7 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override {
     Reported.clear();
+    ReplaceReported.clear();
     Fenced.clear();
     OpsFinder.reset();
     Folder.reset();
@@ -57,6 +65,8 @@ private:
   const bool GlobalFence;
   /// Parameters already reported: template instantiations repeat a kernel.
   std::set<SourceLocation::UIntTy> Reported;
+  /// tensormap.replace values already reported (TMAP-DEV-REPLACE-ENCODING).
+  std::set<std::pair<SourceLocation::UIntTy, std::string>> ReplaceReported;
   /// Whether a function may execute a tensormap acquire fence (memoised).
   llvm::DenseMap<const FunctionDecl *, bool> Fenced;
   std::shared_ptr<DeviceOpsFinder> OpsFinder;
@@ -71,6 +81,19 @@ private:
                       const SourceManager &SM);
   bool mayFence(const FunctionDecl &FD, const SourceManager &SM,
                 unsigned Depth);
+  /// TMAP-DEV-READONLY-PARAM: __grid_constant__ map parameters of \p Kernel
+  /// whose address reaches the map operand of a tensormap.replace or
+  /// tensormap.cp_fenceproxy.
+  void checkReadonlyParams(const FunctionDecl &Kernel, ASTContext &Ctx,
+                           const SourceManager &SM);
+  /// TMAP-DEV-REPLACE-ENCODING: the new values that \p FD's
+  /// tensormap.replace instructions and cuda::ptx::tensormap_replace_* calls
+  /// write.
+  void checkReplaceValues(const FunctionDecl &FD, const SourceManager &SM);
+  /// Reports one TMAP-DEV-REPLACE-ENCODING finding at \p Loc.
+  void reportReplace(SourceLocation Loc, const Expr *Written,
+                     const ::tma::rules::DeviceViolation &V,
+                     const SourceManager &SM);
 };
 
 } // namespace clang::tidy::tma

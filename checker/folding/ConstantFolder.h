@@ -104,10 +104,14 @@ struct PointerAlign {
 };
 
 /// The alignment that device allocations (cudaMalloc, cudaMallocAsync,
-/// cudaMallocManaged, cudaMallocPitch, cudaMallocFromPoolAsync) guarantee:
-/// "any address ... returned by one of the memory allocation routines from
-/// the driver or runtime API is always aligned to at least 256 bytes"
-/// (CUDA C++ Programming Guide, device memory accesses).
+/// cudaMallocManaged, cudaMallocPitch, cudaMallocFromPoolAsync, and the
+/// driver's cuMemAlloc, cuMemAllocAsync, cuMemAllocManaged,
+/// cuMemAllocPitch, cuMemAllocFromPoolAsync) guarantee: "any address ...
+/// returned by one of the memory allocation routines from the driver or
+/// runtime API is always aligned to at least 256 bytes" (CUDA C++
+/// Programming Guide, device memory accesses). cuda.h itself says only
+/// "suitably aligned for any kind of variable"; a report needs a proven
+/// misalignment below 16 or 32 bytes, which either statement gives.
 inline constexpr uint64_t DeviceAllocationAlign = 256;
 
 /// The argument that the operand \p E passes on unchanged from the calls of
@@ -203,11 +207,16 @@ public:
   /// their record offsets, constant pointer arithmetic and element indices,
   /// casts, never-written local pointers, parameters bound by the context,
   /// and local pointers written only by device allocation calls
-  /// (`cudaMalloc(&p, n)`). std::nullopt when nothing is proven.
+  /// (`cudaMalloc(&p, n)`), or `CUdeviceptr` integers written only by the
+  /// driver's (`cuMemAlloc(&d, n)`, then `(void *)(d + k)`). std::nullopt
+  /// when nothing is proven.
   std::optional<PointerAlign> pointerAlign(const Expr *E);
 
 private:
   std::optional<PointerAlign> pointerAlignImpl(const Expr *E, unsigned Depth);
+  /// \p E, an integer of at least 64 bits that holds an address: a
+  /// variable as pointerVarAlign reads it, plus or minus constant bytes.
+  std::optional<PointerAlign> integerAlignImpl(const Expr *E, unsigned Depth);
   std::optional<PointerAlign> objectAlignImpl(const Expr *E, unsigned Depth);
   std::optional<PointerAlign> pointerVarAlign(const VarDecl *VD,
                                               unsigned Depth);

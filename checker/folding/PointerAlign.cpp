@@ -48,11 +48,29 @@ static std::optional<PointerAlign> moved(std::optional<PointerAlign> A,
 /// A power of two, or 0.
 static uint64_t powerOfTwo(uint64_t V) { return V && !(V & (V - 1)) ? V : 0; }
 
-static bool isDeviceAllocation(const CallExpr &Call) {
+/// True when \p T is an integer that can hold a device address
+/// (CUdeviceptr, uintptr_t, unsigned long long).
+static bool isAddressInteger(QualType T, const ASTContext &Ctx) {
+  return T->isIntegerType() && !T->isBooleanType() && !T->isEnumeralType() &&
+         Ctx.getTypeSize(T) >= 64;
+}
+
+/// True when \p Call allocates device memory into its argument 0: the
+/// runtime's functions (a pointer) for \p IntegerTarget false, the driver's
+/// (a CUdeviceptr) for true.
+static bool isDeviceAllocation(const CallExpr &Call, bool IntegerTarget) {
   const FunctionDecl *FD = Call.getDirectCallee();
   if (!FD || !FD->getIdentifier() || Call.getNumArgs() < 2)
     return false;
-  // The _ptsz names are what the per-thread-stream macros expand to.
+  // The _ptsz names are what the per-thread-stream macros expand to, the
+  // _v2 names what cuda.h's versioning macros expand cuMemAlloc to.
+  if (IntegerTarget)
+    return llvm::is_contained(
+        {"cuMemAlloc", "cuMemAlloc_v2", "cuMemAllocPitch",
+         "cuMemAllocPitch_v2", "cuMemAllocManaged", "cuMemAllocAsync",
+         "cuMemAllocAsync_ptsz", "cuMemAllocFromPoolAsync",
+         "cuMemAllocFromPoolAsync_ptsz"},
+        FD->getName());
   return llvm::is_contained({"cudaMalloc", "cudaMallocAsync",
                              "cudaMallocAsync_ptsz", "cudaMallocManaged",
                              "cudaMallocPitch", "cudaMallocFromPoolAsync",
@@ -65,7 +83,8 @@ const CallExpr *ConstantFolder::allocationOf(const VarDecl *VD) {
   if (!New)
     return It->second;
   const Stmt *Body = bodyOf(VD);
-  if (!Body || !VD->getType()->isPointerType())
+  bool Integer = isAddressInteger(VD->getType(), Ctx);
+  if (!Body || (!VD->getType()->isPointerType() && !Integer))
     return nullptr;
   // Uninitialised or null before the allocation: a null read is 0, which
   // every alignment divides.
@@ -92,7 +111,8 @@ const CallExpr *ConstantFolder::allocationOf(const VarDecl *VD) {
       Up = PM.getParent(Up);
     }
     const auto *Call = dyn_cast_or_null<CallExpr>(Up);
-    if (!Call || !isDeviceAllocation(*Call) || Call->getArg(0) != Arg)
+    if (!Call || !isDeviceAllocation(*Call, Integer) ||
+        Call->getArg(0) != Arg)
       return nullptr;
     Found = Call;
   }
@@ -108,8 +128,11 @@ ConstantFolder::pointerVarAlign(const VarDecl *VD, unsigned Depth) {
     if (!Arg || !isNeverWritten(PVD))
       return std::nullopt;
     const CallContext *Bound = Current;
-    auto A = inContext(Bound->Parent,
-                       [&] { return pointerAlignImpl(Arg, Depth + 1); });
+    auto A = inContext(Bound->Parent, [&] {
+      return VD->getType()->isPointerType()
+                 ? pointerAlignImpl(Arg, Depth + 1)
+                 : integerAlignImpl(Arg, Depth + 1);
+    });
     if (A)
       A->Through.push_back(Binding{PVD, Bound});
     return A;
@@ -118,7 +141,8 @@ ConstantFolder::pointerVarAlign(const VarDecl *VD, unsigned Depth) {
     return std::nullopt;
   if (isNeverWritten(VD)) {
     if (const Expr *Init = VD->getInit())
-      return pointerAlignImpl(Init, Depth + 1);
+      return VD->getType()->isPointerType() ? pointerAlignImpl(Init, Depth + 1)
+                                            : integerAlignImpl(Init, Depth + 1);
     return std::nullopt;
   }
   if (const CallExpr *Alloc = allocationOf(VD)) {
@@ -197,6 +221,9 @@ std::optional<PointerAlign> ConstantFolder::pointerAlignImpl(const Expr *E,
       return pointerAlignImpl(CE->getSubExpr(), Depth + 1);
     case CK_ArrayToPointerDecay:
       return objectAlignImpl(CE->getSubExpr(), Depth + 1);
+    case CK_IntegralToPointer:
+      // (void *)d, (void *)(d + 16) for a CUdeviceptr d.
+      return integerAlignImpl(CE->getSubExpr(), Depth + 1);
     case CK_LValueToRValue: {
       const Expr *Sub = CE->getSubExpr()->IgnoreParens();
       if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub))
@@ -236,6 +263,53 @@ std::optional<PointerAlign> ConstantFolder::pointerAlignImpl(const Expr *E,
     if (BO->getOpcode() == BO_Sub)
       N = -N;
     return moved(pointerAlignImpl(Ptr, Depth + 1), N, *Bytes);
+  }
+  return std::nullopt;
+}
+
+std::optional<PointerAlign> ConstantFolder::integerAlignImpl(const Expr *E,
+                                                             unsigned Depth) {
+  if (!E || Depth > MaxPointerDepth || E->isValueDependent() ||
+      !isAddressInteger(E->getType(), Ctx))
+    return std::nullopt;
+  E = E->IgnoreParens();
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    const Expr *Sub = CE->getSubExpr();
+    switch (CE->getCastKind()) {
+    case CK_NoOp:
+    case CK_IntegralCast:
+      // Between integers that keep every address bit.
+      return integerAlignImpl(Sub, Depth + 1);
+    case CK_LValueToRValue:
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub->IgnoreParens()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+            VD && isAddressInteger(VD->getType(), Ctx))
+          return pointerVarAlign(VD, Depth);
+      return std::nullopt;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+    // An address plus or minus a constant number of bytes.
+    for (bool AddressOnLeft : {true, false}) {
+      const Expr *Addr = AddressOnLeft ? BO->getLHS() : BO->getRHS();
+      const Expr *Bytes = AddressOnLeft ? BO->getRHS() : BO->getLHS();
+      if (!AddressOnLeft && BO->getOpcode() == BO_Sub)
+        break;
+      std::optional<PointerAlign> A = integerAlignImpl(Addr, Depth + 1);
+      if (!A)
+        continue;
+      auto N = foldInt(Bytes);
+      if (!N)
+        return std::nullopt;
+      llvm::APSInt Count = N->Value.extend(N->Value.getBitWidth() + 1);
+      Count.setIsSigned(true);
+      if (BO->getOpcode() == BO_Sub)
+        Count = -Count;
+      return moved(A, Count, 1);
+    }
   }
   return std::nullopt;
 }

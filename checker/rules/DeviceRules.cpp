@@ -74,6 +74,10 @@ const char *deviceParamName(DeviceParam P) {
     return "tensorMap";
   case DeviceParam::GlobalAddress:
     return "global address";
+  case DeviceParam::Mbar:
+    return "mbarrier address";
+  case DeviceParam::NewValue:
+    return "new_val";
   }
   return "?";
 }

@@ -60,6 +60,10 @@ enum class DeviceParam {
   /// The global-memory address of a 1-D bulk copy (srcMem of loads and
   /// prefetches, dstMem of stores).
   GlobalAddress,
+  /// The mbarrier operand of a copy or an mbarrier instruction.
+  Mbar,
+  /// The new_val operand of tensormap.replace.
+  NewValue,
 };
 
 /// PTX's name of \p P, e.g. "size", "txCount".

@@ -90,6 +90,11 @@ std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign) {
                     "that a tensor copy's box needs");
 }
 
+std::optional<DeviceViolation> checkMbarLocationAlign(Known AddressAlign) {
+  return checkAlign("MBAR-LOCATION-ALIGN", AddressAlign, MbarAlign,
+                    "that an mbarrier object (.b64) needs", DeviceParam::Mbar);
+}
+
 std::optional<DeviceViolation> checkTmaSmemAlignSwizzle(Known AddressAlign,
                                                         Known Swizzle) {
   if (!Swizzle)

@@ -56,6 +56,14 @@ std::optional<DeviceViolation>
 checkBulkAddrAlign16(Known AddressAlign,
                      DeviceParam Operand = DeviceParam::SmemAddress);
 
+/// The alignment of an mbarrier object, in bytes.
+constexpr std::uint64_t MbarAlign = 8;
+
+/// MBAR-LOCATION-ALIGN: the mbarrier object that an mbarrier instruction or
+/// a copy's completion signal names is 8-byte aligned in shared memory.
+/// \p AddressAlign from addressAlign().
+std::optional<DeviceViolation> checkMbarLocationAlign(Known AddressAlign);
+
 /// TMA-SMEM-ALIGN-128: the shared-memory box of a tensor copy is 128-byte
 /// aligned. \p AddressAlign from addressAlign().
 std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign);

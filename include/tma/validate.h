@@ -155,6 +155,8 @@ void readShared(Descriptor &D, rules::Encoder E, CUtensorMap *tensorMap,
       readArray(globalDim, readCount(E, tensorRank, Param::GlobalDim));
   D.GlobalStrides =
       readArray(globalStrides, readCount(E, tensorRank, Param::GlobalStrides));
+  // TMAP-ENC-GSTRIDES-NULL: the driver rejects a null pointer at any rank.
+  D.GlobalStrides.Null = globalStrides == nullptr;
   D.ElementStrides = readArray(
       elementStrides, readCount(E, tensorRank, Param::ElementStrides));
   D.Interleave = static_cast<std::uint64_t>(interleave);

@@ -148,6 +148,10 @@ TEST(DriverRecord, HeaderAgreesWithTheModel) {
     D.Rank = std::stoull(F[2]);
     D.GlobalDim = numbers(F[3]);
     D.GlobalStrides = numbers(F[4]);
+    if (F[4].empty()) {
+      D.GlobalStrides.Null = true;
+      D.GlobalStrides.Provided.reset();
+    }
     D.BoxDim = numbers(F[5]);
     D.ElementStrides = numbers(F[6]);
     D.Interleave = std::stoull(F[7]);

@@ -116,17 +116,22 @@ TEST(CheckTiled, SeveralRulesInTheCheckersOrder) {
 }
 
 TEST(CheckTiled, ReadsOnlyWhatTheDriverReads) {
-  // Rank 1: globalStrides is not read (a null pointer is fine), and only
-  // element 0 of the others.
+  // Rank 1: no element of globalStrides is read, and only element 0 of the
+  // others; but the driver rejects a null globalStrides even then
+  // (TMAP-ENC-GSTRIDES-NULL, recorded in bench/driver/recorded.tsv).
   Tiled T;
   T.Rank = 1;
   T.Dims[1] = 0;
   T.Box[1] = 0;
   cuuint64_t *NoStrides = nullptr;
   EXPECT_TRUE(tma::check_tiled(T.MapPtr, T.DataType, 1, T.Address, T.Dims,
-                               NoStrides, T.Box, T.ElemStrides, T.Interleave,
+                               T.Strides, T.Box, T.ElemStrides, T.Interleave,
                                T.Swizzle, T.L2, T.Oob)
                   .empty());
+  EXPECT_EQ(ids(tma::check_tiled(T.MapPtr, T.DataType, 1, T.Address, T.Dims,
+                                 NoStrides, T.Box, T.ElemStrides,
+                                 T.Interleave, T.Swizzle, T.L2, T.Oob)),
+            (Ids{"TMAP-ENC-GSTRIDES-NULL"}));
   // An invalid rank: element 0 only, like the model.
   cuuint64_t Dim = 0;
   cuuint32_t Box = 64, Es = 1;
@@ -136,12 +141,18 @@ TEST(CheckTiled, ReadsOnlyWhatTheDriverReads) {
       (Ids{"TMAP-TILED-RANK", "TMAP-ENC-GDIM-RANGE"}));
 }
 
+// Null arrays are unknown, except globalStrides, which the driver rejects
+// as null (TMAP-ENC-GSTRIDES-NULL).
 TEST(CheckTiled, NullArraysAreUnknown) {
   Tiled T;
   EXPECT_TRUE(tma::check_tiled(T.MapPtr, T.DataType, 2, T.Address, nullptr,
-                               nullptr, nullptr, nullptr, T.Interleave,
+                               T.Strides, nullptr, nullptr, T.Interleave,
                                T.Swizzle, T.L2, T.Oob)
                   .empty());
+  EXPECT_EQ(ids(tma::check_tiled(T.MapPtr, T.DataType, 2, T.Address, nullptr,
+                                 nullptr, nullptr, nullptr, T.Interleave,
+                                 T.Swizzle, T.L2, T.Oob)),
+            (Ids{"TMAP-ENC-GSTRIDES-NULL"}));
 }
 
 // TMAP-ENC-GADDR-ALIGN: known only at run time.

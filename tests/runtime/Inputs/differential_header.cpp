@@ -48,6 +48,9 @@ int main() {
     unsigned long DataType, Rank;
     In >> Kind >> Index >> DataType >> Rank >> Dims >> Strides;
     auto D = numbers<cuuint64_t>(Dims), S = numbers<cuuint64_t>(Strides);
+    // The generated code passes an array even when it is empty (rank 1): a
+    // pointer to nothing read, not a null one (TMAP-ENC-GSTRIDES-NULL).
+    S.push_back(0);
     if (Kind == "tiled") {
       std::string Box, Es;
       unsigned long Interleave, Swizzle, L2, Oob;

@@ -1,0 +1,74 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. The rule model: plain C++17, no Clang or LLVM include.
+//
+//===----------------------------------------------------------------------===//
+//
+// The rules of device-side tensor-map modification (tma-rules.md section
+// 5): where a map may be rewritten in place, and what the operands of
+// tensormap.replace mean. One function per rule id; each reads only known
+// values and stays silent otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_RULES_TENSORMAPRULES_H
+#define TMA_TIDY_RULES_TENSORMAPRULES_H
+
+#include "rules/DeviceRules.h"
+#include "rules/FormRules.h"
+#include "rules/Violation.h"
+
+#include <optional>
+#include <vector>
+
+namespace tma::rules {
+
+/// TMAP-DEV-READONLY-PARAM: a tensormap.replace (or tensormap.cp_fenceproxy)
+/// writes the map stored in \p S in place. Modifying a `__grid_constant__`
+/// kernel parameter is undefined behaviour; the other storages are not this
+/// rule's (TMA-MAP-STATE-SPACE and TMAP-PLACE-* judge where a map is read).
+std::optional<DeviceViolation> checkDevReadonlyParam(MapStorage S);
+
+/// The field of tensormap.replace (PTX ISA, tensormap.replace, Table 33).
+enum class ReplaceField {
+  GlobalAddress,
+  Rank,
+  BoxDim,
+  GlobalDim,
+  GlobalStride,
+  ElementStride,
+  ElemType,
+  InterleaveLayout,
+  SwizzleMode,
+  SwizzleAtomicity,
+  FillMode,
+};
+
+/// PTX's spelling of \p F, e.g. "elemtype".
+const char *replaceFieldName(ReplaceField F);
+
+/// The driver enum whose type the new value was written with (its
+/// enumerator or a value of its type), or None.
+enum class DriverEnum { None, DataType, Interleave, Swizzle, FloatOobFill };
+
+/// TMAP-DEV-REPLACE-ENCODING: \p Value, written into field \p F by
+/// tensormap.replace, is a valid code of that field and, when it was written
+/// as a value of the driver enum \p From, means there what the driver enum
+/// means. The codes differ from CUtensorMapDataType at 8, 9 and 10 and from
+/// CUtensorMapSwizzle at 4, 5 and 6; `.rank` takes the rank minus one, so it
+/// is at most 4. Fields without a closed code set are never reported.
+std::optional<DeviceViolation>
+checkReplaceEncoding(ReplaceField F, Known Value,
+                     DriverEnum From = DriverEnum::None);
+
+/// TMAP-REPLACE-ADDR-ALIGN: the new globalAddress of
+/// cuTensorMapReplaceAddress follows the encode's alignment requirement,
+/// 16 bytes at least (32 for INTERLEAVE_32B and the 16U4/16U6_ALIGN16B types,
+/// which the call does not show, so only the 16 bytes are checked).
+/// \p ProvenAlign: the largest power of two the address is proven to be a
+/// multiple of only (folding's provenAlign); unknown is silent.
+std::vector<Violation> checkReplaceAddressAlign(Known ProvenAlign);
+
+} // namespace tma::rules
+
+#endif // TMA_TIDY_RULES_TENSORMAPRULES_H
