@@ -11,6 +11,8 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -144,6 +146,7 @@ namespace {
 
 constexpr unsigned MaxDepth = 6;
 constexpr std::size_t MaxEvents = 4096;
+constexpr std::size_t MaxNodes = 1 << 15;
 
 /// An index that may vary: anything but an integer constant.
 bool hasVaryingIndex(const Expr *E, const ASTContext &Ctx) {
@@ -186,45 +189,167 @@ std::optional<std::uint64_t> firstIntegral(const TemplateArgumentList *Args) {
   return std::nullopt;
 }
 
-/// The return statements under \p S (not in lambdas), and whether a goto
-/// is among them.
-void returnsIn(const Stmt *S, llvm::SmallVectorImpl<const Stmt *> &Out) {
-  if (!S || isa<LambdaExpr>(S))
-    return;
-  if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
-    Out.push_back(S);
-  for (const Stmt *Child : S->children())
-    returnsIn(Child, Out);
+/// Whether \p S is a loop statement (its condition decides how often the
+/// body runs, not which threads run it).
+bool isLoop(const Stmt *S) {
+  return isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
 
-/// The return that ends `if (c) { ...; return; }` (no else, no other
-/// return or goto in it), or null.
-const ReturnStmt *endingReturn(const IfStmt &If) {
-  if (If.getElse() || If.isConstexpr() || If.isConsteval() || If.getInit() ||
-      If.getConditionVariable())
-    return nullptr;
-  const Stmt *Last = If.getThen();
-  if (const auto *CS = dyn_cast<CompoundStmt>(Last))
-    Last = CS->body_empty() ? nullptr : CS->body_back();
-  const auto *R = dyn_cast_or_null<ReturnStmt>(Last);
-  llvm::SmallVector<const Stmt *, 4> All;
-  returnsIn(If.getThen(), All);
-  return R && All.size() == 1 ? R : nullptr;
+} // namespace
+
+/// Clang's CFG of one body, with what the model asks of it for every
+/// inlining: the reachable blocks in reverse post-order and, per block, its
+/// immediate dominator and how it hangs off it.
+struct KernelModel::BodyGraph {
+  std::unique_ptr<CFG> Graph;
+  /// Reachable blocks, entry first; a successor's first edge comes first.
+  std::vector<const CFGBlock *> Order;
+  struct Info {
+    /// The immediate dominator (null for the entry).
+    const CFGBlock *Idom = nullptr;
+    /// The block post-dominates its immediate dominator: every thread that
+    /// runs the dominator runs it.
+    bool Joins = false;
+    /// Otherwise, the successor edge of the dominator that every path to
+    /// the block takes (-1: none).
+    int Edge = -1;
+    /// A predecessor of the exit that leaves through a return that is not
+    /// the body's last statement, or a call that does not return.
+    bool EarlyExit = false;
+  };
+  std::vector<Info> Blocks;
+};
+
+KernelModel::~KernelModel() = default;
+
+/// Terminators the model does not follow: an indirect goto, asm goto, try.
+static bool unsupported(const CFGBlock &B) {
+  const Stmt *T = B.getTerminatorStmt();
+  if (isa_and_nonnull<IndirectGotoStmt, CXXTryStmt>(T))
+    return true;
+  const auto *Asm = dyn_cast_or_null<GCCAsmStmt>(T);
+  return Asm && Asm->isAsmGoto();
 }
+
+const KernelModel::BodyGraph *KernelModel::graphOf(const FunctionDecl *Def) {
+  auto [It, Inserted] = Graphs.try_emplace(Def);
+  if (!Inserted)
+    return It->second.get();
+  Stmt *Body = Def->getBody();
+  if (!Body)
+    return nullptr;
+  CFG::BuildOptions Opts;
+  // Every expression is an element, in evaluation order: the model reads
+  // each one on its own (a call's arguments are elements before it).
+  Opts.setAllAlwaysAdd();
+  auto G = std::make_shared<BodyGraph>();
+  G->Graph = CFG::buildCFG(Def, Body, &Ctx, Opts);
+  if (!G->Graph)
+    return nullptr;
+  CFG &Cfg = *G->Graph;
+  // Reverse post-order over the reachable edges.
+  std::vector<char> Seen(Cfg.getNumBlockIDs(), 0);
+  std::vector<std::pair<const CFGBlock *, unsigned>> Stack{{&Cfg.getEntry(), 0}};
+  Seen[Cfg.getEntry().getBlockID()] = 1;
+  while (!Stack.empty()) {
+    auto &[B, I] = Stack.back();
+    if (I < B->succ_size()) {
+      // The last successor first, so that the first comes first in the
+      // reverse post-order (then before else, a loop's body before its
+      // exit).
+      const CFGBlock *S = *(B->succ_begin() + (B->succ_size() - 1 - I++));
+      if (S && !Seen[S->getBlockID()]) {
+        Seen[S->getBlockID()] = 1;
+        Stack.push_back({S, 0});
+      }
+      continue;
+    }
+    G->Order.push_back(B);
+    Stack.pop_back();
+  }
+  std::reverse(G->Order.begin(), G->Order.end());
+  for (const CFGBlock *B : G->Order)
+    if (unsupported(*B))
+      return nullptr;
+  CFGDomTree Dom(&Cfg);
+  CFGPostDomTree PostDom(&Cfg);
+  G->Blocks.resize(Cfg.getNumBlockIDs());
+  const Stmt *LastStmt = nullptr;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Body); CS && !CS->body_empty())
+    LastStmt = CS->body_back();
+  for (const CFGBlock *B : G->Order) {
+    BodyGraph::Info &I = G->Blocks[B->getBlockID()];
+    for (const CFGBlock::AdjacentBlock &S : B->succs())
+      if (S.getReachableBlock() == &Cfg.getExit()) {
+        // A return that is not the last statement, or no return at all
+        // (falling off the end, or a call that does not return).
+        const Stmt *Last = nullptr;
+        for (auto E = B->rbegin(); E != B->rend() && !Last; ++E)
+          if (auto CS = E->getAs<CFGStmt>())
+            Last = CS->getStmt();
+        if (const auto *R = dyn_cast_or_null<ReturnStmt>(Last))
+          I.EarlyExit = R != LastStmt;
+        else
+          I.EarlyExit = B->hasNoReturnElement();
+      }
+    if (B == &Cfg.getEntry())
+      continue;
+    const auto *Node = Dom.getBase().getNode(B);
+    if (!Node || !Node->getIDom())
+      continue;
+    const CFGBlock *D = Node->getIDom()->getBlock();
+    I.Idom = D;
+    I.Joins = PostDom.dominates(B, D);
+    if (I.Joins)
+      continue;
+    unsigned Index = 0;
+    for (const CFGBlock::AdjacentBlock &S : D->succs()) {
+      const CFGBlock *Succ = S.getReachableBlock();
+      unsigned Which = Index++;
+      if (!Succ || !Dom.dominates(Succ, B))
+        continue;
+      // The edge dominates B when it is the only way into Succ from
+      // outside what Succ dominates.
+      bool Only = true;
+      unsigned FromD = 0;
+      for (const CFGBlock::AdjacentBlock &P : Succ->preds()) {
+        const CFGBlock *Pred = P.getReachableBlock();
+        if (!Pred)
+          continue;
+        if (Pred == D)
+          ++FromD;
+        else if (!Dom.dominates(Succ, Pred))
+          Only = false;
+      }
+      if (Only && FromD == 1)
+        I.Edge = static_cast<int>(Which);
+    }
+  }
+  It->second = std::move(G);
+  return It->second.get();
+}
+
+namespace {
 
 class Builder {
 public:
-  Builder(ASTContext &Ctx, DeviceOpsFinder &Finder, KernelSequence &Out,
-          llvm::DenseSet<const FunctionDecl *> &Quiet, LocalAliases &Aliases,
-          ThreadGuards &Guards)
-      : Ctx(Ctx), Finder(Finder), Out(Out), Quiet(Quiet), Aliases(Aliases),
-        Guards(Guards) {}
+  Builder(ASTContext &Ctx, KernelModel &Model, DeviceOpsFinder &Finder,
+          KernelSequence &Out, llvm::DenseSet<const FunctionDecl *> &Quiet,
+          LocalAliases &Aliases, ThreadGuards &Guards)
+      : Ctx(Ctx), Model(Model), Finder(Finder), Out(Out), Quiet(Quiet),
+        Aliases(Aliases), Guards(Guards) {}
 
   bool run(const FunctionDecl *Kernel) {
     Stack.push_back(Kernel);
     Out.Block = Guards.blockOf(Kernel);
-    walkBody(Kernel->getBody());
-    return !Failed;
+    Cur = Out.G.node();
+    Set = std::make_shared<const ThreadSet>();
+    if (!body(Kernel, /*Kernel=*/true))
+      Failed = true;
+    if (Failed)
+      return false;
+    Out.G.finish();
+    return true;
   }
 
 private:
@@ -234,16 +359,15 @@ private:
       Failed = true;
       return;
     }
-    E.Loops = Loops;
-    E.Branches = Branches;
-    E.Threads = threads();
-    // A run of generic accesses to one buffer in one place is one event.
+    E.Threads = Set;
+    E.Guarded |= Guarded;
+    // A run of generic accesses to one buffer in one block is one event.
     if ((E.Kind == EventKind::GenericRead ||
          E.Kind == EventKind::GenericWrite) &&
-        !Out.Seq.empty()) {
+        !Out.Seq.empty() && Out.G.nodeOf(Out.Seq.size() - 1) == Cur) {
       const Event &Last = Out.Seq.back();
       if (Last.Kind == E.Kind && Last.Object == E.Object &&
-          Last.Loops == E.Loops && Last.Branches == E.Branches)
+          Last.Guarded == E.Guarded && Last.Threads == E.Threads)
         return;
     }
     KernelEvent K;
@@ -252,6 +376,7 @@ private:
     K.InBody = !InHelper;
     K.Op = std::move(Op);
     K.Var = Var;
+    Out.G.event(Cur, Out.Seq.size());
     Out.Seq.push_back(std::move(E));
     Out.Events.push_back(std::move(K));
   }
@@ -260,7 +385,6 @@ private:
     E.Kind = Kind;
     emit(E, Loc);
   }
-  std::uintptr_t fresh() { return ++Counter; }
 
   /// A buffer: the variable and the fields selected in it.
   int objectOf(const VarDecl *VD, const std::string &Path) {
@@ -285,77 +409,6 @@ private:
     return static_cast<int>(Out.Objects.size() - 1);
   }
 
-  /// The body of the kernel or of a helper: a return as its last statement
-  /// just ends it.
-  void walkBody(const Stmt *Body) {
-    const auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
-    if (!CS) {
-      walk(Body);
-      return;
-    }
-    bool Kernel = Stack.size() == 1;
-    for (const Stmt *S : CS->body()) {
-      if (S == CS->body_back())
-        if (const auto *R = dyn_cast<ReturnStmt>(S)) {
-          walk(R->getRetValue());
-          return;
-        }
-      // `if (c) { ...; return; }` in the kernel's body: what follows runs
-      // in the threads where c does not hold.
-      const auto *If = Kernel ? dyn_cast<IfStmt>(S) : nullptr;
-      const ReturnStmt *Ending = If ? endingReturn(*If) : nullptr;
-      if (!Ending) {
-        walk(S);
-        continue;
-      }
-      const Stmt *Saved = TopReturn;
-      TopReturn = Ending;
-      walk(S);
-      TopReturn = Saved;
-      pushGuard(guardOf(If->getCond()), false); // never popped
-    }
-  }
-
-  void branch(const Stmt *S, std::uintptr_t Id, unsigned Which,
-              const std::optional<Cond> &Guard, bool Holds) {
-    if (!S)
-      return;
-    Branches.push_back({Id, Which});
-    pushGuard(Guard, Holds);
-    walk(S);
-    popGuard();
-    Branches.pop_back();
-  }
-  /// A loop; its body runs in the threads where \p Cond holds (every
-  /// thread: no condition; unknown: \p Unknown).
-  void loop(llvm::ArrayRef<const Stmt *> Parts, const Expr *Cond,
-            bool Unknown = false) {
-    Loops.push_back(fresh());
-    pushGuard(Unknown ? std::nullopt
-              : Cond  ? guardOf(Cond)
-                      : std::optional<::tma::rules::threads::Cond>(
-                           ::tma::rules::threads::Cond()),
-              true);
-    for (const Stmt *P : Parts)
-      walk(P);
-    popGuard();
-    Loops.pop_back();
-    // Threads that left the loop early are back.
-    llvm::erase_if(Diverged, [&](const auto &D) {
-      return D.first == Scope::Loop && D.second > Loops.size();
-    });
-  }
-
-  /// The guard stack: the thread conditions around the walk (unknown:
-  /// std::nullopt), each with the branch taken.
-  void pushGuard(std::optional<Cond> C, bool Holds) {
-    GuardStack.emplace_back(std::move(C), Holds);
-    SetValid = false;
-  }
-  void popGuard() {
-    GuardStack.pop_back();
-    SetValid = false;
-  }
   std::optional<Cond> guardOf(const Expr *C) {
     auto Resolve = [this](const ParmVarDecl *P) -> const Expr * {
       for (auto F = Frames.rbegin(); F != Frames.rend(); ++F)
@@ -365,158 +418,120 @@ private:
     };
     return Guards.condition(C, Resolve);
   }
-  /// Whether every guard around the walk is known and the same in every
-  /// thread.
-  bool uniformHere() const {
-    return llvm::all_of(GuardStack, [](const auto &G) {
-      return G.first && G.first->K == Cond::True;
-    });
-  }
-  /// The threads of an event here; null when unknown.
-  std::shared_ptr<const ThreadSet> threads() {
-    if (SetValid)
-      return Set;
-    SetValid = true;
-    Set = nullptr;
-    if (!Diverged.empty())
-      return nullptr;
-    ThreadSet T;
-    for (const auto &[C, Holds] : GuardStack) {
-      if (!C)
-        return nullptr;
-      if (C->K != Cond::True)
-        T = T.under(*C, Holds);
-    }
-    Set = std::make_shared<const ThreadSet>(std::move(T));
-    return Set;
+
+  /// The condition a two-way terminator branches on, as a thread condition
+  /// (std::nullopt: unknown).
+  std::optional<Cond> branchGuard(const CFGBlock &D) {
+    const Stmt *T = D.getTerminatorStmt();
+    const auto *C = dyn_cast_or_null<Expr>(D.getTerminatorCondition());
+    if (!C || D.succ_size() != 2 || isa<CXXForRangeStmt>(T) ||
+        isa<BinaryConditionalOperator>(T))
+      return std::nullopt;
+    if (const auto *If = dyn_cast<IfStmt>(T); If && If->getConditionVariable())
+      return std::nullopt;
+    if (!isa<IfStmt, ForStmt, WhileStmt, DoStmt, ConditionalOperator,
+             BinaryOperator>(T))
+      return std::nullopt;
+    return guardOf(C);
   }
 
-  void walk(const Stmt *S) {
-    if (!S || Failed)
-      return;
-    if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S)) {
-      Failed = true;
-      return;
-    }
-    if (isa<LambdaExpr>(S) || isa<SwitchStmt>(S) || isa<CXXTryStmt>(S)) {
-      // A lambda runs where it is called (seen there); a switch is control
-      // the model does not follow.
-      if (!isa<LambdaExpr>(S))
-        simple(EventKind::Opaque, S->getBeginLoc());
-      return;
-    }
-    if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S)) {
-      if (const auto *R = dyn_cast<ReturnStmt>(S))
-        walk(R->getRetValue());
-      simple(EventKind::Jump, S->getBeginLoc());
-      // Some threads leave: who runs what follows is unknown until they
-      // are back (after the loop, after the helper), or to the end.
-      if (S != TopReturn && !uniformHere()) {
-        SetValid = false;
-        if (!isa<ReturnStmt>(S))
-          Diverged.push_back({Scope::Loop, Loops.size()});
-        else if (Stack.size() > 1)
-          Diverged.push_back({Scope::Helper, Stack.size()});
-        else
-          Diverged.push_back({Scope::Kernel, 0});
-      }
-      return;
-    }
-    if (const auto *If = dyn_cast<IfStmt>(S)) {
-      walk(If->getInit());
-      if (If->isConsteval()) {
-        simple(EventKind::Opaque, S->getBeginLoc());
-        return;
-      }
-      if (If->isConstexpr()) {
-        // The instantiation keeps the branch it takes.
-        bool Taken = false;
-        if (!If->getCond()->isValueDependent() &&
-            If->getCond()->EvaluateAsBooleanCondition(Taken, Ctx)) {
-          walk(Taken ? If->getThen() : If->getElse());
-          return;
+  /// Splices the CFG of \p FD's body in at the current node: the events of
+  /// its blocks in reverse post-order, each block's threads from its
+  /// immediate dominator. The kernel's exits end the flow; a helper's lead
+  /// to a node after the call. False when the model cannot follow the body.
+  bool body(const FunctionDecl *FD, bool Kernel) {
+    const KernelModel::BodyGraph *BG = Model.graphOf(FD);
+    if (!BG)
+      return false;
+    const CFG &Cfg = *BG->Graph;
+    const unsigned N = Cfg.getNumBlockIDs();
+    std::vector<std::size_t> First(N), Last(N);
+    std::vector<std::shared_ptr<const ThreadSet>> Sets(N);
+    std::vector<char> Under(N, 0);
+    for (const CFGBlock *B : BG->Order) {
+      if (Failed)
+        return true;
+      if (B == &Cfg.getExit())
+        continue;
+      const unsigned Id = B->getBlockID();
+      const KernelModel::BodyGraph::Info &I = BG->Blocks[Id];
+      if (B == &Cfg.getEntry()) {
+        Sets[Id] = Set;
+        Under[Id] = Guarded;
+      } else {
+        std::shared_ptr<const ThreadSet> S;
+        bool U = true;
+        if (I.Idom) {
+          unsigned D = I.Idom->getBlockID();
+          if (I.Joins) {
+            S = Sets[D];
+            U = Under[D];
+          } else if (I.Edge == 0 || I.Edge == 1) {
+            U = Under[D] || !isLoop(I.Idom->getTerminatorStmt());
+            if (Sets[D])
+              if (std::optional<Cond> C = branchGuard(*I.Idom))
+                S = C->K == Cond::True
+                        ? Sets[D]
+                        : std::make_shared<const ThreadSet>(
+                              Sets[D]->under(*C, I.Edge == 0));
+          }
         }
-        simple(EventKind::Opaque, S->getBeginLoc());
-        return;
+        Sets[Id] = std::move(S);
+        Under[Id] = U;
+        Cur = Out.G.node();
       }
-      walk(If->getConditionVariableDeclStmt());
-      walk(If->getCond());
-      std::uintptr_t Id = fresh();
-      std::optional<Cond> Guard =
-          If->getConditionVariable() ? std::nullopt : guardOf(If->getCond());
-      branch(If->getThen(), Id, 0, Guard, true);
-      branch(If->getElse(), Id, 1, Guard, false);
-      return;
+      Set = Sets[Id];
+      Guarded = Under[Id];
+      First[Id] = Cur;
+      for (const CFGElement &E : *B)
+        if (auto S = E.getAs<CFGStmt>())
+          element(S->getStmt());
+      Last[Id] = Cur;
+      if (Out.G.nodes() > MaxNodes)
+        Failed = true;
     }
-    if (const auto *F = dyn_cast<ForStmt>(S)) {
-      walk(F->getInit());
-      loop({F->getConditionVariableDeclStmt(), F->getCond(), F->getBody(),
-            F->getInc()},
-           F->getCond(), F->getConditionVariable() != nullptr);
-      return;
-    }
-    if (const auto *W = dyn_cast<WhileStmt>(S)) {
-      loop({W->getConditionVariableDeclStmt(), W->getCond(), W->getBody()},
-           W->getCond(), W->getConditionVariable() != nullptr);
-      return;
-    }
-    if (const auto *D = dyn_cast<DoStmt>(S)) {
-      bool Again = true;
-      if (!D->getCond()->isValueDependent() &&
-          D->getCond()->EvaluateAsBooleanCondition(Again, Ctx) && !Again) {
-        // do { } while (0): one pass, a plain block.
-        walk(D->getBody());
-        return;
+    std::size_t After = Kernel ? 0 : Out.G.node();
+    for (const CFGBlock *B : BG->Order) {
+      const unsigned Id = B->getBlockID();
+      if (B == &Cfg.getExit())
+        continue;
+      for (const CFGBlock::AdjacentBlock &S : B->succs()) {
+        const CFGBlock *Succ = S.getReachableBlock();
+        if (!Succ)
+          continue;
+        if (Succ != &Cfg.getExit())
+          Out.G.edge(Last[Id], First[Succ->getBlockID()]);
+        else if (Kernel)
+          Out.G.exit(Last[Id], BG->Blocks[Id].EarlyExit);
+        else
+          Out.G.edge(Last[Id], After);
       }
-      loop({D->getBody(), D->getCond()}, D->getCond());
-      return;
     }
-    if (const auto *R = dyn_cast<CXXForRangeStmt>(S)) {
-      walk(R->getInit());
-      walk(R->getRangeStmt());
-      walk(R->getBeginStmt());
-      walk(R->getEndStmt());
-      loop({R->getCond(), R->getLoopVarStmt(), R->getBody(), R->getInc()},
-           nullptr, /*Unknown=*/true);
+    Cur = After;
+    return true;
+  }
+
+  /// One element of a block: an expression or statement whose operands
+  /// are elements before it.
+  void element(const Stmt *S) {
+    if (Failed)
       return;
-    }
-    if (const auto *C = dyn_cast<AbstractConditionalOperator>(S)) {
-      walk(C->getCond());
-      std::uintptr_t Id = fresh();
-      std::optional<Cond> Guard =
-          isa<ConditionalOperator>(C) ? guardOf(C->getCond()) : std::nullopt;
-      branch(C->getTrueExpr(), Id, 0, Guard, true);
-      branch(C->getFalseExpr(), Id, 1, Guard, false);
-      return;
-    }
     if (const auto *B = dyn_cast<BinaryOperator>(S)) {
-      if (B->isLogicalOp()) {
-        walk(B->getLHS());
-        branch(B->getRHS(), fresh(), 0, guardOf(B->getLHS()),
-               B->getOpcode() == BO_LAnd);
-        return;
-      }
-      if (B->isAssignmentOp()) {
-        walk(B->getRHS());
-        walk(B->getLHS());
+      if (B->isAssignmentOp())
         write(B->getLHS(), B->getOperatorLoc());
-        return;
-      }
-    }
-    if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp()) {
-      walk(U->getSubExpr());
-      write(U->getSubExpr(), U->getOperatorLoc());
       return;
     }
-    if (const auto *C = dyn_cast<ImplicitCastExpr>(S);
-        C && C->getCastKind() == CK_LValueToRValue) {
-      walk(C->getSubExpr());
-      read(C->getSubExpr(), C->getBeginLoc());
+    if (const auto *U = dyn_cast<UnaryOperator>(S)) {
+      if (U->isIncrementDecrementOp())
+        write(U->getSubExpr(), U->getOperatorLoc());
+      return;
+    }
+    if (const auto *C = dyn_cast<ImplicitCastExpr>(S)) {
+      if (C->getCastKind() == CK_LValueToRValue)
+        read(C->getSubExpr(), C->getBeginLoc());
       return;
     }
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
-      for (const Stmt *Child : S->children())
-        walk(Child);
       asmEvents(*Asm);
       return;
     }
@@ -526,28 +541,19 @@ private:
     }
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
         Op && Op->isAssignmentOp() && Op->getNumArgs() == 2) {
-      walk(Op->getArg(1));
-      walk(Op->getArg(0));
       write(Op->getArg(0), Op->getOperatorLoc());
       return;
     }
     if (const auto *C = dyn_cast<CallExpr>(S)) {
-      // Arguments first (the object of a member call is among them).
-      for (const Stmt *Child : S->children())
-        walk(Child);
       call(*C);
       return;
     }
     if (const auto *C = dyn_cast<CXXConstructExpr>(S)) {
-      for (const Expr *A : C->arguments())
-        walk(A);
       const CXXConstructorDecl *Ctor = C->getConstructor();
       if (Ctor && !Ctor->isTrivial())
         callee(Ctor, C->getBeginLoc());
       return;
     }
-    for (const Stmt *Child : S->children())
-      walk(Child);
   }
 
   void write(const Expr *Lhs, SourceLocation Loc) {
@@ -723,11 +729,14 @@ private:
       F();
       return;
     }
-    Branches.push_back({fresh(), 0});
-    pushGuard(std::nullopt, true); // `@p`: the threads where p holds
+    // `@p`: the threads where p holds.
+    auto SavedSet = Set;
+    bool SavedGuarded = Guarded;
+    Set = nullptr;
+    Guarded = true;
     F();
-    popGuard();
-    Branches.pop_back();
+    Set = std::move(SavedSet);
+    Guarded = SavedGuarded;
   }
 
   void storeEvent(const OpValue &Src, const OpValue *Size, bool Tensor,
@@ -1174,18 +1183,30 @@ private:
     if (!InHelper)
       ViaLoc = Loc;
     InHelper = true;
+    // The helper's CFG goes in at the call; its threads start as the
+    // call's, and every thread that returns from it is back after it.
+    std::size_t Nodes = Out.G.nodes(), Events = Out.Seq.size(), At = Cur;
+    auto SavedSet = Set;
+    bool SavedGuarded = Guarded;
     Stack.push_back(Def);
-    walkBody(Def->getBody());
+    bool Followed = body(Def, /*Kernel=*/false);
     Stack.pop_back();
     InHelper = Outer;
-    // Threads that returned early from the helper are back.
-    llvm::erase_if(Diverged, [&](const auto &D) {
-      return D.first == Scope::Helper && D.second > Stack.size();
-    });
-    SetValid = false;
+    Set = std::move(SavedSet);
+    Guarded = SavedGuarded;
+    if (Failed)
+      return;
+    // A helper with no event leaves no node.
+    if (Out.Seq.size() == Events) {
+      Out.G.rollback(Nodes);
+      Cur = At;
+    }
+    if (!Followed)
+      simple(EventKind::Opaque, Loc);
   }
 
   ASTContext &Ctx;
+  KernelModel &Model;
   DeviceOpsFinder &Finder;
   KernelSequence &Out;
   /// Helpers whose walk showed no event with no shared buffer passed (for
@@ -1193,18 +1214,11 @@ private:
   llvm::DenseSet<const FunctionDecl *> &Quiet;
   LocalAliases &Aliases;
   ThreadGuards &Guards;
-  std::vector<std::pair<std::optional<Cond>, bool>> GuardStack;
-  /// Jumps under a guard (some threads left) and where they end: a loop
-  /// (its depth), a helper (the call depth) or the kernel.
-  enum class Scope { Loop, Helper, Kernel };
-  std::vector<std::pair<Scope, std::size_t>> Diverged;
+  /// The node the events go to, and the threads that run them there
+  /// (null: unknown); Guarded as Event::Guarded.
+  std::size_t Cur = 0;
   std::shared_ptr<const ThreadSet> Set;
-  bool SetValid = false;
-  /// The return of a top-level `if (c) { ...; return; }` being walked.
-  const Stmt *TopReturn = nullptr;
-  std::vector<std::uintptr_t> Loops;
-  std::vector<std::pair<std::uintptr_t, unsigned>> Branches;
-  std::uintptr_t Counter = 0;
+  bool Guarded = false;
   llvm::SmallVector<const FunctionDecl *, 8> Stack;
   std::vector<std::pair<const VarDecl *, std::string>> BufferKeys;
   std::vector<int> BufferIds;
@@ -1249,7 +1263,7 @@ const KernelSequence *KernelModel::sequenceOf(const FunctionDecl *Kernel) {
   if (!Kernel->hasBody() || Kernel->isDependentContext())
     return nullptr;
   auto K = std::make_unique<KernelSequence>();
-  Builder B(Ctx, *Finder, *K, QuietHelpers, Aliases, Guards);
+  Builder B(Ctx, *this, *Finder, *K, QuietHelpers, Aliases, Guards);
   if (!B.run(Kernel) || !hasTmaOp(*K))
     return nullptr;
   It->second = std::move(K);

@@ -4,19 +4,28 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The kernel model (design.md, "The kernel model"), first cut: a kernel's
-// ordering events in source order, __device__ helpers inlined at their calls.
-// The device ops come from api/DeviceOpsFinder (each op is recognised there
-// and nowhere else); this file adds what orders them: generic stores to
-// __shared__ buffers, __syncthreads and the PTX thread barriers, bulk-group
-// commits and waits (with their depth), mbarrier.inval, and everything it
-// cannot follow (an unknown call, an unrecognised fence, a switch, a jump),
-// which it records as an opaque event so that rules stay silent across it.
-// A goto makes the whole kernel unknown.
+// The kernel model (design.md, "The kernel model"): a kernel's ordering
+// events and the control flow between them, built on Clang's CFG. The
+// kernel's body and each __device__ helper it calls get one CFG each (every
+// expression an element, in evaluation order; built once per function of
+// the TU); the kernel's blocks become the nodes of a rules/OrderingFlow in
+// reverse post-order, and a helper's blocks are spliced in at its call, its
+// returns leading back to the call's block. Events attach to the node of
+// the element that issues them. The device ops come from
+// api/DeviceOpsFinder (each op is recognised there and nowhere else); this
+// file adds what orders them: generic stores to __shared__ buffers,
+// __syncthreads and the PTX thread barriers, bulk-group commits and waits
+// (with their depth), mbarrier.inval, and everything it cannot follow (an
+// unknown call, an unrecognised fence, a helper without a CFG), which it
+// records as an opaque event so that rules stay silent across it. A body
+// with an indirect goto, asm goto or try makes the kernel unknown, and so
+// does a budget of events or nodes exceeded.
 //
-// Each event carries its place (the loops and if-branches around it), so
-// that the pure rules of rules/OrderingRules can tell whether two events lie
-// on one path. Built once per kernel, on first request, and shared.
+// The threads that run a block follow from its immediate dominator: the
+// same threads when the block post-dominates it, those where the
+// dominator's branch condition took the one edge that leads to the block
+// otherwise (rules/ThreadSets), unknown where paths under different guards
+// join. Built once per kernel, on first request, and shared.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +65,9 @@ struct KernelEvent {
 /// One kernel's events; Events[i] describes Seq[i].
 struct KernelSequence {
   std::vector<::tma::rules::ordering::Event> Seq;
+  /// The control flow between them: blocks of the kernel's CFG, with each
+  /// helper's CFG spliced in at its call.
+  ::tma::rules::ordering::Flow G;
   std::vector<KernelEvent> Events;
   /// The variable of each object id (several ids may share one: fields of
   /// a struct, barriers with different index expressions), and its name in
@@ -89,6 +101,7 @@ public:
   KernelModel(ASTContext &Ctx, std::shared_ptr<DeviceOpsFinder> Finder)
       : Ctx(Ctx), Finder(std::move(Finder)),
         Guards(Ctx, ConstantFolder::forTranslationUnit(Ctx)) {}
+  ~KernelModel();
 
   /// The model of the translation unit of \p Ctx, shared by the checks
   /// that hold it (on the TU's shared DeviceOpsFinder).
@@ -98,10 +111,17 @@ public:
   /// body (a goto, too many events) or the body issues no TMA op.
   const KernelSequence *sequenceOf(const FunctionDecl *Kernel);
 
+  /// Clang's CFG of \p Def's body and what the model reads of it, built
+  /// once per function of the TU; null when there is none or the model
+  /// cannot follow it (an indirect goto, asm goto, try).
+  struct BodyGraph;
+  const BodyGraph *graphOf(const FunctionDecl *Def);
+
 private:
   ASTContext &Ctx;
   std::shared_ptr<DeviceOpsFinder> Finder;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelSequence>> Memo;
+  llvm::DenseMap<const FunctionDecl *, std::shared_ptr<BodyGraph>> Graphs;
   /// Helpers that show no event unless given a shared buffer: walked once.
   llvm::DenseSet<const FunctionDecl *> QuietHelpers;
   LocalAliases Aliases;

@@ -95,35 +95,36 @@ void refsTo(const Stmt *S, const VarDecl *VD,
     refsTo(Child, VD, Out);
 }
 
-/// Whether the loops around \p Outer are the outermost ones around \p Inner.
-bool loopsPrefix(const ord::Event &Outer, const ord::Event &Inner) {
-  return Outer.Loops.size() <= Inner.Loops.size() &&
-         std::equal(Outer.Loops.begin(), Outer.Loops.end(),
-                    Inner.Loops.begin());
-}
-bool branchesPrefix(const ord::Event &Outer, const ord::Event &Inner) {
-  return Outer.Branches.size() <= Inner.Branches.size() &&
-         std::equal(Outer.Branches.begin(), Outer.Branches.end(),
-                    Inner.Branches.begin());
+/// Whether every loop around event \p Outer is around \p Inner too.
+bool loopsAround(const ord::Flow &G, std::size_t Outer, std::size_t Inner) {
+  for (const ord::Flow::Set *L : G.loopsAround(Outer))
+    if (!(*L)[G.nodeOf(Inner)])
+      return false;
+  return true;
 }
 
 /// BULK-S2G-FENCE-BEFORE / TMA-STORE-FENCE: the fence goes before the
-/// first thread barrier after the write that every writing thread runs
-/// after it (same or fewer guards and loops), or, with no thread barrier
-/// in between, before the copy when the same threads write and copy.
+/// first thread barrier on the way from the write to the copy that every
+/// writing thread runs after it (it post-dominates the write, in the same
+/// or an outer loop), or, with no thread barrier in between, before the
+/// copy when the same threads write and copy (each dominates or
+/// post-dominates the other).
 std::optional<FixItHint> fenceFix(const KernelSequence &K,
                                   const ord::Finding &F, const Stmt *Body,
                                   const SourceManager &SM,
                                   const LangOptions &LO) {
-  const ord::Event &W = K.Seq[F.First], &St = K.Seq[F.Second];
+  const ord::Flow &G = K.G;
   std::optional<std::size_t> At;
-  for (std::size_t J = F.First + 1; J < F.Second && !At; ++J)
-    if (K.Seq[J].Kind == ord::EventKind::ThreadSync)
+  for (std::size_t J : G.between(F.First, F.Second, false))
+    if (K.Seq[J].Kind == ord::EventKind::ThreadSync) {
       At = J;
+      break;
+    }
   if (At) {
-    if (!branchesPrefix(K.Seq[*At], W) || !loopsPrefix(K.Seq[*At], W))
+    if (!G.postDominates(*At, F.First) || !loopsAround(G, *At, F.First))
       return std::nullopt;
-  } else if (W.Branches != St.Branches) {
+  } else if (!G.dominates(F.First, F.Second) ||
+             !G.postDominates(F.Second, F.First)) {
     return std::nullopt; // other threads copy: a thread barrier is missing too
   } else {
     At = F.Second;
@@ -198,7 +199,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
       diag(SM.getFileLoc(E.OpLoc), "issued here", DiagnosticIDs::Note);
   };
 
-  for (const ord::Finding &F : ord::fenceBeforeStore(K->Seq, K->Block)) {
+  for (const ord::Finding &F : ord::fenceBeforeStore(K->Seq, K->G, K->Block)) {
     const KernelEvent &S = K->Events[F.Second];
     std::string Msg = What(F.Second) + " reads " + Name(F.Second) +
                       " written by generic stores at line " +
@@ -214,7 +215,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   for (const ord::Finding &F :
-       WaitBeforeExit ? ord::waitBeforeExit(K->Seq)
+       WaitBeforeExit ? ord::waitBeforeExit(K->Seq, K->G)
                       : std::vector<ord::Finding>()) {
     std::string Msg = What(F.First) + " reads " + Name(F.First) +
                       " but the kernel can exit after it with no "
@@ -224,7 +225,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     Warn(K->Events[F.First].Loc, Msg);
   }
 
-  for (const ord::Finding &F : ord::waitBeforeReuse(K->Seq)) {
+  for (const ord::Finding &F : ord::waitBeforeReuse(K->Seq, K->G)) {
     std::string Why;
     if (!F.Wait)
       Why = "no cp.async.bulk.wait_group.read in between covers its group";
@@ -256,7 +257,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
           << static_cast<unsigned>(F.Commits - 1);
   }
 
-  for (const ord::Finding &F : ord::initVisible(K->Seq)) {
+  for (const ord::Finding &F : ord::initVisible(K->Seq, K->G)) {
     std::string Msg = Name(F.First) +
                       " is used by all threads here after its mbarrier.init "
                       "at line " +
@@ -268,7 +269,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     NoteOp(F.First, "initialised here, by the threads of this branch only");
   }
 
-  for (const ord::Finding &F : ord::reinitInLoop(K->Seq)) {
+  for (const ord::Finding &F : ord::reinitInLoop(K->Seq, K->G)) {
     std::string Msg = "mbarrier.init of " + Name(F.First) +
                       " inside a loop that uses it: the next pass "
                       "re-initialises a live barrier without mbarrier.inval "
@@ -285,7 +286,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     int B = K->Seq[I].Barrier;
     return B < 0 ? "its mbarrier" : "'" + K->Names[B] + "'";
   };
-  for (const ord::Finding &F : ord::loadWaitBeforeRead(K->Seq)) {
+  for (const ord::Finding &F : ord::loadWaitBeforeRead(K->Seq, K->G)) {
     std::string Msg = "generic load reads " + Name(F.Second) + " while the " +
                       LoadWhat(F.First) + " at line " +
                       Line(K->Events[F.First].Loc) + " may still write it: ";
@@ -302,7 +303,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                         " completes on " + BarrierName(F.First));
   }
 
-  for (const ord::Finding &F : ord::asyncWarFence(K->Seq)) {
+  for (const ord::Finding &F : ord::asyncWarFence(K->Seq, K->G)) {
     std::string Msg = LoadWhat(F.Second) + " overwrites " + Name(F.Second) +
                       " that generic loads read at line " +
                       Line(K->Events[F.First].Loc) +
@@ -313,7 +314,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     NoteOp(F.First, "generic load of " + Name(F.First) + " here");
   }
 
-  for (const ord::Finding &F : ord::expectAfterArrive(K->Seq)) {
+  for (const ord::Finding &F : ord::expectAfterArrive(K->Seq, K->G)) {
     std::string Msg = "expect-tx on " + Name(F.Second) +
                       " after an arrive on it at line " +
                       Line(K->Events[F.First].Loc) +
@@ -325,7 +326,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                     "mbarrier.arrive.expect_tx");
   }
 
-  for (const ord::Finding &F : ord::waitByOtherThreads(K->Seq, K->Block)) {
+  for (const ord::Finding &F : ord::waitByOtherThreads(K->Seq, K->G, K->Block)) {
     std::string Msg =
         "generic store overwrites " + Name(F.First) + " while the " +
         What(F.First) + " at line " + Line(K->Events[F.First].Loc) +
@@ -338,7 +339,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                         " here, issued by the threads of this branch only");
   }
 
-  for (const ord::Finding &F : ord::acquireAfterCopy(K->Seq)) {
+  for (const ord::Finding &F : ord::acquireAfterCopy(K->Seq, K->G)) {
     int M = K->Seq[F.First].Map;
     std::string Msg = std::string(K->Seq[F.First].Kind == ord::EventKind::Load
                                       ? LoadWhat(F.First)
@@ -353,7 +354,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     NoteOp(F.Second, "fence.proxy.tensormap::generic.acquire here");
   }
 
-  for (const ord::Finding &F : ord::mapRewriteInFlight(K->Seq)) {
+  for (const ord::Finding &F : ord::mapRewriteInFlight(K->Seq, K->G)) {
     const ord::Event &Cp = K->Seq[F.First];
     bool Load = Cp.Kind == ord::EventKind::Load;
     std::string Copy = Load ? LoadWhat(F.First) : What(F.First);

@@ -10,80 +10,26 @@
 
 namespace tma::rules::ordering {
 
-bool onePath(const Event &A, const Event &B) {
-  std::size_t N = std::min(A.Branches.size(), B.Branches.size());
-  for (std::size_t I = 0; I < N; ++I) {
-    if (A.Branches[I] == B.Branches[I])
-      continue;
-    // The first difference: the same if, other branch, excludes.
-    return A.Branches[I].first != B.Branches[I].first;
-  }
-  return true;
-}
-
-static bool isStore(const Event &E) { return E.Kind == EventKind::Store; }
-
-static bool divertsOrUnknown(const Event &E) {
-  return E.Kind == EventKind::Opaque || E.Kind == EventKind::Jump;
-}
-
-std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
-                                      threads::BlockSize Block) {
-  std::vector<Finding> Out;
-  for (std::size_t S = 0; S < Seq.size(); ++S) {
-    if (!isStore(Seq[S]) || Seq[S].Object < 0)
-      continue;
-    // The latest write of the buffer on a path to the copy; an unknown or
-    // a jump on the way makes it unproven, and so does a fence (in any
-    // branch) unless its threads are known: it counts only if it runs in
-    // the writing threads.
-    std::vector<const threads::ThreadSet *> Fences;
-    for (std::size_t J = S; J-- > 0;) {
-      const Event &E = Seq[J];
-      if (divertsOrUnknown(E))
-        break;
-      if (E.Kind == EventKind::ProxyFence) {
-        if (!E.Threads)
-          break;
-        Fences.push_back(E.Threads.get());
-        continue;
-      }
-      if (E.Kind == EventKind::GenericWrite && E.Object == Seq[S].Object &&
-          onePath(E, Seq[S])) {
-        // A writing thread that runs none of the fences on the way.
-        if (!Fences.empty() &&
-            !(E.Threads && threads::provenOutside(*E.Threads, Fences, Block)))
-          break;
-        Out.push_back({Seq[S].Tensor ? "TMA-STORE-FENCE"
-                                     : "BULK-S2G-FENCE-BEFORE",
-                       J, S, std::nullopt, 0});
-        break;
-      }
-    }
-  }
-  return Out;
-}
-
-static const char *waitRule(const Event &Store) {
-  return Store.Tensor ? "TMA-STORE-WAIT" : "BULK-S2G-WAIT-BEFORE-REUSE";
-}
-
-std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq) {
-  std::vector<Finding> Out;
-  for (std::size_t S = 0; S < Seq.size(); ++S) {
-    if (!isStore(Seq[S]))
-      continue;
-    bool Silent = false;
-    for (std::size_t J = S + 1; J < Seq.size() && !Silent; ++J)
-      Silent = Seq[J].Kind == EventKind::WaitGroup || divertsOrUnknown(Seq[J]);
-    if (!Silent)
-      Out.push_back({waitRule(Seq[S]), S, S, std::nullopt, 0});
-  }
-  return Out;
-}
-
 namespace {
-/// What the events on one path between a copy and a write say about the
+
+bool isStore(const Event &E) { return E.Kind == EventKind::Store; }
+bool unknown(const Event &E) { return E.Kind == EventKind::Opaque; }
+bool writes(const Event &E, int Object) {
+  return E.Kind == EventKind::GenericWrite && E.Object == Object;
+}
+
+/// The first event (smallest id) of \p Marked where \p P holds, after
+/// \p From when given.
+template <typename Pred>
+std::optional<std::size_t> first(const Flow::Set &Marked, Pred P,
+                                 std::size_t From = 0) {
+  for (std::size_t J = From; J < Marked.size(); ++J)
+    if (Marked[J] && P(J))
+      return J;
+  return std::nullopt;
+}
+
+/// What the events on the paths between a copy and a write say about the
 /// copy's bulk group.
 struct Verdict {
   enum { Covered, Uncovered, Unknown } State = Uncovered;
@@ -91,12 +37,15 @@ struct Verdict {
   unsigned Commits = 0;
 };
 
-/// Feeds the events of \p Range, in order, into \p V.
-void scan(const std::vector<Event> &Seq, std::size_t From, std::size_t To,
-          unsigned &Commits, Verdict &V) {
-  for (std::size_t J = From; J < To && V.State == Verdict::Uncovered; ++J) {
+/// Feeds the events \p Path (in path order) into \p V.
+void scan(const std::vector<Event> &Seq, const std::vector<std::size_t> &Path,
+          Verdict &V) {
+  unsigned Commits = 0;
+  for (std::size_t J : Path) {
+    if (V.State != Verdict::Uncovered)
+      return;
     const Event &E = Seq[J];
-    if (divertsOrUnknown(E)) {
+    if (unknown(E)) {
       V.State = Verdict::Unknown;
     } else if (E.Kind == EventKind::Commit) {
       ++Commits;
@@ -116,104 +65,168 @@ void scan(const std::vector<Event> &Seq, std::size_t From, std::size_t To,
   }
 }
 
-bool inLoop(const Event &E, std::uintptr_t Loop) {
-  return std::find(E.Loops.begin(), E.Loops.end(), Loop) != E.Loops.end();
+/// The write that a copy \p C is overwritten by, first on some path from
+/// it (\p IsWrite), and the events in between: later in the code on a
+/// forward path, else earlier in the innermost loop around C that has
+/// one, through its back edge.
+template <typename Pred>
+std::optional<std::size_t> nextWrite(const Flow &G, std::size_t C, Pred IsWrite,
+                                     std::vector<std::size_t> &Path) {
+  Flow::Stop Stop = [&](std::size_t J) { return IsWrite(J); };
+  if (auto W = first(G.search(C, true, false, Stop), IsWrite)) {
+    Path = G.between(C, *W, false);
+    return W;
+  }
+  for (const Flow::Set *L : G.loopsAround(C)) {
+    Flow::Set Reached = G.search(C, true, true, Stop, L);
+    if (auto W = first(Reached,
+                       [&](std::size_t J) { return J < C && IsWrite(J); })) {
+      Path = G.between(C, *W, true, L);
+      return W;
+    }
+  }
+  return std::nullopt;
 }
 
-/// The events of \p Loop: a contiguous range around \p At.
-std::pair<std::size_t, std::size_t>
-loopRange(const std::vector<Event> &Seq, std::size_t At, std::uintptr_t Loop) {
-  std::size_t B = At, E = At + 1;
-  while (B > 0 && inLoop(Seq[B - 1], Loop))
-    --B;
-  while (E < Seq.size() && inLoop(Seq[E], Loop))
-    ++E;
-  return {B, E};
+const char *waitRule(const Event &Store) {
+  return Store.Tensor ? "TMA-STORE-WAIT" : "BULK-S2G-WAIT-BEFORE-REUSE";
 }
 
-bool writes(const Event &E, int Object) {
-  return E.Kind == EventKind::GenericWrite && E.Object == Object;
-}
 } // namespace
 
-std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq) {
+std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
+                                      const Flow &G, threads::BlockSize Block) {
+  std::vector<Finding> Out;
+  for (std::size_t S = 0; S < Seq.size(); ++S) {
+    if (!isStore(Seq[S]) || Seq[S].Object < 0)
+      continue;
+    // The latest writes of the buffer on the paths to the copy, nearest
+    // first; an unknown on the way makes a pair unproven, and so does a
+    // fence on the way unless its threads are known: it counts only if it
+    // runs in the writing threads.
+    auto IsWrite = [&](std::size_t J) { return writes(Seq[J], Seq[S].Object); };
+    Flow::Set Near = G.search(S, false, false, IsWrite);
+    for (std::size_t W = S; W-- > 0;) {
+      if (!Near[W] || !IsWrite(W))
+        continue;
+      std::vector<const threads::ThreadSet *> Fences;
+      bool Silent = false;
+      for (std::size_t J : G.between(W, S, false)) {
+        const Event &E = Seq[J];
+        if (unknown(E) || (E.Kind == EventKind::ProxyFence && !E.Threads))
+          Silent = true;
+        else if (E.Kind == EventKind::ProxyFence)
+          Fences.push_back(E.Threads.get());
+      }
+      // A writing thread that runs none of the fences on the way.
+      if (Silent || (!Fences.empty() &&
+                     !(Seq[W].Threads &&
+                       threads::provenOutside(*Seq[W].Threads, Fences, Block))))
+        continue;
+      Out.push_back(
+          {Seq[S].Tensor ? "TMA-STORE-FENCE" : "BULK-S2G-FENCE-BEFORE", W, S,
+           std::nullopt, 0});
+      break;
+    }
+  }
+  return Out;
+}
+
+std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
+                                    const Flow &G) {
+  std::vector<Finding> Out;
+  for (std::size_t S = 0; S < Seq.size(); ++S) {
+    if (!isStore(Seq[S]))
+      continue;
+    // No wait_group at all later on any path (a wait on one path may be
+    // guarded as the copy is), nor an unknown, and a way to the kernel's
+    // end; an early return with no wait before it may be taken by other
+    // threads than the copy's: unproven.
+    Flow::Stop Stop = [&](std::size_t J) {
+      return Seq[J].Kind == EventKind::WaitGroup;
+    };
+    Flow::Set Later = G.search(S, true, false);
+    bool Silent =
+        G.reachesExit(S, true, Stop) ||
+        first(Later, [&](std::size_t J) { return Stop(J) || unknown(Seq[J]); });
+    if (!Silent && G.reachesExit(S, false, Stop))
+      Out.push_back({waitRule(Seq[S]), S, S, std::nullopt, 0});
+  }
+  return Out;
+}
+
+std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
+                                     const Flow &G) {
   std::vector<Finding> Out;
   for (std::size_t S = 0; S < Seq.size(); ++S) {
     const Event &St = Seq[S];
     if (!isStore(St) || !St.WholeObject || St.Object < 0)
       continue;
-    // Forward: the first write after the copy on a path from it.
-    std::optional<std::size_t> W;
-    for (std::size_t J = S + 1; J < Seq.size() && !W; ++J)
-      if (writes(Seq[J], St.Object) && onePath(St, Seq[J]))
-        W = J;
+    std::vector<std::size_t> Path;
+    auto W = nextWrite(
+        G, S, [&](std::size_t J) { return writes(Seq[J], St.Object); }, Path);
     Verdict V;
-    unsigned Commits = 0;
-    if (W) {
-      scan(Seq, S + 1, *W, Commits, V);
-    } else {
-      // Through the back edge of the innermost loop with a write before
-      // the copy: the rest of the loop, then its start up to the write.
-      for (auto L = St.Loops.rbegin(); L != St.Loops.rend() && !W; ++L) {
-        auto [B, E] = loopRange(Seq, S, *L);
-        for (std::size_t J = B; J < S && !W; ++J)
-          if (writes(Seq[J], St.Object) && onePath(Seq[J], St))
-            W = J;
-        if (!W)
-          continue;
-        scan(Seq, S + 1, E, Commits, V);
-        scan(Seq, B, *W, Commits, V);
-      }
-    }
+    scan(Seq, Path, V);
     if (W && V.State == Verdict::Uncovered)
       Out.push_back({waitRule(St), S, *W, V.Wait, V.Commits});
   }
   return Out;
 }
 
-std::vector<Finding> initVisible(const std::vector<Event> &Seq) {
+std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G) {
   std::vector<Finding> Out;
   for (std::size_t I = 0; I < Seq.size(); ++I) {
     const Event &Init = Seq[I];
-    if (Init.Kind != EventKind::BarrierInit || Init.Object < 0 ||
-        Init.Branches.empty())
+    if (Init.Kind != EventKind::BarrierInit || Init.Object < 0 || !Init.Guarded)
       continue;
-    // A jump before the init may leave only the initialising threads.
-    if (std::any_of(Seq.begin(), Seq.begin() + I, divertsOrUnknown))
+    // An unknown before the init may leave only the initialising threads.
+    Flow::Set Before = G.search(I, false, false);
+    if (first(Before, [&](std::size_t J) { return unknown(Seq[J]); }))
       continue;
-    for (std::size_t J = I + 1; J < Seq.size(); ++J) {
+    // The first use by all threads after it; a thread barrier, an unknown
+    // or another barrier's wait (which may order the threads) on a path in
+    // between silences it.
+    auto Use = first(G.search(I, true, false), [&](std::size_t J) {
       const Event &E = Seq[J];
-      if (E.Kind == EventKind::ThreadSync || divertsOrUnknown(E))
-        break;
-      bool Uses = E.Kind == EventKind::BarrierUse ||
-                  E.Kind == EventKind::BarrierWait;
-      if (E.Kind == EventKind::BarrierWait && E.Object != Init.Object)
-        break; // another barrier's wait may order the threads
-      if (Uses && E.Object == Init.Object && E.Branches.empty()) {
-        Out.push_back({"MBAR-INIT-VISIBLE", I, J, std::nullopt, 0});
-        break;
-      }
+      return (E.Kind == EventKind::BarrierUse ||
+              E.Kind == EventKind::BarrierWait) &&
+             E.Object == Init.Object && !E.Guarded;
+    });
+    if (!Use)
+      continue;
+    bool Ordered = false;
+    for (std::size_t J : G.between(I, *Use, false)) {
+      const Event &E = Seq[J];
+      Ordered |= E.Kind == EventKind::ThreadSync || unknown(E) ||
+                 (E.Kind == EventKind::BarrierWait && E.Object != Init.Object);
     }
+    if (!Ordered)
+      Out.push_back({"MBAR-INIT-VISIBLE", I, *Use, std::nullopt, 0});
   }
   return Out;
 }
 
-std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq) {
+std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq,
+                                  const Flow &G) {
   std::vector<Finding> Out;
   for (std::size_t I = 0; I < Seq.size(); ++I) {
     const Event &Init = Seq[I];
+    const Flow::Set *L = G.loopOf(I);
     if (Init.Kind != EventKind::BarrierInit || !Init.FixedObject ||
-        Init.Object < 0 || Init.Loops.empty())
+        Init.Object < 0 || !L)
       continue;
-    auto [B, E] = loopRange(Seq, I, Init.Loops.back());
+    // The loop must come back to the init (a break may end it after one
+    // pass); an inval in it makes it legal.
+    if (!G.reaches(I, I, true, L))
+      continue;
     std::optional<std::size_t> Use;
     bool Silent = false;
-    for (std::size_t J = B; J < E && !Silent; ++J) {
+    for (std::size_t J = 0; J < Seq.size() && !Silent; ++J) {
       const Event &X = Seq[J];
-      // A jump may end the loop after one pass; an inval makes it legal.
-      Silent = X.Kind == EventKind::Jump ||
-               (X.Kind == EventKind::BarrierInval &&
-                (X.Object == Init.Object || X.Object < 0));
+      if (!(*L)[G.nodeOf(J)])
+        continue;
+      Silent = X.Kind == EventKind::BarrierInval &&
+               (X.Object == Init.Object || X.Object < 0);
       if ((X.Kind == EventKind::BarrierUse ||
            X.Kind == EventKind::BarrierWait) &&
           X.Object == Init.Object && !Use)
@@ -225,26 +238,32 @@ std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq) {
   return Out;
 }
 
-std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq) {
+std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
+                                        const Flow &G) {
   std::vector<Finding> Out;
   for (std::size_t L = 0; L < Seq.size(); ++L) {
     if (Seq[L].Kind != EventKind::Load || Seq[L].Object < 0)
       continue;
+    // The first read of the buffer on a path from the copy; any mbarrier
+    // wait or unknown on a path in between silences it.
+    auto Read = first(G.search(L, true, false), [&](std::size_t J) {
+      return Seq[J].Kind == EventKind::GenericRead &&
+             Seq[J].Object == Seq[L].Object;
+    });
+    if (!Read)
+      continue;
     std::optional<std::size_t> GroupWait;
-    for (std::size_t J = L + 1; J < Seq.size(); ++J) {
+    bool Silent = false;
+    for (std::size_t J : G.between(L, *Read, false)) {
       const Event &E = Seq[J];
-      if (E.Kind == EventKind::BarrierWait || divertsOrUnknown(E))
-        break;
-      if (E.Kind == EventKind::WaitGroup && !GroupWait)
+      Silent |= E.Kind == EventKind::BarrierWait || unknown(E);
+      if (E.Kind == EventKind::WaitGroup && (!GroupWait || J < *GroupWait))
         GroupWait = J;
-      if (E.Kind == EventKind::GenericRead && E.Object == Seq[L].Object &&
-          onePath(Seq[L], E)) {
-        Out.push_back({GroupWait ? "BULK-WAITGROUP-SCOPE"
-                                 : "TMA-LOAD-WAIT-BEFORE-READ",
-                       L, J, GroupWait, 0});
-        break;
-      }
     }
+    if (!Silent)
+      Out.push_back(
+          {GroupWait ? "BULK-WAITGROUP-SCOPE" : "TMA-LOAD-WAIT-BEFORE-READ", L,
+           *Read, GroupWait, 0});
   }
   return Out;
 }
@@ -261,14 +280,14 @@ static bool ordersWar(const Event &E) {
   case EventKind::BarrierInit:
   case EventKind::BarrierInval:
   case EventKind::Opaque:
-  case EventKind::Jump:
     return true;
   default:
     return false;
   }
 }
 
-std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq) {
+std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq,
+                                   const Flow &G) {
   std::vector<Finding> Out;
   for (std::size_t L = 0; L < Seq.size(); ++L) {
     const Event &Ld = Seq[L];
@@ -276,104 +295,103 @@ std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq) {
       continue;
     auto IsRead = [&](std::size_t J) {
       return Seq[J].Kind == EventKind::GenericRead &&
-             Seq[J].Object == Ld.Object && onePath(Seq[J], Ld);
+             Seq[J].Object == Ld.Object;
     };
-    // Backwards from the copy: earlier in the code first.
+    // Backwards from the copy: in the innermost loop around it (through
+    // its back edge), else to the kernel's entry; the nearest read first.
+    const Flow::Set *Loop = G.loopOf(L);
+    Flow::Set Reached = G.search(
+        L, false, Loop != nullptr,
+        [&](std::size_t J) { return ordersWar(Seq[J]) || IsRead(J); }, Loop);
     std::optional<std::size_t> Read;
-    bool Ordered = false;
-    std::size_t Start = 0;
-    if (!Ld.Loops.empty())
-      Start = loopRange(Seq, L, Ld.Loops.back()).first;
-    for (std::size_t J = L; J-- > Start && !Read && !Ordered;) {
-      Ordered = ordersWar(Seq[J]);
-      if (!Ordered && IsRead(J))
+    for (std::size_t K = 1; K <= Seq.size() && !Read; ++K) {
+      std::size_t J = (L + Seq.size() - K) % Seq.size();
+      if (Reached[J] && IsRead(J))
         Read = J;
     }
-    if (!Read && !Ordered && Ld.Loops.empty())
+    if (!Read)
       continue;
-    // Then the rest of the innermost loop's body, through the back edge.
-    if (!Read && !Ordered) {
-      std::size_t End = loopRange(Seq, L, Ld.Loops.back()).second;
-      for (std::size_t J = End; J-- > L + 1 && !Read && !Ordered;) {
-        Ordered = ordersWar(Seq[J]);
-        if (!Ordered && IsRead(J))
-          Read = J;
-      }
-    }
-    if (Read && !Ordered)
+    bool Ordered = false;
+    for (std::size_t J : G.between(*Read, L, Loop != nullptr, Loop))
+      Ordered |= ordersWar(Seq[J]);
+    if (!Ordered)
       Out.push_back({"ASYNC-WAR-FENCE", *Read, L, std::nullopt, 0});
   }
   return Out;
 }
 
-std::vector<Finding> expectAfterArrive(const std::vector<Event> &Seq) {
+std::vector<Finding> expectAfterArrive(const std::vector<Event> &Seq,
+                                       const Flow &G) {
   std::vector<Finding> Out;
   for (std::size_t A = 0; A < Seq.size(); ++A) {
     const Event &Ar = Seq[A];
     if (Ar.Kind != EventKind::BarrierUse || Ar.Role != UseRole::Arrive ||
         Ar.Object < 0)
       continue;
-    for (std::size_t J = A + 1; J < Seq.size(); ++J) {
+    auto Blocks = [&](std::size_t J) {
       const Event &E = Seq[J];
-      if (E.Kind == EventKind::BarrierWait || divertsOrUnknown(E) ||
-          (E.Kind == EventKind::BarrierInit && E.Object == Ar.Object))
-        break;
-      if (E.Kind == EventKind::BarrierUse && E.Role == UseRole::Expect &&
-          E.Object == Ar.Object && onePath(Ar, E)) {
-        Out.push_back({"MBAR-EXPECT-BEFORE-LAST-ARRIVE", A, J, std::nullopt,
-                       0});
-        break;
-      }
-    }
+      return E.Kind == EventKind::BarrierWait || unknown(E) ||
+             (E.Kind == EventKind::BarrierInit && E.Object == Ar.Object);
+    };
+    auto Expect = first(G.search(A, true, false), [&](std::size_t J) {
+      const Event &E = Seq[J];
+      return E.Kind == EventKind::BarrierUse && E.Role == UseRole::Expect &&
+             E.Object == Ar.Object;
+    });
+    if (!Expect)
+      continue;
+    auto Path = G.between(A, *Expect, false);
+    if (std::none_of(Path.begin(), Path.end(), Blocks))
+      Out.push_back(
+          {"MBAR-EXPECT-BEFORE-LAST-ARRIVE", A, *Expect, std::nullopt, 0});
   }
   return Out;
 }
 
-/// \p Inner's branches extend \p Outer's: every thread that runs Inner
-/// passed Outer's guards.
-static bool guardedBy(const Event &Inner, const Event &Outer) {
-  return Inner.Branches.size() >= Outer.Branches.size() &&
-         std::equal(Outer.Branches.begin(), Outer.Branches.end(),
-                    Inner.Branches.begin());
-}
-
 std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq,
+                                        const Flow &G,
                                         threads::BlockSize Block) {
   std::vector<Finding> Out;
-  // Whether a thread that runs \p E issued nothing of \p St: from the
-  // thread sets when both are known, else from the guards' structure.
-  auto Outside = [&](const Event &E, const Event &St) -> std::optional<bool> {
-    if (E.Threads && St.Threads) {
-      if (threads::includedIn(*E.Threads, *St.Threads, Block))
+  // Whether a thread that runs \p E issued nothing of the copy \p S: from
+  // the thread sets when both are known, else from the control flow (the
+  // copy does not dominate E).
+  auto Outside = [&](std::size_t E, std::size_t S) -> std::optional<bool> {
+    const Event &X = Seq[E], &St = Seq[S];
+    if (X.Threads && St.Threads) {
+      if (threads::includedIn(*X.Threads, *St.Threads, Block))
         return false;
-      if (threads::provenOutside(*E.Threads, {St.Threads.get()}, Block))
+      if (threads::provenOutside(*X.Threads, {St.Threads.get()}, Block))
         return true;
       return std::nullopt;
     }
-    return !guardedBy(E, St);
+    return !G.dominates(S, E);
   };
   for (std::size_t S = 0; S < Seq.size(); ++S) {
     const Event &St = Seq[S];
     if (!isStore(St) || !St.WholeObject || St.Object < 0 ||
-        (St.Branches.empty() && !St.Threads))
+        (!St.Guarded && !St.Threads))
       continue;
-    // Forward only: the wait that completes the group, then the write.
+    // Forward only, over the events on some path from the copy in order:
+    // the wait that completes the group, then the write.
+    Flow::Set Reached = G.search(S, true, false);
     unsigned Commits = 0;
     std::optional<std::size_t> Cover;
     for (std::size_t J = S + 1; J < Seq.size(); ++J) {
+      if (!Reached[J])
+        continue;
       const Event &E = Seq[J];
-      if (divertsOrUnknown(E) || E.Kind == EventKind::BarrierWait)
+      if (unknown(E) || E.Kind == EventKind::BarrierWait)
         break;
       if (!Cover) {
-        // A commit the issuing thread surely runs (no further guard).
-        if (E.Kind == EventKind::Commit && guardedBy(St, E))
+        // A commit the issuing thread surely runs after the copy.
+        if (E.Kind == EventKind::Commit && G.postDominates(J, S))
           ++Commits;
         else if (E.Kind == EventKind::WaitGroup) {
           if (!E.Depth)
             break;
           if (Commits > *E.Depth) {
             // Executed by the issuing threads only: no scope error.
-            auto Others = Outside(E, St);
+            auto Others = Outside(J, S);
             if (!Others || !*Others)
               break;
             Cover = J;
@@ -383,8 +401,8 @@ std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq,
       }
       if (E.Kind == EventKind::ThreadSync || E.Kind == EventKind::WaitGroup)
         break;
-      if (writes(E, St.Object) && onePath(St, E)) {
-        auto Others = Outside(E, St);
+      if (writes(E, St.Object) && G.reaches(*Cover, J, false)) {
+        auto Others = Outside(J, S);
         if (!Others)
           break;
         if (!*Others)
@@ -397,7 +415,8 @@ std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq,
   return Out;
 }
 
-std::vector<Finding> acquireAfterCopy(const std::vector<Event> &Seq) {
+std::vector<Finding> acquireAfterCopy(const std::vector<Event> &Seq,
+                                      const Flow &G) {
   std::vector<Finding> Out;
   for (std::size_t C = 0; C < Seq.size(); ++C) {
     const Event &Cp = Seq[C];
@@ -405,70 +424,46 @@ std::vector<Finding> acquireAfterCopy(const std::vector<Event> &Seq) {
         Cp.Map < 0)
       continue;
     auto Acquires = [&](std::size_t J) {
-      return Seq[J].Kind == EventKind::MapAcquire && Seq[J].Map == Cp.Map &&
-             onePath(Seq[J], Cp);
+      return Seq[J].Kind == EventKind::MapAcquire && Seq[J].Map == Cp.Map;
     };
-    bool Before = false;
-    for (std::size_t J = C; J-- > 0 && !Before;)
-      Before = Acquires(J) || divertsOrUnknown(Seq[J]);
-    if (Before)
+    // An acquire (or an unknown) on a path to the copy: not proven.
+    if (first(G.search(C, false, false),
+              [&](std::size_t J) { return Acquires(J) || unknown(Seq[J]); }))
       continue;
-    for (std::size_t J = C + 1; J < Seq.size(); ++J)
-      if (Acquires(J)) {
-        Out.push_back({"TMAP-PLACE-GLOBAL-FENCE", C, J, std::nullopt, 0});
-        break;
-      }
+    if (auto J = first(G.search(C, true, false), Acquires))
+      Out.push_back({"TMAP-PLACE-GLOBAL-FENCE", C, *J, std::nullopt, 0});
   }
   return Out;
 }
 
-std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq) {
+std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq,
+                                        const Flow &G) {
   std::vector<Finding> Out;
   for (std::size_t C = 0; C < Seq.size(); ++C) {
     const Event &Cp = Seq[C];
     if ((Cp.Kind != EventKind::Load && Cp.Kind != EventKind::Store) ||
         Cp.Map < 0)
       continue;
-    auto Rewrites = [&](std::size_t J) {
-      return Seq[J].Kind == EventKind::MapWrite && Seq[J].Map == Cp.Map &&
-             onePath(Cp, Seq[J]);
-    };
+    std::vector<std::size_t> Path;
+    auto W = nextWrite(
+        G, C,
+        [&](std::size_t J) {
+          return Seq[J].Kind == EventKind::MapWrite && Seq[J].Map == Cp.Map;
+        },
+        Path);
     // What lies between the copy and the write: a load completes only
     // through a wait (any wait may pass its completion on), a store through
     // a wait_group deep enough.
     Verdict V;
-    unsigned Commits = 0;
-    auto Scan = [&](std::size_t From, std::size_t To) {
-      if (Cp.Kind == EventKind::Store) {
-        scan(Seq, From, To, Commits, V);
-        return;
-      }
-      for (std::size_t J = From; J < To && V.State == Verdict::Uncovered; ++J)
-        if (divertsOrUnknown(Seq[J]))
-          V.State = Verdict::Unknown;
-        else if (Seq[J].Kind == EventKind::BarrierWait)
-          V.State = Verdict::Covered;
-    };
-    std::optional<std::size_t> W;
-    for (std::size_t J = C + 1; J < Seq.size() && !W; ++J)
-      if (Rewrites(J))
-        W = J;
-    if (W) {
-      Scan(C + 1, *W);
+    if (Cp.Kind == EventKind::Store) {
+      scan(Seq, Path, V);
     } else {
-      // Through the back edge of the innermost loop that rewrites the map
-      // before the copy.
-      for (auto L = Cp.Loops.rbegin(); L != Cp.Loops.rend() && !W; ++L) {
-        auto [B, E] = loopRange(Seq, C, *L);
-        for (std::size_t J = B; J < C && !W; ++J)
-          if (Seq[J].Kind == EventKind::MapWrite && Seq[J].Map == Cp.Map &&
-              onePath(Seq[J], Cp))
-            W = J;
-        if (!W)
-          continue;
-        Scan(C + 1, E);
-        Scan(B, *W);
-      }
+      for (std::size_t J : Path)
+        if (V.State == Verdict::Uncovered && unknown(Seq[J]))
+          V.State = Verdict::Unknown;
+        else if (V.State == Verdict::Uncovered &&
+                 Seq[J].Kind == EventKind::BarrierWait)
+          V.State = Verdict::Covered;
     }
     if (W && V.State == Verdict::Uncovered)
       Out.push_back({"TMAP-INFLIGHT-IMMUTABLE", C, *W, V.Wait, V.Commits});

@@ -4,21 +4,22 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Ordering (protocol) rules of tma-rules.md 11.A over a kernel's events in
-// source order: which fence, wait or thread barrier must lie between two
-// operations. The caller (api/KernelModel) lists the events of one kernel
-// body, helpers inlined at their calls, with the structure around each one
-// (enclosing loops and if-branches). Every rule reasons about the direct
-// path between two events only: the events written between them, minus
-// nothing. Anything that may divert or order that path without the model
-// knowing (an unknown call, a jump, an unknown wait depth) is an Opaque or
-// Jump event, and a rule that meets one stays silent.
+// Ordering (protocol) rules of tma-rules.md 11.A over a kernel's events and
+// the control flow between them (rules/OrderingFlow): which fence, wait or
+// thread barrier must lie between two operations. The caller
+// (api/KernelModel) builds both from Clang's CFG of one kernel body,
+// helpers inlined at their calls. A rule reasons about the paths between two
+// events: an event on any of them counts (a fence on one path silences the
+// pair), and anything that may order or divert a path without the model
+// knowing (an unknown call, an unknown wait depth) is an Opaque event, which
+// silences every pair it lies between.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TMA_TIDY_RULES_ORDERINGRULES_H
 #define TMA_TIDY_RULES_ORDERINGRULES_H
 
+#include "rules/OrderingFlow.h"
 #include "rules/ThreadSets.h"
 
 #include <cstddef>
@@ -48,7 +49,6 @@ enum class EventKind {
   MapWrite,     ///< a write of a map in global memory (Map): generic
                 ///< stores, tensormap.replace, tensormap.cp_fenceproxy
   Opaque,       ///< something that may order or divert the path (unknown)
-  Jump,         ///< return / break / continue
 };
 
 /// What a BarrierUse does on its barrier.
@@ -58,8 +58,7 @@ enum class UseRole {
   Expect, ///< an expect-tx without arrival
 };
 
-/// One event. Loops and Branches describe its place: the ids of the loops
-/// around it, outermost first, and the (if statement id, branch) pairs.
+/// One event; its place is its node in the Flow.
 struct Event {
   EventKind Kind = EventKind::Opaque;
   /// The buffer or barrier; -1 when the model cannot name it.
@@ -80,10 +79,12 @@ struct Event {
   /// Tensor Load / Store, MapAcquire: the tensor map, when it is a kernel
   /// parameter pointing to global memory (-1: other or unknown).
   int Map = -1;
-  std::vector<std::uintptr_t> Loops;
-  std::vector<std::pair<std::uintptr_t, unsigned>> Branches;
+  /// It runs only where some condition held: in a branch of an if or a
+  /// switch, on the right of && / ||, in an arm of ?:, after a conditional
+  /// return (not merely in a loop's body).
+  bool Guarded = false;
   /// The threads that run it; null when the model cannot tell (an unknown
-  /// guard, a jump under a guard before it).
+  /// guard, a join of paths under different guards).
   std::shared_ptr<const threads::ThreadSet> Threads;
 };
 
@@ -99,57 +100,61 @@ struct Finding {
   unsigned Commits = 0;
 };
 
-/// Whether the events \p A (earlier) and \p B can both run on one pass
-/// through the code: they are not in different branches of one if.
-bool onePath(const Event &A, const Event &B);
-
 /// BULK-S2G-FENCE-BEFORE / TMA-STORE-FENCE: a copy reading a buffer that
 /// generic stores wrote before it with no fence.proxy.async in between, in
 /// the writing threads: a fence that the thread sets prove some writing
 /// thread (of a block of \p Block) does not run does not count; any other
 /// fence silences the pair.
 std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
+                                      const Flow &G,
                                       threads::BlockSize Block = {});
 
 /// BULK-S2G-WAIT-BEFORE-REUSE / TMA-STORE-WAIT, at exit: a copy reading
-/// shared memory after which the kernel runs to its end with no
-/// cp.async.bulk.wait_group at all.
-std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq);
+/// shared memory after which the kernel can run to its end and no
+/// cp.async.bulk.wait_group comes later on any path (not round the loop
+/// again: a wait before the copy in its loop does not wait for the last
+/// one). An early return reached with no wait silences it.
+std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
+                                    const Flow &G);
 
 /// BULK-S2G-WAIT-BEFORE-REUSE / TMA-STORE-WAIT, on reuse: a generic store
 /// overwriting a buffer that a copy read before (later in the code, or
 /// earlier in the same loop body, through the back edge) with no
 /// wait_group.read in between that covers the copy's group.
-std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq);
+std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
+                                     const Flow &G);
 
 /// MBAR-INIT-VISIBLE: a barrier initialised by some threads (the init is
 /// guarded) and then used by all threads (no guard, no jump before it) with
 /// no thread barrier in between.
-std::vector<Finding> initVisible(const std::vector<Event> &Seq);
+std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G);
 
 /// MBAR-REINIT-INVAL: mbarrier.init of one fixed barrier inside a loop that
 /// also uses it, with no mbarrier.inval in that loop.
-std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq);
+std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq, const Flow &G);
 
 /// TMA-LOAD-WAIT-BEFORE-READ: a generic read of a buffer that a copy into
 /// it (on the path before the read) may still be writing: no mbarrier wait
 /// in between. BULK-WAITGROUP-SCOPE when a cp.async.bulk.wait_group lies in
 /// between instead (it does not wait for mbarrier-completed copies); Wait
 /// is then set to it.
-std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq);
+std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
+                                        const Flow &G);
 
 /// ASYNC-WAR-FENCE (its blatant half): a copy into a buffer that generic
 /// loads read before it (earlier in the code, or later in the same loop
 /// body through the back edge) with nothing at all in between: no proxy
 /// fence, no thread barrier, no mbarrier wait or plain arrive (the
 /// catalogue's policy counts an mbarrier hand-off as ordering).
-std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq);
+std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq,
+                                   const Flow &G);
 
 /// MBAR-EXPECT-BEFORE-LAST-ARRIVE: a plain arrive on a barrier followed on
 /// one path by an expect-tx (without arrival) on the same barrier, with no
 /// wait in between: the arrive may complete the phase before its bytes are
 /// expected.
-std::vector<Finding> expectAfterArrive(const std::vector<Event> &Seq);
+std::vector<Finding> expectAfterArrive(const std::vector<Event> &Seq,
+                                       const Flow &G);
 
 /// BULK-WAITGROUP-SCOPE, the other half: a copy issued under a guard, the
 /// wait that covers its group executed by more threads than the guard
@@ -160,12 +165,14 @@ std::vector<Finding> expectAfterArrive(const std::vector<Event> &Seq);
 /// issued nothing, and so must the store; otherwise the guards' structure
 /// does.
 std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq,
+                                        const Flow &G,
                                         threads::BlockSize Block = {});
 
 /// TMAP-PLACE-GLOBAL-FENCE, ordering half: a tensor copy reads a map in
 /// global memory for which an acquire fence follows it on one path but none
 /// precedes it.
-std::vector<Finding> acquireAfterCopy(const std::vector<Event> &Seq);
+std::vector<Finding> acquireAfterCopy(const std::vector<Event> &Seq,
+                                      const Flow &G);
 
 /// TMAP-INFLIGHT-IMMUTABLE: a tensor copy reading a map in global memory,
 /// then a write of that map on one path (later in the code, or earlier in
@@ -173,7 +180,8 @@ std::vector<Finding> acquireAfterCopy(const std::vector<Event> &Seq);
 /// complete: for a load, no mbarrier wait at all in between (any barrier's
 /// wait may hand the completion on); for a store, no wait_group.read whose
 /// depth completes its group (Wait and Commits as for the wait rules).
-std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq);
+std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq,
+                                        const Flow &G);
 
 /// MBAR-UNINIT: a barrier whose every use is known (\p AllUsesKnown), used
 /// \p Uses times and initialised \p Inits times.

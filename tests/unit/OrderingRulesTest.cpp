@@ -12,11 +12,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "rules/OrderingRules.h"
+#include "OrderingTestKernel.h"
 
 #include "gtest/gtest.h"
 
 using namespace tma::rules::ordering;
+using namespace tma::rules::ordering::test;
 
 namespace {
 
@@ -39,13 +40,30 @@ Event waitRead(std::uint64_t N) {
   E.Depth = N;
   return E;
 }
-Event in(Event E, std::uintptr_t If, unsigned Branch) {
-  E.Branches.push_back({If, Branch});
-  return E;
+/// `if (c) { E }` after \p Before.
+Kern guarded(std::vector<Event> Before, Event E,
+             std::vector<Event> After = {}) {
+  Prog P;
+  for (Event &B : Before)
+    P << B;
+  P.ifElse([&](Prog &Q) { Q << E; });
+  for (Event &A : After)
+    P << A;
+  return P.done();
 }
-Event loop(Event E, std::uintptr_t L) {
-  E.Loops.push_back(L);
-  return E;
+/// `while (c) { Body }` after \p Before.
+Kern looped(std::vector<Event> Body, std::vector<Event> Before = {},
+            std::vector<Event> After = {}) {
+  Prog P;
+  for (Event &B : Before)
+    P << B;
+  P.loop([&](Prog &Q) {
+    for (Event &E : Body)
+      Q << E;
+  });
+  for (Event &A : After)
+    P << A;
+  return P.done();
 }
 
 //===----------------------------------------------------------------------===//
@@ -53,24 +71,27 @@ Event loop(Event E, std::uintptr_t L) {
 //===----------------------------------------------------------------------===//
 
 TEST(FenceBeforeStore, WriteThenStoreWithoutFence) {
-  std::vector<Event> Seq = {ev(K::GenericWrite, 0), ev(K::ThreadSync),
-                            in(store(0), 1, 0)};
+  Kern Seq = guarded({ev(K::GenericWrite, 0), ev(K::ThreadSync)}, store(0));
   auto F = fenceBeforeStore(Seq);
   ASSERT_EQ(F.size(), 1u);
   EXPECT_STREQ(F[0].Rule, "TMA-STORE-FENCE");
   EXPECT_EQ(F[0].First, 0u);
   EXPECT_EQ(F[0].Second, 2u);
-  Seq[2].Tensor = false;
+  Seq.Seq[2].Tensor = false;
   EXPECT_STREQ(fenceBeforeStore(Seq)[0].Rule, "BULK-S2G-FENCE-BEFORE");
 }
 
 TEST(FenceBeforeStore, FenceInBetween) {
-  std::vector<Event> Seq = {ev(K::GenericWrite, 0), ev(K::ProxyFence),
-                            ev(K::ThreadSync), in(store(0), 1, 0)};
-  EXPECT_TRUE(fenceBeforeStore(Seq).empty());
-  // A fence in any branch in between: silent (not proven missing).
-  Seq[1] = in(ev(K::ProxyFence), 7, 0);
-  EXPECT_TRUE(fenceBeforeStore(Seq).empty());
+  EXPECT_TRUE(fenceBeforeStore(guarded({ev(K::GenericWrite, 0),
+                                        ev(K::ProxyFence), ev(K::ThreadSync)},
+                                       store(0)))
+                  .empty());
+  // A fence in a branch on the way: silent (not proven missing).
+  Prog P;
+  P << ev(K::GenericWrite, 0);
+  P.ifElse([](Prog &Q) { Q << ev(K::ProxyFence); });
+  P << ev(K::ThreadSync) << store(0);
+  EXPECT_TRUE(fenceBeforeStore(P.done()).empty());
 }
 
 TEST(FenceBeforeStore, OtherBufferOrUnknownOrOtherBranch) {
@@ -78,13 +99,15 @@ TEST(FenceBeforeStore, OtherBufferOrUnknownOrOtherBranch) {
   EXPECT_TRUE(fenceBeforeStore({ev(K::GenericWrite, 0), ev(K::Opaque),
                                 store(0)})
                   .empty());
-  EXPECT_TRUE(
-      fenceBeforeStore({ev(K::GenericWrite, 0), ev(K::Jump), store(0)})
-          .empty());
   // then-branch write, else-branch store: never on one path.
-  EXPECT_TRUE(fenceBeforeStore({in(ev(K::GenericWrite, 0), 1, 0),
-                                in(store(0), 1, 1)})
-                  .empty());
+  Prog P;
+  P.ifElse([](Prog &Q) { Q << ev(K::GenericWrite, 0); },
+           [](Prog &Q) { Q << store(0); });
+  EXPECT_TRUE(fenceBeforeStore(P.done()).empty());
+  // A write after the store in a loop is not before it (this rule does not
+  // look through the back edge).
+  EXPECT_TRUE(
+      fenceBeforeStore(looped({store(0), ev(K::GenericWrite, 0)})).empty());
   // Store with no known buffer.
   EXPECT_TRUE(fenceBeforeStore({ev(K::GenericWrite, 0), store(-1)}).empty());
 }
@@ -114,15 +137,17 @@ TEST(WaitBeforeExit, WaitOrUnknownAfterStore) {
   // Any depth: the exit rule only proves that no wait exists at all.
   EXPECT_TRUE(waitBeforeExit({store(0), ev(K::Commit), waitRead(3)}).empty());
   EXPECT_TRUE(waitBeforeExit({store(0), ev(K::Opaque)}).empty());
-  EXPECT_TRUE(waitBeforeExit({store(0), ev(K::Jump)}).empty());
 }
 
 TEST(WaitBeforeExit, WaitOnlyBeforeTheStoreInTheLoop) {
   // for (...) { wait_group.read 0; store; commit; }  -- the last one is not
   // waited for before exit.
-  auto F = waitBeforeExit({loop(waitRead(0), 1), loop(store(0), 1),
-                           loop(ev(K::Commit), 1)});
+  auto F = waitBeforeExit(looped({waitRead(0), store(0), ev(K::Commit)}));
   EXPECT_EQ(F.size(), 1u);
+  // ... and is when a wait follows the loop.
+  EXPECT_TRUE(waitBeforeExit(looped({waitRead(0), store(0), ev(K::Commit)},
+                                    {}, {waitRead(0)}))
+                  .empty());
 }
 
 //===----------------------------------------------------------------------===//
@@ -176,20 +201,18 @@ TEST(WaitBeforeReuse, PartOfTheBufferIsNotProven) {
 
 TEST(WaitBeforeReuse, ThroughTheBackEdge) {
   // for (...) { write; fence; sync; store; commit; [wait N] }
-  std::vector<Event> Seq = {loop(ev(K::GenericWrite, 0), 1),
-                            loop(ev(K::ProxyFence), 1),
-                            loop(ev(K::ThreadSync), 1), loop(store(0), 1),
-                            loop(ev(K::Commit), 1)};
-  auto F = waitBeforeReuse(Seq);
+  std::vector<Event> Body = {ev(K::GenericWrite, 0), ev(K::ProxyFence),
+                             ev(K::ThreadSync), store(0), ev(K::Commit)};
+  auto F = waitBeforeReuse(looped(Body));
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].First, 3u);
   EXPECT_EQ(F[0].Second, 0u);
   // wait_group.read 0 at the top of the body covers it.
-  Seq.insert(Seq.begin(), loop(waitRead(0), 1));
-  EXPECT_TRUE(waitBeforeReuse(Seq).empty());
+  Body.insert(Body.begin(), waitRead(0));
+  EXPECT_TRUE(waitBeforeReuse(looped(Body)).empty());
   // wait_group.read 1 there does not.
-  Seq[0].Depth = 1;
-  EXPECT_EQ(waitBeforeReuse(Seq).size(), 1u);
+  Body[0].Depth = 1;
+  EXPECT_EQ(waitBeforeReuse(looped(Body)).size(), 1u);
 }
 
 //===----------------------------------------------------------------------===//
@@ -197,36 +220,50 @@ TEST(WaitBeforeReuse, ThroughTheBackEdge) {
 //===----------------------------------------------------------------------===//
 
 TEST(InitVisible, GuardedInitThenUseByAll) {
-  std::vector<Event> Seq = {in(ev(K::BarrierInit, 0), 1, 0),
-                            in(ev(K::ProxyFence), 1, 0),
-                            ev(K::BarrierWait, 0)};
-  auto F = initVisible(Seq);
+  auto Make = [](std::vector<Event> After) {
+    Prog P;
+    P.ifElse([](Prog &Q) { Q << ev(K::BarrierInit, 0) << ev(K::ProxyFence); });
+    for (Event &E : After)
+      P << E;
+    return P.done();
+  };
+  auto F = initVisible(Make({ev(K::BarrierWait, 0)}));
   ASSERT_EQ(F.size(), 1u);
   EXPECT_STREQ(F[0].Rule, "MBAR-INIT-VISIBLE");
   EXPECT_EQ(F[0].Second, 2u);
-  Seq.insert(Seq.begin() + 2, ev(K::ThreadSync));
-  EXPECT_TRUE(initVisible(Seq).empty());
+  EXPECT_TRUE(
+      initVisible(Make({ev(K::ThreadSync), ev(K::BarrierWait, 0)})).empty());
+  // A thread barrier on one path in between: silent.
+  Prog P;
+  P.ifElse([](Prog &Q) { Q << ev(K::BarrierInit, 0); });
+  P.ifElse([](Prog &Q) { Q << ev(K::ThreadSync); });
+  P << ev(K::BarrierWait, 0);
+  EXPECT_TRUE(initVisible(P.done()).empty());
 }
 
 TEST(InitVisible, SilentCases) {
   // The same guard again: possibly the initialising thread only.
-  EXPECT_TRUE(initVisible({in(ev(K::BarrierInit, 0), 1, 0),
-                           in(ev(K::BarrierUse, 0), 2, 0)})
-                  .empty());
+  Prog Again;
+  Again.ifElse([](Prog &Q) { Q << ev(K::BarrierInit, 0); });
+  Again.ifElse([](Prog &Q) { Q << ev(K::BarrierUse, 0); });
+  EXPECT_TRUE(initVisible(Again.done()).empty());
   // An unguarded init (every thread initialises).
   EXPECT_TRUE(initVisible({ev(K::BarrierInit, 0), ev(K::BarrierUse, 0)})
                   .empty());
-  // A jump before: `if (threadIdx.x != 0) return;`.
-  EXPECT_TRUE(initVisible({in(ev(K::Jump), 3, 0),
-                           in(ev(K::BarrierInit, 0), 1, 0),
-                           ev(K::BarrierUse, 0)})
+  // An early return before: `if (threadIdx.x != 0) return;` leaves the
+  // initialising thread only (what follows is guarded).
+  Prog Ret;
+  Ret.ifElse([](Prog &Q) { Q.ret(); });
+  Ret.ifElse([](Prog &Q) { Q << ev(K::BarrierInit, 0); });
+  Ret << ev(K::BarrierUse, 0);
+  EXPECT_TRUE(initVisible(Ret.done()).empty());
+  // Another barrier's wait may synchronise; an unknown call may.
+  EXPECT_TRUE(initVisible(guarded({}, ev(K::BarrierInit, 0),
+                                  {ev(K::BarrierWait, 1),
+                                   ev(K::BarrierUse, 0)}))
                   .empty());
-  // Another barrier's wait may synchronise.
-  EXPECT_TRUE(initVisible({in(ev(K::BarrierInit, 0), 1, 0),
-                           ev(K::BarrierWait, 1), ev(K::BarrierUse, 0)})
-                  .empty());
-  EXPECT_TRUE(initVisible({in(ev(K::BarrierInit, 0), 1, 0), ev(K::Opaque),
-                           ev(K::BarrierUse, 0)})
+  EXPECT_TRUE(initVisible(guarded({}, ev(K::BarrierInit, 0),
+                                  {ev(K::Opaque), ev(K::BarrierUse, 0)}))
                   .empty());
 }
 
@@ -235,32 +272,38 @@ TEST(InitVisible, SilentCases) {
 //===----------------------------------------------------------------------===//
 
 TEST(ReinitInLoop, InitAndUseInOneLoop) {
-  Event Init = loop(ev(K::BarrierInit, 0), 5);
+  Event Init = ev(K::BarrierInit, 0);
   Init.FixedObject = true;
-  std::vector<Event> Seq = {Init, loop(ev(K::ThreadSync), 5),
-                            loop(ev(K::BarrierWait, 0), 5)};
-  auto F = reinitInLoop(Seq);
+  std::vector<Event> Body = {Init, ev(K::ThreadSync), ev(K::BarrierWait, 0)};
+  auto F = reinitInLoop(looped(Body));
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].Second, 2u);
   // Invalidated in the loop: legal.
-  Seq.push_back(loop(ev(K::BarrierInval, 0), 5));
-  EXPECT_TRUE(reinitInLoop(Seq).empty());
+  Body.push_back(ev(K::BarrierInval, 0));
+  EXPECT_TRUE(reinitInLoop(looped(Body)).empty());
 }
 
 TEST(ReinitInLoop, SilentCases) {
-  Event Init = loop(ev(K::BarrierInit, 0), 5);
+  Event Init = ev(K::BarrierInit, 0);
   // bar[i] in `for (i < S) init(&bar[i])`: a different barrier each pass.
-  EXPECT_TRUE(reinitInLoop({Init, loop(ev(K::BarrierUse, 0), 5)}).empty());
+  EXPECT_TRUE(reinitInLoop(looped({Init, ev(K::BarrierUse, 0)})).empty());
   Init.FixedObject = true;
-  // No use in the loop, or a break that may end it after one pass.
-  EXPECT_TRUE(reinitInLoop({Init, ev(K::BarrierUse, 0)}).empty());
-  EXPECT_TRUE(reinitInLoop({Init, loop(ev(K::BarrierUse, 0), 5),
-                            loop(ev(K::Jump), 5)})
-                  .empty());
+  // No use in the loop.
+  EXPECT_TRUE(
+      reinitInLoop(looped({Init}, {}, {ev(K::BarrierUse, 0)})).empty());
+  // A break that ends every pass: the loop never comes back to the init.
+  Prog Once;
+  Once.loop([&](Prog &Q) { Q << Init << ev(K::BarrierUse, 0); Q.brk(); });
+  EXPECT_TRUE(reinitInLoop(Once.done()).empty());
+  // A break on one path only: the next pass may re-initialise it.
+  Prog Maybe;
+  Maybe.loop([&](Prog &Q) {
+    Q << Init << ev(K::BarrierUse, 0);
+    Q.ifElse([](Prog &R) { R.brk(); });
+  });
+  EXPECT_EQ(reinitInLoop(Maybe.done()).size(), 1u);
   // Init outside the loop.
-  Event Outside = ev(K::BarrierInit, 0);
-  Outside.FixedObject = true;
-  EXPECT_TRUE(reinitInLoop({Outside, loop(ev(K::BarrierUse, 0), 5)}).empty());
+  EXPECT_TRUE(reinitInLoop(looped({ev(K::BarrierUse, 0)}, {Init})).empty());
 }
 
 //===----------------------------------------------------------------------===//
@@ -280,19 +323,28 @@ Event load(int Buffer, int Barrier) {
 }
 
 TEST(LoadWaitBeforeRead, ReadWithoutWait) {
-  auto F = loadWaitBeforeRead({in(load(0, 1), 1, 0), ev(K::ThreadSync),
-                               ev(K::GenericRead, 0)});
+  auto F = loadWaitBeforeRead(
+      guarded({}, load(0, 1), {ev(K::ThreadSync), ev(K::GenericRead, 0)}));
   ASSERT_EQ(F.size(), 1u);
   EXPECT_STREQ(F[0].Rule, "TMA-LOAD-WAIT-BEFORE-READ");
   EXPECT_EQ(F[0].Second, 2u);
-  EXPECT_TRUE(loadWaitBeforeRead({in(load(0, 1), 1, 0), ev(K::BarrierWait, 1),
-                                  ev(K::GenericRead, 0)})
+  EXPECT_TRUE(loadWaitBeforeRead(guarded({}, load(0, 1),
+                                         {ev(K::BarrierWait, 1),
+                                          ev(K::GenericRead, 0)}))
                   .empty());
+  // A wait on one path in between: silent.
+  Prog P;
+  P << load(0, 1);
+  P.ifElse([](Prog &Q) { Q << ev(K::BarrierWait, 1); });
+  P << ev(K::GenericRead, 0);
+  EXPECT_TRUE(loadWaitBeforeRead(P.done()).empty());
 }
 
 TEST(LoadWaitBeforeRead, BulkGroupWaitIsNotAnMbarrierWait) {
-  auto F = loadWaitBeforeRead({in(load(0, 1), 1, 0), in(waitRead(0), 1, 0),
-                               ev(K::ThreadSync), ev(K::GenericRead, 0)});
+  Prog P;
+  P.ifElse([](Prog &Q) { Q << load(0, 1) << waitRead(0); });
+  P << ev(K::ThreadSync) << ev(K::GenericRead, 0);
+  auto F = loadWaitBeforeRead(P.done());
   ASSERT_EQ(F.size(), 1u);
   EXPECT_STREQ(F[0].Rule, "BULK-WAITGROUP-SCOPE");
   EXPECT_EQ(F[0].Wait, std::optional<std::size_t>(1));
@@ -301,9 +353,10 @@ TEST(LoadWaitBeforeRead, BulkGroupWaitIsNotAnMbarrierWait) {
 TEST(LoadWaitBeforeRead, SilentCases) {
   // Another buffer, another branch (a consumer warp), an unknown call.
   EXPECT_TRUE(loadWaitBeforeRead({load(0, 1), ev(K::GenericRead, 2)}).empty());
-  EXPECT_TRUE(loadWaitBeforeRead({in(load(0, 1), 1, 0),
-                                  in(ev(K::GenericRead, 0), 1, 1)})
-                  .empty());
+  Prog Warps;
+  Warps.ifElse([](Prog &Q) { Q << load(0, 1); },
+               [](Prog &Q) { Q << ev(K::GenericRead, 0); });
+  EXPECT_TRUE(loadWaitBeforeRead(Warps.done()).empty());
   EXPECT_TRUE(loadWaitBeforeRead({load(0, 1), ev(K::Opaque),
                                   ev(K::GenericRead, 0)})
                   .empty());
@@ -318,7 +371,7 @@ TEST(LoadWaitBeforeRead, SilentCases) {
 //===----------------------------------------------------------------------===//
 
 TEST(AsyncWarFence, ReadThenReloadWithNothingBetween) {
-  auto F = asyncWarFence({ev(K::GenericRead, 0), in(load(0, 1), 1, 0)});
+  auto F = asyncWarFence(guarded({ev(K::GenericRead, 0)}, load(0, 1)));
   ASSERT_EQ(F.size(), 1u);
   EXPECT_STREQ(F[0].Rule, "ASYNC-WAR-FENCE");
   EXPECT_EQ(F[0].First, 0u);
@@ -327,20 +380,25 @@ TEST(AsyncWarFence, ReadThenReloadWithNothingBetween) {
 
 TEST(AsyncWarFence, ThroughTheBackEdge) {
   // for (...) { if (t0) load; wait; read; }  -- the next load overtakes.
-  std::vector<Event> Seq = {loop(in(load(0, 1), 1, 0), 9),
-                            loop(ev(K::BarrierWait, 1), 9),
-                            loop(ev(K::GenericRead, 0), 9)};
-  auto F = asyncWarFence(Seq);
+  auto Make = [](bool Sync) {
+    Prog P;
+    P.loop([&](Prog &Q) {
+      Q.ifElse([](Prog &R) { R << load(0, 1); });
+      Q << ev(K::BarrierWait, 1) << ev(K::GenericRead, 0);
+      if (Sync)
+        Q << ev(K::ThreadSync);
+    });
+    return P.done();
+  };
+  auto F = asyncWarFence(Make(false));
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].First, 2u);
   // __syncthreads() at the end of the body orders it (the policy).
-  Seq.push_back(loop(ev(K::ThreadSync), 9));
-  EXPECT_TRUE(asyncWarFence(Seq).empty());
+  EXPECT_TRUE(asyncWarFence(Make(true)).empty());
 }
 
 TEST(AsyncWarFence, AnyOrderingSilences) {
-  for (K Kind : {K::ProxyFence, K::ThreadSync, K::BarrierWait, K::Opaque,
-                 K::Jump})
+  for (K Kind : {K::ProxyFence, K::ThreadSync, K::BarrierWait, K::Opaque})
     EXPECT_TRUE(
         asyncWarFence({ev(K::GenericRead, 0), ev(Kind, 4), load(0, 1)})
             .empty());
@@ -380,9 +438,10 @@ TEST(ExpectAfterArrive, SilentCases) {
                                  ev(K::BarrierWait, 0),
                                  use(0, UseRole::Expect)})
                   .empty());
-  EXPECT_TRUE(expectAfterArrive({in(use(0, UseRole::Arrive), 1, 0),
-                                 in(use(0, UseRole::Expect), 1, 1)})
-                  .empty());
+  Prog P;
+  P.ifElse([](Prog &Q) { Q << use(0, UseRole::Arrive); },
+           [](Prog &Q) { Q << use(0, UseRole::Expect); });
+  EXPECT_TRUE(expectAfterArrive(P.done()).empty());
 }
 
 //===----------------------------------------------------------------------===//
@@ -391,36 +450,39 @@ TEST(ExpectAfterArrive, SilentCases) {
 
 TEST(WaitByOtherThreads, AllThreadsWaitThenWrite) {
   // if (t0) { store; commit; } wait_group.read 0; buf[tid] = ...;
-  std::vector<Event> Seq = {in(store(0), 1, 0), in(ev(K::Commit), 1, 0),
-                            waitRead(0), ev(K::GenericWrite, 0)};
-  auto F = waitByOtherThreads(Seq);
+  auto Make = [](std::vector<Event> After) {
+    Prog P;
+    P.ifElse([](Prog &Q) { Q << store(0) << ev(K::Commit); });
+    for (Event &E : After)
+      P << E;
+    return P.done();
+  };
+  auto F = waitByOtherThreads(Make({waitRead(0), ev(K::GenericWrite, 0)}));
   ASSERT_EQ(F.size(), 1u);
   EXPECT_STREQ(F[0].Rule, "BULK-WAITGROUP-SCOPE");
   EXPECT_EQ(F[0].Wait, std::optional<std::size_t>(2));
   EXPECT_EQ(F[0].Second, 3u);
   // __syncthreads() after the wait: the others wait for the issuer.
-  Seq.insert(Seq.begin() + 3, ev(K::ThreadSync));
-  EXPECT_TRUE(waitByOtherThreads(Seq).empty());
+  EXPECT_TRUE(waitByOtherThreads(Make({waitRead(0), ev(K::ThreadSync),
+                                       ev(K::GenericWrite, 0)}))
+                  .empty());
 }
 
 TEST(WaitByOtherThreads, SilentCases) {
   // The issuer waits (in its own branch), or the write is the issuer's.
-  EXPECT_TRUE(waitByOtherThreads({in(store(0), 1, 0), in(ev(K::Commit), 1, 0),
-                                  in(waitRead(0), 1, 0),
-                                  ev(K::GenericWrite, 0)})
-                  .empty());
-  EXPECT_TRUE(waitByOtherThreads({in(store(0), 1, 0), in(ev(K::Commit), 1, 0),
-                                  waitRead(0),
-                                  in(ev(K::GenericWrite, 0), 1, 0)})
-                  .empty());
+  Prog Own;
+  Own.ifElse([](Prog &Q) { Q << store(0) << ev(K::Commit) << waitRead(0); });
+  Own << ev(K::GenericWrite, 0);
+  EXPECT_TRUE(waitByOtherThreads(Own.done()).empty());
   // An unguarded store: every thread issued and waits for its own.
   EXPECT_TRUE(waitByOtherThreads({store(0), ev(K::Commit), waitRead(0),
                                   ev(K::GenericWrite, 0)})
                   .empty());
   // The wait does not cover the group: waitBeforeReuse's case, not this.
-  EXPECT_TRUE(waitByOtherThreads({in(store(0), 1, 0), in(ev(K::Commit), 1, 0),
-                                  waitRead(1), ev(K::GenericWrite, 0)})
-                  .empty());
+  Prog Shallow;
+  Shallow.ifElse([](Prog &Q) { Q << store(0) << ev(K::Commit); });
+  Shallow << waitRead(1) << ev(K::GenericWrite, 0);
+  EXPECT_TRUE(waitByOtherThreads(Shallow.done()).empty());
 }
 
 //===----------------------------------------------------------------------===//
@@ -503,22 +565,20 @@ TEST(MapRewriteInFlight, StoreAgainstTheWaitDepth) {
 TEST(MapRewriteInFlight, ThroughTheBackEdge) {
   // for (...) { rewrite; load; }: the next pass rewrites the map the last
   // load may still read; a wait anywhere in the loop silences it.
-  auto F = mapRewriteInFlight(
-      {loop(mapWrite(7), 1), loop(mapped(load(0, 1), 7), 1)});
+  auto F = mapRewriteInFlight(looped({mapWrite(7), mapped(load(0, 1), 7)}));
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].First, 1u);
   EXPECT_EQ(F[0].Second, 0u);
-  EXPECT_TRUE(mapRewriteInFlight({loop(ev(K::BarrierWait, 2), 1),
-                                  loop(mapWrite(7), 1),
-                                  loop(mapped(load(0, 1), 7), 1)})
+  EXPECT_TRUE(mapRewriteInFlight(looped({ev(K::BarrierWait, 2), mapWrite(7),
+                                         mapped(load(0, 1), 7)}))
                   .empty());
-  EXPECT_TRUE(mapRewriteInFlight({loop(mapWrite(7), 1),
-                                  loop(mapped(load(0, 1), 7), 1),
-                                  loop(ev(K::BarrierWait, 1), 1)})
+  EXPECT_TRUE(mapRewriteInFlight(looped({mapWrite(7), mapped(load(0, 1), 7),
+                                         ev(K::BarrierWait, 1)}))
                   .empty());
   // The rewrite before the loop is no rewrite after the copy.
-  EXPECT_TRUE(mapRewriteInFlight({mapWrite(7), loop(mapped(load(0, 1), 7), 1)})
-                  .empty());
+  EXPECT_TRUE(
+      mapRewriteInFlight(looped({mapped(load(0, 1), 7)}, {mapWrite(7)}))
+          .empty());
 }
 
 TEST(MapRewriteInFlight, SilentCases) {
@@ -530,12 +590,10 @@ TEST(MapRewriteInFlight, SilentCases) {
   EXPECT_TRUE(mapRewriteInFlight({mapped(load(0, 1), 7), ev(K::Opaque),
                                   mapWrite(7)})
                   .empty());
-  EXPECT_TRUE(mapRewriteInFlight({mapped(load(0, 1), 7), ev(K::Jump),
-                                  mapWrite(7)})
-                  .empty());
-  EXPECT_TRUE(mapRewriteInFlight({in(mapped(load(0, 1), 7), 3, 0),
-                                  in(mapWrite(7), 3, 1)})
-                  .empty());
+  Prog P;
+  P.ifElse([](Prog &Q) { Q << mapped(load(0, 1), 7); },
+           [](Prog &Q) { Q << mapWrite(7); });
+  EXPECT_TRUE(mapRewriteInFlight(P.done()).empty());
   EXPECT_TRUE(
       mapRewriteInFlight({mapWrite(7), mapped(load(0, 1), 7)}).empty());
   EXPECT_TRUE(mapRewriteInFlight({mapped(store(0), 7), waitRead(0)}).empty());

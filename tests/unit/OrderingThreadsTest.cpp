@@ -7,16 +7,17 @@
 //
 // BULK-WAITGROUP-SCOPE decided by thread sets where they are known (the
 // same thread in two blocks, a warp waiting for one thread), the guards'
-// structure where they are not; TMA-STORE-FENCE with fences that do or do
+// control flow where they are not; TMA-STORE-FENCE with fences that do or do
 // not run in the writing threads.
 //
 //===----------------------------------------------------------------------===//
 
-#include "rules/OrderingRules.h"
+#include "OrderingTestKernel.h"
 
 #include "gtest/gtest.h"
 
 using namespace tma::rules::ordering;
+using namespace tma::rules::ordering::test;
 namespace th = tma::rules::threads;
 
 namespace {
@@ -36,112 +37,146 @@ std::shared_ptr<const th::ThreadSet> below(std::int64_t N) {
 }
 std::shared_ptr<const th::ThreadSet> everyone() { return set(th::ThreadSet()); }
 
-Event ev(K Kind, int Object, std::shared_ptr<const th::ThreadSet> T,
-         std::vector<std::pair<std::uintptr_t, unsigned>> Branches = {}) {
+Event ev(K Kind, int Object, std::shared_ptr<const th::ThreadSet> T) {
   Event E;
   E.Kind = Kind;
   E.Object = Object;
   E.Threads = std::move(T);
-  E.Branches = std::move(Branches);
   return E;
 }
-Event store(std::shared_ptr<const th::ThreadSet> T,
-            std::vector<std::pair<std::uintptr_t, unsigned>> Branches) {
-  Event E = ev(K::Store, 0, std::move(T), std::move(Branches));
+Event store(std::shared_ptr<const th::ThreadSet> T) {
+  Event E = ev(K::Store, 0, std::move(T));
   E.WholeObject = true;
   E.Tensor = true;
   return E;
 }
-Event wait0(std::shared_ptr<const th::ThreadSet> T,
-            std::vector<std::pair<std::uintptr_t, unsigned>> Branches = {}) {
-  Event E = ev(K::WaitGroup, -1, std::move(T), std::move(Branches));
+Event wait0(std::shared_ptr<const th::ThreadSet> T) {
+  Event E = ev(K::WaitGroup, -1, std::move(T));
   E.Depth = 0;
   return E;
 }
 
+/// Each group of events in its own `if (c) { ... }` (an empty group: at
+/// the top level).
+Kern blocks(std::vector<std::vector<Event>> Groups, std::vector<bool> Guarded) {
+  Prog P;
+  for (std::size_t I = 0; I < Groups.size(); ++I) {
+    if (!Guarded[I]) {
+      for (Event &E : Groups[I])
+        P << E;
+      continue;
+    }
+    P.ifElse([&](Prog &Q) {
+      for (Event &E : Groups[I])
+        Q << E;
+    });
+  }
+  return P.done();
+}
+
 TEST(WaitByOtherThreads, SameThreadInTwoBlocks) {
   // if (t == 0) { store; commit; }  if (t == 0) wait;  if (t == 0) write;
-  std::vector<Event> Seq = {
-      store(thread0(), {{1, 0}}), ev(K::Commit, -1, thread0(), {{1, 0}}),
-      wait0(thread0(), {{2, 0}}), ev(K::GenericWrite, 0, thread0(), {{3, 0}})};
-  EXPECT_TRUE(waitByOtherThreads(Seq).empty());
-  // Without thread sets the guards' structure decides (and reports).
-  for (Event &E : Seq)
-    E.Threads = nullptr;
-  EXPECT_EQ(waitByOtherThreads(Seq).size(), 1u);
+  auto Make = [](bool Sets) {
+    auto T = [&] { return Sets ? thread0() : nullptr; };
+    return blocks({{store(T()), ev(K::Commit, -1, T())},
+                   {wait0(T())},
+                   {ev(K::GenericWrite, 0, T())}},
+                  {true, true, true});
+  };
+  EXPECT_TRUE(waitByOtherThreads(Make(true)).empty());
+  // Without thread sets the control flow decides (and reports: the copy
+  // does not dominate the wait).
+  EXPECT_EQ(waitByOtherThreads(Make(false)).size(), 1u);
 }
 
 TEST(WaitByOtherThreads, WarpWaitsForOneThread) {
   // if (t == 0) { store; commit; }  if (t < 32) { wait; write; }
-  std::vector<Event> Seq = {
-      store(thread0(), {{1, 0}}), ev(K::Commit, -1, thread0(), {{1, 0}}),
-      wait0(below(32), {{2, 0}}), ev(K::GenericWrite, 0, below(32), {{2, 0}})};
-  auto F = waitByOtherThreads(Seq);
+  auto Make = [](std::shared_ptr<const th::ThreadSet> Writer) {
+    return blocks({{store(thread0()), ev(K::Commit, -1, thread0())},
+                   {wait0(below(32)), ev(K::GenericWrite, 0, Writer)}},
+                  {true, true});
+  };
+  auto F = waitByOtherThreads(Make(below(32)));
   ASSERT_EQ(F.size(), 1u);
   EXPECT_STREQ(F[0].Rule, "BULK-WAITGROUP-SCOPE");
   EXPECT_EQ(F[0].First, 0u);
   EXPECT_EQ(F[0].Second, 3u);
   EXPECT_EQ(F[0].Wait, 2u);
   // Only the issuing thread writes: no scope error.
-  Seq[3].Threads = thread0();
-  EXPECT_TRUE(waitByOtherThreads(Seq).empty());
+  EXPECT_TRUE(waitByOtherThreads(Make(thread0())).empty());
   // A writer set not proven to hold another thread (threads 64 and up may
   // not exist): silent.
-  Seq[3].Threads = set(th::ThreadSet().under(
+  auto High = set(th::ThreadSet().under(
       th::Cond::atom(th::ThreadExpr(), th::Cmp::GE, 64), true));
-  EXPECT_TRUE(waitByOtherThreads(Seq).empty());
+  EXPECT_TRUE(waitByOtherThreads(Make(High)).empty());
   // ... unless the block is known to have them.
-  EXPECT_EQ(waitByOtherThreads(Seq, th::BlockSize{128, 128}).size(), 1u);
+  EXPECT_EQ(waitByOtherThreads(Make(High), th::BlockSize{128, 128}).size(), 1u);
 }
 
 TEST(FenceBeforeStore, FenceInTheWritingThreads) {
   // all write; if (t == 0) fence; sync; if (t == 0) store
-  std::vector<Event> Seq = {ev(K::GenericWrite, 0, everyone()),
-                            ev(K::ProxyFence, -1, thread0(), {{1, 0}}),
-                            ev(K::ThreadSync, -1, everyone()),
-                            store(thread0(), {{2, 0}})};
-  auto F = fenceBeforeStore(Seq);
+  auto Make = [](std::shared_ptr<const th::ThreadSet> Writer,
+                 std::shared_ptr<const th::ThreadSet> Fencer) {
+    return blocks({{ev(K::GenericWrite, 0, Writer)},
+                   {ev(K::ProxyFence, -1, Fencer)},
+                   {ev(K::ThreadSync, -1, everyone())},
+                   {store(thread0())}},
+                  {false, true, false, true});
+  };
+  auto F = fenceBeforeStore(Make(everyone(), thread0()));
   ASSERT_EQ(F.size(), 1u);
   EXPECT_STREQ(F[0].Rule, "TMA-STORE-FENCE");
   EXPECT_EQ(F[0].First, 0u);
   // Every thread fences: correct.
-  Seq[1].Threads = everyone();
-  EXPECT_TRUE(fenceBeforeStore(Seq).empty());
+  EXPECT_TRUE(fenceBeforeStore(Make(everyone(), everyone())).empty());
   // The writers are thread 0 only: its fence covers them.
-  Seq[0].Threads = thread0();
-  Seq[1].Threads = thread0();
-  EXPECT_TRUE(fenceBeforeStore(Seq).empty());
+  EXPECT_TRUE(fenceBeforeStore(Make(thread0(), thread0())).empty());
   // A fence whose threads are unknown silences the pair.
-  Seq[0].Threads = everyone();
-  Seq[1].Threads = nullptr;
-  EXPECT_TRUE(fenceBeforeStore(Seq).empty());
+  EXPECT_TRUE(fenceBeforeStore(Make(everyone(), nullptr)).empty());
   // So do writers whose threads are unknown.
-  Seq[0].Threads = nullptr;
-  Seq[1].Threads = thread0();
-  EXPECT_TRUE(fenceBeforeStore(Seq).empty());
+  EXPECT_TRUE(fenceBeforeStore(Make(nullptr, thread0())).empty());
 }
 
 TEST(FenceBeforeStore, FencesInTwoBranches) {
   auto Low = below(64);
   auto High = set(th::ThreadSet().under(
       th::Cond::atom(th::ThreadExpr(), th::Cmp::LT, 64), false));
-  std::vector<Event> Seq = {ev(K::GenericWrite, 0, Low, {{1, 0}}),
-                            ev(K::ProxyFence, -1, Low, {{1, 0}}),
-                            ev(K::GenericWrite, 0, High, {{1, 1}}),
-                            ev(K::ProxyFence, -1, High, {{1, 1}}),
-                            ev(K::ThreadSync, -1, everyone()),
-                            store(thread0(), {{2, 0}})};
-  EXPECT_TRUE(fenceBeforeStore(Seq).empty());
+  // if (t < 64) { write; fence; } else { write; fence; } sync; store
+  Prog P;
+  P.ifElse(
+      [&](Prog &Q) {
+        Q << ev(K::GenericWrite, 0, Low) << ev(K::ProxyFence, -1, Low);
+      },
+      [&](Prog &Q) {
+        Q << ev(K::GenericWrite, 0, High) << ev(K::ProxyFence, -1, High);
+      });
+  P << ev(K::ThreadSync, -1, everyone());
+  P.ifElse([&](Prog &Q) { Q << store(thread0()); });
+  EXPECT_TRUE(fenceBeforeStore(P.done()).empty());
   // Every thread writes, the lower half fences: threads 64 and up are not
   // covered, in a block known to have them.
-  std::vector<Event> Half = {
-      ev(K::GenericWrite, 0, everyone()), ev(K::ProxyFence, -1, Low, {{1, 0}}),
-      ev(K::ThreadSync, -1, everyone()), store(thread0(), {{2, 0}})};
+  Kern Half = blocks({{ev(K::GenericWrite, 0, everyone())},
+                      {ev(K::ProxyFence, -1, Low)},
+                      {ev(K::ThreadSync, -1, everyone())},
+                      {store(thread0())}},
+                     {false, true, false, true});
   auto F = fenceBeforeStore(Half, th::BlockSize{128, 128});
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].First, 0u);
   // With an unknown block size threads 64 and up may not exist.
   EXPECT_TRUE(fenceBeforeStore(Half).empty());
+  // The upper half writes without a fence on its path: reported.
+  Prog Upper;
+  Upper.ifElse(
+      [&](Prog &Q) {
+        Q << ev(K::GenericWrite, 0, Low) << ev(K::ProxyFence, -1, Low);
+      },
+      [&](Prog &Q) { Q << ev(K::GenericWrite, 0, High); });
+  Upper << ev(K::ThreadSync, -1, everyone());
+  Upper.ifElse([&](Prog &Q) { Q << store(thread0()); });
+  auto U = fenceBeforeStore(Upper.done());
+  ASSERT_EQ(U.size(), 1u);
+  EXPECT_EQ(U[0].First, 2u);
 }
 
 } // namespace
