@@ -958,6 +958,11 @@ private:
                  Opcode.starts_with("st.shared")) {
         // A generic store to shared memory at a 32-bit shared address.
         asmStore(S, Operands, Loc);
+      } else if (Opcode.starts_with("cp.async.wait_group") ||
+                 Opcode.starts_with("cp.async.wait_all")) {
+        // cp.async copies (cuda::pipeline<thread_scope_thread>'s
+        // memcpy_async) complete here: a wait on no barrier the model names.
+        simple(EventKind::BarrierWait, Loc);
       } else if (Opcode.starts_with("bar.") || Opcode.starts_with("barrier.")) {
         simple(EventKind::ThreadSync, Loc);
       } else if (Opcode.starts_with("mbarrier.inval")) {
@@ -1033,7 +1038,7 @@ private:
     return true;
   }
 
-  /// cuda::barrier's arrive / wait / arrive_and_wait members (CCCL's
+  /// cuda::barrier's arrive / wait / wait_parity / arrive_and_wait members (CCCL's
   /// bodies are NVVM builtins the model does not follow): an arrive and a
   /// wait on the barrier object, when the model can name it.
   bool libcudacxxBarrier(const FunctionDecl &FD, const CallExpr &C) {
@@ -1053,7 +1058,8 @@ private:
       return false;
     llvm::StringRef Name = MD->getName();
     bool Arrives = Name == "arrive" || Name == "arrive_and_wait";
-    bool Waits = Name == "wait" || Name == "arrive_and_wait";
+    bool Waits = Name == "wait" || Name == "arrive_and_wait" ||
+                 Name == "wait_parity"; // cuda::pipeline::consumer_wait
     if (!Arrives && !Waits)
       return false;
     OpValue V;
