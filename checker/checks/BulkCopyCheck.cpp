@@ -235,9 +235,14 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                            }
                          : ::tma::rules::checkTmaSmemAlign128,
                      Result);
-    if (const OpValue *Bar = barrierOperand(Op))
+    if (const OpValue *Bar = barrierOperand(Op)) {
       checkSmemAlign(Site, *Bar, Name, Context,
                      ::tma::rules::checkMbarLocationAlign, Result);
+      // cuda::memcpy_async falls back to a plain copy for a barrier outside
+      // shared memory: only the instructions and their wrappers count.
+      if (Site.Api != OpApi::Libcudacxx)
+        checkBarrierSpace(Site, *Bar, Name, Context, Result);
+    }
     if (const auto *B = std::get_if<BulkCopy>(&Op))
       checkGlobalAlign(*B, Name, Context, Result);
     checkArch(Op, Name, Fn, Context, Result);
@@ -729,6 +734,62 @@ void BulkCopyCheck::checkGlobalAlign(const BulkCopy &B,
   SourceLocation OpLoc = SM.getFileLoc(B.Loc);
   if (Arg != V->E && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))
     diag(OpLoc, "passed to the global address of %0 here",
+         DiagnosticIDs::Note)
+        << OpName;
+  diag(Loc, "%0", DiagnosticIDs::Note) << Violation->Suggestion;
+}
+
+/// The automatic local variable (no __shared__, not a parameter or a
+/// reference) whose address \p E is: `&x`, `x` for an array, `&x[i]`.
+static const VarDecl *localObject(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf)
+    E = UO->getSubExpr()->IgnoreParenImpCasts();
+  else if (!E->getType()->isArrayType())
+    return nullptr;
+  // Elements of a local array, not of what a local pointer points to.
+  while (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    E = AS->getBase()->IgnoreParenImpCasts();
+    if (!E->getType()->isArrayType())
+      return nullptr;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage() ||
+      VD->getType()->isReferenceType() || VD->hasAttr<CUDASharedAttr>() ||
+      DRE->refersToEnclosingVariableOrCapture())
+    return nullptr;
+  return VD;
+}
+
+void BulkCopyCheck::checkBarrierSpace(const OpSite &Site, const OpValue &V,
+                                      const std::string &OpName,
+                                      const CallContext *Context,
+                                      const MatchFinder::MatchResult &Result) {
+  const SourceManager &SM = *Result.SourceManager;
+  if (!V.Present || !V.E)
+    return;
+  // A parameter of a helper is the caller's argument.
+  const CallContext *Outer = Context;
+  const Expr *Arg = forwardedFrom(V.E, Outer);
+  const VarDecl *Local = localObject(Arg);
+  std::optional<DeviceViolation> Violation =
+      ::tma::rules::checkMbarLocationSpace(Local != nullptr);
+  if (!Violation)
+    return;
+  SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
+  if (!warnOnce(Loc,
+                OpName + " " + Violation->Message + " (" + Violation->RuleId +
+                    ")",
+                SM))
+    return;
+  diag(SM.getFileLoc(Local->getLocation()), "%0 is declared here",
+       DiagnosticIDs::Note)
+      << Local;
+  SourceLocation OpLoc = SM.getFileLoc(Site.Loc);
+  if (Arg != V.E && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))
+    diag(OpLoc, "passed to the mbarrier operand of %0 here",
          DiagnosticIDs::Note)
         << OpName;
   diag(Loc, "%0", DiagnosticIDs::Note) << Violation->Suggestion;

@@ -95,6 +95,11 @@ private:
   void checkGlobalAlign(const BulkCopy &B, const std::string &OpName,
                         const CallContext *Context,
                         const ast_matchers::MatchFinder::MatchResult &Result);
+  /// MBAR-LOCATION-ALIGN's state space: a barrier operand that is the
+  /// address of an automatic local variable.
+  void checkBarrierSpace(const OpSite &Site, const OpValue &V,
+                         const std::string &OpName, const CallContext *Context,
+                         const ast_matchers::MatchFinder::MatchResult &Result);
   void checkSmemAlign(
       const OpSite &Site, const OpValue &V, const std::string &OpName,
       const CallContext *Context,

@@ -95,6 +95,16 @@ std::optional<DeviceViolation> checkMbarLocationAlign(Known AddressAlign) {
                     "that an mbarrier object (.b64) needs", DeviceParam::Mbar);
 }
 
+std::optional<DeviceViolation> checkMbarLocationSpace(bool InLocalMemory) {
+  if (!InLocalMemory)
+    return std::nullopt;
+  return DeviceViolation{
+      "MBAR-LOCATION-ALIGN", DeviceParam::Mbar, 0, 0,
+      "mbarrier address is a local variable's, in local memory; an mbarrier "
+      "object must be in shared memory",
+      "declare the barrier __shared__"};
+}
+
 std::optional<DeviceViolation> checkTmaSmemAlignSwizzle(Known AddressAlign,
                                                         Known Swizzle) {
   if (!Swizzle)

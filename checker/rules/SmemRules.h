@@ -64,6 +64,11 @@ constexpr std::uint64_t MbarAlign = 8;
 /// \p AddressAlign from addressAlign().
 std::optional<DeviceViolation> checkMbarLocationAlign(Known AddressAlign);
 
+/// MBAR-LOCATION-ALIGN, the state space: \p InLocalMemory when the barrier
+/// operand is proven to be the address of an automatic local variable (no
+/// `__shared__`), which lives in local memory.
+std::optional<DeviceViolation> checkMbarLocationSpace(bool InLocalMemory);
+
 /// TMA-SMEM-ALIGN-128: the shared-memory box of a tensor copy is 128-byte
 /// aligned. \p AddressAlign from addressAlign().
 std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign);

@@ -180,4 +180,15 @@ TEST(MbarLocationAlign, Boundary) {
   EXPECT_TRUE(checkMbarLocationAlign(1));
 }
 
+TEST(MbarLocationAlign, LocalMemory) {
+  EXPECT_FALSE(checkMbarLocationSpace(false));
+  auto V = checkMbarLocationSpace(true);
+  ASSERT_TRUE(V);
+  EXPECT_STREQ(V->RuleId, "MBAR-LOCATION-ALIGN");
+  EXPECT_EQ(V->Parameter, DeviceParam::Mbar);
+  EXPECT_EQ(V->Message, "mbarrier address is a local variable's, in local "
+                        "memory; an mbarrier object must be in shared memory");
+  EXPECT_EQ(V->Suggestion, "declare the barrier __shared__");
+}
+
 } // namespace

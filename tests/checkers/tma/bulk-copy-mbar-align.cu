@@ -4,7 +4,8 @@
 // are reported only for an offset that breaks their start's alignment. The
 // barrier operands of mbarrier.init, arrive, expect-tx and try_wait and the
 // completion barrier of bulk and tensor copies are checked, through inline
-// PTX, cuda::ptx and a helper. Each wrong kernel has a correct twin.
+// PTX, cuda::ptx and a helper; so is a barrier in a local variable (local
+// memory). Each wrong kernel has a correct twin.
 // RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_device
 // RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_host
 
@@ -77,4 +78,37 @@ __global__ void alignedBarriers(const float *g) {
   ptx::mbarrier_init(reinterpret_cast<uint64_t *>(smem + 4096 + 16), 1);
   ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, pool + 128, g, 64,
                      &full[1]);
+}
+
+// A barrier in a local variable is in local memory, not shared memory:
+// directly, as an array element, and through a helper.
+__global__ void localBarrier(const float *g) {
+  __shared__ alignas(128) float tile[256];
+  uint64_t bar;
+  ptx::mbarrier_init(&bar, 1);
+  uint64_t stages[2];
+  initBarrier(&stages[1], 1);
+  ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, tile, g, 64,
+                     &bar);
+  // CHECK-MESSAGES: :[[@LINE-5]]:22: warning: cuda::ptx::mbarrier_init mbarrier address is a local variable's, in local memory; an mbarrier object must be in shared memory (MBAR-LOCATION-ALIGN) [tma-bulk-copy]
+  // CHECK-MESSAGES: :[[@LINE-7]]:12: note: 'bar' is declared here
+  // CHECK-MESSAGES: :[[@LINE-7]]:22: note: declare the barrier __shared__
+  // CHECK-MESSAGES: :[[@LINE-6]]:15: warning: mbarrier.init mbarrier address is a local variable's, in local memory; an mbarrier object must be in shared memory (MBAR-LOCATION-ALIGN) [tma-bulk-copy]
+  // CHECK-MESSAGES: :[[@LINE-8]]:12: note: 'stages' is declared here
+  // CHECK-MESSAGES: :[[@LINE-76]]:3: note: passed to the mbarrier operand of mbarrier.init here
+  // CHECK-MESSAGES: :[[@LINE-9]]:15: note: declare the barrier __shared__
+  // CHECK-MESSAGES: :[[@LINE-8]]:22: warning: cuda::ptx::cp_async_bulk mbarrier address is a local variable's, in local memory; an mbarrier object must be in shared memory (MBAR-LOCATION-ALIGN) [tma-bulk-copy]
+  // CHECK-MESSAGES: :[[@LINE-14]]:12: note: 'bar' is declared here
+  // CHECK-MESSAGES: :[[@LINE-10]]:22: note: declare the barrier __shared__
+}
+
+// Correct twins: shared barriers, a pointer into shared memory held in a
+// local, and an element of what a local pointer points to.
+__global__ void sharedThroughLocals(const float *g) {
+  __shared__ alignas(128) float tile[256];
+  __shared__ uint64_t bars[2];
+  uint64_t *p = bars;
+  ptx::mbarrier_init(p, 1);
+  initBarrier(&p[1], 1);
+  ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, tile, g, 64, p);
 }
