@@ -1166,4 +1166,41 @@ std::vector<Instruction> parseAsm(std::string_view Text, bool Extended,
   return Result;
 }
 
+std::vector<Opcode> opcodesOf(std::string_view Text, bool Extended) {
+  std::vector<Token> Toks = lex(Text, Extended);
+  std::vector<Opcode> Result;
+  auto I = Toks.cbegin(), End = Toks.cend();
+  while (I != End) {
+    if (I->is('{') || I->is('}') || I->is(';')) {
+      ++I;
+      continue;
+    }
+    if (I->Kind == Token::Word && I + 1 != End && (I + 1)->is(':')) {
+      I += 2;
+      continue;
+    }
+    auto Semi = I;
+    while (Semi != End && !Semi->is(';'))
+      ++Semi;
+    auto B = I;
+    // Past a guard `@p` / `@!p`.
+    if (B != Semi && B->is('@')) {
+      ++B;
+      if (B != Semi && B->is('!'))
+        ++B;
+      if (B != Semi)
+        ++B;
+    }
+    if (B != Semi && B->Kind == Token::Word && B->Text[0] != '.' &&
+        std::isalpha(static_cast<unsigned char>(B->Text[0]))) {
+      Opcode O{std::string(B->Text), B->Pos};
+      for (++B; B != Semi && B->Kind == Token::Word && B->Text[0] == '.'; ++B)
+        O.Text += B->Text;
+      Result.push_back(std::move(O));
+    }
+    I = Semi == End ? End : Semi + 1;
+  }
+  return Result;
+}
+
 } // namespace tma::ptx

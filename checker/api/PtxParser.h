@@ -154,6 +154,20 @@ struct Instruction {
 std::vector<Instruction> parseAsm(std::string_view Text, bool Extended,
                                   unsigned *Unrecognised = nullptr);
 
+/// One statement's opcode with every qualifier, as ptxas reads it
+/// ("cp.async.bulk.tensor.2d.shared::cluster.global.tile"; qualifiers that
+/// the text separates by white space are joined), and its byte offset.
+struct Opcode {
+  std::string Text;
+  std::size_t Pos = 0;
+};
+
+/// The opcodes of every instruction statement of the asm text \p Text,
+/// recognised or not (labels, directives and scope braces are skipped), for
+/// the rules that depend only on the instruction's form (tma-rules.md
+/// section 7). \p Extended as for parseAsm.
+std::vector<Opcode> opcodesOf(std::string_view Text, bool Extended);
+
 } // namespace tma::ptx
 
 #endif // TMA_TIDY_API_PTXPARSER_H

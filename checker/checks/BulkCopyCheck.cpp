@@ -6,6 +6,7 @@
 
 #include "checks/BulkCopyCheck.h"
 #include "api/CudaTarget.h"
+#include "api/LaunchCluster.h"
 #include "checks/SharedMatchers.h"
 #include "rules/ArchRules.h"
 #include "checks/Explain.h"
@@ -57,6 +58,7 @@ void BulkCopyCheck::onEndOfTranslationUnit() {
   Finder.reset();
   Folder.reset();
   Reported.clear();
+  Stubs.clear();
 }
 
 namespace {
@@ -71,17 +73,24 @@ struct OpStmt {
 /// The asm statements and calls of \p S, with the lambda call operator or
 /// \p Owner they belong to.
 static void collect(const Stmt *S, const FunctionDecl *Owner,
-                    std::vector<OpStmt> &Out) {
+                    std::vector<OpStmt> &Out, const ASTContext &Ctx) {
   if (!S)
     return;
   if (isa<GCCAsmStmt>(S) || isa<CallExpr>(S))
     Out.push_back({S, Owner});
   if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
-    collect(Lambda->getBody(), Lambda->getCallOperator(), Out);
+    collect(Lambda->getBody(), Lambda->getCallOperator(), Out, Ctx);
     return;
   }
+  // The discarded branch of an `if constexpr` is never compiled (nor run).
+  if (const auto *If = dyn_cast<IfStmt>(S); If && If->isConstexpr())
+    if (std::optional<const Stmt *> Taken = If->getNondiscardedCase(Ctx)) {
+      collect(If->getInit(), Owner, Out, Ctx);
+      collect(*Taken, Owner, Out, Ctx);
+      return;
+    }
   for (const Stmt *Child : S->children())
-    collect(Child, Owner, Out);
+    collect(Child, Owner, Out, Ctx);
 }
 
 void BulkCopyCheck::check(const MatchFinder::MatchResult &Result) {
@@ -102,16 +111,21 @@ void BulkCopyCheck::check(const MatchFinder::MatchResult &Result) {
     Buffers = std::make_unique<SharedBuffers>(*Result.Context, *Folder);
 
   std::vector<OpStmt> Stmts;
-  collect(Fn->getBody(), Fn, Stmts);
+  collect(Fn->getBody(), Fn, Stmts, *Result.Context);
   for (const OpStmt &OS : Stmts) {
     SourceLocation Loc = SM.getFileLoc(OS.S->getBeginLoc());
     if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
       continue;
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(OS.S)) {
+      checkAsmArch(*Asm, OS.Owner, Result);
+      checkAsmForms(*Asm, Result);
       for (const DeviceOp &Op : Finder->opsOf(*Asm))
         checkOp(Op, OS.Owner, Result);
-    } else if (auto Op = Finder->opOf(*cast<CallExpr>(OS.S))) {
-      checkOp(*Op, OS.Owner, Result);
+    } else {
+      const auto &Call = *cast<CallExpr>(OS.S);
+      if (auto Op = Finder->opOf(Call))
+        checkOp(*Op, OS.Owner, Result);
+      checkLibraryArch(Call, OS.Owner, Result);
     }
   }
 }
@@ -181,7 +195,7 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
   const OpSite &Site = siteOf(Op);
   CurrentFn = Fn;
 
-  checkForm(Op, Name, Fn, *Result.Context, SM);
+  checkForm(Op, Name, SM);
 
   auto Contexts = Folder->contextsOf(CallSiteContexts ? Fn : nullptr);
   if (CoverageReport) {
@@ -245,61 +259,13 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
     }
     if (const auto *B = std::get_if<BulkCopy>(&Op))
       checkGlobalAlign(*B, Name, Context, Result);
+    else if (const auto *T = std::get_if<TensorCopy>(&Op))
+      checkGlobalAlign(&T->GlobalAddress, T->Loc, Name, Context, Result,
+                       ::tma::rules::checkTmaOverrideAddrAlign,
+                       "gAddrToOverride");
     checkArch(Op, Name, Fn, Context, Result);
   }
   Folder->enterContext(nullptr);
-}
-
-/// The section 7 form \p Op uses, if any.
-static std::optional<::tma::rules::DeviceFeature>
-featureOf(const DeviceOp &Op) {
-  using ::tma::rules::DeviceFeature;
-  if (const auto *B = std::get_if<BulkCopy>(&Op))
-    return B->ByteMask.Present ? std::optional(DeviceFeature::CpMask)
-                               : std::nullopt;
-  if (const auto *T = std::get_if<TensorCopy>(&Op)) {
-    switch (T->Mode) {
-    case device::TensorMode::Im2colW:
-      return DeviceFeature::Im2colW;
-    case device::TensorMode::Im2colW128:
-      return DeviceFeature::Im2colW128;
-    default:
-      return std::nullopt;
-    }
-  }
-  return std::nullopt;
-}
-
-bool BulkCopyCheck::reachedFromKernel(const FunctionDecl *Fn,
-                                      const CallContext *Context) {
-  if (Fn->hasAttr<CUDAGlobalAttr>())
-    return true;
-  for (const CallContext *C = Context; C; C = C->Parent)
-    if (const FunctionDecl *Caller = Folder->enclosingFunction(C->Call);
-        Caller && Caller->hasAttr<CUDAGlobalAttr>())
-      return true;
-  return false;
-}
-
-void BulkCopyCheck::checkArch(const DeviceOp &Op, const std::string &OpName,
-                              const FunctionDecl *Fn,
-                              const CallContext *Context,
-                              const MatchFinder::MatchResult &Result) {
-  std::optional<::tma::rules::DeviceFeature> F = featureOf(Op);
-  // Only code that this device pass compiles for its target: a kernel, or
-  // a helper one calls (a helper no kernel calls is never emitted, and
-  // ptxas never sees its asm).
-  if (!F || !reachedFromKernel(Fn, Context))
-    return;
-  std::optional<DeviceViolation> V =
-      ::tma::rules::checkDeviceFeatureArch(*F, passTarget(*Result.Context));
-  if (!V)
-    return;
-  const SourceManager &SM = *Result.SourceManager;
-  SourceLocation Loc = SM.getFileLoc(siteOf(Op).Loc);
-  if (!warnOnce(Loc, OpName + " " + V->Message + " (" + V->RuleId + ")", SM))
-    return;
-  diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
 }
 
 /// PTX's spelling of a reduction operator; empty for None.
@@ -328,7 +294,6 @@ static std::string reduceOpName(device::ReduceOp Op) {
 }
 
 void BulkCopyCheck::checkForm(const DeviceOp &Op, const std::string &OpName,
-                              const FunctionDecl *Fn, const ASTContext &Ctx,
                               const SourceManager &SM) {
   SourceLocation Loc = SM.getFileLoc(siteOf(Op).Loc);
   auto Report = [&](const std::optional<DeviceViolation> &V) {
@@ -350,15 +315,6 @@ void BulkCopyCheck::checkForm(const DeviceOp &Op, const std::string &OpName,
     return;
   if (T->Direction == device::TensorDirection::Reduce)
     Report(::tma::rules::checkTmaReduceMode(copyModeOf(T->Mode)));
-  // The target rules: only in code this pass emits (a kernel, or a device
-  // function some code uses; an unused inline helper for another GPU is
-  // never compiled for this one).
-  if (Fn && (Fn->hasAttr<CUDAGlobalAttr>() || Fn->isUsed())) {
-    std::optional<::tma::rules::GpuTarget> Target = passTarget(Ctx);
-    if (T->CtaGroup)
-      Report(::tma::rules::checkTmaCtaGroup(*T->CtaGroup, Target));
-    Report(::tma::rules::checkTmaGather4Target(copyModeOf(T->Mode), Target));
-  }
   // TMA-COORD-COUNT: only inline PTX can get it wrong (the library forms
   // fix the count by arity or array type).
   if (T->Api == OpApi::InlinePtx && !T->Coords.empty())
@@ -374,27 +330,6 @@ void BulkCopyCheck::checkForm(const DeviceOp &Op, const std::string &OpName,
   return ::clang::tidy::tma::foldOperand(V, *Folder);
 }
 
-/// The number of CTAs of \p Fn's `__cluster_dims__`, when it is a kernel
-/// that declares constant ones.
-static ::tma::rules::Known clusterSizeOf(const FunctionDecl *Fn,
-                                         const ASTContext &Ctx) {
-  const auto *A = Fn ? Fn->getAttr<CUDAClusterDimsAttr>() : nullptr;
-  if (!A || !Fn->hasAttr<CUDAGlobalAttr>())
-    return std::nullopt;
-  std::uint64_t Size = 1;
-  for (const Expr *E : {A->getX(), A->getY(), A->getZ()}) {
-    if (!E)
-      continue;
-    if (E->isValueDependent())
-      return std::nullopt;
-    Expr::EvalResult R;
-    if (!E->EvaluateAsInt(R, Ctx) || R.Val.getInt().isNegative())
-      return std::nullopt;
-    Size *= R.Val.getInt().getZExtValue();
-  }
-  return Size;
-}
-
 void BulkCopyCheck::checkOperands(const DeviceOp &Op,
                                   const std::string &OpName,
                                   const FunctionDecl *Fn,
@@ -402,15 +337,27 @@ void BulkCopyCheck::checkOperands(const DeviceOp &Op,
                                   const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   const OpSite &Site = siteOf(Op);
-  ::tma::rules::Known Cluster = clusterSizeOf(Fn, *Result.Context);
+  // The cluster the kernel runs in: its __cluster_dims__, or what the launch
+  // of this context sets (api/LaunchCluster.h).
+  std::optional<ClusterSize> Cluster;
   auto Multicast = [&](const OpValue &Mask) {
-    if (Mask.Present && Cluster)
-      checkValue(
-          Site, Mask, OpName, Context,
-          [&](::tma::rules::Known M) {
-            return ::tma::rules::checkBulkMulticast(M, Cluster);
-          },
-          Result);
+    if (!Mask.Present)
+      return;
+    if (!Cluster)
+      Cluster = clusterOf(Fn, Context, *Folder);
+    if (!Cluster)
+      return;
+    ExtraNote = {Cluster->From, "the cluster has " +
+                                    std::to_string(Cluster->Ctas) +
+                                    (Cluster->Ctas == 1 ? " CTA: " : " CTAs: ") +
+                                    Cluster->How};
+    checkValue(
+        Site, Mask, OpName, Context,
+        [&](::tma::rules::Known M) {
+          return ::tma::rules::checkBulkMulticast(M, Cluster->Ctas);
+        },
+        Result);
+    ExtraNote.reset();
   };
   if (const auto *B = std::get_if<BulkCopy>(&Op)) {
     checkValue(
@@ -686,8 +633,21 @@ void BulkCopyCheck::checkGlobalAlign(const BulkCopy &B,
                                      const std::string &OpName,
                                      const CallContext *Context,
                                      const MatchFinder::MatchResult &Result) {
+  checkGlobalAlign(
+      globalOperand(B), B.Loc, OpName, Context, Result,
+      [](::tma::rules::Known A) {
+        return ::tma::rules::checkBulkAddrAlign16(
+            A, ::tma::rules::DeviceParam::GlobalAddress);
+      },
+      "the global address");
+}
+
+void BulkCopyCheck::checkGlobalAlign(
+    const OpValue *V, SourceLocation OpSiteLoc, const std::string &OpName,
+    const CallContext *Context, const MatchFinder::MatchResult &Result,
+    std::optional<DeviceViolation> (*Rule)(::tma::rules::Known),
+    const char *What) {
   const SourceManager &SM = *Result.SourceManager;
-  const OpValue *V = globalOperand(B);
   if (!V || !V->Present || !V->E)
     return;
   // A kernel's pointer parameter, through the launch that binds it, back to
@@ -696,10 +656,7 @@ void BulkCopyCheck::checkGlobalAlign(const BulkCopy &B,
   if (!A)
     return;
   A->Offset += V->Offset;
-  std::optional<DeviceViolation> Violation =
-      ::tma::rules::checkBulkAddrAlign16(A->provenAlign(),
-                                         ::tma::rules::DeviceParam::
-                                             GlobalAddress);
+  std::optional<DeviceViolation> Violation = Rule(A->provenAlign());
   if (!Violation)
     return;
   const CallContext *Outer = Context;
@@ -718,24 +675,22 @@ void BulkCopyCheck::checkGlobalAlign(const BulkCopy &B,
                                           : A->Base->getLocation());
   if (!SM.isInSystemHeader(BaseLoc)) {
     if (A->Kind == PointerAlign::Allocation)
-      diag(BaseLoc, "the global address is %0 past '%1', which %2 allocates "
-                    "%3-byte aligned",
+      diag(BaseLoc, "%0 is %1 past '%2', which %3 allocates %4-byte aligned",
            DiagnosticIDs::Note)
-          << Offset << A->Base->getName()
+          << What << Offset << A->Base->getName()
           << A->Alloc->getDirectCallee()->getName()
           << std::to_string(A->BaseAlign);
     else
-      diag(BaseLoc,
-           "the global address is %0 into '%1', which is %2-byte aligned",
+      diag(BaseLoc, "%0 is %1 into '%2', which is %3-byte aligned",
            DiagnosticIDs::Note)
-          << Offset << A->Base->getName() << std::to_string(A->BaseAlign);
+          << What << Offset << A->Base->getName()
+          << std::to_string(A->BaseAlign);
   }
   noteBindings(*this, *Folder, A->Through, Loc, SM, Context);
-  SourceLocation OpLoc = SM.getFileLoc(B.Loc);
+  SourceLocation OpLoc = SM.getFileLoc(OpSiteLoc);
   if (Arg != V->E && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))
-    diag(OpLoc, "passed to the global address of %0 here",
-         DiagnosticIDs::Note)
-        << OpName;
+    diag(OpLoc, "passed to %0 of %1 here", DiagnosticIDs::Note)
+        << What << OpName;
   diag(Loc, "%0", DiagnosticIDs::Note) << Violation->Suggestion;
 }
 
@@ -914,6 +869,10 @@ void BulkCopyCheck::checkValue(const OpSite &Site, const OpValue &V,
   if (Folded)
     noteBindings(*this, *Folder, Folded->From.Through, Loc, SM, Context);
 
+  if (ExtraNote && ExtraNote->first.isValid() &&
+      !SM.isInSystemHeader(SM.getFileLoc(ExtraNote->first)))
+    diag(SM.getFileLoc(ExtraNote->first), "%0", DiagnosticIDs::Note)
+        << ExtraNote->second;
   // A value reported at a caller: the op that receives it.
   SourceLocation OpLoc = SM.getFileLoc(Site.Loc);
   if (Arg != V.Written && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))

@@ -17,6 +17,7 @@
 #include "checks/RuleFilter.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseMap.h"
 #include <memory>
 #include <set>
 #include <string>
@@ -59,7 +60,6 @@ private:
   /// The rules of one op's own form, checked once (no value needed):
   /// TMA-COORD-COUNT, TMA-REDUCE-MODE, BULK-REDUCE-OP-TYPE.
   void checkForm(const DeviceOp &Op, const std::string &OpName,
-                 const FunctionDecl *Fn, const ASTContext &Ctx,
                  const SourceManager &SM);
   /// The value rules of the PTX 9.x operands, tensor-store coordinates,
   /// im2col operands and multicast masks, in the current context.
@@ -85,13 +85,43 @@ private:
   /// Resolves the shared-memory address \p V under the current context and
   /// reports \p Rule's violation of its guaranteed alignment.
   /// The device rows of tma-rules.md section 7 (rules/ArchRules.h) on the
-  /// device pass's target.
+  /// device pass's target, for a library op (checks/BulkCopyArch.cpp): the
+  /// arch-specific forms it selects.
   void checkArch(const DeviceOp &Op, const std::string &OpName,
                  const FunctionDecl *Fn, const CallContext *Context,
                  const ast_matchers::MatchFinder::MatchResult &Result);
+  /// Section 7 for every instruction of an asm statement of \p Fn that
+  /// this pass emits.
+  void checkAsmArch(const GCCAsmStmt &Asm, const FunctionDecl *Fn,
+                    const ast_matchers::MatchFinder::MatchResult &Result);
+  /// Section 7 for a call of a CCCL function (cuda::ptx::, cuda::device::)
+  /// that its header compiles, on this target, to an unresolved
+  /// `__cuda_ptx_*_is_not_supported_*` call: the link fails.
+  void checkLibraryArch(const CallExpr &Call, const FunctionDecl *Fn,
+                        const ast_matchers::MatchFinder::MatchResult &Result);
+  /// TMA-OVERRIDE-ATTR's form rules on the opcodes of an asm statement.
+  void checkAsmForms(const GCCAsmStmt &Asm,
+                     const ast_matchers::MatchFinder::MatchResult &Result);
   /// Whether \p Fn is a kernel, or \p Context reaches it from one.
   bool reachedFromKernel(const FunctionDecl *Fn, const CallContext *Context);
+  /// Whether some call context of \p Fn reaches it from a kernel: this pass
+  /// compiles its body for the target.
+  bool emittedForTarget(const FunctionDecl *Fn);
+  /// The `__cuda_ptx_<name>_is_not_supported_before_<SM>__` extern that
+  /// \p Callee's body (or that of a library function it calls) calls in
+  /// this pass, or null. Memoised.
+  const FunctionDecl *unsupportedStub(const FunctionDecl *Callee,
+                                      unsigned Depth = 0);
+  llvm::DenseMap<const FunctionDecl *, const FunctionDecl *> Stubs;
   /// BULK-ADDR-ALIGN16 on the global operand of a 1-D bulk copy.
+  /// The proven alignment of the global pointer \p V of an op against
+  /// \p Rule; the notes call the operand \p What.
+  void checkGlobalAlign(
+      const OpValue *V, SourceLocation OpSiteLoc, const std::string &OpName,
+      const CallContext *Context,
+      const ast_matchers::MatchFinder::MatchResult &Result,
+      std::optional<::tma::rules::DeviceViolation> (*Rule)(::tma::rules::Known),
+      const char *What);
   void checkGlobalAlign(const BulkCopy &B, const std::string &OpName,
                         const CallContext *Context,
                         const ast_matchers::MatchFinder::MatchResult &Result);
@@ -122,6 +152,9 @@ private:
   std::shared_ptr<DeviceOpsFinder> Finder;
   std::unique_ptr<MapLinker> Linker;
   std::unique_ptr<SharedBuffers> Buffers;
+  /// A note checkValue adds to the violation it reports: where the limit
+  /// came from (the cluster size of BULK-MULTICAST).
+  std::optional<std::pair<SourceLocation, std::string>> ExtraNote;
   /// The function whose op is being checked.
   const FunctionDecl *CurrentFn = nullptr;
   /// (location, message) pairs already reported in this translation unit:

@@ -222,32 +222,35 @@ std::optional<DeviceViolation> checkBulkMulticast(Known CtaMask,
                   std::to_string(*ClusterSize) + " low bits");
 }
 
-std::optional<DeviceViolation>
-checkTmaCtaGroup(unsigned CtaGroup, const std::optional<GpuTarget> &Target) {
-  if (!Target || Target->Cc >= 100)
+std::optional<DeviceViolation> checkTmaOverrideAddrAlign(Known AddressAlign) {
+  if (!AddressAlign || *AddressAlign == 0 || *AddressAlign >= 16)
     return std::nullopt;
-  return make("TMA-CTA-GROUP", DeviceParam::LoadMode, CtaGroup, 100,
-              ".cta_group::" + std::to_string(CtaGroup) +
-                  " needs sm_100a or sm_100f (compute capability 10.0), but "
-                  "this pass compiles for " +
-                  Target->name(),
-              "guard the CTA-pair copy with __CUDA_ARCH__ >= 1000, or use "
-              "the single-CTA form");
+  return make("TMA-OVERRIDE-ATTR", DeviceParam::GlobalAddress, *AddressAlign,
+              16,
+              "gAddrToOverride is only " + std::to_string(*AddressAlign) +
+                  "-byte aligned, but .override::global_address needs a 16-byte "
+                  "aligned address",
+              "keep the offset from the allocation a multiple of 16 bytes");
 }
 
 std::optional<DeviceViolation>
-checkTmaGather4Target(CopyMode M, const std::optional<GpuTarget> &Target) {
-  if ((M != CopyMode::Gather4 && M != CopyMode::Scatter4) || !Target ||
-      Target->Cc >= 100)
+checkTmaOverrideForm(bool AttributeOverride, bool AddressOverride, CopyMode M) {
+  if (!AttributeOverride)
     return std::nullopt;
-  return make("TMA-GATHER4", DeviceParam::LoadMode,
-              static_cast<std::uint64_t>(M), 100,
-              std::string(copyModeName(M)) +
-                  " needs sm_100 or newer (compute capability 10.0), but this "
-                  "pass compiles for " +
-                  Target->name(),
-              "guard the copy with __CUDA_ARCH__ >= 1000, or load the rows "
-              "with .tile copies");
+  if (!AddressOverride)
+    return make("TMA-OVERRIDE-ATTR", DeviceParam::LoadMode, 0, 0,
+                ".override_attribute is only valid together with "
+                ".override::global_address",
+                "add .override::global_address and its gAddrToOverride "
+                "operand");
+  if (M != CopyMode::Tile)
+    return make("TMA-OVERRIDE-ATTR", DeviceParam::LoadMode,
+                static_cast<std::uint64_t>(M), 0,
+                std::string(".override_attribute needs tile mode, but the "
+                            "copy is ") +
+                    copyModeName(M),
+                "override the attributes of a .tile copy");
+  return std::nullopt;
 }
 
 std::optional<DeviceViolation> checkTmaMapStateSpace(MapStorage S) {

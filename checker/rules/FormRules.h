@@ -78,17 +78,15 @@ checkTmaIm2colInfo(CopyMode M, Known Dims, const std::vector<Known> &Info);
 std::optional<DeviceViolation> checkBulkMulticast(Known CtaMask,
                                                   Known ClusterSize);
 
-/// TMA-CTA-GROUP (its target part, tma-rules.md section 7): `.cta_group::N`
-/// tensor copies exist from sm_100a/sm_100f on. Reported for a device pass
-/// \p Target below compute capability 10.0 only; unknown targets (the host
-/// pass) and Blackwell targets whose suffix rules are finer are silent.
-std::optional<DeviceViolation>
-checkTmaCtaGroup(unsigned CtaGroup, const std::optional<GpuTarget> &Target);
+/// TMA-OVERRIDE-ATTR (the address): gAddrToOverride of a tensor copy with
+/// .override::global_address (PTX 9.4) is 16-byte aligned. \p AddressAlign
+/// is its proven alignment (a device allocation plus a constant offset).
+std::optional<DeviceViolation> checkTmaOverrideAddrAlign(Known AddressAlign);
 
-/// TMA-GATHER4 (its target part): .tile::gather4 and .tile::scatter4 need
-/// sm_100 or newer. Silent for other modes and unknown targets.
+/// TMA-OVERRIDE-ATTR (the form): .override_attribute is written together
+/// with .override::global_address, and only in tile mode.
 std::optional<DeviceViolation>
-checkTmaGather4Target(CopyMode M, const std::optional<GpuTarget> &Target);
+checkTmaOverrideForm(bool AttributeOverride, bool AddressOverride, CopyMode M);
 
 /// Where the tensor map that a tensor copy's tensorMap operand points to is
 /// stored.

@@ -270,34 +270,42 @@ TEST(BulkMulticast, MaskWithinTheCluster) {
 }
 
 //===----------------------------------------------------------------------===//
-// TMA-CTA-GROUP and TMA-GATHER4: target parts
+// TMA-OVERRIDE-ATTR
 //===----------------------------------------------------------------------===//
 
-TEST(TmaCtaGroupTarget, BlackwellOnly) {
-  EXPECT_FALSE(checkTmaCtaGroup(1, std::nullopt));
-  for (const char *T : {"sm_100a", "sm_100f", "sm_103a", "sm_110f"})
-    EXPECT_FALSE(checkTmaCtaGroup(2, parseGpuTarget(T))) << T;
-  for (const char *T : {"sm_90a", "sm_90", "sm_89"}) {
-    auto V = checkTmaCtaGroup(2, parseGpuTarget(T));
-    ASSERT_TRUE(V) << T;
-    EXPECT_STREQ(V->RuleId, "TMA-CTA-GROUP");
-    EXPECT_EQ(V->Value, 2u);
+TEST(TmaOverrideAttr, AddressAlignment) {
+  EXPECT_FALSE(checkTmaOverrideAddrAlign(std::nullopt));
+  EXPECT_FALSE(checkTmaOverrideAddrAlign(16));
+  EXPECT_FALSE(checkTmaOverrideAddrAlign(256));
+  for (std::uint64_t A : {1u, 2u, 4u, 8u}) {
+    auto V = checkTmaOverrideAddrAlign(A);
+    ASSERT_TRUE(V) << A;
+    EXPECT_STREQ(V->RuleId, "TMA-OVERRIDE-ATTR");
+    EXPECT_EQ(V->Value, A);
+    EXPECT_EQ(V->Limit, 16u);
   }
-  EXPECT_EQ(checkTmaCtaGroup(1, parseGpuTarget("sm_90a"))->Message,
-            ".cta_group::1 needs sm_100a or sm_100f (compute capability "
-            "10.0), but this pass compiles for sm_90a");
+  EXPECT_EQ(checkTmaOverrideAddrAlign(8)->Message,
+            "gAddrToOverride is only 8-byte aligned, but "
+            ".override::global_address needs a 16-byte aligned address");
 }
 
-TEST(TmaGather4Target, BlackwellOnly) {
-  EXPECT_FALSE(checkTmaGather4Target(CopyMode::Gather4, std::nullopt));
-  EXPECT_FALSE(checkTmaGather4Target(CopyMode::Tile, parseGpuTarget("sm_90a")));
-  EXPECT_FALSE(
-      checkTmaGather4Target(CopyMode::Scatter4, parseGpuTarget("sm_100a")));
-  EXPECT_FALSE(
-      checkTmaGather4Target(CopyMode::Gather4, parseGpuTarget("sm_120")));
-  auto V = checkTmaGather4Target(CopyMode::Scatter4, parseGpuTarget("sm_90a"));
+TEST(TmaOverrideAttr, Form) {
+  EXPECT_FALSE(checkTmaOverrideForm(false, false, CopyMode::Im2col));
+  EXPECT_FALSE(checkTmaOverrideForm(false, true, CopyMode::Gather4));
+  EXPECT_FALSE(checkTmaOverrideForm(true, true, CopyMode::Tile));
+  auto V = checkTmaOverrideForm(true, false, CopyMode::Tile);
   ASSERT_TRUE(V);
-  EXPECT_STREQ(V->RuleId, "TMA-GATHER4");
+  EXPECT_EQ(V->Message, ".override_attribute is only valid together with "
+                        ".override::global_address");
+  for (CopyMode M : {CopyMode::Gather4, CopyMode::Scatter4, CopyMode::Im2col,
+                     CopyMode::Im2colNoOffs, CopyMode::Im2colW,
+                     CopyMode::Im2colW128}) {
+    auto W = checkTmaOverrideForm(true, true, M);
+    ASSERT_TRUE(W) << copyModeName(M);
+    EXPECT_EQ(W->Message, std::string(".override_attribute needs tile mode, "
+                                      "but the copy is ") +
+                              copyModeName(M));
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -874,4 +874,39 @@ TEST(PtxUnknown, OperandsOfTheWrongShape) {
     EXPECT_TRUE(parse(Text).empty()) << Text;
 }
 
+//===----------------------------------------------------------------------===//
+// opcodesOf: every statement's opcode, recognised or not (section 7)
+//===----------------------------------------------------------------------===//
+
+TEST(PtxOpcodes, EveryStatementWithItsQualifiers) {
+  auto Ops = tma::ptx::opcodesOf(
+      "{\n\t.reg .pred p;\n\t"
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 64;\n"
+      "WAIT:\n\t@!p mbarrier.try_wait.parity.shared::cta.b64 p, [%0], 0;\n"
+      "@!p bra WAIT;\n}",
+      /*Extended=*/true);
+  ASSERT_EQ(Ops.size(), 3u);
+  EXPECT_EQ(Ops[0].Text, "mbarrier.arrive.expect_tx.shared::cta.b64");
+  EXPECT_EQ(Ops[1].Text, "mbarrier.try_wait.parity.shared::cta.b64");
+  EXPECT_EQ(Ops[2].Text, "bra");
+}
+
+TEST(PtxOpcodes, QualifiersAfterWhiteSpaceAndUnknownForms) {
+  // tilelang writes qualifiers apart; a form the parser does not model
+  // (tensormap.replace) still has its opcode.
+  auto Ops = tma::ptx::opcodesOf(
+      "cp.async.bulk.global.shared::cta.bulk_group .L2::cache_hint "
+      "[%0], [%1], 16, %2; tensormap.replace.tile.global_address.global."
+      "b1024.b64 [%3], %4;",
+      /*Extended=*/true);
+  ASSERT_EQ(Ops.size(), 2u);
+  EXPECT_EQ(Ops[0].Text,
+            "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint");
+  EXPECT_EQ(Ops[0].Pos, 0u);
+  EXPECT_EQ(Ops[1].Text,
+            "tensormap.replace.tile.global_address.global.b1024.b64");
+  EXPECT_TRUE(tma::ptx::opcodesOf("", false).empty());
+  EXPECT_TRUE(tma::ptx::opcodesOf(".reg .b32 r; L:", false).empty());
+}
+
 } // namespace

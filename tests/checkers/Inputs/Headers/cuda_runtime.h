@@ -64,7 +64,43 @@ enum cudaDriverEntryPointQueryResult {
   cudaDriverEntryPointVersionNotSufficent = 2
 };
 
-typedef struct cudaLaunchAttribute_st cudaLaunchAttribute;
+/* The launch attributes and function attributes of cluster launches (the
+   values of CUDA 13.0's driver_types.h). */
+enum cudaLaunchAttributeID {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeClusterDimension = 4,
+  cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+  cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+  cudaLaunchAttributePreferredClusterDimension = 11
+};
+
+union cudaLaunchAttributeValue {
+  char pad[64];
+  struct {
+    unsigned int x;
+    unsigned int y;
+    unsigned int z;
+  } clusterDim;
+  int programmaticStreamSerializationAllowed;
+  struct {
+    unsigned int x;
+    unsigned int y;
+    unsigned int z;
+  } preferredClusterDim;
+};
+
+typedef struct cudaLaunchAttribute_st {
+  enum cudaLaunchAttributeID id;
+  union cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributeRequiredClusterWidth = 11,
+  cudaFuncAttributeRequiredClusterHeight = 12,
+  cudaFuncAttributeRequiredClusterDepth = 13,
+  cudaFuncAttributeNonPortableClusterSizeAllowed = 14
+};
 
 typedef struct cudaLaunchConfig_st {
   dim3 gridDim;
@@ -89,6 +125,8 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
                              cudaStream_t stream);
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
                                 const void *func, void **args);
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
+                                 int value);
 cudaError_t cudaMalloc(void **devPtr, size_t size);
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
 cudaError_t cudaMallocManaged(void **devPtr, size_t size,
@@ -129,6 +167,12 @@ cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
                                enum cudaMemcpyKind kind =
                                    cudaMemcpyHostToDevice) {
   return ::cudaMemcpyToSymbol((const void *)&symbol, src, count, offset, kind);
+}
+
+template <class T>
+cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr,
+                                 int value) {
+  return ::cudaFuncSetAttribute((const void *)entry, attr, value);
 }
 
 template <typename... ExpTypes, typename... ActTypes>
