@@ -249,7 +249,8 @@ const KernelModel::BodyGraph *KernelModel::graphOf(const FunctionDecl *Def) {
   CFG &Cfg = *G->Graph;
   // Reverse post-order over the reachable edges.
   std::vector<char> Seen(Cfg.getNumBlockIDs(), 0);
-  std::vector<std::pair<const CFGBlock *, unsigned>> Stack{{&Cfg.getEntry(), 0}};
+  std::vector<std::pair<const CFGBlock *, unsigned>> Stack{
+      {&Cfg.getEntry(), 0}};
   Seen[Cfg.getEntry().getBlockID()] = 1;
   while (!Stack.empty()) {
     auto &[B, I] = Stack.back();
@@ -400,7 +401,8 @@ private:
     for (auto &[Key, Obj] : BarrierKeys)
       if (Key == Id.Key)
         return Obj;
-    BarrierKeys.push_back({Id.Key, newObject(Id.Root, Id.Root->getName().str())});
+    BarrierKeys.push_back(
+        {Id.Key, newObject(Id.Root, Id.Root->getName().str())});
     return BarrierKeys.back().second;
   }
   int newObject(const VarDecl *VD, std::string Name) {
@@ -435,6 +437,44 @@ private:
     return guardOf(C);
   }
 
+  /// The condition under which the threads at \p D take its successor
+  /// edge \p Edge, and whether it holds there: a two-way branch's condition
+  /// (true into its first successor, false into its second); for a
+  /// `switch` on a thread expression f(t), `f(t) == V` into `case V:`
+  /// (std::nullopt: unknown, a default or a range among them).
+  std::optional<std::pair<Cond, bool>> edgeGuard(const CFGBlock &D, int Edge) {
+    const auto *Switch = dyn_cast_or_null<SwitchStmt>(D.getTerminatorStmt());
+    if (!Switch) {
+      std::optional<Cond> C = Edge <= 1 ? branchGuard(D) : std::nullopt;
+      if (!C)
+        return std::nullopt;
+      return std::make_pair(std::move(*C), Edge == 0);
+    }
+    if (Switch->getConditionVariable() || Switch->getInit())
+      return std::nullopt;
+    std::optional<Cond> C = guardOf(Switch->getCond());
+    if (!C)
+      return std::nullopt;
+    if (C->K == Cond::True)
+      return std::make_pair(std::move(*C), true);
+    // The thread expression of `f(t) != 0`, the integer condition itself.
+    if (C->K != Cond::Atom || C->Op != ::tma::rules::threads::Cmp::NE ||
+        C->Value != 0)
+      return std::nullopt;
+    const CFGBlock *Succ = (D.succ_begin() + Edge)->getReachableBlock();
+    const auto *Case =
+        Succ ? dyn_cast_or_null<CaseStmt>(Succ->getLabel()) : nullptr;
+    if (!Case || Case->caseStmtIsGNURange())
+      return std::nullopt;
+    Expr::EvalResult V;
+    if (Case->getLHS()->isValueDependent() ||
+        !Case->getLHS()->EvaluateAsInt(V, Ctx))
+      return std::nullopt;
+    return std::make_pair(Cond::atom(C->Expr, ::tma::rules::threads::Cmp::EQ,
+                                     V.Val.getInt().getSExtValue()),
+                          true);
+  }
+
   /// Splices the CFG of \p FD's body in at the current node: the events of
   /// its blocks in reverse post-order, each block's threads from its
   /// immediate dominator. The kernel's exits end the flow; a helper's lead
@@ -466,14 +506,14 @@ private:
           if (I.Joins) {
             S = Sets[D];
             U = Under[D];
-          } else if (I.Edge == 0 || I.Edge == 1) {
+          } else if (I.Edge >= 0) {
             U = Under[D] || !isLoop(I.Idom->getTerminatorStmt());
             if (Sets[D])
-              if (std::optional<Cond> C = branchGuard(*I.Idom))
-                S = C->K == Cond::True
+              if (auto C = edgeGuard(*I.Idom, I.Edge))
+                S = C->first.K == Cond::True
                         ? Sets[D]
                         : std::make_shared<const ThreadSet>(
-                              Sets[D]->under(*C, I.Edge == 0));
+                              Sets[D]->under(C->first, C->second));
           }
         }
         Sets[Id] = std::move(S);
@@ -607,8 +647,7 @@ private:
         E = C->getSubExpr();
       } else if (const auto *B = dyn_cast<BinaryOperator>(E);
                  B && B->isAdditiveOp()) {
-        E = B->getLHS()->getType()->isPointerType() ? B->getLHS()
-                                                    : B->getRHS();
+        E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
       } else {
         return;
       }
@@ -1038,9 +1077,9 @@ private:
     return true;
   }
 
-  /// cuda::barrier's arrive / wait / wait_parity / arrive_and_wait members (CCCL's
-  /// bodies are NVVM builtins the model does not follow): an arrive and a
-  /// wait on the barrier object, when the model can name it.
+  /// cuda::barrier's arrive / wait / wait_parity / arrive_and_wait members
+  /// (CCCL's bodies are NVVM builtins the model does not follow): an arrive and
+  /// a wait on the barrier object, when the model can name it.
   bool libcudacxxBarrier(const FunctionDecl &FD, const CallExpr &C) {
     const auto *MC = dyn_cast<CXXMemberCallExpr>(&C);
     const auto *MD = dyn_cast<CXXMethodDecl>(&FD);

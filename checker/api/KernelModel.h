@@ -24,8 +24,8 @@
 // The threads that run a block follow from its immediate dominator: the
 // same threads when the block post-dominates it, those where the
 // dominator's branch condition took the one edge that leads to the block
-// otherwise (rules/ThreadSets), unknown where paths under different guards
-// join. Built once per kernel, on first request, and shared.
+// otherwise (rules/ThreadSets; `f(t) == V` into a switch's `case V:`),
+// unknown where paths under different guards join. Built once per kernel, on first request, and shared.
 //
 //===----------------------------------------------------------------------===//
 

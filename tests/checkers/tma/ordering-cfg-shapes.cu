@@ -1,7 +1,8 @@
 // tma-ordering over the kernel model built on Clang's CFG: control flow the
 // earlier AST walk could not follow (it went silent across a switch, a
 // break, continue or return inside a loop, and on a whole kernel with a
-// goto) is now followed edge by edge. Each wrong kernel has a correct twin
+// goto) is now followed edge by edge, and a switch on a thread expression
+// gives its cases their threads. Each wrong kernel has a correct twin
 // that stays silent; what the CFG cannot place (an indirect goto) still
 // makes the kernel unknown.
 // RUN: %check_clang_tidy %s tma-ordering %t -- --load=%tma_plugin -- %cuda_stub_device
@@ -67,6 +68,53 @@ __global__ void switchRoleFenced(const __grid_constant__ CUtensorMap map) {
   case 0:
     for (int i = threadIdx.x; i < 64 * 64; i += 128)
       tile[i] = 1.0f;
+    cde::fence_proxy_async_shared_cta();
+    break;
+  default:
+    break;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cde::cp_async_bulk_tensor_2d_shared_to_global(&map, 0, 0, tile);
+    cde::cp_async_bulk_commit_group();
+    cde::cp_async_bulk_wait_group_read<0>();
+  }
+}
+
+// The thread sets of a switch's cases: every thread writes the tile, only
+// the warps of `case 1` fence; the writers of warps 0-3 never do
+// (TMA-STORE-FENCE: the fence is on the path but in other threads).
+__global__ void switchFenceInOtherRole(const __grid_constant__ CUtensorMap map) {
+  __shared__ alignas(128) float tile[64 * 64];
+  tile[threadIdx.x] = 1.0f;
+  switch (threadIdx.x / 128) {
+  case 1:
+    cde::fence_proxy_async_shared_cta();
+    break;
+  default:
+    break;
+  }
+  // CHECK-FIXES: {{^}}  // Warps 0-3 hand the tile over unfenced.{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  cde::fence_proxy_async_shared_cta();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+  // Warps 0-3 hand the tile over unfenced.
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cde::cp_async_bulk_tensor_2d_shared_to_global(&map, 0, 0, tile);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: TMA store reads 'tile' written by generic stores at line [[#@LINE-15]] with no fence.proxy.async in between (TMA-STORE-FENCE) [tma-ordering]
+    // CHECK-NOTES: :[[@LINE-16]]:21: note: generic store to 'tile' here
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: each writing thread must execute cuda::device::experimental::fence_proxy_async_shared_cta() after its stores, before the thread barrier that hands the buffer to the issuing thread
+    cde::cp_async_bulk_commit_group();
+    cde::cp_async_bulk_wait_group_read<0>();
+  }
+}
+
+// The writers are the warps that fence: `case 0` writes and fences.
+__global__ void switchFenceInOwnRole(const __grid_constant__ CUtensorMap map) {
+  __shared__ alignas(128) float tile[64 * 64];
+  switch (threadIdx.x / 128) {
+  case 0:
+    tile[threadIdx.x] = 1.0f;
     cde::fence_proxy_async_shared_cta();
     break;
   default:
