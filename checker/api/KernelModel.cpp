@@ -6,6 +6,7 @@
 
 #include "api/KernelModel.h"
 #include "api/BarrierPhases.h"
+#include "api/KernelEvents.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -147,28 +148,6 @@ namespace {
 constexpr unsigned MaxDepth = 6;
 constexpr std::size_t MaxEvents = 4096;
 constexpr std::size_t MaxNodes = 1 << 15;
-
-/// An index that may vary: anything but an integer constant.
-bool hasVaryingIndex(const Expr *E, const ASTContext &Ctx) {
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
-      if (A->getIdx()->isValueDependent() ||
-          !A->getIdx()->isIntegerConstantExpr(Ctx))
-        return true;
-      E = A->getBase();
-    } else if (const auto *M = dyn_cast<MemberExpr>(E)) {
-      E = M->getBase();
-    } else if (const auto *U = dyn_cast<UnaryOperator>(E)) {
-      E = U->getSubExpr();
-    } else if (const auto *C = dyn_cast<CastExpr>(E)) {
-      E = C->getSubExpr();
-    } else {
-      return !isa<DeclRefExpr>(E);
-    }
-  }
-  return false;
-}
 
 std::optional<std::uint64_t> foldInt(const Expr *E, const ASTContext &Ctx) {
   if (!E || E->isValueDependent())
@@ -397,7 +376,7 @@ private:
     return BufferIds.back();
   }
   /// A barrier: its identity's structural key.
-  int objectOf(const BarrierIdentity &Id) {
+  int objectOf(const events::BarrierName &Id) {
     for (auto &[Key, Obj] : BarrierKeys)
       if (Key == Id.Key)
         return Obj;
@@ -695,12 +674,12 @@ private:
     Fixed = false;
     if (!V.E)
       return -1;
-    auto Id = barrierIdentity(bound(V.E), Ctx);
-    if (!Id || !Id->Root || !Id->Root->hasAttr<CUDASharedAttr>() ||
-        Id->ThroughPointer)
+    auto Id = events::barrierNameOf(
+        V.E, [this](const VarDecl *VD) { return substitute(VD); }, Ctx);
+    if (!Id)
       return -1;
     Var = Id->Root;
-    Fixed = !hasVaryingIndex(Id->Object, Ctx);
+    Fixed = Id->Fixed;
     return objectOf(*Id);
   }
 
@@ -793,10 +772,19 @@ private:
               : nullptr;
     if (VD) {
       E.Object = objectOf(VD, Path);
-      E.WholeObject = Whole;
+      // A tensor store from the start of a buffer (`&s.C[0]`) reads it as
+      // a whole, as one of the buffer named alone does.
+      E.WholeObject =
+          Whole || (Tensor && events::startOfBuffer(
+                                  Src.E,
+                                  [this](const VarDecl *V) {
+                                    return substitute(V);
+                                  },
+                                  Ctx, VD));
       // A 1-D copy reads all of the buffer only when its size says so.
       if (Whole && Size) {
-        auto Bytes = foldInt(Size->Written, Ctx);
+        // Through a helper's size parameter (`bulkStore(dst, buf, n)`).
+        auto Bytes = foldInt(bound(Size->Written), Ctx);
         E.WholeObject =
             Bytes && !VD->getType()->isIncompleteType() &&
             *Bytes == static_cast<std::uint64_t>(
@@ -933,19 +921,19 @@ private:
     return nullptr;
   }
 
-  /// `stmatrix [%n], ...` / `st.shared.* [%n], ...`: a generic write of the
+  /// `stmatrix [%n], ...` / `st.shared.* [%n], ...` (a generic write) and
+  /// `ld.shared.* %r, [%n]` / `ldmatrix {...}, [%n]` (a generic read) of the
   /// buffer whose address operand %n computes.
-  void asmStore(const GCCAsmStmt &S, llvm::StringRef Operands,
-                SourceLocation Loc) {
-    Operands = Operands.trim();
-    if (!Operands.consume_front("[%"))
+  void asmAccess(const GCCAsmStmt &S, std::optional<unsigned> Index,
+                 EventKind Kind, SourceLocation Loc) {
+    if (!Index || *Index < S.getNumOutputs() ||
+        *Index - S.getNumOutputs() >= S.getNumInputs())
       return;
-    unsigned Index = 0;
-    if (Operands.consumeInteger(10, Index) || Index < S.getNumOutputs() ||
-        Index - S.getNumOutputs() >= S.getNumInputs())
-      return;
-    const Expr *Ptr =
-        addressedPointer(S.getInputExpr(Index - S.getNumOutputs()));
+    const Expr *In = S.getInputExpr(*Index - S.getNumOutputs());
+    const Expr *Ptr = addressedPointer(In);
+    // A generic address (ldmatrix without .shared) is the pointer itself.
+    if (!Ptr && In->IgnoreParenImpCasts()->getType()->isPointerType())
+      Ptr = In;
     bool Whole = false;
     std::string Path;
     const VarDecl *VD =
@@ -954,7 +942,7 @@ private:
     if (!VD)
       return;
     Event E;
-    E.Kind = EventKind::GenericWrite;
+    E.Kind = Kind;
     E.Object = objectOf(VD, Path);
     emit(E, Loc, std::nullopt, VD);
   }
@@ -996,7 +984,10 @@ private:
       } else if (Opcode.starts_with("stmatrix") ||
                  Opcode.starts_with("st.shared")) {
         // A generic store to shared memory at a 32-bit shared address.
-        asmStore(S, Operands, Loc);
+        asmAccess(S, events::memoryOperand(Operands), EventKind::GenericWrite,
+                  Loc);
+      } else if (auto Read = events::asmSharedReadOperand(Opcode, Operands)) {
+        asmAccess(S, Read, EventKind::GenericRead, Loc);
       } else if (Opcode.starts_with("cp.async.wait_group") ||
                  Opcode.starts_with("cp.async.wait_all")) {
         // cp.async copies (cuda::pipeline<thread_scope_thread>'s
@@ -1083,22 +1074,9 @@ private:
   bool libcudacxxBarrier(const FunctionDecl &FD, const CallExpr &C) {
     const auto *MC = dyn_cast<CXXMemberCallExpr>(&C);
     const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
-    if (!MC || !MD || !MD->getIdentifier() || !MD->getParent() ||
-        !MD->getParent()->getIdentifier() ||
-        MD->getParent()->getName() != "barrier")
-      return false;
-    const DeclContext *NS = MD->getParent()->getEnclosingNamespaceContext();
-    while (NS && isa<NamespaceDecl>(NS) &&
-           cast<NamespaceDecl>(NS)->isInlineNamespace())
-      NS = NS->getParent();
-    const auto *N = dyn_cast_or_null<NamespaceDecl>(NS);
-    if (!N || N->getName() != "cuda" ||
-        !N->getParent()->getRedeclContext()->isTranslationUnit())
-      return false;
-    llvm::StringRef Name = MD->getName();
-    bool Arrives = Name == "arrive" || Name == "arrive_and_wait";
-    bool Waits = Name == "wait" || Name == "arrive_and_wait" ||
-                 Name == "wait_parity"; // cuda::pipeline::consumer_wait
+    events::BarrierMember Role =
+        MC && MD ? events::barrierMember(*MD) : events::BarrierMember();
+    bool Arrives = Role.Arrives, Waits = Role.Waits;
     if (!Arrives && !Waits)
       return false;
     OpValue V;
@@ -1108,6 +1086,8 @@ private:
     Event E;
     E.Object = barrierObject(V, Var, E.FixedObject);
     if (E.Object < 0) {
+      if (Role.BodyModelled)
+        return false; // walk the body
       simple(EventKind::Opaque, C.getBeginLoc());
       return true;
     }
@@ -1123,6 +1103,29 @@ private:
     return true;
   }
 
+  /// libcu++'s `init(&bar, n)`: an mbarrier.init of the barrier (its body,
+  /// behind target dispatch, is not walked).
+  bool libcudacxxInit(const FunctionDecl &FD, const CallExpr &C) {
+    const Expr *Bar = events::libcudacxxInitBarrier(FD, C);
+    if (!Bar)
+      return false;
+    OpValue V;
+    V.E = V.Written = Bar;
+    Event E;
+    E.Kind = EventKind::BarrierInit;
+    const VarDecl *Var = nullptr;
+    E.Object = barrierObject(V, Var, E.FixedObject);
+    emit(E, C.getBeginLoc(), std::nullopt, Var);
+    return true;
+  }
+
+  void intrinsicEvent(events::IntrinsicRole Role, SourceLocation Loc) {
+    if (Role == events::IntrinsicRole::ThreadSync)
+      simple(EventKind::ThreadSync, Loc);
+    else if (Role == events::IntrinsicRole::Opaque)
+      simple(EventKind::Opaque, Loc);
+  }
+
   void call(const CallExpr &C) {
     if (std::optional<DeviceOp> Op = Finder.opOf(C)) {
       opEvent(*Op);
@@ -1133,7 +1136,8 @@ private:
       simple(EventKind::Opaque, C.getBeginLoc());
       return;
     }
-    if (tensorMapWrite(*FD, C) || libcudacxxBarrier(*FD, C))
+    if (tensorMapWrite(*FD, C) || libcudacxxBarrier(*FD, C) ||
+        libcudacxxInit(*FD, C))
       return;
     // The helper's parameters stand for the arguments of this call.
     ParamBindings Frame;
@@ -1181,6 +1185,12 @@ private:
   const ParamBindings *bindings() const {
     return Frames.empty() ? nullptr : &AllBindings;
   }
+  /// What a helper parameter or a local pointer or reference stands for.
+  const Expr *substitute(const VarDecl *VD) {
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD))
+      return bindings() ? bindings()->lookup(P) : nullptr;
+    return Aliases.initOf(VD);
+  }
   /// \p E, or the argument a parameter \p E names stands for.
   const Expr *bound(const Expr *E) const {
     const Expr *S = E->IgnoreParenImpCasts();
@@ -1193,30 +1203,17 @@ private:
   }
 
   void callee(const FunctionDecl *FD, SourceLocation Loc) {
-    if (namedEvent(*FD, Loc))
+    if (namedEvent(*FD, Loc) || events::ordersNothing(*FD))
       return;
     if (unsigned ID = FD->getBuiltinID()) {
-      std::string BuiltinName = Ctx.BuiltinInfo.getName(ID);
-      llvm::StringRef Name = BuiltinName;
-      if (Name.contains("mbarrier"))
-        simple(EventKind::Opaque, Loc); // an mbarrier op the model lacks
-      else if (Name.contains("sync") || Name.contains("bar"))
-        simple(EventKind::ThreadSync, Loc);
-      else if (Name.contains("fence") || Name.contains("membar"))
-        simple(EventKind::Opaque, Loc);
+      intrinsicEvent(events::builtinRole(Ctx.BuiltinInfo.getName(ID)), Loc);
       return;
     }
     const FunctionDecl *Def = nullptr;
     if (!FD->hasBody(Def) || !Def) {
       // CUDA intrinsics declared without a body (address conversions,
       // shuffles, math) order nothing; anything else may.
-      llvm::StringRef Name =
-          FD->getIdentifier() ? FD->getName() : llvm::StringRef();
-      bool Intrinsic = Name.starts_with("__") && !Name.contains("sync") &&
-                       !Name.contains("fence") && !Name.contains("bar") &&
-                       !Name.contains("wait") && !Name.contains("arrive");
-      if (!Intrinsic)
-        simple(EventKind::Opaque, Loc);
+      intrinsicEvent(events::bodylessRole(*FD), Loc);
       return;
     }
     if (Stack.size() > MaxDepth || llvm::is_contained(Stack, Def)) {

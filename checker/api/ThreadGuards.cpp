@@ -89,6 +89,22 @@ void collectJumps(const Stmt *S, std::vector<const Stmt *> &Out) {
     collectJumps(Child, Out);
 }
 
+/// `t.thread_rank()` of a `cooperative_groups::thread_block`: the linear
+/// rank of the thread in the block.
+bool isBlockThreadRank(const CallExpr *Call) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+  if (!MD || !MD->getIdentifier() || MD->getName() != "thread_rank" ||
+      !MD->getParent()->getIdentifier() ||
+      MD->getParent()->getName() != "thread_block")
+    return false;
+  for (const DeclContext *DC = MD->getParent()->getDeclContext(); DC;
+       DC = DC->getParent())
+    if (const auto *N = dyn_cast<NamespaceDecl>(DC))
+      if (N->getIdentifier() && N->getName() == "cooperative_groups")
+        return N->getParent()->getRedeclContext()->isTranslationUnit();
+  return false;
+}
+
 /// The innermost loop or switch around \p S (what a break leaves).
 const Stmt *jumpTarget(const ParentMap &PM, const Stmt *S) {
   for (const Stmt *P = PM.getParent(S); P; P = PM.getParent(P))
@@ -137,9 +153,7 @@ std::optional<ThreadExpr> ThreadGuards::threadExpr(const Expr *E, Resolver R,
     return std::nullopt;
   }
   if (auto V = builtinVar(E))
-    return V->first == "threadIdx" && V->second == 'x'
-               ? std::optional<ThreadExpr>(ThreadExpr())
-               : std::nullopt;
+    return V->first == "threadIdx" ? threadIndex(V->second) : std::nullopt;
   if (const auto *B = dyn_cast<BinaryOperator>(E)) {
     Step::Op Op;
     switch (B->getOpcode()) {
@@ -193,7 +207,8 @@ std::optional<ThreadExpr> ThreadGuards::threadExpr(const Expr *E, Resolver R,
     const auto *VD = dyn_cast<VarDecl>(D->getDecl());
     if (VD && VD->isLocalVarDecl() && !VD->isStaticLocal() && VD->getInit() &&
         !VD->getType()->isReferenceType() &&
-        (VD->getType().isConstQualified() || Folder->isNeverWritten(VD)))
+        (VD->getType().isConstQualified() || Folder->isNeverWritten(VD) ||
+         initialValueAt(VD, D)))
       return threadExpr(VD->getInit(), R, Depth + 1);
     return std::nullopt;
   }
@@ -201,11 +216,15 @@ std::optional<ThreadExpr> ThreadGuards::threadExpr(const Expr *E, Resolver R,
     const FunctionDecl *FD = Call->getDirectCallee();
     if (!FD)
       return std::nullopt;
-    if (unsigned ID = FD->getBuiltinID())
-      return llvm::StringRef(Ctx.BuiltinInfo.getName(ID)) ==
-                     "__nvvm_read_ptx_sreg_tid_x"
-                 ? std::optional<ThreadExpr>(ThreadExpr())
+    if (unsigned ID = FD->getBuiltinID()) {
+      std::string Builtin = Ctx.BuiltinInfo.getName(ID);
+      llvm::StringRef Name = Builtin;
+      return Name.consume_front("__nvvm_read_ptx_sreg_tid_") && Name.size() == 1
+                 ? threadIndex(Name[0])
                  : std::nullopt;
+    }
+    if (isBlockThreadRank(Call))
+      return ThreadExpr();
     // __shfl_sync(mask, x, 0): lane 0's x, which is every lane's when x is
     // the same across the warp.
     if (FD->getIdentifier() && FD->getName() == "__shfl_sync" &&
@@ -233,12 +252,95 @@ std::optional<ThreadExpr> ThreadGuards::threadExpr(const Expr *E, Resolver R,
   return std::nullopt;
 }
 
-bool ThreadGuards::isElect(const Expr *E) {
+std::optional<ThreadExpr> ThreadGuards::threadIndex(char Dim) {
+  // No launch shape: the block is taken to be one-dimensional, its
+  // threadIdx.x the rank; y and z are unknown.
+  if (!Shape || (Shape->Y == 1 && Shape->Z == 1)) {
+    if (Dim == 'x')
+      return ThreadExpr();
+    if (Shape && (Dim == 'y' || Dim == 'z'))
+      return ThreadExpr{{Step::Mul, 0}}; // always 0
+    return std::nullopt;
+  }
+  std::int64_t X = Shape->X, Y = Shape->Y;
+  switch (Dim) {
+  case 'x':
+    return ThreadExpr{{Step::Mod, X}};
+  case 'y':
+    return ThreadExpr{{Step::Div, X}, {Step::Mod, Y}};
+  case 'z':
+    return ThreadExpr{{Step::Div, X * Y}};
+  default:
+    return std::nullopt;
+  }
+}
+
+bool ThreadGuards::initialValueAt(const VarDecl *VD, const Expr *Use) {
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (!FD || !FD->getBody())
+    return false;
+  const Stmt *Body = FD->getBody();
+  for (const Stmt *J : jumpsOf(Body))
+    if (isa<GotoStmt>(J) || isa<IndirectGotoStmt>(J))
+      return false;
+  const ParentMap &PM = Folder->parentsOf(Body);
+  // The loops around the use; a use in a lambda may run anywhere.
+  llvm::SmallVector<const Stmt *, 4> Loops;
+  const Stmt *P = PM.getParent(Use);
+  if (!P)
+    return false;
+  for (; P; P = PM.getParent(P)) {
+    if (isa<LambdaExpr>(P))
+      return false;
+    if (isLoopStmt(P))
+      Loops.push_back(P);
+  }
+  auto [It, Inserted] = Writes.try_emplace(VD);
+  if (Inserted) {
+    std::vector<const Stmt *> Work{Body};
+    while (!Work.empty()) {
+      const Stmt *S = Work.back();
+      Work.pop_back();
+      if (!S)
+        continue;
+      for (const Stmt *Child : S->children())
+        Work.push_back(Child);
+      const auto *D = dyn_cast<DeclRefExpr>(S);
+      if (!D || D->getDecl() != VD)
+        continue;
+      const Stmt *Up = PM.getParent(D);
+      while (Up && isa<ParenExpr>(Up))
+        Up = PM.getParent(Up);
+      if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up);
+          C && C->getCastKind() == CK_LValueToRValue)
+        continue;
+      It->second.push_back(D);
+    }
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation UseEnd = SM.getExpansionLoc(Use->getEndLoc());
+  for (const Stmt *W : It->second) {
+    if (W == Use ||
+        !SM.isBeforeInTranslationUnit(UseEnd,
+                                      SM.getExpansionLoc(W->getBeginLoc())))
+      return false;
+    for (const Stmt *L : Loops)
+      if (isWithin(PM, W, L))
+        return false;
+  }
+  return true;
+}
+
+bool ThreadGuards::isElect(const Expr *E, unsigned Depth) {
   const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!FD || !FD->getIdentifier())
+  if (!FD || !FD->getIdentifier() || Depth > 4)
     return false;
   if (FD->getName() == "elect_one_sync")
+    return true;
+  // A wrapper that returns such a call (`return cute::elect_one_sync();`).
+  if (const Expr *Ret = returnedBy(FD); Ret && isElect(Ret, Depth + 1))
     return true;
   // A user wrapper of `elect.sync` with at most a member-mask parameter.
   const FunctionDecl *Def = nullptr;
@@ -296,6 +398,27 @@ std::optional<Cond> ThreadGuards::condition(const Expr *C, Resolver R) {
   }
   if (isElect(C))
     return Cond::elect();
+  // A flag computed once (`bool leader = elect_one_sync();`, `bool first =
+  // threadIdx.x == 0;`), or a helper's flag parameter.
+  if (const auto *D = dyn_cast<DeclRefExpr>(C);
+      D && C->getType()->isBooleanType() && CondDepth < MaxDepth) {
+    const Expr *Init = nullptr;
+    if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl()))
+      Init = R ? R(P) : nullptr;
+    else if (const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+             VD && VD->isLocalVarDecl() && !VD->isStaticLocal() &&
+             !VD->getType()->isReferenceType() &&
+             (VD->getType().isConstQualified() || Folder->isNeverWritten(VD) ||
+              initialValueAt(VD, D)))
+      Init = VD->getInit();
+    if (Init) {
+      ++CondDepth;
+      auto Sub = condition(Init, R);
+      --CondDepth;
+      if (Sub)
+        return Sub;
+    }
+  }
   if (uniform(C, R))
     return Cond();
   if (C->getType()->isIntegerType())
@@ -336,7 +459,9 @@ bool ThreadGuards::uniformImpl(const Expr *E, Resolver R, unsigned Depth) {
     return true;
   if (auto V = builtinVar(E))
     return V->first == "blockIdx" || V->first == "blockDim" ||
-           V->first == "gridDim";
+           V->first == "gridDim" ||
+           (V->first == "threadIdx" && V->second != 'x' && Shape &&
+            (V->second == 'y' ? Shape->Y : Shape->Z) == 1);
   if (isa<PseudoObjectExpr>(E))
     return false;
   if (E->getType()->isIntegralOrEnumerationType()) {
@@ -430,9 +555,27 @@ bool ThreadGuards::uniformVar(const VarDecl *VD, unsigned Depth) {
     const ParentMap &PM = Folder->parentsOf(Body);
     // A break or goto under a guard leaves loops in some threads only.
     const std::vector<const Stmt *> BodyJumps = jumpsOf(Body);
+    // Only the control inside the variable's scope matters: every thread
+    // that has it (a loop counter under `if (threadIdx.x == 0)`) runs the
+    // same code from its declaration on.
+    const Stmt *Scope = nullptr;
+    {
+      std::vector<const Stmt *> Work{Body};
+      while (!Work.empty() && !Scope) {
+        const Stmt *S = Work.back();
+        Work.pop_back();
+        if (!S || isa<LambdaExpr>(S))
+          continue;
+        if (const auto *DS = dyn_cast<DeclStmt>(S);
+            DS && llvm::is_contained(DS->decls(), VD))
+          Scope = PM.getParent(DS);
+        for (const Stmt *Child : S->children())
+          Work.push_back(Child);
+      }
+    }
     auto UniformControl = [&](const Stmt *S) {
       const Stmt *Prev = S;
-      for (const Stmt *P = PM.getParent(S); P && Prev != Body;
+      for (const Stmt *P = PM.getParent(S); P && Prev != Body && Prev != Scope;
            Prev = P, P = PM.getParent(P)) {
         if (const auto *If = dyn_cast<IfStmt>(P)) {
           if (Prev != If->getCond() && !If->isConstexpr() &&
@@ -458,7 +601,8 @@ bool ThreadGuards::uniformVar(const VarDecl *VD, unsigned Depth) {
       return true;
     };
     for (const Stmt *J : BodyJumps)
-      if ((isa<BreakStmt>(J) || isa<GotoStmt>(J) || isa<IndirectGotoStmt>(J)) &&
+      if ((isa<GotoStmt>(J) || isa<IndirectGotoStmt>(J) ||
+           (isa<BreakStmt>(J) && (!Scope || isWithin(PM, J, Scope)))) &&
           !UniformControl(J))
         return false;
     std::vector<const Stmt *> Work{Body};
@@ -510,6 +654,7 @@ std::optional<ThreadSet> ThreadGuards::threadsAt(const Stmt *S,
                                                  const FunctionDecl *Fn) {
   if (!Fn->hasAttr<CUDAGlobalAttr>() || !Fn->getBody())
     return std::nullopt;
+  blockOf(Fn); // the block shape that spells threadIdx
   const Stmt *Body = Fn->getBody();
   const ParentMap &PM = Folder->parentsOf(Body);
   // The guards from S up to the body, innermost first.
@@ -603,16 +748,17 @@ std::optional<ThreadSet> ThreadGuards::threadsAt(const Stmt *S,
 
 BlockSize ThreadGuards::blockOf(const FunctionDecl *Kernel) {
   Kernel = Kernel->getCanonicalDecl();
-  if (auto It = Blocks.find(Kernel); It != Blocks.end())
+  if (auto It = Blocks.find(Kernel); It != Blocks.end()) {
+    Shape = Shapes.lookup(Kernel);
     return It->second;
+  }
   std::optional<unsigned> MaxThreads;
   for (const FunctionDecl *R : Kernel->redecls())
     if (const auto *LB = R->getAttr<CUDALaunchBoundsAttr>())
       if (auto N = constant(LB->getMaxThreads()); N && *N > 0)
         MaxThreads = static_cast<unsigned>(*N);
-  // The block dimension of every launch `k<<<grid, block>>>`: x only, y and
-  // z folded to 1.
-  std::optional<unsigned> Launch;
+  // The block dimensions of every launch `k<<<grid, block>>>`.
+  std::optional<Dim3> Launch;
   bool Agree = true, Any = false;
   for (const CallContext *C : Folder->contextsOf(Kernel)) {
     if (!C)
@@ -620,7 +766,7 @@ BlockSize ThreadGuards::blockOf(const FunctionDecl *Kernel) {
     Any = true;
     const auto *K = dyn_cast<CUDAKernelCallExpr>(C->Call);
     const CallExpr *Config = K ? K->getConfig() : nullptr;
-    std::optional<unsigned> X;
+    std::optional<Dim3> This;
     if (Config && Config->getNumArgs() >= 2) {
       const Expr *B = Config->getArg(1)->IgnoreParenImpCasts();
       if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(B))
@@ -640,19 +786,27 @@ BlockSize ThreadGuards::blockOf(const FunctionDecl *Kernel) {
           if (!isa<CXXDefaultArgExpr>(CE->getArg(I)))
             Dims[I] = constant(CE->getArg(I));
         Folder->enterContext(Saved);
-        if (CE->getNumArgs() == 1 && Dims[0]) // dim3(n) or an int converted
-          X = static_cast<unsigned>(*Dims[0]);
-        else if (Dims[0] && Dims[1] == 1 && Dims[2] == 1)
-          X = static_cast<unsigned>(*Dims[0]);
+        // dim3(n), an int converted, dim3(x, y, z).
+        if (Dims[0] && Dims[1] && Dims[2] && *Dims[0] >= 1 && *Dims[1] >= 1 &&
+            *Dims[2] >= 1 && *Dims[0] * *Dims[1] * *Dims[2] <= 1024)
+          This = Dim3{static_cast<unsigned>(*Dims[0]),
+                      static_cast<unsigned>(*Dims[1]),
+                      static_cast<unsigned>(*Dims[2])};
       }
     }
-    if (!X || (Launch && *Launch != *X))
+    if (!This || (Launch && (Launch->X != This->X || Launch->Y != This->Y ||
+                             Launch->Z != This->Z)))
       Agree = false;
-    Launch = X;
+    Launch = This;
   }
+  std::optional<Dim3> Known = Any && Agree ? Launch : std::nullopt;
   BlockSize B = ::tma::rules::threads::blockSizeOf(
-      Any && Agree ? Launch : std::nullopt, MaxThreads);
+      Known ? std::optional<unsigned>(Known->X * Known->Y * Known->Z)
+            : std::nullopt,
+      MaxThreads);
   Blocks[Kernel] = B;
+  Shapes[Kernel] = Known;
+  Shape = Known;
   return B;
 }
 

@@ -13,8 +13,11 @@
 // blockDim, loop counters written only with such values) are no guard at
 // all. Anything else is unknown, and so are the threads of what it guards.
 // The one place that reads guards: the kernel model and tma-expect-tx
-// (MBAR-TX-ISSUERS) both ask here. Only a one-dimensional block is
-// modelled (threadIdx.y and .z are unknown).
+// (MBAR-TX-ISSUERS) both ask here. The thread is its linear rank in the
+// block (`cg::this_thread_block().thread_rank()`); threadIdx.x is that rank
+// unless the kernel's launches give a 2-D or 3-D block, whose dimensions
+// then spell threadIdx.x, .y and .z (unknown without launches). Locals
+// keep their initial value where every write to them follows the use.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,18 +68,25 @@ public:
   std::optional<::tma::rules::threads::ThreadSet>
   threadsAt(const Stmt *S, const FunctionDecl *Fn);
 
-  /// The block sizes \p Kernel may run with: the block dimension of its
-  /// launches in this translation unit when all fold to one 1-D size, else
-  /// at most its `__launch_bounds__`.
+  /// The block sizes \p Kernel may run with: the block dimensions of its
+  /// launches in this translation unit when all fold to one shape, else at
+  /// most its `__launch_bounds__`. Also makes \p Kernel the kernel whose
+  /// block shape spells threadIdx.y and .z in the conditions asked next.
   ::tma::rules::threads::BlockSize blockOf(const FunctionDecl *Kernel);
 
 private:
   std::optional<::tma::rules::threads::ThreadExpr>
   threadExpr(const Expr *E, Resolver R, unsigned Depth);
   std::optional<std::int64_t> constant(const Expr *E);
+  /// threadIdx.{x,y,z} as a function of the rank, in the current kernel.
+  std::optional<::tma::rules::threads::ThreadExpr> threadIndex(char Dim);
+  /// Whether \p Use of the local \p VD reads its initial value: every write
+  /// (any reference that is not a read) follows it, outside the loops
+  /// around it.
+  bool initialValueAt(const VarDecl *VD, const Expr *Use);
   bool uniformImpl(const Expr *E, Resolver R, unsigned Depth);
   bool uniformVar(const VarDecl *VD, unsigned Depth);
-  bool isElect(const Expr *E);
+  bool isElect(const Expr *E, unsigned Depth = 0);
   /// The expression a one-return helper returns, or null.
   const Expr *returnedBy(const FunctionDecl *FD);
 
@@ -85,6 +95,17 @@ private:
   /// Locals known uniform (true) or not; false while being decided.
   llvm::DenseMap<const VarDecl *, bool> UniformVars;
   llvm::DenseMap<const FunctionDecl *, ::tma::rules::threads::BlockSize> Blocks;
+  /// Per kernel: the block's x, y, z when all its launches fold to one.
+  struct Dim3 {
+    unsigned X = 1, Y = 1, Z = 1;
+  };
+  llvm::DenseMap<const FunctionDecl *, std::optional<Dim3>> Shapes;
+  /// The shape of the kernel being asked about (blockOf, threadsAt).
+  std::optional<Dim3> Shape;
+  /// The nesting of condition() through flags.
+  unsigned CondDepth = 0;
+  /// Per local: the references that may write it.
+  llvm::DenseMap<const VarDecl *, std::vector<const Stmt *>> Writes;
   /// The jumps of each body, collected once.
   llvm::DenseMap<const Stmt *, std::vector<const Stmt *>> Jumps;
   const std::vector<const Stmt *> &jumpsOf(const Stmt *Body);

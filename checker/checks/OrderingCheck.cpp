@@ -395,6 +395,10 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
 void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
                                 const KernelSequence &K,
                                 const SourceManager &SM) {
+  // An init whose barrier the model cannot name may be any barrier's.
+  for (const ord::Event &E : K.Seq)
+    if (E.Kind == ord::EventKind::BarrierInit && E.Object < 0)
+      return;
   llvm::SmallPtrSet<const VarDecl *, 8> Done;
   for (const VarDecl *VD : K.Objects) {
     // A barrier of the kernel's own (every use is in its body), a uint64_t

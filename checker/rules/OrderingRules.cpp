@@ -371,45 +371,97 @@ std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq,
     if (!isStore(St) || !St.WholeObject || St.Object < 0 ||
         (!St.Guarded && !St.Threads))
       continue;
-    // Forward only, over the events on some path from the copy in order:
-    // the wait that completes the group, then the write.
-    Flow::Set Reached = G.search(S, true, false);
-    unsigned Commits = 0;
-    std::optional<std::size_t> Cover;
-    for (std::size_t J = S + 1; J < Seq.size(); ++J) {
-      if (!Reached[J])
-        continue;
+    // Over the events of one path from the copy, in order: the wait that
+    // completes the group, then the write. Before that wait nothing is
+    // complete, so neither a thread barrier nor an mbarrier wait can hand a
+    // completion on; after it, both may (the issuer waits, then arrives or
+    // syncs).
+    struct Path {
+      unsigned Commits = 0;
+      std::optional<std::size_t> Cover, Write;
+      bool Done = false;
+      /// Round the loop, the copy dominates nothing of the next pass: only
+      /// known thread sets tell the threads apart.
+      bool Back = false;
+    };
+    auto Others = [&](const Path &P, std::size_t J) -> std::optional<bool> {
+      if (P.Back && !(Seq[J].Threads && St.Threads))
+        return std::nullopt;
+      return Outside(J, S);
+    };
+    auto Feed = [&](Path &P, std::size_t J) {
       const Event &E = Seq[J];
-      if (unknown(E) || E.Kind == EventKind::BarrierWait)
-        break;
-      if (!Cover) {
+      if (unknown(E)) {
+        P.Done = true;
+        return;
+      }
+      if (!P.Cover) {
         // A commit the issuing thread surely runs after the copy.
-        if (E.Kind == EventKind::Commit && G.postDominates(J, S))
-          ++Commits;
-        else if (E.Kind == EventKind::WaitGroup) {
-          if (!E.Depth)
-            break;
-          if (Commits > *E.Depth) {
+        if (E.Kind == EventKind::Commit && G.postDominates(J, S)) {
+          ++P.Commits;
+        } else if (E.Kind == EventKind::WaitGroup) {
+          if (!E.Depth) {
+            P.Done = true;
+          } else if (P.Commits > *E.Depth) {
             // Executed by the issuing threads only: no scope error.
-            auto Others = Outside(J, S);
-            if (!Others || !*Others)
-              break;
-            Cover = J;
+            auto O = Others(P, J);
+            if (!O || !*O)
+              P.Done = true;
+            else
+              P.Cover = J;
           }
         }
+        return;
+      }
+      if (E.Kind == EventKind::ThreadSync || E.Kind == EventKind::WaitGroup ||
+          E.Kind == EventKind::BarrierWait) {
+        P.Done = true;
+        return;
+      }
+      if (writes(E, St.Object) && (P.Back || G.reaches(*P.Cover, J, false))) {
+        auto O = Others(P, J);
+        if (!O)
+          P.Done = true;
+        else if (*O) {
+          P.Write = J;
+          P.Done = true;
+        }
+      }
+    };
+    // Forward, not round the copy's loop again.
+    Flow::Set Reached = G.search(S, true, false);
+    Path Fwd;
+    for (std::size_t J = S + 1; J < Seq.size() && !Fwd.Done; ++J)
+      if (Reached[J])
+        Feed(Fwd, J);
+    if (Fwd.Write) {
+      Out.push_back({"BULK-WAITGROUP-SCOPE", S, *Fwd.Write, Fwd.Cover,
+                     Fwd.Commits});
+      continue;
+    }
+    // Round the copy's innermost loop into the next pass (a persistent
+    // epilogue: the wait and the rewrite come before the copy in the body):
+    // the events of the path to the first such write, in order.
+    const Flow::Set *Loop = G.loopOf(S);
+    if (!Loop)
+      continue;
+    for (std::size_t W = 0; W < S; ++W) {
+      if (!writes(Seq[W], St.Object) || !(*Loop)[G.nodeOf(W)] ||
+          !G.reaches(S, W, true, Loop))
         continue;
-      }
-      if (E.Kind == EventKind::ThreadSync || E.Kind == EventKind::WaitGroup)
-        break;
-      if (writes(E, St.Object) && G.reaches(*Cover, J, false)) {
-        auto Others = Outside(J, S);
-        if (!Others)
+      Path Back;
+      Back.Back = true;
+      for (std::size_t J : G.between(S, W, true, Loop)) {
+        Feed(Back, J);
+        if (Back.Done)
           break;
-        if (!*Others)
-          continue;
-        Out.push_back({"BULK-WAITGROUP-SCOPE", S, J, Cover, Commits});
-        break;
       }
+      if (!Back.Done)
+        Feed(Back, W);
+      if (Back.Write == W)
+        Out.push_back({"BULK-WAITGROUP-SCOPE", S, W, Back.Cover,
+                       Back.Commits});
+      break;
     }
   }
   return Out;

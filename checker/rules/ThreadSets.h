@@ -6,7 +6,9 @@
 //
 // Which threads of a block run an operation (tma-rules.md 11.A: "which
 // threads run each one"): the guards around it as conditions on the
-// thread's index t = threadIdx.x of a one-dimensional block, and how many
+// thread's rank t in the block (threadIdx.x of a one-dimensional block;
+// api/ThreadGuards spells threadIdx.x, .y, .z of a known 2-D or 3-D shape
+// as functions of t), and how many
 // threads that is for a block size. A condition is a small expression tree
 // over integer functions of t (`t / 32`, `t % 128`, `(t >> 5) & 3`) and
 // `elect.sync` (the lowest active lane of each warp that runs it), so that
@@ -71,7 +73,7 @@ struct ThreadSet {
   ThreadSet under(Cond C, bool Holds) const;
 };
 
-/// The block sizes a kernel may run with (threads of a 1-D block).
+/// The block sizes a kernel may run with (threads of the block).
 struct BlockSize {
   unsigned Min = 1, Max = 1024;
   bool exact() const { return Min == Max; }

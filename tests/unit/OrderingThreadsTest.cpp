@@ -89,6 +89,42 @@ TEST(WaitByOtherThreads, SameThreadInTwoBlocks) {
   EXPECT_EQ(waitByOtherThreads(Make(false)).size(), 1u);
 }
 
+TEST(WaitByOtherThreads, ThroughTheBackEdge) {
+  // while (c) { mbar wait; wait 0; write; sync; if (t == 0) { store;
+  // commit; } }: the next pass's wait and write run in threads that never
+  // committed.
+  auto Make = [](std::shared_ptr<const th::ThreadSet> Writer, bool Sync) {
+    Prog P;
+    P.loop([&](Prog &Q) {
+      Q << ev(K::BarrierWait, 1, everyone()) << wait0(everyone());
+      if (Sync)
+        Q << ev(K::ThreadSync, -1, everyone());
+      Q << ev(K::GenericWrite, 0, Writer) << ev(K::ThreadSync, -1, everyone());
+      Q.ifElse([](Prog &R) {
+        R << store(thread0()) << ev(K::Commit, -1, thread0());
+      });
+    });
+    return P.done();
+  };
+  Kern Wrong = Make(everyone(), false);
+  auto F = waitByOtherThreads(Wrong, th::BlockSize{128, 128});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].First, 4u);
+  EXPECT_EQ(F[0].Second, 2u);
+  EXPECT_EQ(F[0].Wait, 1u);
+  // A thread barrier between the wait and the write: silent.
+  EXPECT_TRUE(
+      waitByOtherThreads(Make(everyone(), true), th::BlockSize{128, 128})
+          .empty());
+  // The issuing thread alone rewrites: silent; unknown writers too (round
+  // the loop, only thread sets tell threads apart).
+  EXPECT_TRUE(
+      waitByOtherThreads(Make(thread0(), false), th::BlockSize{128, 128})
+          .empty());
+  EXPECT_TRUE(waitByOtherThreads(Make(nullptr, false), th::BlockSize{128, 128})
+                  .empty());
+}
+
 TEST(WaitByOtherThreads, WarpWaitsForOneThread) {
   // if (t == 0) { store; commit; }  if (t < 32) { wait; write; }
   auto Make = [](std::shared_ptr<const th::ThreadSet> Writer) {

@@ -4,8 +4,8 @@
 // bar.wait(std::move(token)): a read before the wait
 // (TMA-LOAD-WAIT-BEFORE-READ), a barrier never initialised (MBAR-UNINIT),
 // a refill of a buffer just read (ASYNC-WAR-FENCE); each with its correct
-// twin. (MBAR-INIT-VISIBLE and MBAR-REINIT-INVAL through cuda::barrier are
-// not reached yet: see docs/checks/tma-ordering.md, Limits.)
+// twin. (MBAR-INIT-VISIBLE and MBAR-REINIT-INVAL through cuda::barrier:
+// ordering-barrier-init-real-headers.cu.)
 // RUN: %check_clang_tidy %s tma-ordering %t -- --load=%tma_plugin -- %cuda_real_device
 // RUN: %check_clang_tidy %s tma-ordering %t -- --load=%tma_plugin -- %cuda_real_host
 

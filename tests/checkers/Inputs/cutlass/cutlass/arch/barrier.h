@@ -40,6 +40,31 @@ public:
                  :: "r"(arrive_count), "r"(smem_addr));
 #endif
   }
+
+#ifdef TMA_TEST_CLUSTER_BARRIER_WAIT // only where a test asks for them
+  __device__ void wait(uint32_t phase) const {
+    ClusterBarrier::wait(&this->barrier_, phase);
+  }
+  __host__ __device__ static void wait(ValueType const *smem_ptr,
+                                       uint32_t phase) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint32_t smem_addr = cute::cast_smem_ptr_to_uint(smem_ptr);
+    asm volatile("{\n\t.reg .pred P1; \n\tLAB_WAIT: \n\t"
+                 "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1; \n\t"
+                 "@P1 bra DONE; \n\tbra LAB_WAIT; \n\tDONE: \n\t}"
+                 :: "r"(smem_addr), "r"(phase));
+#endif
+  }
+
+  __device__ void arrive() const { ClusterBarrier::arrive(&this->barrier_); }
+  __host__ __device__ static void arrive(ValueType const *smem_ptr) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint32_t smem_addr = cute::cast_smem_ptr_to_uint(smem_ptr);
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];"
+                 :: "r"(smem_addr));
+#endif
+  }
+#endif // TMA_TEST_CLUSTER_BARRIER_WAIT
 };
 
 struct ClusterTransactionBarrier : public ClusterBarrier {

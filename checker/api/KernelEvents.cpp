@@ -1,0 +1,405 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/KernelEvents.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/SmallVector.h"
+#include <algorithm>
+
+namespace clang::tidy::tma::events {
+
+namespace {
+bool isWarpCollective(llvm::StringRef Name) {
+  // Shuffles, votes, matches and reductions exchange registers within a
+  // warp: they order no memory.
+  for (llvm::StringRef Part :
+       {"shfl", "vote", "ballot", "match_a", "redux", "reduce_", "activemask",
+        "any_sync", "all_sync", "uni_sync"})
+    if (Name.contains(Part))
+      return true;
+  return false;
+}
+} // namespace
+
+IntrinsicRole builtinRole(llvm::StringRef Name) {
+  if (Name.contains("mbarrier"))
+    return IntrinsicRole::Opaque; // an mbarrier op the model lacks
+  if (isWarpCollective(Name))
+    return IntrinsicRole::None;
+  // __syncwarp orders the threads of one warp only: neither a barrier of
+  // the block nor nothing.
+  if (Name == "__nvvm_bar_warp_sync")
+    return IntrinsicRole::Opaque;
+  if (Name.starts_with("__syncthreads") || Name.starts_with("__nvvm_bar0_") ||
+      Name == "__nvvm_bar_sync" || Name.starts_with("__nvvm_barrier_sync") ||
+      Name.starts_with("__nvvm_barrier_cluster_"))
+    return IntrinsicRole::ThreadSync;
+  if (Name.contains("sync") || Name.contains("bar") || Name.contains("fence") ||
+      Name.contains("membar"))
+    return IntrinsicRole::Opaque;
+  return IntrinsicRole::None;
+}
+
+namespace {
+bool inCooperativeGroups(const Decl &D) {
+  for (const DeclContext *DC = D.getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *N = dyn_cast<NamespaceDecl>(DC);
+        N && N->getIdentifier() && N->getName() == "cooperative_groups")
+      return N->getParent()->getRedeclContext()->isTranslationUnit();
+  return false;
+}
+} // namespace
+
+IntrinsicRole bodylessRole(const FunctionDecl &FD) {
+  llvm::StringRef Name = FD.getIdentifier() ? FD.getName() : "";
+  if (inCooperativeGroups(FD)) {
+    // The queries of a group order nothing; a thread block's sync() is
+    // __syncthreads.
+    if (llvm::is_contained({"this_thread_block", "thread_rank", "size",
+                            "num_threads", "thread_index", "group_index",
+                            "dim_threads", "meta_group_rank",
+                            "meta_group_size"},
+                           Name))
+      return IntrinsicRole::None;
+    const auto *RD = dyn_cast<CXXRecordDecl>(FD.getDeclContext());
+    if (Name == "sync" && RD && RD->getIdentifier() &&
+        RD->getName() == "thread_block")
+      return IntrinsicRole::ThreadSync;
+    return IntrinsicRole::Opaque;
+  }
+  if (!Name.starts_with("__"))
+    return IntrinsicRole::Opaque;
+  if (isWarpCollective(Name))
+    return IntrinsicRole::None;
+  if (Name.starts_with("__syncthreads") || Name == "__barrier_sync" ||
+      Name == "__barrier_sync_count")
+    return IntrinsicRole::ThreadSync;
+  // CUDA intrinsics (address conversions, math) order nothing; anything
+  // that may synchronise, fence, wait or arrive may.
+  if (Name.contains("sync") || Name.contains("fence") || Name.contains("bar") ||
+      Name.contains("wait") || Name.contains("arrive"))
+    return IntrinsicRole::Opaque;
+  return IntrinsicRole::None;
+}
+
+namespace {
+/// Whether \p DC is namespace `cuda` (or an inline namespace in it) right
+/// under the translation unit, or \p Inner below it (`cuda::device`).
+bool inCudaNamespace(const DeclContext *DC, llvm::StringRef Inner = "") {
+  auto Skip = [](const DeclContext *C) {
+    while (C && isa<NamespaceDecl>(C) && cast<NamespaceDecl>(C)->isInline())
+      C = C->getParent();
+    return C;
+  };
+  DC = Skip(DC);
+  if (!Inner.empty()) {
+    const auto *N = dyn_cast_or_null<NamespaceDecl>(DC);
+    if (!N || N->getName() != Inner)
+      return false;
+    DC = Skip(N->getParent());
+  }
+  const auto *N = dyn_cast_or_null<NamespaceDecl>(DC);
+  return N && N->getName() == "cuda" &&
+         N->getParent()->getRedeclContext()->isTranslationUnit();
+}
+
+bool isCudaBarrier(const CXXRecordDecl *RD) {
+  return RD && RD->getIdentifier() && RD->getName() == "barrier" &&
+         inCudaNamespace(RD->getDeclContext());
+}
+bool isCudaBarrier(QualType T) { return isCudaBarrier(T->getAsCXXRecordDecl()); }
+} // namespace
+
+bool ordersNothing(const FunctionDecl &FD) {
+  return FD.getIdentifier() && FD.getName() == "fence_mbarrier_init" &&
+         inCudaNamespace(FD.getDeclContext(), "ptx");
+}
+
+const Expr *libcudacxxInitBarrier(const FunctionDecl &FD, const CallExpr &C) {
+  if (!FD.getIdentifier() || FD.getName() != "init" ||
+      isa<CXXMethodDecl>(FD) || C.getNumArgs() < 2)
+    return nullptr;
+  QualType T = C.getArg(0)->IgnoreParenImpCasts()->getType();
+  if (!T->isPointerType() || !isCudaBarrier(T->getPointeeType()))
+    return nullptr;
+  return C.getArg(0);
+}
+
+BarrierMember barrierMember(const CXXMethodDecl &MD) {
+  BarrierMember R;
+  const CXXRecordDecl *RD = MD.getParent();
+  if (!MD.getIdentifier() || !RD || !RD->getIdentifier() || MD.isStatic())
+    return R;
+  llvm::StringRef Name = MD.getName(), Record = RD->getName();
+  if (isCudaBarrier(RD)) {
+    R.Arrives = Name == "arrive" || Name == "arrive_and_wait";
+    R.Waits = Name == "wait" || Name == "arrive_and_wait" ||
+              Name == "wait_parity";
+    return R;
+  }
+  const auto *Arch = dyn_cast<NamespaceDecl>(RD->getDeclContext());
+  const auto *Cutlass =
+      Arch ? dyn_cast<NamespaceDecl>(Arch->getDeclContext()) : nullptr;
+  if ((Record == "ClusterBarrier" || Record == "ClusterTransactionBarrier") &&
+      Arch && Arch->getName() == "arch" && Cutlass &&
+      Cutlass->getName() == "cutlass") {
+    // arrive(cta_id, pred) arrives on another CTA's barrier: not this one.
+    R.Arrives = Name == "arrive" && MD.getNumParams() == 0;
+    R.Waits = Name == "wait" && MD.getNumParams() == 1;
+    R.BodyModelled = true;
+  }
+  return R;
+}
+
+std::optional<unsigned> memoryOperand(llvm::StringRef Operands) {
+  std::size_t Open = Operands.find('[');
+  if (Open == llvm::StringRef::npos)
+    return std::nullopt;
+  llvm::StringRef Rest = Operands.drop_front(Open + 1).ltrim();
+  unsigned Index = 0;
+  if (!Rest.consume_front("%") || Rest.consumeInteger(10, Index))
+    return std::nullopt;
+  return Index;
+}
+
+std::optional<unsigned> asmSharedReadOperand(llvm::StringRef Opcode,
+                                             llvm::StringRef Operands) {
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  Opcode.split(Parts, '.');
+  if (Parts.empty())
+    return std::nullopt;
+  // ld{.weak,.volatile,.relaxed.scope,...}.shared{::cta}.type; ldmatrix
+  // reads shared memory whether or not .shared is written.
+  bool Shared = false;
+  for (llvm::StringRef P : llvm::ArrayRef(Parts).drop_front())
+    if (P == "shared" || P == "shared::cta")
+      Shared = true;
+  if (Parts[0] == "ldmatrix" || (Parts[0] == "ld" && Shared))
+    return memoryOperand(Operands);
+  return std::nullopt;
+}
+
+namespace {
+/// One step from the root to the barrier.
+struct Step {
+  const FieldDecl *Field = nullptr;
+  /// An index: a constant, or (Var) an expression.
+  std::int64_t Index = 0;
+  const Expr *Var = nullptr;
+};
+
+/// An offset in elements added to a pointer.
+struct Offset {
+  std::int64_t Const = 0;
+  const Expr *Var = nullptr;
+};
+
+class Walk {
+public:
+  Walk(Substitution Subst, const ASTContext &Ctx) : Subst(Subst), Ctx(Ctx) {}
+
+  /// The root of \p E; Steps holds the way down, innermost first.
+  const VarDecl *any(const Expr *E) {
+    QualType T = E->IgnoreParens()->getType();
+    if (T->isPointerType() || T->isIntegerType())
+      return address(E, {});
+    // An array (an operand looked through to it) names its first element.
+    if (E->IgnoreParenImpCasts()->getType()->isArrayType())
+      index({});
+    return lvalue(E);
+  }
+
+  llvm::SmallVector<Step, 8> Steps;
+
+private:
+  bool budget() { return ++Used < 64; }
+
+  std::optional<std::int64_t> constant(const Expr *E) {
+    if (E->isValueDependent())
+      return std::nullopt;
+    Expr::EvalResult R;
+    if (!E->EvaluateAsInt(R, Ctx) || R.Val.getInt().getSignificantBits() > 40)
+      return std::nullopt;
+    return R.Val.getInt().getExtValue();
+  }
+
+  /// Adds an index step: the element \p Off of an array.
+  bool index(Offset Off) {
+    Steps.push_back({nullptr, Off.Const, Off.Var});
+    return true;
+  }
+
+  /// The object whose address \p E computes, \p Off elements further.
+  const VarDecl *address(const Expr *E, Offset Off) {
+    if (!E || !budget())
+      return nullptr;
+    E = E->IgnoreParens();
+    if (const auto *C = dyn_cast<CastExpr>(E)) {
+      if (C->getCastKind() == CK_ArrayToPointerDecay) {
+        // `arr`: the address of its element Off.
+        return index(Off) ? lvalue(C->getSubExpr()) : nullptr;
+      }
+      return address(C->getSubExpr(), Off);
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() != UO_AddrOf)
+        return nullptr;
+      if (Off.Const == 0 && !Off.Var)
+        return lvalue(U->getSubExpr());
+      // `&a[i] + k`: a[i + k], for constants.
+      const auto *A =
+          dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens());
+      auto I = A ? constant(A->getIdx()) : std::nullopt;
+      if (!I || Off.Var)
+        return nullptr;
+      Off.Const += *I;
+      return address(A->getBase(), Off);
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp()) {
+      const Expr *Ptr = B->getLHS(), *N = B->getRHS();
+      if (!Ptr->getType()->isPointerType())
+        std::swap(Ptr, N);
+      if (!Ptr->getType()->isPointerType())
+        return nullptr; // integer arithmetic on an address
+      auto K = constant(N);
+      if (K) {
+        Off.Const += B->getOpcode() == BO_Sub ? -*K : *K;
+      } else {
+        if (B->getOpcode() == BO_Sub || Off.Var || Off.Const)
+          return nullptr;
+        Off.Var = N;
+      }
+      return address(Ptr, Off);
+    }
+    if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      if (!VD)
+        return nullptr;
+      if (VD->getType()->isArrayType())
+        return index(Off) ? lvalue(E) : nullptr;
+      const Expr *Init = Subst(VD);
+      return Init ? address(Init, Off) : nullptr;
+    }
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      if (!FD || !FD->getIdentifier() || C->getNumArgs() != 1)
+        return nullptr;
+      llvm::StringRef Name = FD->getName();
+      // The native mbarrier of a cuda::barrier is the barrier.
+      if (Name == "barrier_native_handle" &&
+          inCudaNamespace(FD->getDeclContext(), "device") && Off.Const == 0 &&
+          !Off.Var)
+        return lvalue(C->getArg(0));
+      if (Name == "__cvta_generic_to_shared")
+        return address(C->getArg(0), Off);
+      return nullptr;
+    }
+    return nullptr;
+  }
+
+  /// The object that the lvalue \p E designates.
+  const VarDecl *lvalue(const Expr *E) {
+    if (!E || !budget())
+      return nullptr;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      Offset Off;
+      if (auto I = constant(A->getIdx()))
+        Off.Const = *I;
+      else
+        Off.Var = A->getIdx();
+      return address(A->getBase(), Off);
+    }
+    if (const auto *M = dyn_cast<MemberExpr>(E)) {
+      const auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+      if (!FD)
+        return nullptr;
+      // A cuda::barrier's native word is the barrier itself.
+      const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent());
+      bool Native = FD->getName() == "__barrier" && isCudaBarrier(RD);
+      if (!Native)
+        Steps.push_back({FD, 0, nullptr});
+      return M->isArrow() ? address(M->getBase(), {}) : lvalue(M->getBase());
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() != UO_Deref)
+        return nullptr;
+      return address(U->getSubExpr(), {});
+    }
+    if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      if (!VD)
+        return nullptr;
+      QualType T = VD->getType();
+      if (T->isReferenceType()) {
+        const Expr *Init = Subst(VD);
+        return Init ? lvalue(Init) : nullptr;
+      }
+      if (T->isPointerType() || !VD->hasAttr<CUDASharedAttr>())
+        return nullptr;
+      return VD;
+    }
+    return nullptr;
+  }
+
+  Substitution Subst;
+  const ASTContext &Ctx;
+  unsigned Used = 0;
+};
+} // namespace
+
+std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
+                                         const ASTContext &Ctx) {
+  if (!E)
+    return std::nullopt;
+  Walk W(Subst, Ctx);
+  const VarDecl *Root = W.any(E);
+  if (!Root)
+    return std::nullopt;
+  BarrierName N;
+  N.Root = Root;
+  N.Display = Root->getName().str();
+  N.Key.AddPointer(Root->getCanonicalDecl());
+  std::reverse(W.Steps.begin(), W.Steps.end());
+  for (const Step &S : W.Steps) {
+    if (S.Field) {
+      N.Key.AddInteger(1);
+      N.Key.AddPointer(S.Field->getCanonicalDecl());
+      N.Display += "." + S.Field->getNameAsString();
+    } else if (S.Var) {
+      N.Key.AddInteger(3);
+      S.Var->IgnoreParenImpCasts()->Profile(N.Key, Ctx, /*Canonical=*/true);
+      N.Fixed = false;
+    } else {
+      N.Key.AddInteger(2);
+      N.Key.AddInteger(S.Index);
+    }
+  }
+  return N;
+}
+
+bool startOfBuffer(const Expr *E, Substitution Subst, const ASTContext &Ctx,
+                   const VarDecl *Root) {
+  if (!E || !Root)
+    return false;
+  Walk W(Subst, Ctx);
+  if (W.any(E) != Root)
+    return false;
+  QualType T = Root->getType();
+  for (const Step &S : W.Steps) { // innermost first
+    if (S.Var || S.Index != 0)
+      return false;
+    if (S.Field && T == Root->getType())
+      T = S.Field->getType();
+  }
+  const ArrayType *A = T->getAsArrayTypeUnsafe();
+  return !A || !A->getElementType()->isArrayType();
+}
+
+} // namespace clang::tidy::tma::events

@@ -1,0 +1,115 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// Event recognisers of the kernel model (api/KernelModel) for the surfaces
+// the device-op finder does not cover because they order or name rather
+// than issue: which builtins and body-less CUDA intrinsics are a thread
+// barrier (`__syncthreads`, `bar.sync`) and which are not (`__shfl_sync`,
+// votes, `__syncwarp`); libcu++'s `init(&bar, n)` on a `cuda::barrier`;
+// the generic shared-memory reads of inline PTX (`ld.shared`,
+// `ldmatrix`); and the barrier a pointer designates through helper
+// parameters, local pointers and `cuda::device::barrier_native_handle`.
+// KernelModel calls each from one place; nothing here emits events.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_API_KERNELEVENTS_H
+#define TMA_TIDY_API_KERNELEVENTS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/FoldingSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace clang::tidy::tma::events {
+
+/// What a call of a builtin or of a body-less CUDA intrinsic orders.
+enum class IntrinsicRole {
+  None,       ///< nothing: math, address conversions, shuffles, votes
+  ThreadSync, ///< a barrier of the threads of the block (or cluster)
+  Opaque,     ///< it may order memory in a way the model does not know
+};
+
+/// The role of the builtin \p Name (`__syncthreads`, `__nvvm_bar_sync`,
+/// `__nvvm_shfl_sync_idx_i32`, `__nvvm_mbarrier_init_shared`).
+IntrinsicRole builtinRole(llvm::StringRef Name);
+
+/// The role of a call of \p FD, which has no body in the translation unit
+/// (stub headers declare `__shfl_sync`, `__syncthreads` or
+/// cooperative_groups' `thread_rank()` without one).
+IntrinsicRole bodylessRole(const FunctionDecl &FD);
+
+/// A library function that orders nothing the model tracks, whatever its
+/// body says in this compilation pass: `cuda::ptx::fence_mbarrier_init`
+/// (it publishes an init to the cluster's async proxy; in the host pass its
+/// body is a stub call).
+bool ordersNothing(const FunctionDecl &FD);
+
+/// libcu++'s `init(&bar, n[, completion])` on a `cuda::barrier`: the
+/// pointer to the barrier; null for any other call.
+const Expr *libcudacxxInitBarrier(const FunctionDecl &FD, const CallExpr &C);
+
+/// What a member call on a barrier object does to it: libcu++'s
+/// `cuda::barrier` arrive / wait / arrive_and_wait (whose bodies are NVVM
+/// builtins), CUTLASS's `ClusterBarrier::arrive()` and `wait(phase)` (whose
+/// static forms reach the barrier through `this`).
+struct BarrierMember {
+  bool Arrives = false, Waits = false;
+  /// The body says the same (CUTLASS's asm), for a barrier the model
+  /// cannot name.
+  bool BodyModelled = false;
+};
+BarrierMember barrierMember(const CXXMethodDecl &MD);
+
+/// An inline PTX instruction that reads shared memory with a generic load
+/// (`ld.shared.b32 %0, [%1];`, `ldmatrix.sync.aligned.x4.m8n8.shared.b16
+/// {...}, [%4];`): the asm operand number of its address; std::nullopt for
+/// any other instruction (a register address, a non-shared load, an async
+/// proxy read such as wgmma).
+std::optional<unsigned> asmSharedReadOperand(llvm::StringRef Opcode,
+                                             llvm::StringRef Operands);
+
+/// The `[%n]` memory operand of an instruction's operand list.
+std::optional<unsigned> memoryOperand(llvm::StringRef Operands);
+
+/// A barrier as the model names it: the `__shared__` variable at its root,
+/// the fields and indices down to the 8-byte mbarrier, as a key, and
+/// whether every index is a constant.
+struct BarrierName {
+  const VarDecl *Root = nullptr;
+  llvm::FoldingSetNodeID Key;
+  bool Fixed = true;
+  /// "bar", "smem.full": the root and the fields on the way.
+  std::string Display;
+};
+
+/// The expression a helper parameter or a local pointer or reference
+/// stands for (its argument at the call being walked, its initialiser), or
+/// null.
+using Substitution = llvm::function_ref<const Expr *(const VarDecl *)>;
+
+/// The barrier the address or lvalue \p E designates: through `&`, `*`,
+/// subscripts, members, casts, constant offsets, helper parameters and
+/// local pointers (\p Subst), `cuda::device::barrier_native_handle(b)`; the
+/// `cuda::barrier` object and its native `uint64_t` are one barrier.
+/// std::nullopt when it is no `__shared__` variable's part.
+std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
+                                         const ASTContext &Ctx);
+
+/// Whether the address \p E is the first byte of a one-dimensional buffer
+/// of \p Root (the variable or one of its fields, `&s.C[0]`, `smem_c`):
+/// every index on the way is zero and the buffer is no array of arrays
+/// (whose stages a copy of the first one does not cover).
+bool startOfBuffer(const Expr *E, Substitution Subst, const ASTContext &Ctx,
+                   const VarDecl *Root);
+
+} // namespace clang::tidy::tma::events
+
+#endif // TMA_TIDY_API_KERNELEVENTS_H

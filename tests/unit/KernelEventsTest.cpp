@@ -1,0 +1,214 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. Unit tests of api/KernelEvents.
+//
+//===----------------------------------------------------------------------===//
+//
+// The text recognisers (builtin and intrinsic roles, the address operand of
+// ld.shared / ldmatrix) on their own; the barrier names and the start of a
+// buffer on one CUDA translation unit parsed for the device: each function
+// passes an address to `sink`, resolved with the substitution the kernel
+// model gives (a parameter stands for the argument bound to it, a local
+// pointer for its initialiser).
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/KernelEvents.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "gtest/gtest.h"
+
+#include <memory>
+#include <string>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace clang::tidy::tma;
+
+namespace {
+
+TEST(KernelEvents, BuiltinRoles) {
+  using events::IntrinsicRole;
+  EXPECT_EQ(events::builtinRole("__syncthreads"), IntrinsicRole::ThreadSync);
+  EXPECT_EQ(events::builtinRole("__nvvm_bar0_and"), IntrinsicRole::ThreadSync);
+  EXPECT_EQ(events::builtinRole("__nvvm_barrier_sync_cnt"),
+            IntrinsicRole::ThreadSync);
+  EXPECT_EQ(events::builtinRole("__nvvm_barrier_cluster_wait"),
+            IntrinsicRole::ThreadSync);
+  // Register exchanges within a warp order no memory.
+  EXPECT_EQ(events::builtinRole("__nvvm_shfl_sync_idx_i32"),
+            IntrinsicRole::None);
+  EXPECT_EQ(events::builtinRole("__nvvm_vote_ballot_sync"),
+            IntrinsicRole::None);
+  EXPECT_EQ(events::builtinRole("__nvvm_redux_sync_add"), IntrinsicRole::None);
+  EXPECT_EQ(events::builtinRole("__nvvm_match_any_sync_i32"),
+            IntrinsicRole::None);
+  // __syncwarp orders one warp: unknown to the block-wide rules.
+  EXPECT_EQ(events::builtinRole("__nvvm_bar_warp_sync"),
+            IntrinsicRole::Opaque);
+  EXPECT_EQ(events::builtinRole("__nvvm_mbarrier_init_shared"),
+            IntrinsicRole::Opaque);
+  EXPECT_EQ(events::builtinRole("__nvvm_membar_cta"), IntrinsicRole::Opaque);
+  EXPECT_EQ(events::builtinRole("__nvvm_read_ptx_sreg_tid_x"),
+            IntrinsicRole::None);
+}
+
+TEST(KernelEvents, SharedReads) {
+  EXPECT_EQ(events::asmSharedReadOperand("ld.shared.b32", "%0, [%1]"), 1u);
+  EXPECT_EQ(events::asmSharedReadOperand("ld.shared::cta.v4.u32",
+                                         "{%0, %1, %2, %3}, [%4+16]"),
+            4u);
+  EXPECT_EQ(events::asmSharedReadOperand("ld.volatile.shared.f32", "%0, [%1]"),
+            1u);
+  EXPECT_EQ(events::asmSharedReadOperand(
+                "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+                "{%0, %1, %2, %3}, [%4]"),
+            4u);
+  // ldmatrix reads shared memory with a generic address too.
+  EXPECT_EQ(events::asmSharedReadOperand("ldmatrix.sync.aligned.m8n8.x2.b16",
+                                         "{%0, %1}, [%2]"),
+            2u);
+  // Not a generic shared read: global, a remote CTA, a register address.
+  EXPECT_FALSE(events::asmSharedReadOperand("ld.global.b32", "%0, [%1]"));
+  EXPECT_FALSE(
+      events::asmSharedReadOperand("ld.shared::cluster.b32", "%0, [%1]"));
+  EXPECT_FALSE(events::asmSharedReadOperand("ld.shared.b32", "%0, [ra]"));
+  EXPECT_FALSE(events::asmSharedReadOperand("wgmma.mma_async.sync.aligned",
+                                            "{%0}, %1, %2"));
+  EXPECT_EQ(events::memoryOperand("[%3], %1"), 3u);
+}
+
+const char *const Code = R"cuda(
+#include <cuda_runtime.h>
+#include <cstdint>
+
+__device__ void sink(const void *);
+struct Stage {
+  alignas(128) float C[64];
+  uint64_t full[4];
+};
+__shared__ uint64_t bar;
+__shared__ uint64_t bars[4];
+__shared__ alignas(128) float tile[2][64];
+__shared__ alignas(128) float flat[64];
+extern __shared__ __align__(128) uint8_t smem[];
+
+__device__ void scalar() { sink(&bar); }
+__device__ void element0() { sink(&bars[0]); }
+__device__ void decayed() { sink(bars); }
+__device__ void offset() { sink(bars + 2); }
+__device__ void element2() { sink(&bars[2]); }
+__device__ void varying(int k) { sink(&bars[k]); }
+__device__ void localPointer() {
+  uint64_t *b = bars;
+  sink(&b[2]);
+}
+__device__ void structBarrier() {
+  Stage &s = *reinterpret_cast<Stage *>(smem);
+  uint64_t *full = s.full;
+  sink(&full[1]);
+}
+__device__ void structC() {
+  Stage &s = *reinterpret_cast<Stage *>(smem);
+  float *sC = s.C;
+  sink(&sC[0]);
+}
+__device__ void structCPart() {
+  Stage &s = *reinterpret_cast<Stage *>(smem);
+  sink(&s.C[8]);
+}
+__device__ void stage0() { sink(&tile[0][0]); }
+__device__ void flatStart() { sink(flat); }
+__device__ void global(uint64_t *g) { sink(g); }
+)cuda";
+
+class KernelEventsAst : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    AST = tooling::buildASTFromCodeWithArgs(
+        Code,
+        {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90a",
+         "-nocudainc", "-nocudalib", "-nostdinc++", "-std=c++17",
+         "--cuda-path=" TMA_TEST_HEADERS, "-isystem", TMA_TEST_HEADERS,
+         "-resource-dir", TMA_CLANG_RESOURCE_DIR},
+        "input.cu");
+  }
+  static void TearDownTestSuite() { AST.reset(); }
+
+  void SetUp() override {
+    ASSERT_TRUE(AST);
+    ASSERT_FALSE(AST->getDiagnostics().hasErrorOccurred());
+  }
+
+  const Expr *operand(const std::string &Function) {
+    for (const BoundNodes &B : match(
+             functionDecl(hasName(Function), isDefinition(),
+                          forEachDescendant(
+                              callExpr(callee(functionDecl(hasName("sink"))))
+                                  .bind("call"))),
+             AST->getASTContext()))
+      return B.getNodeAs<CallExpr>("call")->getArg(0);
+    return nullptr;
+  }
+  /// A local pointer or reference stands for its initialiser.
+  static const Expr *initialiser(const VarDecl *VD) {
+    return isa<ParmVarDecl>(VD) ? nullptr : VD->getInit();
+  }
+  std::optional<events::BarrierName> name(const std::string &Function) {
+    return events::barrierNameOf(operand(Function), initialiser,
+                                 AST->getASTContext());
+  }
+  bool start(const std::string &Function, const std::string &Root) {
+    const Expr *E = operand(Function);
+    const VarDecl *VD = nullptr;
+    for (const BoundNodes &B :
+         match(varDecl(hasName(Root)).bind("v"), AST->getASTContext()))
+      VD = B.getNodeAs<VarDecl>("v");
+    return events::startOfBuffer(E, initialiser, AST->getASTContext(), VD);
+  }
+
+  static std::unique_ptr<ASTUnit> AST;
+};
+std::unique_ptr<ASTUnit> KernelEventsAst::AST;
+
+TEST_F(KernelEventsAst, BarrierNames) {
+  auto Scalar = name("scalar");
+  ASSERT_TRUE(Scalar);
+  EXPECT_EQ(Scalar->Display, "bar");
+  EXPECT_TRUE(Scalar->Fixed);
+  // &bars[0], bars and &b[0] through a local: one barrier.
+  auto E0 = name("element0"), D = name("decayed");
+  ASSERT_TRUE(E0 && D);
+  EXPECT_EQ(E0->Key, D->Key);
+  // bars + 2, &bars[2] and &b[2] with b = bars: one barrier, not bars[0].
+  auto Off = name("offset"), E2 = name("element2"), Local = name("localPointer");
+  ASSERT_TRUE(Off && E2 && Local);
+  EXPECT_EQ(Off->Key, E2->Key);
+  EXPECT_EQ(Local->Key, E2->Key);
+  EXPECT_NE(E2->Key, E0->Key);
+  auto V = name("varying");
+  ASSERT_TRUE(V);
+  EXPECT_FALSE(V->Fixed);
+  // A field of a struct laid over extern shared memory, through a reference
+  // and a local pointer.
+  auto S = name("structBarrier");
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Display, "smem.full");
+  // A pointer parameter with nothing bound names no barrier.
+  EXPECT_FALSE(name("global"));
+}
+
+TEST_F(KernelEventsAst, StartOfBuffer) {
+  EXPECT_TRUE(start("structC", "smem"));   // &sC[0], sC = s.C
+  EXPECT_FALSE(start("structCPart", "smem")); // &s.C[8]
+  EXPECT_TRUE(start("flatStart", "flat"));
+  // The first stage of an array of stages is not the whole buffer.
+  EXPECT_FALSE(start("stage0", "tile"));
+  EXPECT_FALSE(start("flatStart", "tile")); // another root
+}
+
+} // namespace
