@@ -244,9 +244,31 @@ const Expr *initFor(const InitListExpr &ILE, const PathStep &Step) {
   if (Step.Field) {
     const RecordDecl *RD = Step.Field->getParent();
     const RecordDecl *Of = ILE.getType()->getAsRecordDecl();
-    if (!Of || RD->isUnion() ||
-        Of->getCanonicalDecl() != RD->getCanonicalDecl())
+    if (!Of || RD->isUnion())
       return nullptr;
+    if (Of->getCanonicalDecl() != RD->getCanonicalDecl()) {
+      // A field of a base (`struct Params : MapsBase`): the base's own
+      // initialiser list, then the field in it.
+      const auto *CRD = dyn_cast<CXXRecordDecl>(Of);
+      const auto *Want = dyn_cast<CXXRecordDecl>(RD);
+      if (!CRD || !Want)
+        return nullptr;
+      unsigned B = 0;
+      for (const CXXBaseSpecifier &Base : CRD->bases()) {
+        const CXXRecordDecl *BD = Base.getType()->getAsCXXRecordDecl();
+        if (!Base.isVirtual() && BD &&
+            (BD->getCanonicalDecl() == Want->getCanonicalDecl() ||
+             BD->isDerivedFrom(Want))) {
+          const auto *Sub = B < ILE.getNumInits()
+                                ? dyn_cast<InitListExpr>(
+                                      stripValue(ILE.getInit(B)))
+                                : nullptr;
+          return Sub ? initFor(*Sub, Step) : nullptr;
+        }
+        ++B;
+      }
+      return nullptr;
+    }
     I = Step.Field->getFieldIndex();
     if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD))
       I += CRD->getNumBases();

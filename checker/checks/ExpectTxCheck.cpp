@@ -77,6 +77,9 @@ struct TxOp {
   /// calls.
   llvm::SmallVector<std::pair<const CallExpr *, const FunctionDecl *>, 1>
       Frames;
+  /// A copy of an inner counted loop, counted in the region around the loop
+  /// once per iteration.
+  const ForStmt *Loop = nullptr;
   const CallExpr *via() const {
     return Frames.empty() ? nullptr : Frames.front().first;
   }
@@ -270,6 +273,19 @@ bool isCountedTensorLoad(const TensorCopy &T) {
              T.Mode);
 }
 
+/// Whether something in \p S may leave a loop body early, or skip part of
+/// it: break, continue, return, goto, throw.
+bool leavesEarly(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<BreakStmt, ContinueStmt, ReturnStmt, GotoStmt, CXXThrowExpr>(S))
+    return true;
+  if (isa<LambdaExpr>(S))
+    return false;
+  return llvm::any_of(S->children(),
+                      [](const Stmt *C) { return leavesEarly(C); });
+}
+
 /// Helpers followed into helpers: the call of a helper and up to three
 /// nested ones.
 constexpr size_t MaxHelperDepth = 4;
@@ -352,6 +368,25 @@ bool ExpectTxCheck::mayIssueOps(const FunctionDecl *FD, unsigned Depth) {
   }
   IssuesOps[Def] = Issues;
   return Issues;
+}
+
+std::optional<uint64_t> ExpectTxCheck::tripCount(const ForStmt *F,
+                                                 const ParentMap &PM) {
+  const VarDecl *Var = countedLoopVar(F, PM);
+  const auto *Cond = Var ? dyn_cast<BinaryOperator>(F->getCond()) : nullptr;
+  if (!Cond)
+    return std::nullopt;
+  auto From = Folder->foldInt(Var->getInit());
+  auto To = Folder->foldInt(Cond->getRHS());
+  if (!From || !To)
+    return std::nullopt;
+  int64_t A = From->Value.getExtValue(), B = To->Value.getExtValue();
+  if (Cond->getOpcode() == BO_LE)
+    ++B;
+  if (B < A)
+    return Cond->getOpcode() == BO_NE ? std::nullopt
+                                      : std::optional<uint64_t>(0);
+  return static_cast<uint64_t>(B - A);
 }
 
 rules::Known ExpectTxCheck::foldOperand(const OpValue &V) {
@@ -650,6 +685,33 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   std::vector<const DeclRefExpr *> BodyRefs;
   collectRefs(Body, BodyRefs);
 
+  // Copies of an inner counted loop (`for (int k = 0; k < BLOCK_K / 8; ++k)`
+  // with a load of each A and B slice, learn-cuda 02e) belong to the phase
+  // of the region around the loop, once per iteration: when every op of the
+  // loop is a counted copy straight through its body, and nothing leaves
+  // the body early. The trip count folds in each context.
+  llvm::DenseMap<const ForStmt *, bool> Hoistable;
+  for (const TxOp &T : Ops) {
+    const auto *F = dyn_cast_or_null<ForStmt>(PM.getParent(T.Place.Region));
+    if (!F || F->getBody() != T.Place.Region || Hoistable.count(F))
+      continue;
+    Hoistable[F] =
+        llvm::all_of(Ops,
+                     [&](const TxOp &O) {
+                       return O.Place.Region != T.Place.Region ||
+                              (O.Role == TxRole::Copy && O.Id &&
+                               O.Place.Branches.empty() && !O.Place.Unclear);
+                     }) &&
+        countedLoopVar(F, PM) && !leavesEarly(F->getBody());
+  }
+  for (TxOp &T : Ops) {
+    const auto *F = dyn_cast_or_null<ForStmt>(PM.getParent(T.Place.Region));
+    if (!F || F->getBody() != T.Place.Region || !Hoistable.lookup(F))
+      continue;
+    T.Loop = F;
+    T.Place = phasePlaceOf(PM, F, Body);
+  }
+
   llvm::DenseSet<const Stmt *> Regions;
   for (const TxOp &T : Ops)
     Regions.insert(T.Place.Region);
@@ -906,6 +968,12 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           } else {
             Delivered.push_back(
                 InOpContext(I, [&] { return delivered(Ops[I].Op); }));
+            if (Ops[I].Loop && Delivered.back()) {
+              auto N = tripCount(Ops[I].Loop, PM);
+              Delivered.back() =
+                  N ? ::tma::rules::Known(*Delivered.back() * *N)
+                    : std::nullopt;
+            }
             // cuda::memcpy_async expects its own bytes
             // (MEMCPY-ASYNC-TX-OWNED).
             if (const auto *B = std::get_if<BulkCopy>(&Ops[I].Op);
@@ -974,6 +1042,12 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
               noteCopy(Ops[I].Op, Ops[I].Loc, Name, SM);
               return 0;
             });
+          if (const ForStmt *F = Ops[I].Loop)
+            if (auto N = tripCount(F, PM))
+              diag(SM.getFileLoc(F->getForLoc()),
+                   "in each of the %0 iterations of this loop",
+                   DiagnosticIDs::Note)
+                  << std::to_string(*N);
           if (IssuersDiffer && Block.exact())
             diag(Ops[I].Loc,
                  "issued by %0 %select{thread|threads}1 of the block of %2 "
