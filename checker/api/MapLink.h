@@ -9,7 +9,9 @@
 // host encode call that wrote the map. It follows locals, globals,
 // `__constant__` maps set with cudaMemcpyToSymbol, device copies made with
 // cudaMemcpy, helpers that encode through an out-parameter, and functions
-// and lambdas that return a map. Maps are keyed by access path on both
+// and lambdas that return a map, getters that return a part of their object
+// (device) and constructors that encode into a field (host), ThunderKittens'
+// gl<> and descriptor_dict. Maps are keyed by access path on both
 // sides: a root variable and the fields and constant indices below it
 // (`p.tma_a` of a `Params` kernel parameter, `maps[1]`, `g.a.desc`). Anything
 // it cannot prove (two possible writers, an unknown call that may write the
