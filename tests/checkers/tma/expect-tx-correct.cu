@@ -138,14 +138,16 @@ __global__ void passedToHelper(const char *src) {
   }
 }
 
-// The copies run in a loop nested in the phase: a trip count, not a sum.
+// The copies run in a loop nested in the phase: counted once per iteration
+// of its constant trip count, 4 x 1024 + 1024 (expect-tx-inner-loop.cu has
+// the wrong count).
 __global__ void nestedLoop(const char *src, int chunks) {
   __shared__ alignas(16) char buf[4096];
   __shared__ uint64_t bar;
   if (threadIdx.x == 0) {
     cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release,
                                          cuda::ptx::scope_cta,
-                                         cuda::ptx::space_shared, &bar, 4096);
+                                         cuda::ptx::space_shared, &bar, 5120);
     for (int c = 0; c < 4; ++c)
       cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster,
                                cuda::ptx::space_global, buf + c * 1024,
