@@ -6,9 +6,11 @@
 #
 # usage: bench/icount.sh [PLUGIN] [TU...]
 #   PLUGIN  tma-tidy plugin (default /work/main/build/lib/TmaTidy.so)
-#   TU      "repo<TAB>path<TAB>pass" lines of bench/realcode/manifest.tsv, or
+#   TU      "repo<TAB>path<TAB>pass" lines of bench/realcode/manifest.tsv
+#           (a pass the manifest does not list takes the flags of the
+#           other), or
 #           a file name ending in .cu/.cpp with GEN_FLAGS (generated shapes);
-#           default: the TUs of issue 15's table.
+#           default: the TUs of issue 15's table (device and host passes).
 #
 # For each TU, two runs under valgrind --tool=callgrind:
 #   baseline: clang-tidy --load=PLUGIN --checks='-*,CHEAP'
@@ -62,7 +64,11 @@ if (($# == 0)); then
     $'fast.cu\t${TU}/fastcu_matmul_8.cu\thost' \
     $'DeepGEMM\tcsrc/python_api.cpp\thost' \
     $'flashinfer\tcsrc/xqa/mha_sm90.cu\tdevice' \
-    $'flashinfer\tcsrc/xqa/mha_sm90.cu\thost'
+    $'flashinfer\tcsrc/xqa/mha_sm90.cu\thost' \
+    $'cutlass\texamples/cute/tutorial/hopper/wgmma_tma_sm90.cu\thost' \
+    $'DeepGEMM\t${TU}/deepgemm_sm90_bf16_gemm.cu\thost' \
+    $'DeepGEMM\tdeep_gemm/include/deep_gemm/impls/sm100_bf16_gemm.cuh\thost' \
+    $'DeepGEMM\tdeep_gemm/include/deep_gemm/impls/sm100_fp8_fp4_gemm_1d1d.cuh\thost'
 fi
 
 # Instructions of one clang-tidy run (the callgrind "totals" line).
@@ -79,6 +85,10 @@ for spec in "$@"; do
     IFS=$'\t' read -r repo path pass <<<"$spec"
     line=$(awk -F'\t' -v r="$repo" -v p="$path" -v s="$pass" \
       '$1 == r && $2 == p && $3 == s { print; exit }' "$MANIFEST")
+    # A pass the manifest does not list (the host pass of a device-only
+    # entry): the flags of the TU's other pass.
+    [[ -n $line ]] || line=$(awk -F'\t' -v r="$repo" -v p="$path" \
+      '$1 == r && $2 == p { print; exit }' "$MANIFEST")
     [[ -n $line ]] || { echo "not in the manifest: $spec" >&2; continue; }
     IFS=$'\t' read -r _ _ _ flags _ <<<"$line"
     root=$REALCODE/$repo

@@ -6,6 +6,7 @@
 
 #include "api/DeviceOpsFinder.h"
 #include "api/PtxParser.h"
+#include "folding/Stats.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
@@ -124,6 +125,7 @@ DeviceOpsFinder::forTranslationUnit(ASTContext &Ctx) {
   if (auto Shared = Last.lock(); Shared && LastCtx == &Ctx)
     return Shared;
   auto Finder = std::make_shared<DeviceOpsFinder>(Ctx);
+  ++CostStats::get().Finders;
   Last = Finder;
   LastCtx = &Ctx;
   return Finder;
@@ -344,6 +346,7 @@ std::vector<DeviceOp> DeviceOpsFinder::parseAsm(const GCCAsmStmt &S) {
   if (!Text || Text->getCharByteWidth() != 1)
     return {};
   AsmOperands Bind(*this, S);
+  ++CostStats::get().AsmBindings;
   std::vector<DeviceOp> Ops;
   const std::string Source =
       S.isSimple() ? Text->getString().str()
@@ -351,10 +354,12 @@ std::vector<DeviceOp> DeviceOpsFinder::parseAsm(const GCCAsmStmt &S) {
   // Each distinct text is parsed once (instantiations repeat it).
   auto [Parsed, New] =
       Parses.try_emplace((S.isSimple() ? "s" : "e") + Source);
-  if (New)
+  if (New) {
+    ++CostStats::get().AsmTextsParsed;
     Parsed->second.Instructions =
         ptx::parseAsm(Source, /*Extended=*/!S.isSimple(),
                       &Parsed->second.Unrecognised);
+  }
   for (const ptx::Instruction &I : Parsed->second.Instructions) {
     OpSite Site{&S, S.getAsmLoc(), OpApi::InlinePtx, I.Predicate.has_value(),
                 Parsed->second.Unrecognised != 0};

@@ -231,7 +231,7 @@ void EncodeResultCheck::check(const MatchFinder::MatchResult &Result) {
     Folder = ConstantFolder::forTranslationUnit(*Result.Context);
   const FunctionDecl *Fn = Folder->enclosingFunction(Call);
   if (!Fn || !Fn->getBody() ||
-      !isDiscarded(*Call, *Result.Context, Folder->parentsOf(Fn->getBody())))
+      !isDiscarded(*Call, *Result.Context, Folder->parentsOf(Fn)))
     return;
   if (!Rules.allows("TMAP-ENC-RESULT-CHECKED") ||
       !Reported.insert(Loc.getRawEncoding()).second)

@@ -5,12 +5,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/SharedMatchers.h"
+#include "folding/Stats.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 
 namespace clang::tidy::tma {
 
@@ -106,6 +109,7 @@ void SharedMatchers::run(const MatchFinder::MatchResult &Result) {
 }
 
 void SharedMatchers::onStartOfTranslationUnit() {
+  CostStats::get() = CostStats();
   for (MatchFinder::MatchCallback *Check : Checks)
     Check->onStartOfTranslationUnit();
 }
@@ -113,6 +117,19 @@ void SharedMatchers::onStartOfTranslationUnit() {
 void SharedMatchers::onEndOfTranslationUnit() {
   for (MatchFinder::MatchCallback *Check : Checks)
     Check->onEndOfTranslationUnit();
+  const char *Stats = std::getenv("TMA_TIDY_STATS");
+  if (!Stats || !*Stats || *Stats == '0')
+    return;
+  const CostStats &S = CostStats::get();
+  llvm::errs() << "tma-tidy stats: matchers "
+               << unsigned(FunctionsAdded) + unsigned(CallsAdded)
+               << " checks " << Checks.size() << " folders " << S.Folders
+               << " finders " << S.Finders << " index-walks " << S.IndexWalks
+               << " full-walks " << S.FullWalks << " context-sets "
+               << S.ContextSets << " parent-maps " << S.ParentMaps
+               << " never-written " << S.NeverWrittenComputed << "/"
+               << S.NeverWrittenAsked << " asm-bindings " << S.AsmBindings
+               << " asm-texts " << S.AsmTextsParsed << "\n";
 }
 
 } // namespace clang::tidy::tma

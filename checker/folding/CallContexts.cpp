@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "folding/ConstantFolder.h"
+#include "folding/Stats.h"
 #include "folding/Uses.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -143,6 +144,7 @@ void ConstantFolder::indexCalls() {
   if (Callers)
     return;
   Callers.emplace();
+  ++CostStats::get().IndexWalks;
   CallIndexer Indexer(*Callers, CallerOf, &Ctx.getSourceManager());
   Indexer.TraverseAST(Ctx);
   for (const CallExpr *Call : Indexer.Indirect)
@@ -205,6 +207,7 @@ const FunctionDecl *ConstantFolder::enclosingFunction(const CallExpr *Call) {
   // no local operand): the whole TU, once.
   if (!AllCallers) {
     AllCallers.emplace();
+    ++CostStats::get().FullWalks;
     CallIndexer::CallMap Unused;
     CallIndexer Indexer(Unused, *AllCallers, nullptr);
     Indexer.TraverseAST(Ctx);
@@ -236,7 +239,7 @@ const FunctionDecl *ConstantFolder::enclosingByLocal(const CallExpr *Call) {
     return nullptr;
   // The call's parent in the body's own ParentMap (null: not in this body),
   // then the innermost lambda around it.
-  const ParentMap &PM = parentsOf(Candidate->getBody());
+  const ParentMap &PM = parentsOf(Candidate);
   const Stmt *Up = PM.getParent(Call);
   if (!Up)
     return nullptr;
@@ -266,6 +269,7 @@ ConstantFolder::contextsOf(const FunctionDecl *F) {
   if (It != ContextsOf.end())
     return It->second;
   std::vector<const CallContext *> Found;
+  ++CostStats::get().ContextSets;
   collectContexts(F, 0, Found);
   if (Found.empty())
     Found.push_back(nullptr);

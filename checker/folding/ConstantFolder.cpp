@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "folding/ConstantFolder.h"
+#include "folding/Stats.h"
 #include "folding/Uses.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -99,6 +100,7 @@ ConstantFolder::forTranslationUnit(ASTContext &Ctx) {
   if (auto Shared = Last.lock(); Shared && LastCtx == &Ctx)
     return Shared;
   auto Folder = std::make_shared<ConstantFolder>(Ctx);
+  ++CostStats::get().Folders;
   Last = Folder;
   LastCtx = &Ctx;
   return Folder;
@@ -108,8 +110,41 @@ ConstantFolder::~ConstantFolder() { checkNoTuParentMap(Ctx); }
 
 const ParentMap &ConstantFolder::parentsOf(const Stmt *Body) {
   auto &PM = Parents[Body];
-  if (!PM)
+  if (!PM) {
     PM = std::make_unique<ParentMap>(const_cast<Stmt *>(Body));
+    ++CostStats::get().ParentMaps;
+  }
+  return *PM;
+}
+
+const ParentMap &ConstantFolder::parentsOf(const FunctionDecl *F) {
+  const Stmt *Body = F->getBody();
+  const auto *MD = dyn_cast<CXXMethodDecl>(F);
+  if (!MD || !MD->getParent()->isLambda())
+    return parentsOf(Body);
+  if (const ParentMap *PM = LambdaParents.lookup(Body))
+    return *PM;
+  const FunctionDecl *Outer = F;
+  while (const auto *Op = dyn_cast<CXXMethodDecl>(Outer)) {
+    if (!Op->getParent()->isLambda())
+      break;
+    const auto *Around =
+        dyn_cast<FunctionDecl>(Op->getParent()->getDeclContext());
+    if (!Around || !Around->getBody())
+      break;
+    Outer = Around;
+  }
+  // The outer map holds the body unless the lambda is outside the outer
+  // body (a default argument) or F is an instantiated generic lambda.
+  const ParentMap *PM = nullptr;
+  if (Outer != F) {
+    const ParentMap &OuterPM = parentsOf(Outer->getBody());
+    if (OuterPM.getParent(const_cast<Stmt *>(Body)))
+      PM = &OuterPM;
+  }
+  if (!PM)
+    PM = &parentsOf(Body);
+  LambdaParents[Body] = PM;
   return *PM;
 }
 
@@ -122,8 +157,10 @@ bool ConstantFolder::hasJumps(const Stmt *Body) {
 
 bool ConstantFolder::isNeverWritten(const VarDecl *VD) {
   auto [It, New] = NeverWritten.try_emplace(VD, false);
+  ++CostStats::get().NeverWrittenAsked;
   if (!New)
     return It->second;
+  ++CostStats::get().NeverWrittenComputed;
   const Stmt *Body = bodyOf(VD);
   if (!Body)
     return false;
@@ -995,6 +1032,20 @@ unsigned ConstantFolder::topOf(const ParentMap &PM, const Stmt *S,
   return It->second;
 }
 
+llvm::ArrayRef<const DeclRefExpr *>
+ConstantFolder::writesOf(const VarDecl *VD, const ParentMap &PM) {
+  auto [It, New] = Writes.try_emplace(VD);
+  if (New)
+    for (const DeclRefExpr *DRE : usesOf(VD)) {
+      auto [KindIt, NewKind] = UseKinds.try_emplace(DRE, ArrayUse{});
+      if (NewKind)
+        KindIt->second = classifyArrayUse(PM, DRE);
+      if (KindIt->second.Kind != ArrayUse::Read)
+        It->second.push_back(DRE);
+    }
+  return It->second;
+}
+
 void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
                                  FoldedArray &A, unsigned Depth) {
   const Stmt *Body = bodyOf(VD);
@@ -1063,7 +1114,9 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
     return true;
   };
 
-  llvm::ArrayRef<const DeclRefExpr *> Uses = usesOf(VD);
+  // Reads change nothing: only the other uses are applied (each site
+  // scanned every read of the array, D^2 for D nested lambdas).
+  llvm::ArrayRef<const DeclRefExpr *> Uses = writesOf(VD, PM);
   const auto *Block = dyn_cast<CompoundStmt>(Body);
   unsigned SiteTop = Block ? topOf(PM, UseSite, Block) : ~0u;
   // Without gotos, a use in a top-level statement of the body before the

@@ -163,6 +163,11 @@ public:
 
   /// Statement parents within one function body, built on first use.
   const ParentMap &parentsOf(const Stmt *Body);
+  /// Statement parents within \p F's body. A lambda's body is a statement
+  /// of the function around it: the map of the outermost function holds it,
+  /// so lambdas nested D deep share one map (not D maps of sizes D, D - 1,
+  /// ..., each holding the bodies nested in it).
+  const ParentMap &parentsOf(const FunctionDecl *F);
 
   void enterContext(const CallContext *Context) {
     Current = Context;
@@ -301,6 +306,10 @@ private:
   bool hasJumps(const Stmt *Body);
   const Stmt *bodyOf(const VarDecl *VD) const;
   llvm::ArrayRef<const DeclRefExpr *> usesOf(const VarDecl *VD);
+  /// The uses of the local array \p VD that are not plain reads (stores,
+  /// writes, escapes), in the order of usesOf; \p PM is its body's map.
+  llvm::ArrayRef<const DeclRefExpr *> writesOf(const VarDecl *VD,
+                                               const ParentMap &PM);
 
   ASTContext &Ctx;
   const CallContext *Current = nullptr;
@@ -345,6 +354,9 @@ private:
       Prefixes;
   llvm::DenseMap<std::pair<const Stmt *, const Stmt *>, unsigned> TopOf;
   llvm::DenseMap<const DeclRefExpr *, ArrayUse> UseKinds;
+  llvm::DenseMap<const VarDecl *, std::vector<const DeclRefExpr *>> Writes;
+  /// The map that parentsOf(F) gives for the body of a lambda.
+  llvm::DenseMap<const Stmt *, const ParentMap *> LambdaParents;
   /// Whether an array's uses come in the order of the body's statements.
   llvm::DenseMap<const VarDecl *, bool> UsesSorted;
   llvm::DenseMap<const Stmt *, llvm::DenseMap<const VarDecl *,

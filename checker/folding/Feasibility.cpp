@@ -78,7 +78,7 @@ ConstantFolder::graphOf(const FunctionDecl *F) {
     CFG::BuildOptions Opts;
     G->Graph = CFG::buildCFG(Def, const_cast<Stmt *>(Body), &Ctx, Opts);
     if (G->Graph)
-      G->Blocks = std::make_unique<CFGStmtMap>(*G->Graph, parentsOf(Body));
+      G->Blocks = std::make_unique<CFGStmtMap>(*G->Graph, parentsOf(Def));
   }
   return G->Graph ? G.get() : nullptr;
 }
