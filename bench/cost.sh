@@ -38,14 +38,14 @@
 # Instruction counts instead of times (callgrind; stable on a shared machine):
 #   ICOUNT=1 bench/cost.sh [PLUGIN]   the real TUs of issue 15's table through
 #                     bench/icount.sh (share of clang-tidy's instructions)
-#   SHAPES="asm encodes lambdas callsites instances array loop" bench/cost.sh
+#   SHAPES="asm devcalls encodes lambdas callsites instances array loop" bench/cost.sh
 #                     each input shape of gen_helpers.py --shape at the sizes
 #                     of SIZES_<shape> (or 1 + four doublings of its default),
 #                     under callgrind: the module's instructions (measured -
 #                     baseline) per size and the fitted exponent of their
 #                     growth (least squares of log(M(N) - M(1)) on log N);
 #                     above 1.1 is flagged SUPER-LINEAR. Stub headers, device
-#                     pass for asm, host pass for the others.
+#                     pass for asm and devcalls, host pass for the others.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 PLUGIN=${1:-/work/main/build/lib/TmaTidy.so}
@@ -90,8 +90,8 @@ if [[ -n ${SHAPES:-} ]]; then
     sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
     $sudo apt-get install -y -qq valgrind >/dev/null || exit 1; }
   stub=$(cd "$here/../tests/checkers/Inputs/Headers" && pwd)
-  declare -A DEF=([asm]=50 [encodes]=50 [lambdas]=2 [callsites]=100
-                  [instances]=25 [array]=1000 [loop]=1000)
+  declare -A DEF=([asm]=50 [devcalls]=50 [encodes]=50 [lambdas]=2
+                  [callsites]=100 [instances]=25 [array]=1000 [loop]=1000)
   : >"$OUT/shapes.tsv"
   for shape in $SHAPES; do
     [[ -n ${DEF[$shape]:-} ]] || { echo "unknown shape $shape" >&2; continue; }
@@ -99,7 +99,8 @@ if [[ -n ${SHAPES:-} ]]; then
     if [[ -z $sizes ]]; then
       d=${DEF[$shape]}; sizes="1 $d $((2 * d)) $((4 * d)) $((8 * d))"
     fi
-    pass=--cuda-host-only; [[ $shape == asm ]] && pass=--cuda-device-only
+    pass=--cuda-host-only
+    [[ $shape == asm || $shape == devcalls ]] && pass=--cuda-device-only
     flags=(-x cuda --cuda-gpu-arch=sm_90a --cuda-path="$stub" -nocudainc
            -nocudalib -nostdinc++ -std=c++17 -isystem "$stub" "$pass")
     for n in $sizes; do

@@ -387,7 +387,28 @@ def shape_loop(n):
         "}"])
 
 
-SHAPES = {"asm": shape_asm, "encodes": shape_encodes, "lambdas": shape_lambdas,
+def shape_devcalls(n):
+    """N calls in one kernel of one device copy helper (device pass): calls
+    per function and call sites per device callee (the helper's contexts are
+    capped at 64; the first call is the bad one)."""
+    out = ["__device__ void copy(void *dst, const void *src, uint32_t bytes,"
+           " uint64_t *bar) {",
+           "  uint32_t d = smem_u32(dst);",
+           "  uint32_t b = smem_u32(bar);",
+           '  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::'
+           'complete_tx::bytes [%0], [%1], %2, [%3];"',
+           '               :: "r"(d), "l"(src), "r"(bytes), "r"(b) : "memory");',
+           "}",
+           "__global__ void k(const char *src) {",
+           "  __shared__ alignas(16) char buf[1024];",
+           "  __shared__ alignas(8) uint64_t bar;"]
+    for i in range(n):
+        out.append(f"  copy(buf, src + {16 * i}, {1000 if i == 0 else 16 * (i % 64 + 1)}, &bar);")
+    out.append("}")
+    return "\n".join(out)
+
+
+SHAPES = {"asm": shape_asm, "devcalls": shape_devcalls, "encodes": shape_encodes, "lambdas": shape_lambdas,
           "callsites": shape_callsites, "instances": shape_instances,
           "array": shape_array, "loop": shape_loop}
 
