@@ -4,7 +4,10 @@
 // barrier's wait (TMA-LOAD-WAIT-BEFORE-READ), refilled right after a read
 // (ASYNC-WAR-FENCE), an arrive before expect_transaction
 // (MBAR-EXPECT-BEFORE-LAST-ARRIVE), every thread running tma_store_wait for
-// the one thread's store before rewriting the tile (BULK-WAITGROUP-SCOPE).
+// the one thread's store before rewriting the tile (BULK-WAITGROUP-SCOPE),
+// CuTe's 1-D SM90_BULK_COPY_S2G of a tile written with no tma_store_fence
+// (BULK-S2G-FENCE-BEFORE) or rewritten after a too-shallow tma_store_wait
+// (BULK-S2G-WAIT-BEFORE-REUSE).
 // Each wrong kernel has its correct twin (docs/checks/ordering-surfaces.md).
 // CUTLASS compiles the asm out of the host pass: silent there.
 // RUN: %check_clang_tidy -check-suffixes=DEVICE %s tma-ordering %t -- --load=%tma_plugin -- %cuda_stub_device -I %S/../Inputs/cutlass
@@ -29,6 +32,20 @@ __device__ inline void tma_store_arrive() {
 template <int Count> __device__ inline void tma_store_wait() {
   asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(Count) : "memory");
 }
+// CuTe's 1-D bulk copy out of shared memory (no tensor map), with CuTe's
+// parameter list: store_bytes from smem_ptr to gmem_ptr, committed by the
+// caller's tma_store_arrive.
+struct SM90_BULK_COPY_S2G {
+  __host__ __device__ static void copy(void const *smem_ptr, void *gmem_ptr,
+                                       int32_t store_bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint32_t smem = cast_smem_ptr_to_uint(smem_ptr);
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
+                 :: "l"(gmem_ptr), "r"(smem), "r"(store_bytes)
+                 : "memory");
+#endif
+  }
+};
 } // namespace cute
 
 // --- TMA-LOAD-WAIT-BEFORE-READ -----------------------------------------------
@@ -258,4 +275,69 @@ __global__ void cuteAcquireFirst(const CUtensorMap *map, float *out) {
   }
   full.wait(0);
   out[threadIdx.x] = tile[threadIdx.x];
+}
+
+// --- BULK-S2G-FENCE-BEFORE / BULK-S2G-WAIT-BEFORE-REUSE ------------------------
+
+// CuTe's 1-D bulk store of a staging buffer the threads just wrote, with no
+// tma_store_fence before the hand-off.
+__global__ void cuteBulkNoFence(float *out) {
+  __shared__ alignas(16) float buf[256];
+  buf[threadIdx.x] = 1.0f;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cute::SM90_BULK_COPY_S2G::copy(buf, out, sizeof(buf));
+    // CHECK-MESSAGES-DEVICE: :[[@LINE-1]]:5: warning: bulk copy reads 'buf' written by generic stores at line [[#@LINE-4]] with no fence.proxy.async in between (BULK-S2G-FENCE-BEFORE) [tma-ordering]
+    // The fence is spelled in the API of the copy's own asm (the stand-in
+    // above is user code, its body followed like any helper's).
+    // CHECK-FIXES-DEVICE: {{^}}  buf[threadIdx.x] = 1.0f;{{$}}
+    // CHECK-FIXES-DEVICE-NEXT: {{^}}  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");{{$}}
+    // CHECK-FIXES-DEVICE-NEXT: {{^}}  __syncthreads();{{$}}
+    cute::tma_store_arrive();
+    cute::tma_store_wait<0>();
+  }
+}
+
+__global__ void cuteBulkFenced(float *out) {
+  __shared__ alignas(16) float buf[256];
+  buf[threadIdx.x] = 1.0f;
+  cute::tma_store_fence();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cute::SM90_BULK_COPY_S2G::copy(buf, out, sizeof(buf));
+    cute::tma_store_arrive();
+    cute::tma_store_wait<0>();
+  }
+}
+
+// The issuing thread waits with tma_store_wait<1> right after committing
+// the copy's group: it may still be reading buf when the block rewrites it.
+__global__ void cuteBulkShallow(float *out) {
+  __shared__ alignas(16) float buf[256];
+  buf[threadIdx.x] = 1.0f;
+  cute::tma_store_fence();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cute::SM90_BULK_COPY_S2G::copy(buf, out, sizeof(buf));
+    cute::tma_store_arrive();
+    cute::tma_store_wait<1>();
+    // CHECK-FIXES-DEVICE: {{^}}    cute::tma_store_wait<0>();{{$}}
+  }
+  __syncthreads();
+  buf[threadIdx.x] = 2.0f;
+  // CHECK-MESSAGES-DEVICE: :[[@LINE-1]]:20: warning: generic store overwrites 'buf' while the bulk copy at line [[#@LINE-7]] may still read it: wait_group.read 1 at line [[#@LINE-5]] lets its group stay pending (1 group committed since the copy) (BULK-S2G-WAIT-BEFORE-REUSE) [tma-ordering]
+}
+
+__global__ void cuteBulkDeep(float *out) {
+  __shared__ alignas(16) float buf[256];
+  buf[threadIdx.x] = 1.0f;
+  cute::tma_store_fence();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cute::SM90_BULK_COPY_S2G::copy(buf, out, sizeof(buf));
+    cute::tma_store_arrive();
+    cute::tma_store_wait<0>();
+  }
+  __syncthreads();
+  buf[threadIdx.x] = 2.0f;
 }
