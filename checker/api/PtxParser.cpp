@@ -1131,58 +1131,53 @@ static bool namesModelledFamily(TokenRange B, TokenRange E) {
          Starts("mbarrier") || Starts("st.bulk");
 }
 
+/// Calls \p F(Begin, Semi) for each statement of \p Toks, past scope braces,
+/// empty statements and labels (`NAME:`); Semi is the statement's `;`, or
+/// the end of \p Toks for a statement without one.
+template <typename Fn>
+static void forEachStatement(const std::vector<Token> &Toks, Fn F) {
+  TokenRange I = Toks.cbegin(), End = Toks.cend();
+  while (I != End) {
+    if (I->is('{') || I->is('}') || I->is(';')) {
+      ++I;
+      continue;
+    }
+    if (I->Kind == Token::Word && I + 1 != End && (I + 1)->is(':')) {
+      I += 2;
+      continue;
+    }
+    TokenRange Semi = I;
+    while (Semi != End && !Semi->is(';'))
+      ++Semi;
+    F(I, Semi);
+    I = Semi == End ? End : Semi + 1;
+  }
+}
+
 std::vector<Instruction> parseAsm(std::string_view Text, bool Extended,
                                   unsigned *Unrecognised) {
   std::vector<Token> Toks = lex(Text, Extended);
   std::vector<Instruction> Result;
   if (Unrecognised)
     *Unrecognised = 0;
-  auto I = Toks.cbegin(), End = Toks.cend();
-  while (I != End) {
-    // Scope braces and empty statements.
-    if (I->is('{') || I->is('}') || I->is(';')) {
-      ++I;
-      continue;
-    }
-    // A label: `NAME:`.
-    if (I->Kind == Token::Word && I + 1 != End && (I + 1)->is(':')) {
-      I += 2;
-      continue;
-    }
-    auto Semi = I;
-    while (Semi != End && !Semi->is(';'))
-      ++Semi;
+  forEachStatement(Toks, [&](TokenRange I, TokenRange Semi) {
     // Directives (.reg, .pragma) carry no operation; a statement without
     // its `;` is not valid PTX.
     bool Directive = I->Kind == Token::Word && I->Text[0] == '.';
-    if (!Directive && Semi != End) {
-      if (std::optional<Instruction> Inst = parseStatement(I, Semi))
-        Result.push_back(std::move(*Inst));
-      else if (Unrecognised && namesModelledFamily(I, Semi))
-        ++*Unrecognised;
-    }
-    I = Semi == End ? End : Semi + 1;
-  }
+    if (Directive || Semi == Toks.cend())
+      return;
+    if (std::optional<Instruction> Inst = parseStatement(I, Semi))
+      Result.push_back(std::move(*Inst));
+    else if (Unrecognised && namesModelledFamily(I, Semi))
+      ++*Unrecognised;
+  });
   return Result;
 }
 
 std::vector<Opcode> opcodesOf(std::string_view Text, bool Extended) {
   std::vector<Token> Toks = lex(Text, Extended);
   std::vector<Opcode> Result;
-  auto I = Toks.cbegin(), End = Toks.cend();
-  while (I != End) {
-    if (I->is('{') || I->is('}') || I->is(';')) {
-      ++I;
-      continue;
-    }
-    if (I->Kind == Token::Word && I + 1 != End && (I + 1)->is(':')) {
-      I += 2;
-      continue;
-    }
-    auto Semi = I;
-    while (Semi != End && !Semi->is(';'))
-      ++Semi;
-    auto B = I;
+  forEachStatement(Toks, [&](TokenRange B, TokenRange Semi) {
     // Past a guard `@p` / `@!p`.
     if (B != Semi && B->is('@')) {
       ++B;
@@ -1198,8 +1193,7 @@ std::vector<Opcode> opcodesOf(std::string_view Text, bool Extended) {
         O.Text += B->Text;
       Result.push_back(std::move(O));
     }
-    I = Semi == End ? End : Semi + 1;
-  }
+  });
   return Result;
 }
 
