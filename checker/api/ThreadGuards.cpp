@@ -112,6 +112,35 @@ const Stmt *jumpTarget(const ParentMap &PM, const Stmt *S) {
       return P;
   return nullptr;
 }
+
+/// Calls \p F(D, P) for each reference D to \p VD in \p Body that is not a
+/// plain read (an lvalue-to-rvalue conversion), P being its parent past
+/// parentheses, until F returns false; returns whether none did.
+template <typename Fn>
+bool forEachNonReadRef(const Stmt *Body, const VarDecl *VD,
+                       const ParentMap &PM, Fn F) {
+  std::vector<const Stmt *> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+    const auto *D = dyn_cast<DeclRefExpr>(S);
+    if (!D || D->getDecl() != VD)
+      continue;
+    const Stmt *P = PM.getParent(D);
+    while (P && isa<ParenExpr>(P))
+      P = PM.getParent(P);
+    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(P);
+        C && C->getCastKind() == CK_LValueToRValue)
+      continue;
+    if (!F(D, P))
+      return false;
+  }
+  return true;
+}
 } // namespace
 
 std::optional<std::int64_t> ThreadGuards::constant(const Expr *E) {
@@ -298,25 +327,11 @@ bool ThreadGuards::initialValueAt(const VarDecl *VD, const Expr *Use) {
   }
   auto [It, Inserted] = Writes.try_emplace(VD);
   if (Inserted) {
-    std::vector<const Stmt *> Work{Body};
-    while (!Work.empty()) {
-      const Stmt *S = Work.back();
-      Work.pop_back();
-      if (!S)
-        continue;
-      for (const Stmt *Child : S->children())
-        Work.push_back(Child);
-      const auto *D = dyn_cast<DeclRefExpr>(S);
-      if (!D || D->getDecl() != VD)
-        continue;
-      const Stmt *Up = PM.getParent(D);
-      while (Up && isa<ParenExpr>(Up))
-        Up = PM.getParent(Up);
-      if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up);
-          C && C->getCastKind() == CK_LValueToRValue)
-        continue;
-      It->second.push_back(D);
-    }
+    std::vector<const Stmt *> &Refs = It->second;
+    forEachNonReadRef(Body, VD, PM, [&](const DeclRefExpr *D, const Stmt *) {
+      Refs.push_back(D);
+      return true;
+    });
   }
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation UseEnd = SM.getExpansionLoc(Use->getEndLoc());
@@ -605,38 +620,17 @@ bool ThreadGuards::uniformVar(const VarDecl *VD, unsigned Depth) {
            (isa<BreakStmt>(J) && (!Scope || isWithin(PM, J, Scope)))) &&
           !UniformControl(J))
         return false;
-    std::vector<const Stmt *> Work{Body};
-    while (!Work.empty()) {
-      const Stmt *S = Work.back();
-      Work.pop_back();
-      if (!S)
-        continue;
-      for (const Stmt *Child : S->children())
-        Work.push_back(Child);
-      const auto *D = dyn_cast<DeclRefExpr>(S);
-      if (!D || D->getDecl() != VD)
-        continue;
-      const Stmt *P = PM.getParent(D);
-      while (P && isa<ParenExpr>(P))
-        P = PM.getParent(P);
-      if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(P);
-          C && C->getCastKind() == CK_LValueToRValue)
-        continue;
-      if (const auto *B = dyn_cast_or_null<BinaryOperator>(P);
-          B && B->isAssignmentOp() && B->getLHS()->IgnoreParens() == D) {
-        if (!uniformImpl(B->getRHS(), nullptr, Depth + 1) || !UniformControl(B))
-          return false;
-        continue;
-      }
-      if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
-          U && U->isIncrementDecrementOp()) {
-        if (!UniformControl(U))
-          return false;
-        continue;
-      }
-      return false; // address taken, bound to a reference, unknown use
-    }
-    return true;
+    return forEachNonReadRef(
+        Body, VD, PM, [&](const DeclRefExpr *D, const Stmt *P) {
+          if (const auto *B = dyn_cast_or_null<BinaryOperator>(P);
+              B && B->isAssignmentOp() && B->getLHS()->IgnoreParens() == D)
+            return uniformImpl(B->getRHS(), nullptr, Depth + 1) &&
+                   UniformControl(B);
+          if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+              U && U->isIncrementDecrementOp())
+            return UniformControl(U);
+          return false; // address taken, bound to a reference, unknown use
+        });
   };
   bool Result = Decide();
   UniformVars[VD] = Result;
