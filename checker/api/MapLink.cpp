@@ -497,6 +497,17 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
   return std::nullopt;
 }
 
+std::optional<KnownMap> MapLinker::hostMapOf(const Expr *Map,
+                                             const FunctionDecl *Fn,
+                                             const Stmt *At,
+                                             const CallContext *Context) {
+  if (!Map || !Fn || !At)
+    return std::nullopt;
+  if (std::optional<LinkedMap> L = fromPointer(Map, Place{Fn, At, Context}, 0))
+    return describe(*L);
+  return std::nullopt;
+}
+
 std::optional<LinkedMap> MapLinker::fromSymbol(const VarDecl *Var,
                                                PathRef Path,
                                                const CallExpr *&Copy) {

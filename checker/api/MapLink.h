@@ -74,6 +74,14 @@ public:
   /// link is not proven.
   std::optional<KnownMap> mapOf(const Expr *Map, const CallContext *Context);
 
+  /// Host side: the map that the pointer \p Map designates at \p At, a
+  /// statement of the host function \p Fn running in \p Context (the
+  /// tensorMap operand of cuTensorMapReplaceAddress), folded in the encode
+  /// call's context. std::nullopt when the link is not proven.
+  std::optional<KnownMap> hostMapOf(const Expr *Map, const FunctionDecl *Fn,
+                                    const Stmt *At,
+                                    const CallContext *Context);
+
   /// One step of an access path: a field, or a constant array index.
   struct PathStep {
     const FieldDecl *Field = nullptr;

@@ -694,28 +694,68 @@ void BulkCopyCheck::checkGlobalAlign(
   diag(Loc, "%0", DiagnosticIDs::Note) << Violation->Suggestion;
 }
 
-/// The automatic local variable (no __shared__, not a parameter or a
-/// reference) whose address \p E is: `&x`, `x` for an array, `&x[i]`.
-static const VarDecl *localObject(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
+/// The state space of the variable \p VD when it is not shared memory.
+static ::tma::rules::BarrierSpace spaceOf(const VarDecl &VD) {
+  using ::tma::rules::BarrierSpace;
+  if (VD.hasAttr<CUDASharedAttr>() || VD.getType()->isReferenceType())
+    return BarrierSpace::Unknown;
+  if (VD.hasLocalStorage())
+    return isa<ParmVarDecl>(VD) ? BarrierSpace::Unknown : BarrierSpace::Local;
+  if (!VD.hasGlobalStorage())
+    return BarrierSpace::Unknown;
+  // __constant__ first: clang also marks constexpr variables that device
+  // code uses __constant__.
+  if (VD.hasAttr<CUDAConstantAttr>())
+    return BarrierSpace::Constant;
+  if (VD.hasAttr<CUDADeviceAttr>())
+    return BarrierSpace::Global;
+  return BarrierSpace::Unknown;
+}
+
+/// The variable whose address \p E is, when that variable is not in shared
+/// memory (an automatic local, a `__device__` or `__constant__` variable;
+/// not a parameter or a reference): `&x`, `x` for an array, `&x[i]`,
+/// `&x.field`. \p Space gets its state space.
+static const VarDecl *nonSharedObject(const Expr *E,
+                                      ::tma::rules::BarrierSpace &Space) {
+  Space = ::tma::rules::BarrierSpace::Unknown;
+  // A pointer cast keeps the address: `const_cast<uint64_t *>(&bar)`.
+  for (E = E->IgnoreParenImpCasts(); const auto *C = dyn_cast<ExplicitCastExpr>(E);
+       E = E->IgnoreParenImpCasts()) {
+    if (!C->getType()->isPointerType() ||
+        !C->getSubExpr()->getType()->isPointerType())
+      break;
+    E = C->getSubExpr();
+  }
   if (const auto *UO = dyn_cast<UnaryOperator>(E);
       UO && UO->getOpcode() == UO_AddrOf)
     E = UO->getSubExpr()->IgnoreParenImpCasts();
   else if (!E->getType()->isArrayType())
     return nullptr;
-  // Elements of a local array, not of what a local pointer points to.
-  while (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-    E = AS->getBase()->IgnoreParenImpCasts();
-    if (!E->getType()->isArrayType())
-      return nullptr;
+  // Elements and fields of the variable itself, not of what a pointer in
+  // it points to.
+  while (true) {
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = AS->getBase()->IgnoreParenImpCasts();
+      if (!E->getType()->isArrayType())
+        return nullptr;
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (ME->isArrow() || !FD || FD->getType()->isReferenceType())
+        return nullptr;
+      E = ME->getBase()->IgnoreParenImpCasts();
+      continue;
+    }
+    break;
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!VD || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage() ||
-      VD->getType()->isReferenceType() || VD->hasAttr<CUDASharedAttr>() ||
-      DRE->refersToEnclosingVariableOrCapture())
+  if (!VD || DRE->refersToEnclosingVariableOrCapture())
     return nullptr;
-  return VD;
+  Space = spaceOf(*VD);
+  return Space == ::tma::rules::BarrierSpace::Unknown ? nullptr : VD;
 }
 
 void BulkCopyCheck::checkBarrierSpace(const OpSite &Site, const OpValue &V,
@@ -728,10 +768,11 @@ void BulkCopyCheck::checkBarrierSpace(const OpSite &Site, const OpValue &V,
   // A parameter of a helper is the caller's argument.
   const CallContext *Outer = Context;
   const Expr *Arg = forwardedFrom(V.E, Outer);
-  const VarDecl *Local = localObject(Arg);
+  ::tma::rules::BarrierSpace Space;
+  const VarDecl *Object = nonSharedObject(Arg, Space);
   std::optional<DeviceViolation> Violation =
-      ::tma::rules::checkMbarLocationSpace(Local != nullptr);
-  if (!Violation)
+      ::tma::rules::checkMbarLocationSpace(Space);
+  if (!Violation || !Object)
     return;
   SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
   if (!warnOnce(Loc,
@@ -739,9 +780,9 @@ void BulkCopyCheck::checkBarrierSpace(const OpSite &Site, const OpValue &V,
                     ")",
                 SM))
     return;
-  diag(SM.getFileLoc(Local->getLocation()), "%0 is declared here",
+  diag(SM.getFileLoc(Object->getLocation()), "%0 is declared here",
        DiagnosticIDs::Note)
-      << Local;
+      << Object;
   SourceLocation OpLoc = SM.getFileLoc(Site.Loc);
   if (Arg != V.E && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))
     diag(OpLoc, "passed to the mbarrier operand of %0 here",

@@ -126,7 +126,8 @@ private:
                         const CallContext *Context,
                         const ast_matchers::MatchFinder::MatchResult &Result);
   /// MBAR-LOCATION-ALIGN's state space: a barrier operand that is the
-  /// address of an automatic local variable.
+  /// address of an automatic local, a `__device__` or a `__constant__`
+  /// variable.
   void checkBarrierSpace(const OpSite &Site, const OpValue &V,
                          const std::string &OpName, const CallContext *Context,
                          const ast_matchers::MatchFinder::MatchResult &Result);

@@ -62,6 +62,7 @@ void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void DescriptorCheck::onEndOfTranslationUnit() {
+  Linker.reset();
   Folder.reset();
   Target.reset();
   Explained.clear();
@@ -240,7 +241,9 @@ evaluate(const FoldedOperands &Ops, const rules::EncodeRuleOptions &Opts) {
   case EncodeKind::Im2colWide:
     return rules::checkIm2colWide(Ops.Wide, Opts);
   case EncodeKind::ReplaceAddress:
-    return rules::checkReplaceAddressAlign(Ops.Desc.GlobalAddressAlign);
+    return rules::checkReplaceAddressAlign(Ops.Desc.GlobalAddressAlign,
+                                           Ops.Desc.Interleave,
+                                           Ops.Desc.DataType);
   }
   return {};
 }
@@ -446,6 +449,8 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
     Folder->enterContext(Context);
     auto Ops = std::make_shared<FoldedOperands>(
         foldOperands(*Call, *Kind, *Folder, *Result.Context, *Target));
+    if (*Kind == EncodeKind::ReplaceAddress)
+      linkReplacedMap(*Call, Fn, Context, *Ops, *Result.Context);
     if (*Kind == EncodeKind::Tiled) {
       // The run-time suggestion names tma::encode_tiled: Tiled calls only.
       std::vector<Param> Unknown = unknownOperands(Ops->Desc);
@@ -533,6 +538,30 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
   }
 }
 
+void DescriptorCheck::linkReplacedMap(const CallExpr &Call,
+                                      const FunctionDecl *Fn,
+                                      const CallContext *Context,
+                                      FoldedOperands &Ops, ASTContext &Ctx) {
+  // Only an address proven below 32 bytes can break the map's requirement
+  // beyond the 16 bytes every map needs.
+  const rules::Known &Align = Ops.Desc.GlobalAddressAlign;
+  if (!Fn || !Align || *Align == 0 || *Align >= 32)
+    return;
+  if (!Linker)
+    Linker = std::make_unique<MapLinker>(*Folder, Ctx);
+  std::optional<KnownMap> M = Linker->hostMapOf(
+      encodeArgument(Call, EncodeKind::ReplaceAddress, Param::TensorMap), Fn,
+      &Call, Context);
+  // hostMapOf folds in the encode's context: restore the call's.
+  Folder->enterContext(Context);
+  if (!M)
+    return;
+  Ops.Desc.Interleave = M->Desc.Interleave;
+  Ops.Desc.DataType = M->Desc.DataType;
+  Ops.LinkedEncode = M->Link.Encode;
+  Ops.LinkedKind = M->Link.Kind;
+}
+
 void DescriptorCheck::report(const Finding &F,
                              const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
@@ -586,6 +615,22 @@ void DescriptorCheck::report(const Finding &F,
 
   if (auto It = Ops.Pointers.find(V.Parameter); It != Ops.Pointers.end())
     notePointer(It->second, V.Parameter, F.Loc, SM);
+  // TMAP-REPLACE-ADDR-ALIGN: the operand of the map's encode call that asks
+  // for more than 16 bytes.
+  if (Ops.LinkedEncode)
+    for (const auto &[P, I] : V.AlsoUses) {
+      const Expr *E = encodeArgument(*Ops.LinkedEncode, Ops.LinkedKind, P);
+      SourceLocation L =
+          SM.getFileLoc((E ? E : Ops.LinkedEncode)->getBeginLoc());
+      if (SM.isInSystemHeader(L))
+        continue;
+      const rules::Known &Value = P == Param::Interleave ? Ops.Desc.Interleave
+                                                         : Ops.Desc.DataType;
+      diag(L, "the map is encoded here with %0 = %1", DiagnosticIDs::Note)
+          << rules::paramName(P)
+          << (P == Param::Interleave ? rules::interleaveName(*Value)
+                                     : rules::dataTypeName(*Value));
+    }
 
   if (const auto &S = V.Suggested)
     suggest(*S, Arg, Ops, Result);

@@ -8,6 +8,7 @@
 #define TMA_TIDY_CHECKS_DESCRIPTORCHECK_H
 
 #include "api/EncodeCall.h"
+#include "api/MapLink.h"
 #include "folding/ConstantFolder.h"
 #include "rules/Im2colRules.h"
 #include "rules/Target.h"
@@ -39,6 +40,10 @@ struct FoldedOperands {
   std::map<std::pair<rules::Param, unsigned>, std::string> Values;
   /// What is proven about the tensorMap and globalAddress pointers.
   std::map<rules::Param, PointerAlign> Pointers;
+  /// cuTensorMapReplaceAddress: the encode call of the map it modifies,
+  /// when linked (its interleave and data type are in Desc).
+  const CallExpr *LinkedEncode = nullptr;
+  EncodeKind LinkedKind = EncodeKind::Tiled;
 };
 
 /// Finds cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col and
@@ -85,6 +90,11 @@ private:
   /// Where a pointer's proven alignment comes from.
   void notePointer(const PointerAlign &A, rules::Param P,
                    SourceLocation WarnLoc, const SourceManager &SM);
+  /// TMAP-REPLACE-ADDR-ALIGN: the map's interleave and data type, from the
+  /// encode call that wrote the map cuTensorMapReplaceAddress modifies.
+  void linkReplacedMap(const CallExpr &Call, const FunctionDecl *Fn,
+                       const CallContext *Context, FoldedOperands &Ops,
+                       ASTContext &Ctx);
   void suggest(const rules::Suggestion &S, const Expr *Arg,
                const FoldedOperands &Ops,
                const ast_matchers::MatchFinder::MatchResult &Result);
@@ -103,6 +113,9 @@ private:
   const bool ExplainDescriptors;
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Explained;
   std::shared_ptr<ConstantFolder> Folder;
+  /// Links cuTensorMapReplaceAddress's map to its encode call (built on
+  /// first use).
+  std::unique_ptr<MapLinker> Linker;
   /// For __CUDA_ARCH_LIST__ (api/CudaTarget.h).
   Preprocessor *PP = nullptr;
   /// The newest GPU the TU's maps can be used on, computed once per TU.

@@ -6,6 +6,7 @@
 
 #include "checks/TensorMapPlacementCheck.h"
 #include "checks/SharedMatchers.h"
+#include "checks/ContextNotes.h"
 #include "api/DeviceOps.h"
 #include "rules/FormRules.h"
 #include "rules/TensorMapRules.h"
@@ -1025,7 +1026,9 @@ n32Argument(const Expr *Arg) {
 
 void TensorMapPlacementCheck::reportReplace(
     SourceLocation Loc, const Expr *Written,
-    const ::tma::rules::DeviceViolation &V, const SourceManager &SM) {
+    const ::tma::rules::DeviceViolation &V, const SourceManager &SM,
+    const ReplaceOrigin &From) {
+  SourceLocation OpLoc = Loc;
   if (Written)
     Loc = SM.getFileLoc(Written->getBeginLoc());
   if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
@@ -1033,8 +1036,53 @@ void TensorMapPlacementCheck::reportReplace(
       !ReplaceReported.insert({Loc.getRawEncoding(), V.Message}).second)
     return;
   diag(Loc, "%0 (%1)") << V.Message << V.RuleId;
+  // A value that a helper's parameter forwards is reported where a caller
+  // wrote it: the calls in between, and the instruction that receives it.
+  if (From.Value)
+    noteBindings(*this, *Folder, From.Value->From.Through, Loc, SM,
+                 From.Context);
+  if (From.Forwarded && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))
+    diag(OpLoc, "passed to tensormap.replace .%0 here", DiagnosticIDs::Note)
+        << ::tma::rules::replaceFieldName(From.Field);
   if (!V.Suggestion.empty())
     diag(Loc, "%0", DiagnosticIDs::Note) << V.Suggestion;
+}
+
+void TensorMapPlacementCheck::checkReplaceValue(
+    const Stmt &Site, const FunctionDecl &FD, ::tma::rules::ReplaceField F,
+    const Expr *E, ::tma::rules::Known Imm, const SourceManager &SM) {
+  using namespace ::tma::rules;
+  SourceLocation Loc = SM.getFileLoc(Site.getBeginLoc());
+  // An immediate (or an n32_t<V> template argument) is the same under every
+  // caller; an expression is folded under each caller's context, so a
+  // helper's parameter is the value its caller passes.
+  if (Imm || !E) {
+    if (auto V = checkReplaceEncoding(F, Imm, driverEnumOf(E)))
+      reportReplace(Loc, E, *V, SM, ReplaceOrigin{F});
+    return;
+  }
+  for (const CallContext *Context : Folder->contextsOf(&FD)) {
+    // Nothing to report where a guard leaves before the site (§11.C).
+    if (!Folder->mayRun(&Site, &FD, Context))
+      continue;
+    Folder->enterContext(Context);
+    ReplaceOrigin From{F};
+    From.Context = Context;
+    From.Value = Folder->foldInt(E);
+    Known Value;
+    if (From.Value)
+      Value = asU64(From.Value->Value);
+    // The caller's argument says which enum the value was written as.
+    const CallContext *Outer = Context;
+    const Expr *Arg = forwardedFrom(E, Outer);
+    From.Forwarded = Arg != E;
+    DriverEnum Enum = driverEnumOf(Arg);
+    if (Enum == DriverEnum::None)
+      Enum = driverEnumOf(E);
+    if (auto V = checkReplaceEncoding(F, Value, Enum))
+      reportReplace(Loc, Arg, *V, SM, From);
+  }
+  Folder->enterContext(nullptr);
 }
 
 void TensorMapPlacementCheck::checkReplaceValues(const FunctionDecl &FD,
@@ -1061,17 +1109,13 @@ void TensorMapPlacementCheck::checkReplaceValues(const FunctionDecl &FD,
         if (!F)
           continue;
         StringRef Text = I.Operands.back();
-        Known Value;
         const Expr *E = asmOperandExpr(*Asm, Text, Instructions);
         uint64_t Imm = 0;
-        if (E) {
-          if (auto Folded = Folder->foldInt(E))
-            Value = asU64(Folded->Value);
-        } else if (!Text.getAsInteger(0, Imm)) {
+        Known Value;
+        if (!E && !Text.getAsInteger(0, Imm))
           Value = Imm;
-        }
-        if (auto V = checkReplaceEncoding(*F, Value, driverEnumOf(E)))
-          reportReplace(Loc, E, *V, SM);
+        if (E || Value)
+          checkReplaceValue(*S, FD, *F, E, Value, SM);
       }
       continue;
     }
@@ -1086,16 +1130,11 @@ void TensorMapPlacementCheck::checkReplaceValues(const FunctionDecl &FD,
     if (!F)
       continue;
     const Expr *Arg = Call->getArg(Call->getNumArgs() - 1);
-    Known Value;
-    const Expr *Written = Arg;
-    if (auto N = n32Argument(Arg)) {
-      Value = N->first;
-      Written = N->second;
-    } else if (auto Folded = Folder->foldInt(Arg)) {
-      Value = asU64(Folded->Value);
-    }
-    if (auto V = checkReplaceEncoding(*F, Value, driverEnumOf(Written)))
-      reportReplace(Loc, Written ? Written : Arg, *V, SM);
+    if (auto N = n32Argument(Arg))
+      checkReplaceValue(*S, FD, *F, N->second ? N->second : Arg, N->first,
+                        SM);
+    else
+      checkReplaceValue(*S, FD, *F, Arg, std::nullopt, SM);
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "checks/RuleFilter.h"
 #include "rules/DeviceRules.h"
+#include "rules/TensorMapRules.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
@@ -90,10 +91,26 @@ private:
   /// tensormap.replace instructions and cuda::ptx::tensormap_replace_* calls
   /// write.
   void checkReplaceValues(const FunctionDecl &FD, const SourceManager &SM);
-  /// Reports one TMAP-DEV-REPLACE-ENCODING finding at \p Loc.
+  /// The new value of field \p F written at \p Site of \p FD: the
+  /// immediate \p Imm, or \p E folded under each context of FD.
+  void checkReplaceValue(const Stmt &Site, const FunctionDecl &FD,
+                         ::tma::rules::ReplaceField F, const Expr *E,
+                         ::tma::rules::Known Imm, const SourceManager &SM);
+  /// Where a reported tensormap.replace value came from, for notes.
+  struct ReplaceOrigin {
+    ::tma::rules::ReplaceField Field;
+    /// The value folded from an expression, and the context it was folded
+    /// in; none for an immediate.
+    std::optional<FoldedInt> Value = std::nullopt;
+    const CallContext *Context = nullptr;
+    /// The value is a helper's parameter, reported at a caller.
+    bool Forwarded = false;
+  };
+  /// Reports one TMAP-DEV-REPLACE-ENCODING finding at \p Written (or at
+  /// \p Loc, the instruction, when there is no expression).
   void reportReplace(SourceLocation Loc, const Expr *Written,
                      const ::tma::rules::DeviceViolation &V,
-                     const SourceManager &SM);
+                     const SourceManager &SM, const ReplaceOrigin &From);
 };
 
 } // namespace clang::tidy::tma

@@ -57,7 +57,12 @@ static bool isAddressInteger(QualType T, const ASTContext &Ctx) {
 
 /// True when \p Call allocates device memory into its argument 0: the
 /// runtime's functions (a pointer) for \p IntegerTarget false, the driver's
-/// (a CUdeviceptr) for true.
+/// (a CUdeviceptr) for true. Every one returns a 256-byte aligned address
+/// ("any address ... returned by one of the memory allocation routines from
+/// the driver or runtime API is always aligned to at least 256 bytes", CUDA
+/// C++ Programming Guide, Device Memory Accesses); the stream-ordered
+/// allocator's (Driver API, Stream Ordered Memory Allocator) included, and
+/// cudaMallocAsync's pool overload, which calls cudaMallocFromPoolAsync.
 static bool isDeviceAllocation(const CallExpr &Call, bool IntegerTarget) {
   const FunctionDecl *FD = Call.getDirectCallee();
   if (!FD || !FD->getIdentifier() || Call.getNumArgs() < 2)

@@ -277,6 +277,14 @@ bool mayWriteExpr(const ParentMap &PM, const Expr *E) {
     }
     if (isa<ReturnStmt>(P))
       return Address;
+    // An asm input is read (GCC: input-only operands are not modified),
+    // unless it is an address the asm may store through. The host pass
+    // keeps an input whose constraint the host target does not know ("h")
+    // an lvalue without a load: it reads as much as the device pass's.
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(P))
+      return Address || llvm::none_of(Asm->inputs(), [&](const Expr *In) {
+               return In == E;
+             });
     return true;
   }
   return true;

@@ -95,14 +95,27 @@ std::optional<DeviceViolation> checkMbarLocationAlign(Known AddressAlign) {
                     "that an mbarrier object (.b64) needs", DeviceParam::Mbar);
 }
 
-std::optional<DeviceViolation> checkMbarLocationSpace(bool InLocalMemory) {
-  if (!InLocalMemory)
+std::optional<DeviceViolation> checkMbarLocationSpace(BarrierSpace Space) {
+  const char *What = nullptr;
+  switch (Space) {
+  case BarrierSpace::Unknown:
     return std::nullopt;
-  return DeviceViolation{
-      "MBAR-LOCATION-ALIGN", DeviceParam::Mbar, 0, 0,
-      "mbarrier address is a local variable's, in local memory; an mbarrier "
-      "object must be in shared memory",
-      "declare the barrier __shared__"};
+  case BarrierSpace::Local:
+    What = "a local variable's, in local memory";
+    break;
+  case BarrierSpace::Global:
+    What = "a __device__ variable's, in global memory";
+    break;
+  case BarrierSpace::Constant:
+    What = "a __constant__ variable's, in constant memory";
+    break;
+  }
+  // Value: the BarrierSpace found; a state space has no limit.
+  return DeviceViolation{"MBAR-LOCATION-ALIGN", DeviceParam::Mbar,
+                         static_cast<std::uint64_t>(Space), 0,
+                         std::string("mbarrier address is ") + What +
+                             "; an mbarrier object must be in shared memory",
+                         "declare the barrier __shared__"};
 }
 
 std::optional<DeviceViolation> checkTmaSmemAlignSwizzle(Known AddressAlign,

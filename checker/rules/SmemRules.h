@@ -64,10 +64,16 @@ constexpr std::uint64_t MbarAlign = 8;
 /// \p AddressAlign from addressAlign().
 std::optional<DeviceViolation> checkMbarLocationAlign(Known AddressAlign);
 
-/// MBAR-LOCATION-ALIGN, the state space: \p InLocalMemory when the barrier
-/// operand is proven to be the address of an automatic local variable (no
-/// `__shared__`), which lives in local memory.
-std::optional<DeviceViolation> checkMbarLocationSpace(bool InLocalMemory);
+/// The state space that a barrier operand is proven to name, when it is
+/// not shared memory: the address of an automatic local variable (no
+/// `__shared__`) is local memory, of a `__device__` (or `__managed__`)
+/// variable global memory, of a `__constant__` variable constant memory.
+/// Unknown: anything else, shared memory included.
+enum class BarrierSpace { Unknown, Local, Global, Constant };
+
+/// MBAR-LOCATION-ALIGN, the state space: an mbarrier object is in shared
+/// memory; \p Space is where the barrier operand is proven to point.
+std::optional<DeviceViolation> checkMbarLocationSpace(BarrierSpace Space);
 
 /// TMA-SMEM-ALIGN-128: the shared-memory box of a tensor copy is 128-byte
 /// aligned. \p AddressAlign from addressAlign().

@@ -6,6 +6,7 @@
 
 #include "rules/TensorMapRules.h"
 #include "rules/DataTypes.h"
+#include "rules/EncodeCommon.h"
 
 #include <string>
 
@@ -145,19 +146,35 @@ checkReplaceEncoding(ReplaceField F, Known Value, DriverEnum From) {
               "pass one of the field's PTX codes (PTX ISA, tensormap.replace)");
 }
 
-std::vector<Violation> checkReplaceAddressAlign(Known ProvenAlign) {
-  if (!ProvenAlign || *ProvenAlign == 0 || *ProvenAlign >= 16)
+std::vector<Violation> checkReplaceAddressAlign(Known ProvenAlign,
+                                                Known Interleave,
+                                                Known DataType) {
+  const char *Why = nullptr;
+  bool ByInterleave = false;
+  std::uint64_t Needed =
+      globalAddressAlignment(Interleave, DataType, &Why, &ByInterleave);
+  if (!ProvenAlign || *ProvenAlign == 0 || *ProvenAlign >= Needed)
     return {};
-  return {Violation{"TMAP-REPLACE-ADDR-ALIGN",
-                    Param::GlobalAddress,
-                    std::nullopt,
-                    *ProvenAlign,
-                    16,
-                    "globalAddress is only " + std::to_string(*ProvenAlign) +
-                        "-byte aligned; the new address must keep the "
-                        "encode's alignment, at least 16 bytes",
-                    std::nullopt,
-                    {}}};
+  Violation V{"TMAP-REPLACE-ADDR-ALIGN",
+              Param::GlobalAddress,
+              std::nullopt,
+              *ProvenAlign,
+              Needed,
+              "globalAddress is only " + std::to_string(*ProvenAlign) +
+                  "-byte aligned; the new address must keep the encode's "
+                  "alignment, " +
+                  (Why ? std::to_string(Needed) + " bytes for a map encoded "
+                                                  "with " +
+                             Why
+                       : std::string("at least 16 bytes")),
+              std::nullopt,
+              {}};
+  // The map's operand that asks for 32 bytes, for a note at the encode.
+  if (Why)
+    V.AlsoUses.emplace_back(
+        ByInterleave ? Param::Interleave : Param::TensorDataType,
+        std::nullopt);
+  return {std::move(V)};
 }
 
 } // namespace tma::rules

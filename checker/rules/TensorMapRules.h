@@ -62,12 +62,16 @@ checkReplaceEncoding(ReplaceField F, Known Value,
                      DriverEnum From = DriverEnum::None);
 
 /// TMAP-REPLACE-ADDR-ALIGN: the new globalAddress of
-/// cuTensorMapReplaceAddress follows the encode's alignment requirement,
-/// 16 bytes at least (32 for INTERLEAVE_32B and the 16U4/16U6_ALIGN16B types,
-/// which the call does not show, so only the 16 bytes are checked).
+/// cuTensorMapReplaceAddress follows the encode's alignment requirement
+/// (TMAP-ENC-GADDR-ALIGN): 16 bytes, and 32 when the map was encoded with
+/// INTERLEAVE_32B or a 16U4/16U6_ALIGN16B type. The call does not show the
+/// map's operands: \p Interleave and \p DataType are those of the encode
+/// call that wrote the map, when it is linked; unknown asks for 16 bytes.
 /// \p ProvenAlign: the largest power of two the address is proven to be a
 /// multiple of only (folding's provenAlign); unknown is silent.
-std::vector<Violation> checkReplaceAddressAlign(Known ProvenAlign);
+std::vector<Violation> checkReplaceAddressAlign(Known ProvenAlign,
+                                                Known Interleave = std::nullopt,
+                                                Known DataType = std::nullopt);
 
 } // namespace tma::rules
 

@@ -14,6 +14,7 @@
 
 #include "rules/SmemRules.h"
 #include "rules/TensorMapRules.h"
+#include "rules/EncodeCommon.h"
 
 #include "gtest/gtest.h"
 
@@ -160,6 +161,68 @@ TEST(ReplaceAddressAlign, Boundary) {
   EXPECT_EQ(checkReplaceAddressAlign(1).size(), 1u);
 }
 
+// The map's encode asks for 32 bytes (TMAP-ENC-GADDR-ALIGN): interleave
+// 32B, or a 16-byte-aligned packed type; other maps keep 16.
+TEST(ReplaceAddressAlign, ThirtyTwoBytes) {
+  const Known I32 = interleave::B32;
+  EXPECT_TRUE(checkReplaceAddressAlign(32, I32).empty());
+  EXPECT_TRUE(checkReplaceAddressAlign(64, I32).empty());
+  EXPECT_TRUE(checkReplaceAddressAlign(std::nullopt, I32).empty());
+  auto Vs = checkReplaceAddressAlign(16, I32);
+  ASSERT_EQ(Vs.size(), 1u);
+  EXPECT_STREQ(Vs[0].RuleId, "TMAP-REPLACE-ADDR-ALIGN");
+  EXPECT_EQ(Vs[0].Parameter, Param::GlobalAddress);
+  EXPECT_EQ(Vs[0].Value, 16u);
+  EXPECT_EQ(Vs[0].Limit, 32u);
+  EXPECT_EQ(Vs[0].Message,
+            "globalAddress is only 16-byte aligned; the new address must "
+            "keep the encode's alignment, 32 bytes for a map encoded with "
+            "CU_TENSOR_MAP_INTERLEAVE_32B");
+  ASSERT_EQ(Vs[0].AlsoUses.size(), 1u);
+  EXPECT_EQ(Vs[0].AlsoUses[0].first, Param::Interleave);
+  // Below 16 bytes the 32-byte requirement is still the one named.
+  EXPECT_EQ(checkReplaceAddressAlign(8, I32).at(0).Limit, 32u);
+  // The packed types.
+  for (std::uint64_t T : {dtype::U4Align16B, dtype::U6Align16B}) {
+    auto P = checkReplaceAddressAlign(16, interleave::None, T);
+    ASSERT_EQ(P.size(), 1u);
+    EXPECT_EQ(P[0].Limit, 32u);
+    EXPECT_EQ(P[0].AlsoUses.at(0).first, Param::TensorDataType);
+    EXPECT_NE(P[0].Message.find(dataTypeName(T)), std::string::npos);
+    EXPECT_TRUE(checkReplaceAddressAlign(32, interleave::None, T).empty());
+  }
+  // 16 bytes for the other interleaves and types.
+  EXPECT_TRUE(checkReplaceAddressAlign(16, interleave::None,
+                                       dtype::Float16).empty());
+  EXPECT_TRUE(checkReplaceAddressAlign(16, interleave::B16).empty());
+  EXPECT_TRUE(
+      checkReplaceAddressAlign(16, std::nullopt, dtype::U4Align8B).empty());
+  EXPECT_EQ(checkReplaceAddressAlign(8, interleave::None, dtype::Float16)
+                .at(0)
+                .Limit,
+            16u);
+}
+
+// The requirement TMAP-ENC-GADDR-ALIGN and TMAP-REPLACE-ADDR-ALIGN share.
+TEST(ReplaceAddressAlign, GlobalAddressAlignment) {
+  const char *Why = nullptr;
+  bool ByInterleave = true;
+  EXPECT_EQ(globalAddressAlignment(std::nullopt, std::nullopt, &Why,
+                                   &ByInterleave),
+            16u);
+  EXPECT_EQ(Why, nullptr);
+  EXPECT_FALSE(ByInterleave);
+  EXPECT_EQ(globalAddressAlignment(interleave::B32, dtype::U4Align16B, &Why,
+                                   &ByInterleave),
+            32u);
+  EXPECT_TRUE(ByInterleave);
+  EXPECT_EQ(globalAddressAlignment(interleave::B16, dtype::U6Align16B, &Why,
+                                   &ByInterleave),
+            32u);
+  EXPECT_FALSE(ByInterleave);
+  EXPECT_STREQ(Why, dataTypeName(dtype::U6Align16B));
+}
+
 //===----------------------------------------------------------------------===//
 // MBAR-LOCATION-ALIGN
 //===----------------------------------------------------------------------===//
@@ -181,14 +244,34 @@ TEST(MbarLocationAlign, Boundary) {
 }
 
 TEST(MbarLocationAlign, LocalMemory) {
-  EXPECT_FALSE(checkMbarLocationSpace(false));
-  auto V = checkMbarLocationSpace(true);
+  EXPECT_FALSE(checkMbarLocationSpace(BarrierSpace::Unknown));
+  auto V = checkMbarLocationSpace(BarrierSpace::Local);
   ASSERT_TRUE(V);
   EXPECT_STREQ(V->RuleId, "MBAR-LOCATION-ALIGN");
   EXPECT_EQ(V->Parameter, DeviceParam::Mbar);
   EXPECT_EQ(V->Message, "mbarrier address is a local variable's, in local "
                         "memory; an mbarrier object must be in shared memory");
   EXPECT_EQ(V->Suggestion, "declare the barrier __shared__");
+}
+
+// The other state spaces a variable can name: global memory (__device__,
+// __managed__) and constant memory (__constant__).
+TEST(MbarLocationAlign, GlobalAndConstantMemory) {
+  auto G = checkMbarLocationSpace(BarrierSpace::Global);
+  ASSERT_TRUE(G);
+  EXPECT_STREQ(G->RuleId, "MBAR-LOCATION-ALIGN");
+  EXPECT_EQ(G->Parameter, DeviceParam::Mbar);
+  EXPECT_EQ(G->Value, static_cast<std::uint64_t>(BarrierSpace::Global));
+  EXPECT_EQ(G->Message,
+            "mbarrier address is a __device__ variable's, in global "
+            "memory; an mbarrier object must be in shared memory");
+  EXPECT_EQ(G->Suggestion, "declare the barrier __shared__");
+  auto C = checkMbarLocationSpace(BarrierSpace::Constant);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Message,
+            "mbarrier address is a __constant__ variable's, in constant "
+            "memory; an mbarrier object must be in shared memory");
+  EXPECT_NE(G->Value, C->Value);
 }
 
 } // namespace

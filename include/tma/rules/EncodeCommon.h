@@ -738,6 +738,28 @@ inline void checkTensorMapAlign(const EncodeContext &C, Violations &Out) {
             "-byte aligned; the map must be 64-byte aligned"));
 }
 
+/// The alignment TMAP-ENC-GADDR-ALIGN requires of globalAddress: 32 bytes
+/// when \p Interleave is INTERLEAVE_32B or \p DataType one of the
+/// 16-byte-aligned packed types, 16 otherwise (also when they are unknown:
+/// 16 bytes is what every map needs). \p Why gets the enumerator that asks
+/// for 32 bytes, and \p ByInterleave whether it is the interleave.
+inline std::uint64_t globalAddressAlignment(const Known &Interleave,
+                                            const Known &DataType,
+                                            const char **Why = nullptr,
+                                            bool *ByInterleave = nullptr) {
+  const char *Name = nullptr;
+  bool Interleaved = Interleave && *Interleave == interleave::B32;
+  if (Interleaved)
+    Name = interleaveName(interleave::B32);
+  else if (DataType && isPacked16BType(*DataType))
+    Name = dataTypeName(*DataType);
+  if (Why)
+    *Why = Name;
+  if (ByInterleave)
+    *ByInterleave = Interleaved;
+  return Name ? 32 : 16;
+}
+
 // TMAP-ENC-GADDR-ALIGN. A null address is accepted (tma-rules.md: the
 // Programming Guide encodes template maps with nullptr).
 inline void checkGlobalAddressAlign(const EncodeContext &C, Violations &Out) {
@@ -746,15 +768,10 @@ inline void checkGlobalAddressAlign(const EncodeContext &C, Violations &Out) {
     return;
   if (!A && !C.D.GlobalAddressAlign)
     return;
-  std::uint64_t Align = 16;
   const char *Why = nullptr;
-  if (C.is(C.D.Interleave, interleave::B32)) {
-    Align = 32;
-    Why = interleaveName(interleave::B32);
-  } else if (C.D.DataType && isPacked16BType(*C.D.DataType)) {
-    Align = 32;
-    Why = dataTypeName(*C.D.DataType);
-  }
+  bool ByInterleave = false;
+  std::uint64_t Align =
+      globalAddressAlignment(C.D.Interleave, C.D.DataType, &Why, &ByInterleave);
   std::string Needs =
       Why ? std::string("; ") + Why + " requires 32-byte alignment"
           : std::string("; it must be 16-byte aligned");
@@ -777,9 +794,8 @@ inline void checkGlobalAddressAlign(const EncodeContext &C, Violations &Out) {
   }
   Violation &V = *Found;
   if (Why)
-    V.AlsoUses.emplace_back(Align == 32 && C.is(C.D.Interleave, interleave::B32)
-                                ? Param::Interleave
-                                : Param::TensorDataType,
+    V.AlsoUses.emplace_back(ByInterleave ? Param::Interleave
+                                         : Param::TensorDataType,
                             std::nullopt);
   Out.push_back(std::move(V));
 }

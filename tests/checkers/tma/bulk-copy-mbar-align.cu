@@ -112,3 +112,57 @@ __global__ void sharedThroughLocals(const float *g) {
   initBarrier(&p[1], 1);
   ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, tile, g, 64, p);
 }
+
+// A barrier that is a __device__ variable lives in global memory, a
+// __constant__ one in constant memory: directly, as an array element or a
+// field, and through the helper (reported at each caller's argument).
+__device__ uint64_t globalBar;
+__device__ uint64_t globalBars[4];
+struct BarrierPair {
+  uint64_t full;
+  uint64_t empty;
+};
+__device__ BarrierPair globalPair;
+__constant__ uint64_t constantBar;
+
+__global__ void globalBarrier(const float *g) {
+  __shared__ alignas(128) float tile[256];
+  ptx::mbarrier_init(&globalBar, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: cuda::ptx::mbarrier_init mbarrier address is a __device__ variable's, in global memory; an mbarrier object must be in shared memory (MBAR-LOCATION-ALIGN) [tma-bulk-copy]
+  // CHECK-MESSAGES: :[[@LINE-13]]:21: note: 'globalBar' is declared here
+  // CHECK-MESSAGES: :[[@LINE-3]]:22: note: declare the barrier __shared__
+  initBarrier(&globalBars[2], 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: mbarrier.init mbarrier address is a __device__ variable's, in global memory; an mbarrier object must be in shared memory (MBAR-LOCATION-ALIGN) [tma-bulk-copy]
+  // CHECK-MESSAGES: :[[@LINE-16]]:21: note: 'globalBars' is declared here
+  // CHECK-MESSAGES: :{{[0-9]+}}:3: note: passed to the mbarrier operand of mbarrier.init here
+  // CHECK-MESSAGES: :[[@LINE-4]]:15: note: declare the barrier __shared__
+  ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, tile, g, 64,
+                     &globalPair.full);
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: cuda::ptx::cp_async_bulk mbarrier address is a __device__ variable's, in global memory; an mbarrier object must be in shared memory (MBAR-LOCATION-ALIGN) [tma-bulk-copy]
+  // CHECK-MESSAGES: :[[@LINE-17]]:24: note: 'globalPair' is declared here
+  // CHECK-MESSAGES: :[[@LINE-3]]:22: note: declare the barrier __shared__
+  initBarrier(const_cast<uint64_t *>(&constantBar), 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: mbarrier.init mbarrier address is a __constant__ variable's, in constant memory; an mbarrier object must be in shared memory (MBAR-LOCATION-ALIGN) [tma-bulk-copy]
+  // CHECK-MESSAGES: :[[@LINE-20]]:23: note: 'constantBar' is declared here
+  // CHECK-MESSAGES: :{{[0-9]+}}:3: note: passed to the mbarrier operand of mbarrier.init here
+  // CHECK-MESSAGES: :[[@LINE-4]]:15: note: declare the barrier __shared__
+}
+
+// Correct twins: __shared__ variables at namespace scope, an extern
+// __shared__ pool, and a __device__ pointer's pointee (its state space is
+// not the variable's).
+__shared__ uint64_t fileSharedBar;
+__shared__ BarrierPair fileSharedPair;
+__device__ uint64_t *barPointer;
+
+__global__ void sharedGlobals(const float *g) {
+  __shared__ alignas(128) float tile[256];
+  extern __shared__ __align__(16) uint64_t dynamicBars[];
+  ptx::mbarrier_init(&fileSharedBar, 1);
+  initBarrier(&fileSharedPair.empty, 1);
+  initBarrier(&dynamicBars[1], 1);
+  ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, tile, g, 64,
+                     &fileSharedPair.full);
+  ptx::mbarrier_init(barPointer, 1);
+  ptx::mbarrier_init(&barPointer[1], 1);
+}

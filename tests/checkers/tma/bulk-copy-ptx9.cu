@@ -171,13 +171,12 @@ __global__ void __cluster_dims__(2, 1, 1) pair(const float *src) {
                :: "r"(smem(buf)), "l"(src), "r"(smem(&bar)),
                   "h"((uint16_t)0x3)
                : "memory");
-  // Through a helper: reported at the call on the device pass (the host
-  // pass checks the kernel's own masks).
+  // Through a helper: reported at the call, on both passes.
   multicastCopy(buf, src, &bar, 0x5);
-  // CHECK-NOTES-DEVICE: :[[@LINE-1]]:33: warning: cp.async.bulk ctaMask 0x5 selects CTA rank 2, but the cluster has 2 CTAs (BULK-MULTICAST) [tma-bulk-copy]
-  // CHECK-NOTES-DEVICE: :{{[0-9]+}}:17: note: the cluster has 2 CTAs: __cluster_dims__(2, 1, 1) of 'pair'
-  // CHECK-NOTES-DEVICE: :{{[0-9]+}}:3: note: passed to the ctaMask of cp.async.bulk here
-  // CHECK-NOTES-DEVICE: :[[@LINE-4]]:33: note: keep the mask within the cluster's 2 low bits
+  // CHECK-NOTES: :[[@LINE-1]]:33: warning: cp.async.bulk ctaMask 0x5 selects CTA rank 2, but the cluster has 2 CTAs (BULK-MULTICAST) [tma-bulk-copy]
+  // CHECK-NOTES: :{{[0-9]+}}:17: note: the cluster has 2 CTAs: __cluster_dims__(2, 1, 1) of 'pair'
+  // CHECK-NOTES: :{{[0-9]+}}:3: note: passed to the ctaMask of cp.async.bulk here
+  // CHECK-NOTES: :[[@LINE-4]]:33: note: keep the mask within the cluster's 2 low bits
 }
 
 // No __cluster_dims__: the cluster is set at launch, unknown here.

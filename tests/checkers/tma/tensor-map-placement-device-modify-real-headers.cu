@@ -55,3 +55,20 @@ __global__ void replaceEncodings(CUtensorMap *out) {
   ptx::tensormap_cp_fenceproxy(ptx::sem_release, ptx::scope_gpu, out,
                                &staged, ptx::n32_t<128>{});
 }
+
+// Through a helper's parameter: the rank its caller passes.
+__device__ void setRank(CUtensorMap *staged, uint32_t rank) {
+  ptx::tensormap_replace_rank(ptx::space_shared, staged, rank);
+}
+
+__global__ void replaceThroughHelper(CUtensorMap *out) {
+  __shared__ alignas(128) CUtensorMap staged;
+  setRank(&staged, 5);
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: tensormap.replace .rank is given 5, which sets rank 6: the field takes the rank minus one, at most 4 (TMAP-DEV-REPLACE-ENCODING) [tma-tensor-map-placement]
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: passed to tensormap.replace .rank here
+  // CHECK-MESSAGES: :[[@LINE-3]]:20: note: pass the rank minus one
+  // Correct twin: the rank minus one.
+  setRank(&staged, 4);
+  ptx::tensormap_cp_fenceproxy(ptx::sem_release, ptx::scope_gpu, out,
+                               &staged, ptx::n32_t<128>{});
+}

@@ -183,3 +183,62 @@ __device__ void encodingsTwin(CUtensorMap *staged, uint32_t rank) {
                ".b32 [%0], %1;" :: "r"(s), "n"(CU_TENSOR_MAP_INTERLEAVE_32B)
                : "memory");
 }
+
+// Through helpers' parameters: the value each caller passes (reported at
+// the caller's argument), one and two calls deep, and a kernel parameter
+// bound by its launch.
+__device__ void setElemType(CUtensorMap *staged, uint32_t type) {
+  uint32_t s = static_cast<uint32_t>(__cvta_generic_to_shared(staged));
+  asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 "
+               "[%0], %1;" :: "r"(s), "r"(type) : "memory");
+}
+__device__ void setRank(CUtensorMap *staged, uint32_t rank) {
+  ptx::tensormap_replace_rank(ptx::space_shared, staged, rank);
+}
+__device__ void setRankOf(CUtensorMap *staged, uint32_t rank) {
+  setRank(staged, rank);
+}
+
+__global__ void replaceThroughHelpers(CUtensorMap *out) {
+  __shared__ alignas(128) CUtensorMap staged;
+  setElemType(&staged, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: tensormap.replace .elemtype is given CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 (9), a CUtensorMapDataType; PTX reads 9 as .f64 and spells this type 10 (.bf16) (TMAP-DEV-REPLACE-ENCODING) [tma-tensor-map-placement]
+  // CHECK-MESSAGES: :[[@LINE-14]]:3: note: passed to tensormap.replace .elemtype here
+  // CHECK-MESSAGES: :[[@LINE-3]]:24: note: pass the PTX .elemtype code 10, not the driver enumerator
+  setRank(&staged, 5);
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: tensormap.replace .rank is given 5, which sets rank 6: the field takes the rank minus one, at most 4 (TMAP-DEV-REPLACE-ENCODING) [tma-tensor-map-placement]
+  // CHECK-MESSAGES: :[[@LINE-14]]:3: note: passed to tensormap.replace .rank here
+  // CHECK-MESSAGES: :[[@LINE-3]]:20: note: pass the rank minus one
+  setRankOf(&staged, 7);
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: tensormap.replace .rank is given 7, which sets rank 8: the field takes the rank minus one, at most 4 (TMAP-DEV-REPLACE-ENCODING) [tma-tensor-map-placement]
+  // CHECK-MESSAGES: :[[@LINE-15]]:19: note: with 'rank' = 7 from this call
+  // CHECK-MESSAGES: :[[@LINE-19]]:3: note: passed to tensormap.replace .rank here
+  // CHECK-MESSAGES: :[[@LINE-4]]:22: note: pass the rank minus one
+  // Correct twins: PTX codes and the rank minus one through the same
+  // helpers.
+  setElemType(&staged, 10);
+  setElemType(&staged, CU_TENSOR_MAP_DATA_TYPE_FLOAT16);
+  setRank(&staged, 4);
+  setRankOf(&staged, 1);
+  ptx::tensormap_cp_fenceproxy(ptx::sem_release, ptx::scope_cta, out,
+                               &staged, ptx::n32_t<128>{});
+}
+
+// A kernel parameter that the launch binds to a driver enumerator.
+__global__ void replaceFromLaunch(CUtensorMap *out, CUtensorMapDataType type) {
+  __shared__ alignas(128) CUtensorMap staged;
+  uint32_t s = static_cast<uint32_t>(__cvta_generic_to_shared(&staged));
+  asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 "
+               "[%0], %1;" :: "r"(s), "r"(type) : "memory");
+  ptx::tensormap_cp_fenceproxy(ptx::sem_release, ptx::scope_cta, out,
+                               &staged, ptx::n32_t<128>{});
+}
+
+void launchReplace(CUtensorMap *out) {
+  replaceFromLaunch<<<1, 32>>>(out, CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ);
+  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: tensormap.replace .elemtype is given CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ (10), a CUtensorMapDataType; PTX reads 10 as .bf16 and spells this type 8 (.f32.ftz) (TMAP-DEV-REPLACE-ENCODING) [tma-tensor-map-placement]
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: passed to tensormap.replace .elemtype here
+  // CHECK-MESSAGES: :[[@LINE-3]]:37: note: pass the PTX .elemtype code 8, not the driver enumerator
+  // Correct twin: a type whose number PTX shares.
+  replaceFromLaunch<<<1, 32>>>(out, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
+}

@@ -129,6 +129,10 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
                                  int value);
 cudaError_t cudaMalloc(void **devPtr, size_t size);
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size,
+                                    cudaMemPool_t memPool,
+                                    cudaStream_t stream);
 cudaError_t cudaMallocManaged(void **devPtr, size_t size,
                               unsigned int flags = 1);
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
@@ -159,6 +163,25 @@ template <class T> cudaError_t cudaMalloc(T **devPtr, size_t size) {
 template <class T>
 cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream) {
   return ::cudaMallocAsync((void **)(void *)devPtr, size, stream);
+}
+/* Allocation from a pool, under both names. */
+static inline cudaError_t cudaMallocAsync(void **ptr, size_t size,
+                                          cudaMemPool_t memPool,
+                                          cudaStream_t stream) {
+  return ::cudaMallocFromPoolAsync(ptr, size, memPool, stream);
+}
+template <class T>
+cudaError_t cudaMallocAsync(T **ptr, size_t size, cudaMemPool_t memPool,
+                            cudaStream_t stream) {
+  return ::cudaMallocFromPoolAsync((void **)(void *)ptr, size, memPool,
+                                   stream);
+}
+template <class T>
+cudaError_t cudaMallocFromPoolAsync(T **ptr, size_t size,
+                                    cudaMemPool_t memPool,
+                                    cudaStream_t stream) {
+  return ::cudaMallocFromPoolAsync((void **)(void *)ptr, size, memPool,
+                                   stream);
 }
 
 template <class T>
