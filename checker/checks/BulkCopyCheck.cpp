@@ -720,12 +720,12 @@ static const VarDecl *nonSharedObject(const Expr *E,
                                       ::tma::rules::BarrierSpace &Space) {
   Space = ::tma::rules::BarrierSpace::Unknown;
   // A pointer cast keeps the address: `const_cast<uint64_t *>(&bar)`.
-  for (E = E->IgnoreParenImpCasts(); const auto *C = dyn_cast<ExplicitCastExpr>(E);
-       E = E->IgnoreParenImpCasts()) {
+  E = E->IgnoreParenImpCasts();
+  while (const auto *C = dyn_cast<ExplicitCastExpr>(E)) {
     if (!C->getType()->isPointerType() ||
         !C->getSubExpr()->getType()->isPointerType())
       break;
-    E = C->getSubExpr();
+    E = C->getSubExpr()->IgnoreParenImpCasts();
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E);
       UO && UO->getOpcode() == UO_AddrOf)
