@@ -176,6 +176,16 @@ using PathStep = MapLinker::PathStep;
 using AccessPath = MapLinker::AccessPath;
 using PathRef = MapLinker::PathRef;
 
+/// Whether the first \p Taken steps of \p Path end at a pointer whose
+/// pointee holds the rest (a pointer field of a Params struct).
+bool pointeeAfter(PathRef Path, size_t Taken) {
+  return Taken > 0 && Taken <= Path.size() && Path[Taken - 1].Deref;
+}
+
+bool hasDeref(PathRef Path) {
+  return llvm::any_of(Path, [](const PathStep &S) { return S.Deref; });
+}
+
 AccessPath prepend(PathStep Step, PathRef Path) {
   AccessPath Out{Step};
   Out.append(Path.begin(), Path.end());
@@ -422,11 +432,26 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
       Inner = U->getSubExpr()->IgnoreParenImpCasts();
       Object = true;
     }
+    // `p.tma_a` of a `const CUtensorMap *tma_a` field (`p->tma_a` of a
+    // pointer to the struct): the map is the field's pointee.
+    if (const auto *ME = dyn_cast<MemberExpr>(Inner);
+        !Object && ME && isa<FieldDecl>(ME->getMemberDecl()) &&
+        ME->getType()->isPointerType()) {
+      Path = prepend({cast<FieldDecl>(ME->getMemberDecl()), 0, true}, Path);
+      Inner = ME->getBase()->IgnoreParenCasts();
+      Object = !ME->isArrow();
+    }
     // `p.tma_a`, `maps[1]`, `p->desc`: the map is a part of a larger object.
     if (Object) {
       bool ThroughPointer = false;
       Inner = peelObject(Inner, Path, ThroughPointer, Ctx);
       Object = !ThroughPointer;
+      // `*p` of a pointer to the object: the pointer.
+      if (const auto *U = dyn_cast<UnaryOperator>(Inner);
+          Object && U && U->getOpcode() == UO_Deref) {
+        Inner = U->getSubExpr()->IgnoreParenCasts();
+        Object = false;
+      }
     }
     // A getter of the map's object (`src.get_tma<ST, axis>()` returning
     // `&this->tma_descs...`): the call's object, the fields below it.
@@ -488,10 +513,14 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
       return It->second;
     }
     // A device helper's by-value map is a local copy: TMA cannot use it.
-    if (Object && !Ref)
+    // A by-value struct still holds the caller's pointer field, when the
+    // helper does not change its copy.
+    const bool CopiedPointer =
+        Object && !Ref && hasDeref(Path) && Folder.isNeverWritten(Param);
+    if (Object && !Ref && !CopiedPointer)
       break;
-    Object = Ref;
-    E = Arg;
+    Object = Ref || CopiedPointer;
+    E = CopiedPointer ? stripValue(Arg) : Arg;
     C = C->Parent;
   }
   return std::nullopt;
@@ -615,7 +644,7 @@ std::optional<LinkedMap> MapLinker::fromValue(const Expr *E, Place P,
     const Expr *Part = Path.empty() ? nullptr : initFor(*ILE, Path.front());
     if (!Part)
       return std::nullopt;
-    return fromValue(Part, P, Depth + 1, Path.drop_front());
+    return fromPart(Part, P, Depth + 1, Path, 1);
   }
   if (const VarDecl *Var = varOf(E))
     return fromVar(Var, /*Pointee=*/false, P, Depth + 1, Path);
@@ -628,6 +657,14 @@ std::optional<LinkedMap> MapLinker::fromValue(const Expr *E, Place P,
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
     return fromConstruct(CE, Depth + 1, Path);
   return std::nullopt;
+}
+
+std::optional<LinkedMap> MapLinker::fromPart(const Expr *E, Place P,
+                                             unsigned Depth, PathRef Path,
+                                             size_t Taken) {
+  PathRef Rest = Path.drop_front(Taken);
+  return pointeeAfter(Path, Taken) ? fromPointer(E, P, Depth, Rest)
+                                   : fromValue(E, P, Depth, Rest);
 }
 
 /// Counts the return statements of \p S outside lambdas, keeping the last.
@@ -748,14 +785,25 @@ MapLinker::CallWrite MapLinker::writesThrough(llvm::ArrayRef<const Expr *> Uses,
       continue;
     }
     PathRef Rest = Path.drop_front(U.Steps.size());
-    // The pointer parameter itself, or (a part of) the object.
-    const bool PointerHere = Pointer && U.Steps.empty();
+    // The pointer parameter itself or a pointer field of the path (the
+    // pointer to the rest), or (a part of) the object.
+    const bool FieldPointer = pointeeAfter(Path, U.Steps.size());
+    const bool PointerHere = (Pointer && U.Steps.empty()) || FieldPointer;
     bool AddressTaken = false;
     const Expr *Root = useRoot(PM, U.End, AddressTaken);
     const Stmt *Parent = PM.getParent(Root);
     if (PointerHere) {
       if (AddressTaken)
         return Unknown;
+      // `out->tma_a = d_a;`
+      if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(Parent);
+          FieldPointer && Assign && Assign->getOpcode() == BO_Assign &&
+          Assign->getLHS()->IgnoreParenImpCasts() == U.End) {
+        ++Writes;
+        Found = fromPointer(Assign->getRHS(), Place{Callee, Assign, Context},
+                            Depth + 1, Rest);
+        continue;
+      }
       // `*out = map;`
       if (const auto *Deref = dyn_cast_or_null<UnaryOperator>(Parent);
           Deref && Deref->getOpcode() == UO_Deref) {
@@ -854,7 +902,7 @@ MapLinker::fromConstruct(const CXXConstructExpr *CE, unsigned Depth,
       return std::nullopt;
     const FieldDecl *M = I->getMember();
     if (M && M->getCanonicalDecl() == F->getCanonicalDecl() && I->getInit())
-      FromInit = fromValue(I->getInit(), P, Depth + 1, Path.drop_front());
+      FromInit = fromPart(I->getInit(), P, Depth + 1, Path, 1);
   }
   // Then the body: what it does through `this`.
   llvm::SmallVector<const Expr *, 8> Uses;
@@ -983,6 +1031,9 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
         break;
       }
       Init = stripValue(Sub);
+      // A pointer field's initialiser: what it points to is followed below.
+      if (Part.front().Deref)
+        break;
       Part = Part.drop_front();
     }
     if (!Trivial) {
@@ -1014,7 +1065,10 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
       continue;
     }
     PathRef Rest = Path.drop_front(U.Steps.size());
-    const bool PointeeHere = Pointee && U.Steps.empty();
+    // The use is the pointer to the rest: the pointer variable itself, or
+    // a pointer field of the path (`params.tma_a` of `const CUtensorMap *`).
+    const bool FieldPointer = pointeeAfter(Path, U.Steps.size());
+    const bool PointeeHere = (Pointee && U.Steps.empty()) || FieldPointer;
     bool AddressTaken = false;
     const Expr *Root = useRoot(PM, U.End, AddressTaken);
     const Stmt *Parent = PM.getParent(Root);
@@ -1022,12 +1076,26 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
         Assign && Assign->isAssignmentOp() && !AddressTaken &&
         Assign->getLHS()->IgnoreParenImpCasts() == U.End) {
       Place At{P.Fn, Assign, P.Context};
-      if (Assign->getOpcode() != BO_Assign)
+      if (Assign->getOpcode() != BO_Assign) {
         Add(Assign, std::nullopt);
-      else
+      } else if (FieldPointer) {
+        // `params.tma_a = d_a;`: the pointee must hold the same map when
+        // the pointer is stored and at the read (a cudaMemcpy into d_a, or
+        // another value of d_a, in between would change it).
+        std::optional<LinkedMap> Stored =
+            fromPointer(Assign->getRHS(), At, Depth + 1, Rest);
+        std::optional<LinkedMap> AtRead =
+            Stored ? fromPointer(Assign->getRHS(), P, Depth + 1, Rest)
+                   : std::nullopt;
+        Add(Assign, AtRead && AtRead->Encode == Stored->Encode &&
+                            AtRead->Context == Stored->Context
+                        ? Stored
+                        : std::nullopt);
+      } else {
         Add(Assign, PointeeHere
                         ? fromPointer(Assign->getRHS(), At, Depth + 1, Rest)
                         : fromValue(Assign->getRHS(), At, Depth + 1, Rest));
+      }
       continue;
     }
     // `map = make(...)` through an operator= of a class type.
@@ -1048,7 +1116,9 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
     std::optional<unsigned> ArgIdx =
         Call ? argumentIndex(*Call, Root) : std::nullopt;
     if (!ArgIdx) {
-      if (mayWrite(PM, Use))
+      // A field pointer's value held elsewhere may be written through.
+      if (mayWrite(PM, Use) ||
+          (FieldPointer && !AddressTaken && !onlyTested(PM, Root)))
         Add(Use, std::nullopt);
       continue;
     }
@@ -1072,6 +1142,13 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
         continue;
       if (W.Kind == CallWrite::Write) {
         Add(Call, W.Source);
+        continue;
+      }
+      // An unknown host call that receives a field's pointer may fill what
+      // it points to. (A launch reads it; a pointer variable keeps the
+      // older rule below.)
+      if (Target && FieldPointer && !isa<CUDAKernelCallExpr>(Call)) {
+        Add(Call, std::nullopt);
         continue;
       }
     }

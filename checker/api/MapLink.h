@@ -13,7 +13,8 @@
 // (device) and constructors that encode into a field (host), ThunderKittens'
 // gl<> and descriptor_dict. Maps are keyed by access path on both
 // sides: a root variable and the fields and constant indices below it
-// (`p.tma_a` of a `Params` kernel parameter, `maps[1]`, `g.a.desc`). Anything
+// (`p.tma_a` of a `Params` kernel parameter, `maps[1]`, `g.a.desc`, the
+// pointee of a `const CUtensorMap *tma_a` field). Anything
 // it cannot prove (two possible writers, an unknown call that may write the
 // map, a run-time index) ends the link: no encode call, and the rules that
 // need one stay silent.
@@ -83,9 +84,13 @@ public:
                                     const CallContext *Context);
 
   /// One step of an access path: a field, or a constant array index.
+  /// Deref: the step's part is a pointer (`const CUtensorMap *tma_a` of a
+  /// Params struct) and the rest of the path lies in its pointee. It names
+  /// no other part, so steps compare by field and index alone.
   struct PathStep {
     const FieldDecl *Field = nullptr;
     uint64_t Index = 0;
+    bool Deref = false;
     bool operator==(const PathStep &O) const {
       return Field == O.Field && Index == O.Index;
     }
@@ -112,6 +117,10 @@ private:
   /// The map at \p Path inside the object \p E.
   std::optional<LinkedMap> fromValue(const Expr *E, Place P, unsigned Depth,
                                      PathRef Path = {});
+  /// The map at the rest of \p Path inside the part \p E that its first
+  /// \p Taken steps lead to: E's value, or E's pointee after a Deref step.
+  std::optional<LinkedMap> fromPart(const Expr *E, Place P, unsigned Depth,
+                                    PathRef Path, size_t Taken);
   std::optional<LinkedMap> fromVar(const VarDecl *Var, bool Pointee, Place P,
                                    unsigned Depth, PathRef Path);
   /// What a call does to the map at \p Path inside the object whose
