@@ -69,6 +69,15 @@ void profileKey(BarrierIdentity &Id, llvm::ArrayRef<Step> Steps,
   Id.Key.AddBoolean(Id.ThroughPointer);
 }
 
+/// Whether the steps from the root read a pointer stored in it: an arrow
+/// below the root, or the barrier's pointer taken from a part of it.
+bool readsPointer(const BarrierIdentity &Id, llvm::ArrayRef<Step> Steps) {
+  for (size_t I = 1; I < Steps.size(); ++I)
+    if (Steps[I].Arrow)
+      return true;
+  return Id.ThroughPointer && !Steps.empty();
+}
+
 bool isSolidRoot(const VarDecl *VD) {
   QualType T = VD->getType();
   return !T->isPointerType() && !T->isReferenceType() &&
@@ -105,12 +114,14 @@ std::optional<BarrierIdentity> barrierIdentity(const Expr *E,
     return std::nullopt;
   Id.Root = VD;
   Id.Solid = Solid && isSolidRoot(VD);
+  Id.ReadsPointer = readsPointer(Id, Steps);
   profileKey(Id, Steps, Ctx);
   return Id;
 }
 
 bool thisFieldPath(const Expr *E,
-                   llvm::SmallVectorImpl<const FieldDecl *> &Path) {
+                   llvm::SmallVectorImpl<const FieldDecl *> &Path,
+                   bool PointerFields) {
   const Expr *Cur = E;
   while (true) {
     Cur = Cur->IgnoreParenImpCasts();
@@ -121,9 +132,11 @@ bool thisFieldPath(const Expr *E,
     if (!FD)
       return false;
     Path.push_back(FD);
-    // Only the first step from `this` may be an arrow.
+    // Only the first step from `this` may be an arrow (or, with
+    // PointerFields, a step from a pointer field: `this->bar->b`).
     const Expr *Base = M->getBase()->IgnoreParenImpCasts();
-    if (M->isArrow() && !isa<CXXThisExpr>(Base))
+    if (M->isArrow() && !isa<CXXThisExpr>(Base) &&
+        !(PointerFields && isa<MemberExpr>(Base)))
       return false;
     Cur = Base;
   }
@@ -134,7 +147,7 @@ bool thisFieldPath(const Expr *E,
 std::optional<BarrierIdentity>
 memberBarrierIdentity(const Expr *Object,
                       llvm::ArrayRef<const FieldDecl *> Path,
-                      const ASTContext &Ctx) {
+                      const ASTContext &Ctx, bool Pointer) {
   if (!Object || Path.empty())
     return std::nullopt;
   BarrierIdentity Id;
@@ -154,10 +167,13 @@ memberBarrierIdentity(const Expr *Object,
   for (const FieldDecl *FD : Path) {
     Steps.push_back({FD, Arrow, nullptr});
     Id.Member += (Arrow ? "->" : ".") + FD->getNameAsString();
-    Arrow = false;
+    Arrow = FD->getType()->isPointerType();
+    Solid &= !Arrow;
   }
+  Id.ThroughPointer = Pointer;
   Id.Root = VD;
-  Id.Solid = Solid && isSolidRoot(VD);
+  Id.Solid = Solid && !Pointer && isSolidRoot(VD);
+  Id.ReadsPointer = readsPointer(Id, Steps);
   profileKey(Id, Steps, Ctx);
   return Id;
 }

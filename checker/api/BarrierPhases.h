@@ -49,6 +49,9 @@ struct BarrierIdentity {
   /// The fields a method of Object follows from `this` (".b"), for
   /// messages; empty otherwise.
   std::string Member;
+  /// The path reads a pointer stored in Root (`pipe.bar`, `pipe.bar->b`,
+  /// `ptrs[i]` as the barrier's pointer): a write of Root may redirect it.
+  bool ReadsPointer = false;
 };
 
 /// The identity of the barrier operand \p E (already looked through by
@@ -58,17 +61,21 @@ std::optional<BarrierIdentity> barrierIdentity(const Expr *E,
 
 /// The fields from `this` down to \p E (`b`, `this->full`, `st.bars.b`),
 /// outermost first: E designates a field of a method's own object. False
-/// when E is no such chain (an index or a pointer on the way).
+/// when E is no such chain (an index or a pointer on the way; with
+/// \p PointerFields, `this->bar->b` through a pointer field is a chain).
 bool thisFieldPath(const Expr *E,
-                   llvm::SmallVectorImpl<const FieldDecl *> &Path);
+                   llvm::SmallVectorImpl<const FieldDecl *> &Path,
+                   bool PointerFields = false);
 
 /// The identity of the barrier at field path \p Path of \p Object, the
 /// implicit object argument of a method call (`bar` of `bar.expect(n)`, `p`
-/// of `p->expect(n)`), or std::nullopt when Object has no root variable.
+/// of `p->expect(n)`), or std::nullopt when Object has no root variable. A
+/// step after a pointer field is an arrow (`pipe.bar->b`); \p Pointer: the
+/// path's last field is the pointer to the barrier (`uint64_t *bar`).
 std::optional<BarrierIdentity>
 memberBarrierIdentity(const Expr *Object,
                       llvm::ArrayRef<const FieldDecl *> Path,
-                      const ASTContext &Ctx);
+                      const ASTContext &Ctx, bool Pointer = false);
 
 /// Whether two identities with different keys may still designate the same
 /// barrier (an alias, or an index expression that may take the same value).

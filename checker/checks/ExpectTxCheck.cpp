@@ -532,15 +532,26 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     bool HasBarrier;
   };
   std::vector<PendingOp> Pending;
+  // Object: the caller's object of the outermost call, a method (null for
+  // other helpers). Prefixes, one per frame: the fields from Object to the
+  // frame's `this` when the frame is a method of Object or of its fields (a
+  // pipeline's `this->bar->expect(n)` calls Barrier::expect on the field
+  // bar); std::nullopt for other frames.
+  using FieldPath = llvm::SmallVector<const FieldDecl *, 4>;
+  std::vector<std::optional<FieldPath>> Prefixes;
   std::function<void(llvm::SmallVectorImpl<Frame> &, bool, const Expr *)>
       Expand = [&](llvm::SmallVectorImpl<Frame> &Frames, bool ParentStraight,
                    const Expr *Object) {
         const FunctionDecl *Helper = Frames.back().second;
+        const std::optional<FieldPath> Prefix = Prefixes.back();
         const Stmt *HBody = Helper->getBody();
         std::vector<const Stmt *> HStmts;
         collect(HBody, HStmts);
         std::vector<std::pair<DeviceOp, const Stmt *>> Found;
         std::vector<std::pair<const CallExpr *, const FunctionDecl *>> Nested;
+        // For each nested call, the fields from this method's object to the
+        // nested method's (std::nullopt: not a method of this object).
+        std::vector<std::optional<FieldPath>> NestedFields;
         auto &HSites = HelperSites[Helper];
         bool OtherCalls = false;
         for (const Stmt *HS : HStmts) {
@@ -565,11 +576,26 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           if (FD && !mayIssueOps(FD, 0))
             continue; // computes values only (TK's get_tma, unit_coord)
           const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+          // A method of one of this method's fields (`this->bar->expect(n)`,
+          // `full.arrive_and_expect_tx(n)`) or of its own object: followed
+          // with that field.
+          std::optional<FieldPath> Fields;
+          const auto *MC = dyn_cast<CXXMemberCallExpr>(HC);
+          if (MD && !MD->isStatic() && Object && Prefix && MC) {
+            const Expr *Of = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+            llvm::SmallVector<const FieldDecl *, 2> Steps;
+            if (isa<CXXThisExpr>(Of) ||
+                thisFieldPath(Of, Steps, /*PointerFields=*/true))
+              Fields = FieldPath(Steps.begin(), Steps.end());
+          }
+          const bool FieldMethod = Fields.has_value();
           if (FD && Frames.size() < MaxHelperDepth &&
-              FD->hasAttr<CUDADeviceAttr>() && (!MD || MD->isStatic()) &&
+              FD->hasAttr<CUDADeviceAttr>() &&
+              (!MD || MD->isStatic() || FieldMethod) &&
               llvm::none_of(Frames,
                             [&](const Frame &F) { return F.second == FD; })) {
             Nested.emplace_back(HC, FD);
+            NestedFields.push_back(Fields);
             HSites.insert(HS);
             continue;
           }
@@ -588,7 +614,37 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           const ParmVarDecl *Param =
               Bar && Bar->E ? barrierParameter(Bar->E, Helper, *Finder, *Folder)
                             : nullptr;
-          // From the parameter out to the argument of the outermost call.
+          std::optional<BarrierIdentity> MemberId;
+          // The barrier as a field of the object of the method frame \p K
+          // (\p BE in its body): `&this->b`, a barrier object field
+          // (`cuda::barrier &`), a pointer field to the barrier (`uint64_t
+          // *bar`), also through pointer fields (`&this->bar->b`).
+          auto FieldBarrier = [&](const Expr *BE, size_t K) {
+            if (!Object || !Prefixes[K] || !BE)
+              return;
+            BE = BE->IgnoreParenCasts();
+            const auto *U = dyn_cast<UnaryOperator>(BE);
+            const bool AddrOf = U && U->getOpcode() == UO_AddrOf;
+            if (AddrOf)
+              BE = U->getSubExpr();
+            const bool PointerField =
+                !AddrOf && BE->getType()->isPointerType();
+            llvm::SmallVector<const FieldDecl *, 2> Path;
+            if (!thisFieldPath(BE, Path, /*PointerFields=*/true))
+              return;
+            FieldPath Full = *Prefixes[K];
+            Full.append(Path.begin(), Path.end());
+            MemberId = memberBarrierIdentity(Object, Full, *Result.Context,
+                                             PointerField);
+            // The field must only feed the method's ops.
+            const Stmt *KBody = Frames[K].second->getBody();
+            if (!onlyFeeds(KBody, Path.front(), Folder->parentsOf(KBody),
+                           HelperSites[Frames[K].second]))
+              Straight = false;
+          };
+          // From the parameter out to the argument of the outermost call,
+          // or to a field of a method's object passed as the argument
+          // (`expect_tx(&this->b, n)` in Barrier::expect).
           for (size_t K = Frames.size(); Param && K-- > 0;) {
             const CallExpr *FC = Frames[K].first;
             if (Param->getFunctionScopeIndex() >= FC->getNumArgs()) {
@@ -604,32 +660,34 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
               break;
             Param = barrierParameter(Arg, Frames[K - 1].second, *Finder,
                                      *Folder);
-            if (!Param)
+            if (!Param) {
+              FieldBarrier(Arg, K - 1);
               Arg = nullptr;
-          }
-          std::optional<BarrierIdentity> MemberId;
-          llvm::SmallVector<const FieldDecl *, 2> Path;
-          if (Frames.size() == 1 && Object && Bar && Bar->E && !Param) {
-            const Expr *BE = Bar->E->IgnoreParenCasts();
-            const auto *U = dyn_cast<UnaryOperator>(BE);
-            bool AddrOf = U && U->getOpcode() == UO_AddrOf;
-            if (AddrOf)
-              BE = U->getSubExpr();
-            // `&this->b`, or a barrier object field (`cuda::barrier &`).
-            if ((AddrOf || !BE->getType()->isPointerType()) &&
-                thisFieldPath(BE, Path)) {
-              MemberId = memberBarrierIdentity(Object, Path, *Result.Context);
-              // The field must only feed the method's ops.
-              if (!onlyFeeds(HBody, Path.front(), HPM, HSites))
-                Straight = false;
             }
           }
+          if (Bar && !Param && !MemberId)
+            FieldBarrier(Bar->E, Frames.size() - 1);
           Pending.push_back({Op, Straight, {Frames.begin(), Frames.end()}, Arg,
                              std::move(MemberId), Bar && Bar->Present});
         }
-        for (const auto &[NC, FD] : Nested) {
+        for (size_t N = 0; N < Nested.size(); ++N) {
+          const auto &[NC, FD] = Nested[N];
+          const auto &Fields = NestedFields[N];
+          bool Straight = StraightHere(NC);
+          std::optional<FieldPath> Inner;
+          if (Fields) {
+            Inner = *Prefix;
+            Inner->append(Fields->begin(), Fields->end());
+            // The field whose method is called must only feed this
+            // method's ops and nested calls.
+            if (!Fields->empty() &&
+                !onlyFeeds(HBody, Fields->front(), HPM, HSites))
+              Straight = false;
+          }
           Frames.emplace_back(NC, FD);
-          Expand(Frames, StraightHere(NC), nullptr);
+          Prefixes.push_back(std::move(Inner));
+          Expand(Frames, Straight, Object);
+          Prefixes.pop_back();
           Frames.pop_back();
         }
       };
@@ -649,11 +707,13 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     llvm::SmallVector<Frame, 4> Frames{{&Call, Helper}};
     Pending.clear();
+    Prefixes.assign(1, Object ? std::optional<FieldPath>(FieldPath())
+                              : std::nullopt);
     Expand(Frames, true, Object);
     // A nested helper's op on a barrier that is not the caller's: the
     // nested helpers are other code, as they were before being followed.
     const bool NestedUnknown = llvm::any_of(Pending, [](const PendingOp &P) {
-      return P.Frames.size() > 1 && P.HasBarrier && !P.Arg;
+      return P.Frames.size() > 1 && P.HasBarrier && !P.Arg && !P.MemberId;
     });
     for (PendingOp &P : Pending) {
       if (NestedUnknown && P.Frames.size() > 1)
@@ -902,8 +962,13 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           continue;
         if (Tainted.count(VD) && !isKnownUse(PM, D, OpSites, *Finder))
           Unsure("the barrier is passed to a function or stored");
+        // A write of the root redirects a pointer read from it, unless it
+        // is an op's own call (`pipe.expect(n)` on a non-const method).
         if (IdVars.count(VD) &&
-            (VD != Id.Root || VD->getType()->isPointerType()) &&
+            (VD != Id.Root || VD->getType()->isPointerType() ||
+             (Id.ReadsPointer && llvm::none_of(OpSites, [&](const Stmt *S) {
+                return isWithin(PM, D, S);
+              }))) &&
             mayWrite(PM, D)) {
           SourceLocation W = SM.getFileLoc(D->getBeginLoc());
           if (SM.isBeforeInTranslationUnit(First, W) &&
