@@ -5,6 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/BarrierPhases.h"
+#include "api/DeviceOpsFinder.h"
+#include "folding/ConstantFolder.h"
+#include "folding/Uses.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -233,6 +236,55 @@ PhasePlace phasePlaceOf(const ParentMap &PM, const Stmt *S, const Stmt *Body) {
   if (!Cur && Prev != Body)
     P.Unclear = true;
   return P;
+}
+
+const ParmVarDecl *barrierParameter(const Expr *E, const FunctionDecl *H,
+                                    DeviceOpsFinder &Finder,
+                                    ConstantFolder &Folder) {
+  for (unsigned Steps = 0; E && Steps < 8; ++Steps) {
+    E = E->IgnoreParenCasts();
+    bool AddrOf = false;
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && U->getOpcode() == UO_AddrOf) {
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+      AddrOf = true;
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!VD)
+      return nullptr;
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+      // The address of a pointer parameter is no barrier address.
+      if (P->getDeclContext() != H ||
+          (AddrOf && !P->getType()->isReferenceType()))
+        return nullptr;
+      return P;
+    }
+    if (AddrOf || !VD->isLocalVarDecl() || !VD->getInit() ||
+        !VD->getType()->isPointerType() || !Folder.isNeverWritten(VD))
+      return nullptr;
+    E = Finder.lookThrough(VD->getInit());
+  }
+  return nullptr;
+}
+
+std::optional<uint64_t> tripCount(const ForStmt *F, const ParentMap &PM,
+                                  ConstantFolder &Folder) {
+  const VarDecl *Var = countedLoopVar(F, PM);
+  const auto *Cond = Var ? dyn_cast<BinaryOperator>(F->getCond()) : nullptr;
+  if (!Cond)
+    return std::nullopt;
+  auto From = Folder.foldInt(Var->getInit());
+  auto To = Folder.foldInt(Cond->getRHS());
+  if (!From || !To)
+    return std::nullopt;
+  int64_t A = From->Value.getExtValue(), B = To->Value.getExtValue();
+  if (Cond->getOpcode() == BO_LE)
+    ++B;
+  if (B < A)
+    return Cond->getOpcode() == BO_NE ? std::nullopt
+                                      : std::optional<uint64_t>(0);
+  return static_cast<uint64_t>(B - A);
 }
 
 bool isWithin(const ParentMap &PM, const Stmt *Inner, const Stmt *Outer) {

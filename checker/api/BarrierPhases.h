@@ -28,6 +28,9 @@
 
 namespace clang::tidy::tma {
 
+class ConstantFolder;
+class DeviceOpsFinder;
+
 /// The barrier a device op's barrier operand designates.
 struct BarrierIdentity {
   /// The barrier object's expression: X of `&X`, the pointer P of `*P` or of
@@ -95,6 +98,21 @@ struct PhasePlace {
 
 /// The phase place of \p S within \p Body.
 PhasePlace phasePlaceOf(const ParentMap &PM, const Stmt *S, const Stmt *Body);
+
+/// The parameter of the helper \p H that the barrier operand \p E (looked
+/// through) designates: a pointer parameter, a reference parameter or its
+/// address (`&bar` of `semaphore &bar`), through never-written locals
+/// initialised so (ThunderKittens' `void const *const ptr = &bar;`). Null
+/// for anything else.
+const ParmVarDecl *barrierParameter(const Expr *E, const FunctionDecl *H,
+                                    DeviceOpsFinder &Finder,
+                                    ConstantFolder &Folder);
+
+/// The iterations of the counted loop \p F (`for (T k = A; k < B; ++k)`,
+/// also `<=`, `!=`) in the folder's current context; std::nullopt when a
+/// bound does not fold or F is no counted loop.
+std::optional<uint64_t> tripCount(const ForStmt *F, const ParentMap &PM,
+                                  ConstantFolder &Folder);
 
 /// Whether \p Inner lies within \p Outer (or is it).
 bool isWithin(const ParentMap &PM, const Stmt *Inner, const Stmt *Outer);

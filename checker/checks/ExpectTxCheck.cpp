@@ -290,41 +290,6 @@ bool leavesEarly(const Stmt *S) {
 /// nested ones.
 constexpr size_t MaxHelperDepth = 4;
 
-/// The parameter of the helper \p H that the barrier operand \p E (looked
-/// through) designates: a pointer parameter, a reference parameter or its
-/// address (`&bar` of `semaphore &bar`), through never-written locals
-/// initialised so (ThunderKittens' `void const *const ptr = &bar;`). Null
-/// for anything else.
-const ParmVarDecl *barrierParameter(const Expr *E, const FunctionDecl *H,
-                                    DeviceOpsFinder &Finder,
-                                    ConstantFolder &Folder) {
-  for (unsigned Steps = 0; E && Steps < 8; ++Steps) {
-    E = E->IgnoreParenCasts();
-    bool AddrOf = false;
-    if (const auto *U = dyn_cast<UnaryOperator>(E);
-        U && U->getOpcode() == UO_AddrOf) {
-      E = U->getSubExpr()->IgnoreParenImpCasts();
-      AddrOf = true;
-    }
-    const auto *Ref = dyn_cast<DeclRefExpr>(E);
-    const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    if (!VD)
-      return nullptr;
-    if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
-      // The address of a pointer parameter is no barrier address.
-      if (P->getDeclContext() != H ||
-          (AddrOf && !P->getType()->isReferenceType()))
-        return nullptr;
-      return P;
-    }
-    if (AddrOf || !VD->isLocalVarDecl() || !VD->getInit() ||
-        !VD->getType()->isPointerType() || !Folder.isNeverWritten(VD))
-      return nullptr;
-    E = Finder.lookThrough(VD->getInit());
-  }
-  return nullptr;
-}
-
 } // namespace
 
 bool ExpectTxCheck::mayIssueOps(const FunctionDecl *FD, unsigned Depth) {
@@ -368,25 +333,6 @@ bool ExpectTxCheck::mayIssueOps(const FunctionDecl *FD, unsigned Depth) {
   }
   IssuesOps[Def] = Issues;
   return Issues;
-}
-
-std::optional<uint64_t> ExpectTxCheck::tripCount(const ForStmt *F,
-                                                 const ParentMap &PM) {
-  const VarDecl *Var = countedLoopVar(F, PM);
-  const auto *Cond = Var ? dyn_cast<BinaryOperator>(F->getCond()) : nullptr;
-  if (!Cond)
-    return std::nullopt;
-  auto From = Folder->foldInt(Var->getInit());
-  auto To = Folder->foldInt(Cond->getRHS());
-  if (!From || !To)
-    return std::nullopt;
-  int64_t A = From->Value.getExtValue(), B = To->Value.getExtValue();
-  if (Cond->getOpcode() == BO_LE)
-    ++B;
-  if (B < A)
-    return Cond->getOpcode() == BO_NE ? std::nullopt
-                                      : std::optional<uint64_t>(0);
-  return static_cast<uint64_t>(B - A);
 }
 
 rules::Known ExpectTxCheck::foldOperand(const OpValue &V) {
@@ -1034,7 +980,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             Delivered.push_back(
                 InOpContext(I, [&] { return delivered(Ops[I].Op); }));
             if (Ops[I].Loop && Delivered.back()) {
-              auto N = tripCount(Ops[I].Loop, PM);
+              auto N = tripCount(Ops[I].Loop, PM, *Folder);
               Delivered.back() =
                   N ? ::tma::rules::Known(*Delivered.back() * *N)
                     : std::nullopt;
@@ -1108,7 +1054,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
               return 0;
             });
           if (const ForStmt *F = Ops[I].Loop)
-            if (auto N = tripCount(F, PM))
+            if (auto N = tripCount(F, PM, *Folder))
               diag(SM.getFileLoc(F->getForLoc()),
                    "in each of the %0 iterations of this loop",
                    DiagnosticIDs::Note)

@@ -68,8 +68,6 @@ private:
   std::unique_ptr<MapLinker> Linker;
   /// The threads that issue each op (MBAR-TX-ISSUERS).
   std::unique_ptr<ThreadGuards> Guards;
-  /// The iterations of the counted loop \p F in the current context.
-  std::optional<uint64_t> tripCount(const ForStmt *F, const ParentMap &PM);
   /// Whether a function (or what it calls) may issue an mbarrier or bulk
   /// op; memoised per definition for the translation unit.
   bool mayIssueOps(const FunctionDecl *FD, unsigned Depth);

@@ -1,0 +1,254 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. Unit tests of api/BarrierPhases: the helper barrier
+// parameter (barrierParameter), counted-loop trip counts (tripCount) and the
+// identities of barriers reached through pointer fields.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/BarrierPhases.h"
+#include "api/DeviceOpsFinder.h"
+#include "folding/ConstantFolder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "gtest/gtest.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace clang::tidy::tma;
+
+namespace {
+
+const char *const Code = R"cuda(
+#include <cuda_runtime.h>
+#include <cstdint>
+
+__device__ void sink(const void *);
+struct semaphore { uint64_t value; };
+
+__device__ void byPointer(uint64_t *bar) { sink(bar); }
+__device__ void byReference(semaphore &bar) { sink(&bar); }
+__device__ void byLocal(semaphore &bar) {
+  void const *const ptr = &bar;
+  sink(ptr);
+}
+__device__ void byWrittenLocal(uint64_t *bar, int k) {
+  uint64_t *p = bar;
+  p += k;
+  sink(p);
+}
+__device__ void addressOfPointer(uint64_t *bar) { sink(&bar); }
+__device__ void notAParameter() {
+  __shared__ uint64_t own;
+  sink(&own);
+}
+
+template <int N> __device__ void loops(int n) {
+  for (int k = 0; k < N / 8; ++k)
+    sink(&k);
+  for (int k = 2; k <= 5; k += 1)
+    sink(&k);
+  for (unsigned k = 0; k != 4; ++k)
+    sink(&k);
+  for (int k = 5; k < 2; ++k)
+    sink(&k);
+  for (int k = 0; k < n; ++k)
+    sink(&k);
+  for (int k = 0; k < 8; k += 2)
+    sink(&k);
+}
+template __device__ void loops<64>(int);
+
+struct TxBarrier { uint64_t barrier_; };
+struct Pipeline {
+  TxBarrier *full;
+  uint64_t *raw;
+  __device__ void viaThis() {
+    sink(&this->full->barrier_);
+    sink(raw);
+  }
+};
+__device__ void pipelineOps(Pipeline pipe, TxBarrier own) {
+  sink(&pipe.full->barrier_);
+  sink(pipe.raw);
+  sink(&own.barrier_);
+}
+)cuda";
+
+class BarrierPhasesTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    AST = tooling::buildASTFromCodeWithArgs(
+        Code,
+        {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90a",
+         "-nocudainc", "-nocudalib", "-nostdinc++", "-std=c++17",
+         "--cuda-path=" TMA_TEST_HEADERS, "-isystem", TMA_TEST_HEADERS,
+         "-resource-dir", TMA_CLANG_RESOURCE_DIR},
+        "input.cu");
+  }
+  static void TearDownTestSuite() { AST.reset(); }
+
+  void SetUp() override {
+    ASSERT_TRUE(AST);
+    ASSERT_FALSE(AST->getDiagnostics().hasErrorOccurred());
+    Folder = std::make_unique<ConstantFolder>(AST->getASTContext());
+    Finder = std::make_unique<DeviceOpsFinder>(AST->getASTContext());
+    Folder->enterContext(nullptr);
+  }
+
+  /// The function \p Name (its instantiation, for a template) and the
+  /// `sink` arguments in it, looked through as DeviceOpsFinder does.
+  const FunctionDecl *sinks(const std::string &Name,
+                            std::vector<const Expr *> &Args) {
+    const FunctionDecl *Fn = nullptr;
+    for (const BoundNodes &B :
+         match(functionDecl(hasName(Name), isDefinition(),
+                            forEachDescendant(
+                                callExpr(callee(functionDecl(hasName("sink"))))
+                                    .bind("call")))
+                   .bind("f"),
+               AST->getASTContext())) {
+      const auto *F = B.getNodeAs<FunctionDecl>("f");
+      if (F->isDependentContext())
+        continue;
+      Fn = F;
+      Args.push_back(
+          Finder->lookThrough(B.getNodeAs<CallExpr>("call")->getArg(0)));
+    }
+    EXPECT_TRUE(Fn) << Name;
+    return Fn;
+  }
+
+  std::string parameter(const std::string &Helper) {
+    std::vector<const Expr *> Args;
+    const FunctionDecl *Fn = sinks(Helper, Args);
+    if (!Fn || Args.size() != 1)
+      return "<no sink>";
+    const ParmVarDecl *P = barrierParameter(Args[0], Fn, *Finder, *Folder);
+    return P ? P->getNameAsString() : "";
+  }
+
+  static std::unique_ptr<ASTUnit> AST;
+  std::unique_ptr<ConstantFolder> Folder;
+  std::unique_ptr<DeviceOpsFinder> Finder;
+};
+
+std::unique_ptr<ASTUnit> BarrierPhasesTest::AST;
+
+TEST_F(BarrierPhasesTest, PointerParameter) {
+  EXPECT_EQ(parameter("byPointer"), "bar");
+}
+
+TEST_F(BarrierPhasesTest, AddressOfReferenceParameter) {
+  EXPECT_EQ(parameter("byReference"), "bar");
+}
+
+TEST_F(BarrierPhasesTest, NeverWrittenLocalHoldingTheAddress) {
+  EXPECT_EQ(parameter("byLocal"), "bar");
+}
+
+TEST_F(BarrierPhasesTest, WrittenLocalIsNoParameter) {
+  EXPECT_EQ(parameter("byWrittenLocal"), "");
+}
+
+TEST_F(BarrierPhasesTest, AddressOfPointerParameterIsNoBarrier) {
+  EXPECT_EQ(parameter("addressOfPointer"), "");
+}
+
+TEST_F(BarrierPhasesTest, OwnBarrierIsNoParameter) {
+  EXPECT_EQ(parameter("notAParameter"), "");
+}
+
+TEST_F(BarrierPhasesTest, TripCounts) {
+  const FunctionDecl *Fn = nullptr;
+  std::vector<const ForStmt *> Loops;
+  for (const BoundNodes &B :
+       match(functionDecl(hasName("loops"), isDefinition(),
+                          forEachDescendant(forStmt().bind("for")))
+                 .bind("f"),
+             AST->getASTContext())) {
+    const auto *F = B.getNodeAs<FunctionDecl>("f");
+    if (F->isDependentContext())
+      continue;
+    Fn = F;
+    Loops.push_back(B.getNodeAs<ForStmt>("for"));
+  }
+  ASSERT_TRUE(Fn);
+  ASSERT_EQ(Loops.size(), 6u);
+  const ParentMap &PM = Folder->parentsOf(Fn->getBody());
+  std::vector<std::optional<uint64_t>> Counts;
+  for (const ForStmt *F : Loops)
+    Counts.push_back(tripCount(F, PM, *Folder));
+  using N = std::optional<uint64_t>;
+  EXPECT_EQ(Counts[0], N(8));   // k < N / 8 with N = 64
+  EXPECT_EQ(Counts[1], N(4));   // 2 <= k <= 5, k += 1
+  EXPECT_EQ(Counts[2], N(4));   // k != 4
+  EXPECT_EQ(Counts[3], N(0));   // 5 < 2: no iteration
+  EXPECT_EQ(Counts[4], N());    // a run-time bound
+  EXPECT_EQ(Counts[5], N());    // k += 2 is no counted loop
+}
+
+TEST_F(BarrierPhasesTest, ThisFieldPathThroughPointerFields) {
+  std::vector<const Expr *> Args;
+  ASSERT_TRUE(sinks("viaThis", Args));
+  ASSERT_EQ(Args.size(), 2u);
+  const auto *Addr = cast<UnaryOperator>(Args[0]->IgnoreParenCasts());
+  llvm::SmallVector<const FieldDecl *, 2> Path;
+  EXPECT_FALSE(thisFieldPath(Addr->getSubExpr(), Path));
+  Path.clear();
+  ASSERT_TRUE(thisFieldPath(Addr->getSubExpr(), Path, true));
+  ASSERT_EQ(Path.size(), 2u);
+  EXPECT_EQ(Path[0]->getName(), "full");
+  EXPECT_EQ(Path[1]->getName(), "barrier_");
+}
+
+TEST_F(BarrierPhasesTest, MemberIdentityThroughPointerFields) {
+  std::vector<const Expr *> Args;
+  ASSERT_TRUE(sinks("pipelineOps", Args));
+  ASSERT_EQ(Args.size(), 3u);
+  const ASTContext &Ctx = AST->getASTContext();
+  // `&pipe.full->barrier_` named directly...
+  auto Direct = barrierIdentity(Args[0], Ctx);
+  ASSERT_TRUE(Direct);
+  EXPECT_TRUE(Direct->ReadsPointer);
+  EXPECT_FALSE(Direct->Solid);
+  // ... and as a method of `pipe` on its fields full, barrier_.
+  const auto *Barrier = cast<MemberExpr>(
+      cast<UnaryOperator>(Args[0]->IgnoreParenCasts())->getSubExpr());
+  const auto *Full = cast<MemberExpr>(Barrier->getBase()->IgnoreParenImpCasts());
+  const FieldDecl *Path[] = {cast<FieldDecl>(Full->getMemberDecl()),
+                             cast<FieldDecl>(Barrier->getMemberDecl())};
+  auto Member = memberBarrierIdentity(Full->getBase(), Path, Ctx);
+  ASSERT_TRUE(Member);
+  EXPECT_EQ(Member->Key, Direct->Key);
+  EXPECT_EQ(Member->Member, ".full->barrier_");
+  // `pipe.raw` as the barrier's pointer, both ways.
+  auto Raw = barrierIdentity(Args[1], Ctx);
+  ASSERT_TRUE(Raw);
+  EXPECT_TRUE(Raw->ThroughPointer);
+  EXPECT_TRUE(Raw->ReadsPointer);
+  const auto *RawField = cast<MemberExpr>(Args[1]->IgnoreParenImpCasts());
+  const FieldDecl *RawPath[] = {cast<FieldDecl>(RawField->getMemberDecl())};
+  auto RawMember = memberBarrierIdentity(RawField->getBase(), RawPath, Ctx,
+                                         /*Pointer=*/true);
+  ASSERT_TRUE(RawMember);
+  EXPECT_EQ(RawMember->Key, Raw->Key);
+  // A barrier object's own field reads no pointer and is solid.
+  auto Own = barrierIdentity(Args[2], Ctx);
+  ASSERT_TRUE(Own);
+  EXPECT_FALSE(Own->ReadsPointer);
+  EXPECT_TRUE(Own->Solid);
+  EXPECT_NE(Own->Key, Direct->Key);
+}
+
+} // namespace
