@@ -15,6 +15,7 @@
 #ifndef TMA_TIDY_API_CUDATARGET_H
 #define TMA_TIDY_API_CUDATARGET_H
 
+#include "rules/PtxIsaRules.h"
 #include "rules/Target.h"
 
 #include "clang/AST/ASTContext.h"
@@ -37,6 +38,20 @@ std::optional<std::string> macroText(const Preprocessor *PP, StringRef Name);
 /// newest listed architecture, and only when it is arch-specific.
 std::optional<::tma::rules::GpuTarget>
 encodeTarget(const ASTContext &Ctx, const Preprocessor *PP);
+
+/// CUDA_VERSION as the translation unit defines it at its end, when it is
+/// one number (13000); \p Where, when given, gets its definition.
+std::optional<unsigned> cudaVersionMacro(const Preprocessor *PP,
+                                         SourceLocation *Where = nullptr);
+
+/// The toolkit this pass compiles against (rules::passToolkit): the newer
+/// of CUDA_VERSION and, on the device pass, the PTX ISA clang's driver
+/// compiles for (its +ptxNN target feature, from the installation it found;
+/// clang's newest known one is only a lower bound). \p MacroLoc gets
+/// CUDA_VERSION's definition when the answer comes from it.
+std::optional<::tma::rules::Toolkit>
+passToolkit(const ASTContext &Ctx, const Preprocessor *PP,
+            SourceLocation *MacroLoc = nullptr);
 
 } // namespace clang::tidy::tma
 

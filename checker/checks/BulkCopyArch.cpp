@@ -7,8 +7,11 @@
 // tma-bulk-copy's target rules (tma-rules.md section 7, rules/ArchRules.h):
 // every instruction of inline PTX by its opcode, the library ops by the
 // forms they select, and a library wrapper by what its header compiles it to
-// on this pass's target. Only for code this pass emits: a kernel, or a
-// helper a kernel calls (an uncalled helper is never compiled for the
+// on this pass's target; and every instruction of inline PTX against the
+// PTX ISA of the toolkit (TMA-PTX-ISA, rules/PtxIsaRules.h; the library
+// wrappers need no such check: CCCL declares each only when its
+// __cccl_ptx_isa has the form). Only for code this pass emits: a kernel, or
+// a helper a kernel calls (an uncalled helper is never compiled for the
 // target, so ptxas never sees it).
 //
 //===----------------------------------------------------------------------===//
@@ -125,39 +128,65 @@ void BulkCopyCheck::checkAsmForms(const GCCAsmStmt &Asm,
 
 void BulkCopyCheck::checkAsmArch(const GCCAsmStmt &Asm, const FunctionDecl *Fn,
                                  const MatchFinder::MatchResult &Result) {
+  // Only the device pass hands its PTX to ptxas.
+  if (!Fn || !Result.Context->getLangOpts().CUDAIsDevice)
+    return;
   std::optional<::tma::rules::GpuTarget> Target =
       passTarget(*Result.Context);
-  if (!Target || !Fn)
+  if (!PassToolkit)
+    PassToolkit = passToolkit(*Result.Context, PP, &ToolkitMacroLoc);
+  const std::optional<::tma::rules::Toolkit> &Toolkit = *PassToolkit;
+  if (!Target && !Toolkit)
     return;
   const auto *Text = dyn_cast_or_null<StringLiteral>(Asm.getAsmStringExpr());
   if (!Text || Text->getCharByteWidth() != 1)
     return;
   std::vector<::tma::ptx::Opcode> Ops =
       ::tma::ptx::opcodesOf(Text->getString(), !Asm.isSimple());
-  bool Emitted = false, Known = false;
+  std::optional<bool> Emitted;
+  // Whether this pass emits the asm, once per statement.
+  auto IsEmitted = [&] {
+    if (!Emitted)
+      Emitted = emittedForTarget(Fn);
+    return *Emitted;
+  };
   const SourceManager &SM = *Result.SourceManager;
   SourceLocation Loc = SM.getFileLoc(Asm.getBeginLoc());
-  for (const ::tma::ptx::Opcode &Op : Ops)
-    for (DeviceFeature F : ::tma::rules::featuresOfOpcode(Op.Text)) {
-      if (::tma::rules::targetHasFeature(F, *Target))
-        continue;
-      // Whether this pass emits the asm, once per statement.
-      if (!Known) {
-        Emitted = emittedForTarget(Fn);
-        Known = true;
+  for (const ::tma::ptx::Opcode &Op : Ops) {
+    if (Target)
+      for (DeviceFeature F : ::tma::rules::featuresOfOpcode(Op.Text)) {
+        if (::tma::rules::targetHasFeature(F, *Target))
+          continue;
+        if (!IsEmitted())
+          return;
+        // A form of the instruction itself is named by its whole opcode; a
+        // qualifier after the instruction's name.
+        const bool Whole = isInstructionFeature(F);
+        std::optional<DeviceViolation> V =
+            ::tma::rules::checkDeviceFeatureArch(
+                F, Target,
+                Whole ? std::string_view(Op.Text) : std::string_view());
+        std::string Message =
+            Whole ? V->Message : instructionOf(Op.Text) + " " + V->Message;
+        if (warnOnce(Loc, Message + " (" + V->RuleId + ")", SM))
+          diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
       }
-      if (!Emitted)
-        return;
-      // A form of the instruction itself is named by its whole opcode; a
-      // qualifier after the instruction's name.
-      const bool Whole = isInstructionFeature(F);
-      std::optional<DeviceViolation> V = ::tma::rules::checkDeviceFeatureArch(
-          F, Target, Whole ? std::string_view(Op.Text) : std::string_view());
-      std::string Message =
-          Whole ? V->Message : instructionOf(Op.Text) + " " + V->Message;
-      if (warnOnce(Loc, Message + " (" + V->RuleId + ")", SM))
-        diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
-    }
+    std::optional<DeviceViolation> V =
+        ::tma::rules::checkOpcodePtxIsa(Op.Text, Toolkit);
+    if (!V || !IsEmitted())
+      continue;
+    if (!warnOnce(Loc, V->Message + " (" + V->RuleId + ")", SM))
+      continue;
+    // Where the toolkit's version came from: CUDA_VERSION's definition, or
+    // the driver (no location of its own).
+    const std::string Origin = ::tma::rules::toolkitOrigin(*Toolkit);
+    if (Toolkit->Source == ::tma::rules::ToolkitSource::CudaVersionMacro &&
+        ToolkitMacroLoc.isValid())
+      diag(ToolkitMacroLoc, "%0", DiagnosticIDs::Note) << Origin;
+    else
+      diag(Loc, "%0", DiagnosticIDs::Note) << Origin;
+    diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
+  }
 }
 
 /// The arch-specific forms a library op selects (its overload or

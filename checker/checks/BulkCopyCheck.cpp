@@ -59,6 +59,7 @@ void BulkCopyCheck::onEndOfTranslationUnit() {
   Folder.reset();
   Reported.clear();
   Stubs.clear();
+  PassToolkit.reset();
 }
 
 namespace {

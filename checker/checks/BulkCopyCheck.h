@@ -13,6 +13,7 @@
 #include "api/SharedBuffers.h"
 #include "folding/ConstantFolder.h"
 #include "rules/DeviceRules.h"
+#include "rules/PtxIsaRules.h"
 
 #include "checks/RuleFilter.h"
 
@@ -42,6 +43,10 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
+  void registerPPCallbacks(const SourceManager &, Preprocessor *PP,
+                           Preprocessor *) override {
+    this->PP = PP;
+  }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus && LangOpts.CUDA;
   }
@@ -91,7 +96,8 @@ private:
                  const FunctionDecl *Fn, const CallContext *Context,
                  const ast_matchers::MatchFinder::MatchResult &Result);
   /// Section 7 for every instruction of an asm statement of \p Fn that
-  /// this pass emits.
+  /// this pass emits: the target's forms (rules/ArchRules.h) and the
+  /// toolkit's PTX ISA (TMA-PTX-ISA, rules/PtxIsaRules.h).
   void checkAsmArch(const GCCAsmStmt &Asm, const FunctionDecl *Fn,
                     const ast_matchers::MatchFinder::MatchResult &Result);
   /// Section 7 for a call of a CCCL function (cuda::ptx::, cuda::device::)
@@ -149,6 +155,12 @@ private:
   const bool CoverageReport;
   /// ExplainDescriptors: a warning per tensor copy with the linked map.
   const bool ExplainDescriptors;
+  /// For CUDA_VERSION (TMA-PTX-ISA).
+  Preprocessor *PP = nullptr;
+  /// The toolkit of this translation unit and where CUDA_VERSION is
+  /// defined, once per translation unit.
+  std::optional<std::optional<::tma::rules::Toolkit>> PassToolkit;
+  SourceLocation ToolkitMacroLoc;
   std::shared_ptr<ConstantFolder> Folder;
   std::shared_ptr<DeviceOpsFinder> Finder;
   std::unique_ptr<MapLinker> Linker;

@@ -5,8 +5,12 @@
 // in tile mode. Silent for an aligned or unknown address and for the right
 // forms. (The attribute operands' own rules, coordinates zero and sizes in
 // 16-byte units, are not modelled: tma-rules.md gives no operand syntax.)
-// RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_device --no-cuda-gpu-arch=sm_90a --cuda-gpu-arch=sm_100a
-// RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_host
+// The forms are PTX ISA 9.4: the runs compile against CUDA 13.4
+// (-DCUDA_VERSION=13040); against the stub's CUDA 13.0 the kernel's copy is
+// also a TMA-PTX-ISA error (the uncalled helper's are never emitted).
+// RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_device -DCUDA_VERSION=13040 --no-cuda-gpu-arch=sm_90a --cuda-gpu-arch=sm_100a
+// RUN: %check_clang_tidy %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_host -DCUDA_VERSION=13040
+// RUN: %check_clang_tidy -check-suffixes=,CUDA130 %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_device --no-cuda-gpu-arch=sm_90a --cuda-gpu-arch=sm_100a
 
 #include <cstdint>
 #include <cuda.h>
@@ -26,6 +30,7 @@ __global__ void reload(const __grid_constant__ CUtensorMap map, float *g,
                " [%0], [%1, %2, {%3}], [%4];"
                :: "r"(smem(tile)), "l"(&map), "l"(g), "r"(x), "r"(smem(&bar))
                : "memory");
+  // CHECK-MESSAGES-CUDA130: :[[@LINE-5]]:3: warning: cp.async.bulk.tensor '.override::global_address' needs PTX ISA 9.4 (CUDA 13.4); this translation unit uses CUDA 13.0 (PTX ISA 9.0) (TMA-PTX-ISA) [tma-bulk-copy]
 }
 
 void launches(size_t n, float *external) {

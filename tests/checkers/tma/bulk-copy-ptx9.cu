@@ -5,9 +5,11 @@
 // BULK-MULTICAST (constant ctaMask against __cluster_dims__; launch-time
 // clusters in bulk-copy-multicast.cu). Forms that
 // are parsed but have nothing wrong, and forms that are not modelled,
-// stay silent.
-// RUN: %check_clang_tidy -check-suffixes=,DEVICE %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_device --no-cuda-gpu-arch=sm_90a --cuda-gpu-arch=sm_100a
-// RUN: %check_clang_tidy -check-suffixes=,HOST %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_host
+// stay silent. The forms are PTX ISA 9.2-9.4: the runs compile against
+// CUDA 13.4 (-DCUDA_VERSION=13040); bulk-copy-ptx-isa.cu has them against
+// older toolkits (TMA-PTX-ISA).
+// RUN: %check_clang_tidy -check-suffixes=,DEVICE %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_device -DCUDA_VERSION=13040 --no-cuda-gpu-arch=sm_90a --cuda-gpu-arch=sm_100a
+// RUN: %check_clang_tidy -check-suffixes=,HOST %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_stub_host -DCUDA_VERSION=13040
 
 #include <cstdint>
 #include <cuda.h>
