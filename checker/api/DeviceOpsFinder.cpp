@@ -305,13 +305,11 @@ std::vector<DeviceOp> DeviceOpsFinder::opsOf(const GCCAsmStmt &S) {
   return AsmOps[&S] = std::move(Ops);
 }
 
-/// \p Text with each operand reference inside an instruction's modifiers
-/// (`.cta_group::%6`, learn-cuda's tma_3d_g2s) replaced by the value of
-/// its "n" operand, which the instantiation fixes: the parser then sees the
-/// instruction the assembler does. References in operand positions stay.
-static std::string substituteModifierImmediates(const GCCAsmStmt &S,
-                                                StringRef Text,
-                                                const ASTContext &Ctx) {
+/// learn-cuda's tma_3d_g2s names its .cta_group by an "n" operand, which
+/// the instantiation fixes: the parser then sees the instruction the
+/// assembler does. References in operand positions stay.
+std::string substituteModifierImmediates(const GCCAsmStmt &S, StringRef Text,
+                                         const ASTContext &Ctx) {
   std::string Out;
   Out.reserve(Text.size());
   for (size_t I = 0; I < Text.size(); ++I) {

@@ -44,6 +44,14 @@ namespace clang::tidy::tma {
 /// folded by \p Folder; nullopt when absent or unknown.
 std::optional<uint64_t> foldOperand(const OpValue &V, ConstantFolder &Folder);
 
+/// The asm text \p Text of the extended asm statement \p S with each operand
+/// reference inside an instruction's modifiers (`.cta_group::%6`) replaced
+/// by the value of its "n" operand, as the compiler substitutes it; a
+/// reference whose value is unknown stays (the parser then does not read
+/// the modifier).
+std::string substituteModifierImmediates(const GCCAsmStmt &S, StringRef Text,
+                                         const ASTContext &Ctx);
+
 /// Finds the device ops of asm statements and library calls of one
 /// translation unit. "Never modified" is answered by the TU's shared folder
 /// (per-body parent maps, memoised per variable), so one finder should serve

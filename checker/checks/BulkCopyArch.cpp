@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/CudaTarget.h"
+#include "api/DeviceOpsFinder.h"
 #include "api/PtxParser.h"
 #include "checks/BulkCopyCheck.h"
 #include "rules/ArchRules.h"
@@ -99,6 +100,18 @@ static ::tma::rules::CopyMode modeOfOpcode(llvm::StringRef Opcode) {
   return CopyMode::Tile;
 }
 
+/// The opcodes of \p Asm, whose text is \p Text, with the "n" operands
+/// named in modifiers substituted (`.cta_group::%6`).
+static std::vector<::tma::ptx::Opcode>
+opcodesOfAsm(const GCCAsmStmt &Asm, const StringLiteral &Text,
+             const ASTContext &Ctx) {
+  StringRef S = Text.getString();
+  if (Asm.isSimple() || (!S.contains(":%") && !S.contains(".%")))
+    return ::tma::ptx::opcodesOf(S, !Asm.isSimple());
+  return ::tma::ptx::opcodesOf(substituteModifierImmediates(Asm, S, Ctx),
+                               true);
+}
+
 void BulkCopyCheck::checkAsmForms(const GCCAsmStmt &Asm,
                                   const MatchFinder::MatchResult &Result) {
   const auto *Text = dyn_cast_or_null<StringLiteral>(Asm.getAsmStringExpr());
@@ -108,7 +121,7 @@ void BulkCopyCheck::checkAsmForms(const GCCAsmStmt &Asm,
   const SourceManager &SM = *Result.SourceManager;
   SourceLocation Loc = SM.getFileLoc(Asm.getBeginLoc());
   for (const ::tma::ptx::Opcode &Op :
-       ::tma::ptx::opcodesOf(Text->getString(), !Asm.isSimple())) {
+       opcodesOfAsm(Asm, *Text, *Result.Context)) {
     llvm::StringRef O = Op.Text;
     if (!O.starts_with("cp.async.bulk") && !O.starts_with("cp.reduce.async"))
       continue;
@@ -142,7 +155,7 @@ void BulkCopyCheck::checkAsmArch(const GCCAsmStmt &Asm, const FunctionDecl *Fn,
   if (!Text || Text->getCharByteWidth() != 1)
     return;
   std::vector<::tma::ptx::Opcode> Ops =
-      ::tma::ptx::opcodesOf(Text->getString(), !Asm.isSimple());
+      opcodesOfAsm(Asm, *Text, *Result.Context);
   std::optional<bool> Emitted;
   // Whether this pass emits the asm, once per statement.
   auto IsEmitted = [&] {

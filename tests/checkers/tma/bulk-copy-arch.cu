@@ -95,6 +95,33 @@ __global__ void pairKernel(const __grid_constant__ CUtensorMap Map, int X) {
   // CHECK-MESSAGES-SM90X: :[[@LINE-6]]:3: note: build this kernel for sm_100, or guard the code with #if __CUDA_ARCH__ >= 1000
 }
 
+// The .cta_group named by an "n" operand (learn-cuda 02e's tma_3d_g2s):
+// read with its instantiation's value. A modifier operand that is no
+// immediate ("r") leaves the modifier unread: silent.
+template <int Group>
+__device__ void groupLoad(uint32_t S, const CUtensorMap *Map, int X,
+                          uint32_t B) {
+  asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier"
+               "::complete_tx::bytes.cta_group::%4 [%0], [%1, {%2}], [%3];"
+               :: "r"(S), "l"(Map), "r"(X), "r"(B), "n"(Group) : "memory");
+  // CHECK-MESSAGES-SM90X: :[[@LINE-3]]:3: warning: cp.async.bulk.tensor .cta_group is not supported on sm_90{{a?}}, the target of this device pass; it needs an arch- or family-specific target of compute capability 10.x or 11.x (sm_100a, sm_103a, sm_110a, sm_100f, sm_110f) (TMA-CTA-GROUP) [tma-bulk-copy]
+  // CHECK-MESSAGES-SM120A: :[[@LINE-4]]:3: warning: cp.async.bulk.tensor .cta_group is not supported on sm_120a, the target of this device pass; it needs an arch- or family-specific target of compute capability 10.x or 11.x (sm_100a, sm_103a, sm_110a, sm_100f, sm_110f) (TMA-CTA-GROUP) [tma-bulk-copy]
+}
+__device__ void groupLoadRegister(uint32_t S, const CUtensorMap *Map, int X,
+                                  uint32_t B, int Group) {
+  asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier"
+               "::complete_tx::bytes.cta_group::%4 [%0], [%1, {%2}], [%3];"
+               :: "r"(S), "l"(Map), "r"(X), "r"(B), "r"(Group) : "memory");
+}
+__global__ void groupKernel(const __grid_constant__ CUtensorMap Map, int X) {
+  __shared__ alignas(128) uint16_t Rows[64];
+  __shared__ uint64_t Bar;
+  uint32_t S = static_cast<uint32_t>(__cvta_generic_to_shared(Rows));
+  uint32_t B = static_cast<uint32_t>(__cvta_generic_to_shared(&Bar));
+  groupLoad<2>(S, &Map, X, B);
+  groupLoadRegister(S, &Map, X, B, 2);
+}
+
 // A CUTLASS-like copy atom (a static member the kernel calls): reported at
 // its asm; the same atom's other member, which no kernel calls, is silent.
 struct Sm100TmaLoadPair {

@@ -85,6 +85,12 @@ __global__ void forms(const void *map, float *g, const float *src) {
   asm volatile("st.bulk.weak.shared::cta [%0], 1024, 0;"
                :: "r"(smem(tile)) : "memory");
   // CHECK-MESSAGES-CUDA126: :[[@LINE-2]]:3: warning: 'st.bulk' needs PTX ISA 8.6 (CUDA 12.7); this translation unit uses {{CUDA 12.6 \(PTX ISA 8.5\)|PTX ISA 8.5}} (TMA-PTX-ISA) [tma-bulk-copy]
+  // A .cta_group named by an "n" operand: read with its value.
+  asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier"
+               "::complete_tx::bytes.cta_group::%4 [%0], [%1, {%2}], [%3];"
+               :: "r"(smem(tile)), "l"(map), "r"(0), "r"(smem(&bar)), "n"(2)
+               : "memory");
+  // CHECK-MESSAGES-CUDA126: :[[@LINE-4]]:3: warning: cp.async.bulk.tensor '.cta_group' needs PTX ISA 8.6 (CUDA 12.7); this translation unit uses {{CUDA 12.6 \(PTX ISA 8.5\)|PTX ISA 8.5}} (TMA-PTX-ISA) [tma-bulk-copy]
   // Correct twins: forms every toolkit from CUDA 12.3 has.
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::"
                "bytes [%0], [%1], 1024, [%2];"
