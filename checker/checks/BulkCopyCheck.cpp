@@ -710,6 +710,13 @@ static ::tma::rules::BarrierSpace spaceOf(const VarDecl &VD) {
     return BarrierSpace::Constant;
   if (VD.hasAttr<CUDADeviceAttr>())
     return BarrierSpace::Global;
+  // A static local of device code (no attribute) is a global-memory
+  // variable too.
+  if (const auto *Fn =
+          dyn_cast_or_null<FunctionDecl>(VD.getParentFunctionOrMethod());
+      VD.isStaticLocal() && Fn &&
+      (Fn->hasAttr<CUDADeviceAttr>() || Fn->hasAttr<CUDAGlobalAttr>()))
+    return BarrierSpace::StaticLocal;
   return BarrierSpace::Unknown;
 }
 

@@ -106,6 +106,9 @@ std::optional<DeviceViolation> checkMbarLocationSpace(BarrierSpace Space) {
   case BarrierSpace::Global:
     What = "a __device__ variable's, in global memory";
     break;
+  case BarrierSpace::StaticLocal:
+    What = "a static local variable's, in global memory";
+    break;
   case BarrierSpace::Constant:
     What = "a __constant__ variable's, in constant memory";
     break;

@@ -67,9 +67,10 @@ std::optional<DeviceViolation> checkMbarLocationAlign(Known AddressAlign);
 /// The state space that a barrier operand is proven to name, when it is
 /// not shared memory: the address of an automatic local variable (no
 /// `__shared__`) is local memory, of a `__device__` (or `__managed__`)
-/// variable global memory, of a `__constant__` variable constant memory.
-/// Unknown: anything else, shared memory included.
-enum class BarrierSpace { Unknown, Local, Global, Constant };
+/// variable or of a static local of device code global memory, of a
+/// `__constant__` variable constant memory. Unknown: anything else, shared
+/// memory included.
+enum class BarrierSpace { Unknown, Local, Global, StaticLocal, Constant };
 
 /// MBAR-LOCATION-ALIGN, the state space: an mbarrier object is in shared
 /// memory; \p Space is where the barrier operand is proven to point.

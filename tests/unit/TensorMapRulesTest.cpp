@@ -272,6 +272,12 @@ TEST(MbarLocationAlign, GlobalAndConstantMemory) {
             "mbarrier address is a __constant__ variable's, in constant "
             "memory; an mbarrier object must be in shared memory");
   EXPECT_NE(G->Value, C->Value);
+  auto S = checkMbarLocationSpace(BarrierSpace::StaticLocal);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Message,
+            "mbarrier address is a static local variable's, in global "
+            "memory; an mbarrier object must be in shared memory");
+  EXPECT_EQ(S->Suggestion, "declare the barrier __shared__");
 }
 
 } // namespace

@@ -166,3 +166,15 @@ __global__ void sharedGlobals(const float *g) {
   ptx::mbarrier_init(barPointer, 1);
   ptx::mbarrier_init(&barPointer[1], 1);
 }
+
+// A static local of device code lives in global memory too; a static
+// __shared__ one is shared memory (correct twin).
+__device__ void staticBarriers() {
+  static uint64_t once;
+  ptx::mbarrier_init(&once, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: cuda::ptx::mbarrier_init mbarrier address is a static local variable's, in global memory; an mbarrier object must be in shared memory (MBAR-LOCATION-ALIGN) [tma-bulk-copy]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'once' is declared here
+  // CHECK-MESSAGES: :[[@LINE-3]]:22: note: declare the barrier __shared__
+  static __shared__ uint64_t shared;
+  ptx::mbarrier_init(&shared, 1);
+}
