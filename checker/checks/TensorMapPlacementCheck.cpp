@@ -966,13 +966,10 @@ replaceField(StringRef Name) {
       .Default(std::nullopt);
 }
 
-/// The driver enum whose value \p E is (an enumerator, or a value of the
-/// enum type, through casts).
-static ::tma::rules::DriverEnum driverEnumOf(const Expr *E) {
+/// The driver enum that \p T is, or None.
+static ::tma::rules::DriverEnum driverEnumOfType(QualType T) {
   using ::tma::rules::DriverEnum;
-  if (!E)
-    return DriverEnum::None;
-  const EnumDecl *ED = E->IgnoreParenCasts()->getType()->getAsEnumDecl();
+  const EnumDecl *ED = T->getAsEnumDecl();
   if (!ED)
     return DriverEnum::None;
   StringRef Name = ED->getName();
@@ -986,6 +983,29 @@ static ::tma::rules::DriverEnum driverEnumOf(const Expr *E) {
       .Case("CUtensorMapSwizzle", DriverEnum::Swizzle)
       .Case("CUtensorMapFloatOOBfill", DriverEnum::FloatOobFill)
       .Default(DriverEnum::None);
+}
+
+/// The driver enum whose value \p E is (an enumerator, or a value of the
+/// enum type, through casts; in a template instantiation, the argument of
+/// a template parameter of the enum type, whose replacement clang keeps as
+/// a cast integer).
+static ::tma::rules::DriverEnum driverEnumOf(const Expr *E) {
+  using ::tma::rules::DriverEnum;
+  if (!E)
+    return DriverEnum::None;
+  const Expr *Cur = E;
+  for (unsigned Steps = 0; Cur && Steps < 8; ++Steps) {
+    Cur = Cur->IgnoreParens();
+    if (const auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(Cur))
+      return driverEnumOfType(S->getParameter()->getType());
+    if (const auto *Full = dyn_cast<FullExpr>(Cur))
+      Cur = Full->getSubExpr();
+    else if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Cur))
+      Cur = Cast->getSubExpr();
+    else
+      break;
+  }
+  return driverEnumOfType(E->IgnoreParenCasts()->getType());
 }
 
 /// For an n32_t<V> argument (CCCL's integral_constant<int, V>, or a class
@@ -1046,6 +1066,11 @@ void TensorMapPlacementCheck::reportReplace(
         << ::tma::rules::replaceFieldName(From.Field);
   if (!V.Suggestion.empty())
     diag(Loc, "%0", DiagnosticIDs::Note) << V.Suggestion;
+  if (From.Instantiation &&
+      From.Instantiation->getPointOfInstantiation().isValid())
+    diag(SM.getFileLoc(From.Instantiation->getPointOfInstantiation()),
+         "in instantiation of %0 requested here", DiagnosticIDs::Note)
+        << From.Instantiation;
 }
 
 void TensorMapPlacementCheck::checkReplaceValue(
@@ -1057,8 +1082,12 @@ void TensorMapPlacementCheck::checkReplaceValue(
   // caller; an expression is folded under each caller's context, so a
   // helper's parameter is the value its caller passes.
   if (Imm || !E) {
-    if (auto V = checkReplaceEncoding(F, Imm, driverEnumOf(E)))
-      reportReplace(Loc, E, *V, SM, ReplaceOrigin{F});
+    if (auto V = checkReplaceEncoding(F, Imm, driverEnumOf(E))) {
+      ReplaceOrigin From{F};
+      // A template argument: which instantiation.
+      From.Instantiation = FD.isTemplateInstantiation() ? &FD : nullptr;
+      reportReplace(Loc, E, *V, SM, From);
+    }
     return;
   }
   for (const CallContext *Context : Folder->contextsOf(&FD)) {
@@ -1076,10 +1105,10 @@ void TensorMapPlacementCheck::checkReplaceValue(
     const CallContext *Outer = Context;
     const Expr *Arg = forwardedFrom(E, Outer);
     From.Forwarded = Arg != E;
-    DriverEnum Enum = driverEnumOf(Arg);
-    if (Enum == DriverEnum::None)
-      Enum = driverEnumOf(E);
-    if (auto V = checkReplaceEncoding(F, Value, Enum))
+    DriverEnum AsWritten = driverEnumOf(Arg);
+    if (AsWritten == DriverEnum::None)
+      AsWritten = driverEnumOf(E);
+    if (auto V = checkReplaceEncoding(F, Value, AsWritten))
       reportReplace(Loc, Arg, *V, SM, From);
   }
   Folder->enterContext(nullptr);

@@ -92,7 +92,8 @@ private:
   /// write.
   void checkReplaceValues(const FunctionDecl &FD, const SourceManager &SM);
   /// The new value of field \p F written at \p Site of \p FD: the
-  /// immediate \p Imm, or \p E folded under each context of FD.
+  /// immediate \p Imm (written as \p E, when there is one), or \p E folded
+  /// under each context of FD.
   void checkReplaceValue(const Stmt &Site, const FunctionDecl &FD,
                          ::tma::rules::ReplaceField F, const Expr *E,
                          ::tma::rules::Known Imm, const SourceManager &SM);
@@ -105,6 +106,8 @@ private:
     const CallContext *Context = nullptr;
     /// The value is a helper's parameter, reported at a caller.
     bool Forwarded = false;
+    /// The template instantiation whose argument the value is.
+    const FunctionDecl *Instantiation = nullptr;
   };
   /// Reports one TMAP-DEV-REPLACE-ENCODING finding at \p Written (or at
   /// \p Loc, the instruction, when there is no expression).

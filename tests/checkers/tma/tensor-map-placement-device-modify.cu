@@ -242,3 +242,29 @@ void launchReplace(CUtensorMap *out) {
   // Correct twin: a type whose number PTX shares.
   replaceFromLaunch<<<1, 32>>>(out, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
 }
+
+// A template parameter of a driver enum type: each instantiation's
+// argument (reported in the template, with the instantiation). An int
+// parameter does not say which enum the argument was (silent), and an
+// argument whose number PTX shares is right (correct twins).
+template <CUtensorMapDataType Type>
+__device__ void setElemTypeOf(CUtensorMap *staged) {
+  ptx::tensormap_replace_elemtype(ptx::space_shared, staged,
+                                  ptx::n32_t<Type>{});
+  // CHECK-MESSAGES: :[[@LINE-1]]:46: warning: tensormap.replace .elemtype is given CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 (9), a CUtensorMapDataType; PTX reads 9 as .f64 and spells this type 10 (.bf16) (TMAP-DEV-REPLACE-ENCODING) [tma-tensor-map-placement]
+  // CHECK-MESSAGES: :[[@LINE-2]]:46: note: pass the PTX .elemtype code 10, not the driver enumerator
+  // CHECK-MESSAGES: :[[@LINE+9]]:3: note: in instantiation of 'setElemTypeOf<CU_TENSOR_MAP_DATA_TYPE_BFLOAT16>' requested here
+}
+template <int Code> __device__ void setElemTypeCode(CUtensorMap *staged) {
+  ptx::tensormap_replace_elemtype(ptx::space_shared, staged,
+                                  ptx::n32_t<Code>{});
+}
+
+__global__ void replaceThroughTemplates(CUtensorMap *out) {
+  __shared__ alignas(128) CUtensorMap staged;
+  setElemTypeOf<CU_TENSOR_MAP_DATA_TYPE_BFLOAT16>(&staged);
+  setElemTypeOf<CU_TENSOR_MAP_DATA_TYPE_FLOAT16>(&staged);
+  setElemTypeCode<10>(&staged);
+  ptx::tensormap_cp_fenceproxy(ptx::sem_release, ptx::scope_cta, out,
+                               &staged, ptx::n32_t<128>{});
+}
