@@ -723,17 +723,28 @@ static ::tma::rules::BarrierSpace spaceOf(const VarDecl &VD) {
 /// The variable whose address \p E is, when that variable is not in shared
 /// memory (an automatic local, a `__device__` or `__constant__` variable;
 /// not a parameter or a reference): `&x`, `x` for an array, `&x[i]`,
-/// `&x.field`. \p Space gets its state space.
-static const VarDecl *nonSharedObject(const Expr *E,
+/// `&x.field`, or a local pointer never written after its initialisation
+/// to one of those. \p Space gets its state space.
+static const VarDecl *nonSharedObject(const Expr *E, ConstantFolder &Folder,
                                       ::tma::rules::BarrierSpace &Space) {
   Space = ::tma::rules::BarrierSpace::Unknown;
-  // A pointer cast keeps the address: `const_cast<uint64_t *>(&bar)`.
-  E = E->IgnoreParenImpCasts();
-  while (const auto *C = dyn_cast<ExplicitCastExpr>(E)) {
-    if (!C->getType()->isPointerType() ||
-        !C->getSubExpr()->getType()->isPointerType())
+  for (unsigned Steps = 0; Steps < 8; ++Steps) {
+    // A pointer cast keeps the address: `const_cast<uint64_t *>(&bar)`.
+    E = E->IgnoreParenImpCasts();
+    while (const auto *C = dyn_cast<ExplicitCastExpr>(E)) {
+      if (!C->getType()->isPointerType() ||
+          !C->getSubExpr()->getType()->isPointerType())
+        break;
+      E = C->getSubExpr()->IgnoreParenImpCasts();
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *Ptr = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Ptr || isa<ParmVarDecl>(Ptr) || !Ptr->hasLocalStorage() ||
+        !Ptr->getType()->isPointerType() || !Ptr->getInit() ||
+        Ref->refersToEnclosingVariableOrCapture() ||
+        !Folder.isNeverWritten(Ptr))
       break;
-    E = C->getSubExpr()->IgnoreParenImpCasts();
+    E = Ptr->getInit();
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E);
       UO && UO->getOpcode() == UO_AddrOf)
@@ -777,7 +788,7 @@ void BulkCopyCheck::checkBarrierSpace(const OpSite &Site, const OpValue &V,
   const CallContext *Outer = Context;
   const Expr *Arg = forwardedFrom(V.E, Outer);
   ::tma::rules::BarrierSpace Space;
-  const VarDecl *Object = nonSharedObject(Arg, Space);
+  const VarDecl *Object = nonSharedObject(Arg, *Folder, Space);
   std::optional<DeviceViolation> Violation =
       ::tma::rules::checkMbarLocationSpace(Space);
   if (!Violation || !Object)

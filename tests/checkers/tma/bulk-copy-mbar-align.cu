@@ -178,3 +178,19 @@ __device__ void staticBarriers() {
   static __shared__ uint64_t shared;
   ptx::mbarrier_init(&shared, 1);
 }
+
+// A local pointer that keeps a non-shared barrier's address (never
+// written after its initialisation) is that address; a reassigned one is
+// not proven (silent).
+__global__ void barrierThroughPointer(bool flip) {
+  uint64_t *g = &globalBars[1];
+  ptx::mbarrier_init(g, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: cuda::ptx::mbarrier_init mbarrier address is a __device__ variable's, in global memory; an mbarrier object must be in shared memory (MBAR-LOCATION-ALIGN) [tma-bulk-copy]
+  // CHECK-MESSAGES: :{{[0-9]+}}:21: note: 'globalBars' is declared here
+  // CHECK-MESSAGES: :[[@LINE-3]]:22: note: declare the barrier __shared__
+  __shared__ uint64_t shared;
+  uint64_t *moved = &globalBar;
+  if (flip)
+    moved = &shared;
+  ptx::mbarrier_init(moved, 1);
+}
