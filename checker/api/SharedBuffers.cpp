@@ -17,6 +17,8 @@
 #include "rules/SmemRules.h"
 
 #include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include <algorithm>
@@ -475,6 +477,8 @@ SharedBuffers::object(const Expr *E, const CallContext *Context,
     return Temp->getSubExpr()->isGLValue()
                ? object(Temp->getSubExpr(), Context, Depth + 1)
                : std::nullopt;
+  if (const auto *MCall = dyn_cast<CXXMemberCallExpr>(E))
+    return allocation(MCall, Context, Depth + 1);
   if (const auto *U = dyn_cast<UnaryOperator>(E)) {
     if (U->getOpcode() == UO_Deref)
       return pointee(U->getSubExpr(), Context, Depth + 1);
@@ -511,6 +515,79 @@ SharedBuffers::object(const Expr *E, const CallContext *Context,
     return L;
   }
   return std::nullopt;
+}
+
+/// The integer value of the template argument \p A, if it is one.
+static std::optional<std::int64_t> integral(const TemplateArgument &A) {
+  if (A.getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  return A.getAsIntegral().getExtValue();
+}
+
+bool SharedBuffers::onlyAllocates(const VarDecl *VD) {
+  auto [It, New] = OnlyAllocates.try_emplace(VD, false);
+  if (!New)
+    return It->second;
+  const auto *Fn = dyn_cast_or_null<FunctionDecl>(VD->getDeclContext());
+  const Stmt *Body = Fn ? Fn->getBody() : nullptr;
+  if (!Body)
+    return false;
+  const ParentMap &PM = Folder.parentsOf(Body);
+  bool Only = true;
+  llvm::SmallVector<const Stmt *, 64> Work{Body};
+  while (!Work.empty() && Only) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD) {
+      const auto *ME = dyn_cast_or_null<MemberExpr>(PM.getParent(DRE));
+      const auto *MD = ME ? dyn_cast<CXXMethodDecl>(ME->getMemberDecl())
+                          : nullptr;
+      Only = MD && MD->getIdentifier() && MD->getName() == "allocate" &&
+             isa_and_nonnull<CXXMemberCallExpr>(PM.getParent(ME));
+    }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return OnlyAllocates[VD] = Only;
+}
+
+std::optional<SharedBuffers::Location>
+SharedBuffers::allocation(const CXXMemberCallExpr *Call,
+                          const CallContext *Context, unsigned Depth) {
+  const CXXMethodDecl *MD = Call->getMethodDecl();
+  const auto *Class = MD ? dyn_cast<ClassTemplateSpecializationDecl>(
+                               MD->getParent())
+                         : nullptr;
+  if (!Class || !MD->getIdentifier() || MD->getName() != "allocate" ||
+      !Class->getIdentifier() || Class->getName() != "shared_allocator" ||
+      Depth > MaxDepth)
+    return std::nullopt;
+  // `allocate<Align, T, dims...>()`, else the class's default_alignment.
+  std::optional<std::int64_t> Align;
+  if (const TemplateArgumentList *Args = MD->getTemplateSpecializationArgs();
+      Args && Args->size() > 0)
+    Align = integral(Args->get(0));
+  if (!Align && Class->getTemplateArgs().size() > 0)
+    Align = integral(Class->getTemplateArgs()[0]);
+  if (!Align || *Align <= 0 || (*Align & (*Align - 1)) != 0)
+    return std::nullopt; // no rounding: where it lies depends on the others
+  // The allocator: a local built on the pool, only ever asked to allocate.
+  const auto *DRE = dyn_cast<DeclRefExpr>(
+      Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  const auto *Init =
+      VD && VD->hasLocalStorage() && VD->getInit()
+          ? dyn_cast<CXXConstructExpr>(VD->getInit()->IgnoreImplicit())
+          : nullptr;
+  if (!Init || Init->getNumArgs() != 1 || !onlyAllocates(VD))
+    return std::nullopt;
+  std::optional<Location> Pool = pointee(Init->getArg(0), Context, Depth + 1);
+  if (!Pool)
+    return std::nullopt;
+  Location L{Pool->Var, 0};
+  L.RoundedTo = static_cast<std::uint64_t>(*Align);
+  return L;
 }
 
 SharedBuffer SharedBuffers::describe(const Location &L) const {

@@ -92,7 +92,8 @@ public:
   /// `p->field`, `*p`, locals never reassigned after such an initialisation
   /// (pointers and references), parameters bound by the current context,
   /// calls of helpers and methods whose body is `return <one of these>;`
-  /// (`this` standing for the call's object), and integers
+  /// (`this` standing for the call's object), ThunderKittens'
+  /// `shared_allocator::allocate` (the pool, rounded up), and integers
   /// made of an address and rounded to a power of two
   /// (`(T *)(((uintptr_t)p + 1023) & ~uintptr_t(1023))`, `/ A * A`).
   std::optional<SharedBuffer> resolve(const Expr *E);
@@ -127,6 +128,17 @@ private:
                                   unsigned Depth);
   std::optional<Location> object(const Expr *E, const CallContext *Context,
                                  unsigned Depth);
+  /// An allocation of ThunderKittens' bump allocator over extern shared
+  /// memory (`al.allocate<T, N>()`, `al.allocate<Align, T>()`): the pool the
+  /// allocator was built on, at an address rounded up to the allocation's
+  /// alignment. std::nullopt for any other call.
+  std::optional<Location> allocation(const CXXMemberCallExpr *Call,
+                                     const CallContext *Context,
+                                     unsigned Depth);
+  /// Whether every use of the allocator \p VD is a call of its allocate
+  /// (nothing else moves or rebuilds it); memoised.
+  bool onlyAllocates(const VarDecl *VD);
+  llvm::DenseMap<const VarDecl *, bool> OnlyAllocates;
   std::optional<Location>
   pointerValue(const Expr *E, const CallContext *Context, unsigned Depth);
   /// \p E, an integer, as an address (pointer-to-integer casts, sums with

@@ -125,6 +125,54 @@ __device__ void local2d() {
   auto *rowp = t[1];
   sink(&rowp[16]);
 }
+namespace kittens {
+template <int D = 1024> struct shared_allocator {
+  int *ptr;
+  __device__ shared_allocator(int *p) : ptr(p) {}
+  template <int Al> __device__ void align_ptr() {
+    uint64_t p = reinterpret_cast<uint64_t>(ptr);
+    if (Al > 0 && p % Al != 0)
+      ptr = (int *)(p + (Al - p % Al));
+  }
+  template <typename A> __device__ A &allocate() {
+    align_ptr<D>();
+    A *p = reinterpret_cast<A *>(ptr);
+    ptr += sizeof(A) / sizeof(int);
+    return *p;
+  }
+  template <int Al, typename A> __device__ A &allocate() {
+    align_ptr<Al>();
+    A *p = reinterpret_cast<A *>(ptr);
+    ptr += sizeof(A) / sizeof(int);
+    return *p;
+  }
+};
+}
+struct Blk {
+  uint64_t bars[4];
+  float x[64];
+};
+__device__ void allocated() {
+  kittens::shared_allocator<> al((int *)pool);
+  Blk &b = al.allocate<Blk>();
+  sink(&b.x[0]);
+}
+__device__ void allocatedPerCall() {
+  kittens::shared_allocator<16> al((int *)pool);
+  Blk &b = al.allocate<128, Blk>();
+  sink(b.x);
+}
+__device__ void allocatedUnaligned() {
+  kittens::shared_allocator<-1> al((int *)pool);
+  Blk &b = al.allocate<Blk>();
+  sink(b.x);
+}
+__device__ void allocatorMoved() {
+  kittens::shared_allocator<> al((int *)pool);
+  al.ptr = (int *)sp;
+  Blk &b = al.allocate<Blk>();
+  sink(b.x);
+}
 )cuda";
 
 class SharedBuffersTest : public ::testing::Test {
@@ -439,6 +487,29 @@ TEST_F(SharedBuffersTest, StrideBelowTheBaseAlignmentProvesLittle) {
   ASSERT_TRUE(B);
   EXPECT_EQ(B->Stride, 2u);
   EXPECT_FALSE(addressAlignOf(*B));
+}
+
+TEST_F(SharedBuffersTest, AllocatorRoundsToItsDefaultAlignment) {
+  // ThunderKittens' shared_allocator: the pool, rounded up to 1024 bytes;
+  // the field's offset counts from there.
+  auto B = resolve("allocated");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(name(*B), "pool");
+  EXPECT_EQ(B->RoundedTo, 1024u);
+  EXPECT_EQ(B->Offset, OptInt(32));
+  EXPECT_EQ(addressAlignOf(*B), OptUInt(32));
+}
+
+TEST_F(SharedBuffersTest, AllocatorPerCallAlignment) {
+  auto B = resolve("allocatedPerCall");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->RoundedTo, 128u);
+  EXPECT_EQ(B->Offset, OptInt(32));
+}
+
+TEST_F(SharedBuffersTest, AllocatorThatDoesNotRoundOrIsMovedIsUnknown) {
+  EXPECT_FALSE(resolve("allocatedUnaligned"));
+  EXPECT_FALSE(resolve("allocatorMoved"));
 }
 
 TEST_F(SharedBuffersTest, NotSharedMemory) {
