@@ -6,6 +6,7 @@
 
 #include "checks/EncodeResultCheck.h"
 #include "checks/SharedMatchers.h"
+#include "api/CudaTarget.h"
 #include "api/EncodeCall.h"
 #include "rules/EntryPointRules.h"
 
@@ -56,20 +57,6 @@ void EncodeResultCheck::registerMatchers(MatchFinder *Finder) {
   });
 }
 
-std::optional<uint64_t> EncodeResultCheck::toolkitVersion() const {
-  if (!PP)
-    return std::nullopt;
-  const MacroInfo *MI = PP->getMacroInfo(PP->getIdentifierInfo("CUDA_VERSION"));
-  if (!MI || MI->getNumTokens() != 1 ||
-      !MI->getReplacementToken(0).is(tok::numeric_constant))
-    return std::nullopt;
-  uint64_t V = 0;
-  if (StringRef(PP->getSpelling(MI->getReplacementToken(0)))
-          .getAsInteger(10, V))
-    return std::nullopt;
-  return V;
-}
-
 /// The string literal \p E is (through casts and parentheses), or null.
 static const StringLiteral *symbolLiteral(const Expr *E) {
   return dyn_cast<StringLiteral>(E->IgnoreParenImpCasts());
@@ -86,7 +73,9 @@ void EncodeResultCheck::checkLookup(const CallExpr &Call,
   StringRef Name = FD->getName();
   rules::EntryPointQuery Q;
   Q.Symbol = Symbol->getString().str();
-  Q.Toolkit = toolkitVersion();
+  // CUDA_VERSION as the translation unit defines it (api/CudaTarget.h).
+  if (std::optional<unsigned> V = cudaVersionMacro(PP))
+    Q.Toolkit = *V;
   Q.Lookup = Name.starts_with("cuGetProcAddress")
                  ? rules::EntryLookup::ProcAddress
              : Name.starts_with("cudaGetDriverEntryPointByVersion")

@@ -56,8 +56,6 @@ private:
   RuleFilter Rules{Options};
   void checkLookup(const CallExpr &Call,
                    const ast_matchers::MatchFinder::MatchResult &Result);
-  /// CUDA_VERSION as the translation unit defines it, if it is a number.
-  std::optional<uint64_t> toolkitVersion() const;
 
   Preprocessor *PP = nullptr;
   /// Locations already reported: template instantiations repeat a call.
