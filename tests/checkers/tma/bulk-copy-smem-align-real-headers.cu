@@ -1,6 +1,7 @@
-// Shared-memory alignment (BULK-ADDR-ALIGN16, TMA-SMEM-ALIGN-128) with the
-// real CUDA toolkit headers and CCCL: int4 and __align__ from the toolkit,
-// the cuda::ptx and cde wrappers from CCCL.
+// Shared-memory alignment (BULK-ADDR-ALIGN16, TMA-SMEM-ALIGN-128) and the
+// barrier's state space (MBAR-LOCATION-ALIGN) with the real CUDA toolkit
+// headers and CCCL: int4 and __align__ from the toolkit, the cuda::ptx and
+// cde wrappers from CCCL.
 // RUN: %check_clang_tidy -check-suffixes=,DEVICE %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_real_device
 // RUN: %check_clang_tidy -check-suffixes=,HOST %s tma-bulk-copy %t -- --load=%tma_plugin -- %cuda_real_host
 
@@ -54,4 +55,25 @@ __global__ void externPool(const __grid_constant__ CUtensorMap map,
                            block_barrier *bar) {
   extern __shared__ __align__(1024) uint8_t smem[];
   cde::cp_async_bulk_tensor_2d_global_to_shared(smem + 2048, &map, 0, 0, *bar);
+}
+
+// MBAR-LOCATION-ALIGN: a __device__ barrier is in global memory, a
+// __constant__ one in constant memory; a __shared__ one is right.
+__device__ uint64_t deviceBar;
+__constant__ uint64_t constantBar;
+__global__ void barrierSpaces(const float *g) {
+  __shared__ alignas(16) float s[64];
+  __shared__ uint64_t sharedBar;
+  ptx::mbarrier_init(&deviceBar, 1);
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: cuda::ptx::mbarrier_init mbarrier address is a __device__ variable's, in global memory; an mbarrier object must be in shared memory (MBAR-LOCATION-ALIGN) [tma-bulk-copy]
+  // CHECK-NOTES: :[[@LINE-7]]:21: note: 'deviceBar' is declared here
+  // CHECK-NOTES: :[[@LINE-3]]:22: note: declare the barrier __shared__
+  ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, s, g, 64,
+                     const_cast<uint64_t *>(&constantBar));
+  // CHECK-NOTES: :[[@LINE-1]]:45: warning: cuda::ptx::cp_async_bulk mbarrier address is a __constant__ variable's, in constant memory; an mbarrier object must be in shared memory (MBAR-LOCATION-ALIGN) [tma-bulk-copy]
+  // CHECK-NOTES: :[[@LINE-11]]:23: note: 'constantBar' is declared here
+  // CHECK-NOTES: :[[@LINE-3]]:45: note: declare the barrier __shared__
+  ptx::mbarrier_init(&sharedBar, 1);
+  ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, s, g, 64,
+                     &sharedBar);
 }
