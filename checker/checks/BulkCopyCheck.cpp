@@ -80,7 +80,9 @@ static void collect(const Stmt *S, const FunctionDecl *Owner,
   if (isa<GCCAsmStmt>(S) || isa<CallExpr>(S))
     Out.push_back({S, Owner});
   if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
-    collect(Lambda->getBody(), Lambda->getCallOperator(), Out, Ctx);
+    // A lambda that the matcher hands to check() itself is collected there.
+    if (!matchedOnItsOwn(*Lambda))
+      collect(Lambda->getBody(), Lambda->getCallOperator(), Out, Ctx);
     return;
   }
   // The discarded branch of an `if constexpr` is never compiled (nor run).

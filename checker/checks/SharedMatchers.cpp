@@ -35,6 +35,13 @@ AST_MATCHER_P(CallExpr, wantedBy, const SharedMatchers *, Shared) {
 }
 } // namespace
 
+bool matchedOnItsOwn(const LambdaExpr &Lambda) {
+  const CXXMethodDecl *Op = Lambda.getCallOperator();
+  return Op && Op->getBody() && !Op->isDependentContext() &&
+         Op->isThisDeclarationADefinition() &&
+         (Op->hasAttr<CUDADeviceAttr>() || Op->hasAttr<CUDAGlobalAttr>());
+}
+
 std::shared_ptr<SharedMatchers>
 SharedMatchers::forFinder(MatchFinder *Finder) {
   // Per thread (clangd builds several files at once); an entry whose checks

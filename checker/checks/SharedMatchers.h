@@ -81,6 +81,12 @@ private:
   std::vector<ast_matchers::MatchFinder::MatchCallback *> Checks;
 };
 
+/// Whether the functions matcher hands \p Lambda's call operator to the
+/// checks on its own (a non-template __device__ or __global__ definition):
+/// a walk of the function around it need not descend into it (D nested
+/// lambdas were walked D, D - 1, ... times).
+bool matchedOnItsOwn(const LambdaExpr &Lambda);
+
 } // namespace clang::tidy::tma
 
 #endif // TMA_TIDY_CHECKS_SHAREDMATCHERS_H

@@ -67,6 +67,25 @@ public:
   std::vector<const DeclRefExpr *> Refs;
 };
 
+/// The asm statements and calls of a body, not those of the lambdas that
+/// the matcher hands to check() themselves.
+class OwnSites : public RecursiveASTVisitor<OwnSites> {
+public:
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    return matchedOnItsOwn(*L) || RecursiveASTVisitor::TraverseLambdaExpr(L);
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt *S) {
+    Sites.push_back(S);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    Sites.push_back(C);
+    return true;
+  }
+
+  std::vector<const Stmt *> Sites;
+};
+
 /// Follows the address of one kernel parameter through the kernel and the
 /// device functions it calls.
 class AddressFlow {
@@ -1117,7 +1136,7 @@ void TensorMapPlacementCheck::checkReplaceValue(
 void TensorMapPlacementCheck::checkReplaceValues(const FunctionDecl &FD,
                                                  const SourceManager &SM) {
   using namespace ::tma::rules;
-  BodyNodes Nodes;
+  OwnSites Nodes;
   Nodes.TraverseStmt(FD.getBody());
   for (const Stmt *S : Nodes.Sites) {
     SourceLocation Loc = SM.getFileLoc(S->getBeginLoc());

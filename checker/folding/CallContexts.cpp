@@ -44,9 +44,18 @@ public:
       llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>;
   using CallerMap = llvm::DenseMap<const CallExpr *, const FunctionDecl *>;
   /// \p SM null: the whole TU, and only the enclosing function of each
-  /// call (the fallback of enclosingFunction).
-  CallIndexer(CallMap &Calls, CallerMap &Callers, const SourceManager *SM)
-      : Calls(Calls), Callers(Callers), SM(SM) {}
+  /// call (the fallback of enclosingFunction). \p From valid: bodies that
+  /// cannot name a function first named there or later are left out.
+  CallIndexer(CallMap &Calls, CallerMap &Callers, const SourceManager *SM,
+              SourceLocation From = SourceLocation())
+      : Calls(Calls), Callers(Callers), SM(SM), From(From) {}
+  /// The fallback for one call at \p Around: only the functions whose
+  /// source range holds it (everything the walk visits inside a function
+  /// lies in its range; an instantiation has its pattern's) are walked.
+  CallIndexer(CallerMap &Callers, const SourceManager &Within,
+              SourceLocation Around)
+      : Calls(Unused), Callers(Callers), SM(nullptr), Within(&Within),
+        Around(Within.getExpansionLoc(Around)) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   // Calls in types (decltype, array bounds) are never evaluated: skipping
   // type locations saves a third of the walk over template-heavy TUs.
@@ -57,6 +66,12 @@ public:
     if (D && SM && skip(*D))
       return true;
     const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (FD && From.isValid() && cannotNameLater(*FD)) {
+      LeftOut = true;
+      return true;
+    }
+    if (FD && Within && !holdsAround(*FD))
+      return true;
     if (FD)
       Stack.push_back(FD);
     bool Result = RecursiveASTVisitor::TraverseDecl(D);
@@ -99,7 +114,38 @@ public:
   /// each function that a call of the enclosing function passes.
   std::vector<std::pair<const CallExpr *, const ParmVarDecl *>> ThroughParams;
 
+  /// Some body was left out (cannotNameLater).
+  bool LeftOut = false;
+
 private:
+  /// Whether no call in \p FD can call a function first named at From or
+  /// later: a name is found only where it was declared before, so a
+  /// non-template function that ends before From (a member: its outermost
+  /// class, whose member bodies see every member) calls none. Template
+  /// instantiations are walked (their calls bind at the point of
+  /// instantiation), and so are functions whose calls are not by name:
+  /// through a function-pointer parameter (ThroughParams: what the callers
+  /// pass), or that may return a lambda (a deduced return type).
+  bool cannotNameLater(const FunctionDecl &FD) const {
+    if (FD.getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+        FD.getDeclaredReturnType()->getContainedDeducedType())
+      return false;
+    for (const ParmVarDecl *P : FD.parameters()) {
+      QualType T = P->getType().getNonReferenceType();
+      if (T->isPointerType())
+        T = T->getPointeeType();
+      if (T->isFunctionType())
+        return false;
+    }
+    const Decl *Outer = &FD;
+    for (const DeclContext *DC = FD.getLexicalDeclContext();
+         DC && isa<RecordDecl>(DC); DC = DC->getLexicalParent())
+      Outer = cast<Decl>(DC);
+    SourceLocation End = Outer->getEndLoc();
+    return End.isValid() &&
+           SM->isBeforeInTranslationUnit(SM->getExpansionLoc(End), From);
+  }
+
   /// The contexts index leaves out system headers (their calls of user code
   /// pass library internals, and the checks skip their sites) and template
   /// patterns (a call there binds no instantiated value; each instantiation
@@ -133,20 +179,100 @@ private:
     return FD && FD->hasAttr<CUDAGlobalAttr>() ? FD : nullptr;
   }
 
+  /// Whether \p FD's source range holds Around (a function made by a
+  /// macro spans its expansion).
+  bool holdsAround(const FunctionDecl &FD) const {
+    SourceRange R = FD.getSourceRange();
+    if (R.isInvalid())
+      return true;
+    SourceLocation B = Within->getExpansionLoc(R.getBegin());
+    SourceLocation E = Within->getExpansionRange(R.getEnd()).getEnd();
+    return !Within->isBeforeInTranslationUnit(Around, B) &&
+           !Within->isBeforeInTranslationUnit(E, Around);
+  }
+
+  CallMap Unused;
   CallMap &Calls;
   CallerMap &Callers;
   const SourceManager *SM;
+  const SourceManager *Within = nullptr;
+  SourceLocation Around;
+  SourceLocation From;
   llvm::SmallVector<const FunctionDecl *, 8> Stack;
 };
 } // namespace
 
-void ConstantFolder::indexCalls() {
-  if (Callers)
+bool ConstantFolder::before(SourceLocation A, SourceLocation B) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A),
+                                      SM.getExpansionLoc(B));
+}
+
+SourceLocation ConstantFolder::firstNamed(const FunctionDecl *F) const {
+  // The earliest of the declarations through which code can name F; an
+  // invalid location anywhere gives an invalid result (index everything).
+  SourceLocation Min;
+  bool Unknown = false;
+  auto Take = [&](const Decl *D) {
+    if (!D || Unknown)
+      return;
+    SourceLocation L = D->getCanonicalDecl()->getBeginLoc();
+    if (L.isInvalid())
+      Unknown = true;
+    else if (Min.isInvalid() || before(L, Min))
+      Min = L;
+  };
+  const DeclContext *DC = nullptr;
+  for (const FunctionDecl *X = F; X;) {
+    Take(X);
+    Take(X->getPrimaryTemplate());
+    Take(X->getInstantiatedFromMemberFunction());
+    Take(X->getTemplateInstantiationPattern());
+    // The classes around it (a lambda's closure is in a function), then
+    // the function around those.
+    X = nullptr;
+    for (DC = DC ? DC->getParent() : F->getDeclContext(); DC;
+         DC = DC->getParent()) {
+      if (const auto *R = dyn_cast<CXXRecordDecl>(DC)) {
+        Take(R);
+        Take(R->getInstantiatedFromMemberClass());
+        if (const auto *S = dyn_cast<ClassTemplateSpecializationDecl>(R))
+          Take(S->getSpecializedTemplate());
+        continue;
+      }
+      if (const auto *Fn = dyn_cast<FunctionDecl>(DC)) {
+        X = Fn;
+        break;
+      }
+      if (!isa<LinkageSpecDecl, ExportDecl>(DC))
+        break; // A namespace or the TU.
+    }
+  }
+  return Unknown ? SourceLocation() : Min;
+}
+
+void ConstantFolder::indexCallsOf(const FunctionDecl *F) {
+  indexCalls(F ? firstNamed(F) : SourceLocation());
+}
+
+void ConstantFolder::indexCalls(SourceLocation From) {
+  // Built for a place no later than From: it holds what is asked.
+  if (Callers && (!Partial || (From.isValid() && !before(From, IndexedFrom))))
     return;
+  // Built for a later place (a function named earlier, a call in a body
+  // left out): once more, leaving nothing out. The first index holds
+  // everything that the first question needs.
+  if (Callers) {
+    From = SourceLocation();
+    CallerOf.clear();
+    ThroughParam.clear();
+  }
   Callers.emplace();
   ++CostStats::get().IndexWalks;
-  CallIndexer Indexer(*Callers, CallerOf, &Ctx.getSourceManager());
+  CallIndexer Indexer(*Callers, CallerOf, &Ctx.getSourceManager(), From);
   Indexer.TraverseAST(Ctx);
+  Partial = Indexer.LeftOut;
+  IndexedFrom = From;
   for (const CallExpr *Call : Indexer.Indirect)
     if (const FunctionDecl *F = calledFunction(Call->getCallee()))
       (*Callers)[F->getCanonicalDecl()].push_back(Call);
@@ -198,24 +324,50 @@ const FunctionDecl *ConstantFolder::enclosingFunction(const CallExpr *Call) {
   if (Callers)
     if (const FunctionDecl *F = CallerOf.lookup(Call))
       return F;
-  if (const FunctionDecl *F = enclosingByLocal(Call))
+  const FunctionDecl *Owner = nullptr;
+  if (const FunctionDecl *F = enclosingByLocal(Call, &Owner))
     return F;
-  indexCalls();
+  // The body that holds the call ends after it: not left out.
+  indexCalls(Call->getBeginLoc());
   if (const FunctionDecl *F = CallerOf.lookup(Call))
     return F;
   // Calls the contexts index leaves out (template patterns, system headers,
-  // no local operand): the whole TU, once.
-  if (!AllCallers) {
+  // no local operand, a call in a decltype): the TU once per such call,
+  // into the functions that span it only (python_api.cpp's torch headers
+  // were walked whole, for a call that no body holds).
+  if (!AllCallers)
     AllCallers.emplace();
-    ++CostStats::get().FullWalks;
+  auto [It, New] = AllCallers->try_emplace(Call, nullptr);
+  if (!New)
+    return It->second;
+  ++CostStats::get().FullWalks;
+  CallIndexer::CallerMap Found;
+  // A call that names a local or parameter of Owner lies in Owner's
+  // declaration (its body, or outside it: a decltype in the return type),
+  // which the walk of the TU visits once: that walk alone. Not for what the
+  // walk of the TU never visits: implicit code, the closures of lambdas
+  // (an instantiated generic lambda).
+  auto InLambda = [](const Decl *D) {
+    for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+      if (const auto *R = dyn_cast<CXXRecordDecl>(DC); R && R->isLambda())
+        return true;
+    return false;
+  };
+  if (Owner && !Owner->isImplicit() && !InLambda(Owner)) {
     CallIndexer::CallMap Unused;
-    CallIndexer Indexer(Unused, *AllCallers, nullptr);
+    CallIndexer Indexer(Unused, Found, nullptr);
+    Indexer.TraverseDecl(const_cast<FunctionDecl *>(Owner));
+  } else {
+    CallIndexer Indexer(Found, Ctx.getSourceManager(), Call->getBeginLoc());
     Indexer.TraverseAST(Ctx);
   }
-  return AllCallers->lookup(Call);
+  for (auto [C, F] : Found)
+    AllCallers->try_emplace(C, F);
+  return (*AllCallers)[Call] = Found.lookup(Call);
 }
 
-const FunctionDecl *ConstantFolder::enclosingByLocal(const CallExpr *Call) {
+const FunctionDecl *ConstantFolder::enclosingByLocal(const CallExpr *Call,
+                                                     const FunctionDecl **Owner) {
   // A local or parameter that the call's operands name is declared in the
   // function that holds the call, or in one around the lambda that does.
   llvm::SmallVector<const Stmt *, 16> Work(Call->children());
@@ -235,6 +387,8 @@ const FunctionDecl *ConstantFolder::enclosingByLocal(const CallExpr *Call) {
       continue;
     Work.append(S->child_begin(), S->child_end());
   }
+  if (Owner)
+    *Owner = Candidate;
   if (!Candidate || !Candidate->getBody())
     return nullptr;
   // The call's parent in the body's own ParentMap (null: not in this body),
@@ -279,7 +433,7 @@ ConstantFolder::contextsOf(const FunctionDecl *F) {
 void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
                                      std::vector<const CallContext *> &Out) {
   (void)Depth;
-  indexCalls();
+  indexCallsOf(F);
   // Chains of calls outwards from F: C[0] calls F, C[J] calls the function
   // that holds C[J - 1]. Explored breadth-first, one level at a time and
   // round-robin over the chains of the level before, so that every caller
@@ -309,12 +463,16 @@ void ConstantFolder::collectContexts(const FunctionDecl *F, unsigned Depth,
     const FunctionDecl *Top = CalleeAt(C, C.Calls.size());
     if (!Top || C.Calls.size() >= MaxContextDepth)
       return false;
+    indexCallsOf(Top);
     auto It = Callers->find(Top->getCanonicalDecl());
     if (It == Callers->end())
       return false;
+    // A copy: enclosingFunction below may rebuild the index.
+    llvm::SmallVector<const CallExpr *, 8> Calls(It->second.begin(),
+                                                 It->second.end());
     bool Any = false;
-    for (unsigned I = 0; I < It->second.size(); ++I) {
-      const CallExpr *Call = It->second[I];
+    for (unsigned I = 0; I < Calls.size(); ++I) {
+      const CallExpr *Call = Calls[I];
       const FunctionDecl *Caller = enclosingFunction(Call);
       if (Caller && InChain(C, Caller))
         continue;

@@ -284,10 +284,25 @@ private:
   std::optional<FoldedArray> foldParamArray(const ParmVarDecl *PVD,
                                             unsigned MaxElems, unsigned Depth);
   const Expr *boundArgument(const ParmVarDecl *PVD) const;
-  void indexCalls();
+  /// Builds the contexts index so that it holds every call of a function
+  /// first named at \p From or later (invalid: every call). Bodies that lie
+  /// wholly before From and cannot name such a function are left out
+  /// (python_api.cpp's torch headers); a later question about a function
+  /// named earlier rebuilds the index without leaving anything out.
+  void indexCalls(SourceLocation From);
+  /// Ensures the index holds every call of \p F.
+  void indexCallsOf(const FunctionDecl *F);
+  /// The earliest place where code can name \p F: its first declaration,
+  /// its template's, the classes and functions around it.
+  SourceLocation firstNamed(const FunctionDecl *F) const;
+  /// \p A comes before \p B in the translation unit (expansion locations).
+  bool before(SourceLocation A, SourceLocation B) const;
   /// The function that holds \p Call, from a local its operands name and
   /// that function's parent map (no index); null when there is none.
-  const FunctionDecl *enclosingByLocal(const CallExpr *Call);
+  /// \p Owner, when given, is set to the function that declares the local
+  /// (a call naming it lies in that function's declaration).
+  const FunctionDecl *enclosingByLocal(const CallExpr *Call,
+                                       const FunctionDecl **Owner = nullptr);
   /// The CFG of a function body and the block of each statement.
   struct BodyGraph;
   const BodyGraph *graphOf(const FunctionDecl *F);
@@ -324,6 +339,10 @@ private:
       llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>>
       Callers;
   llvm::DenseMap<const CallExpr *, const FunctionDecl *> CallerOf;
+  /// What the index leaves out: function bodies wholly before this place
+  /// (invalid: nothing), when some were (Partial).
+  SourceLocation IndexedFrom;
+  bool Partial = false;
   /// The enclosing function of every call of the TU, for the calls that
   /// neither CallerOf nor enclosingByLocal answer; built on first use.
   std::optional<llvm::DenseMap<const CallExpr *, const FunctionDecl *>>

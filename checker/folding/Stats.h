@@ -24,8 +24,11 @@ struct CostStats {
   unsigned ParentMaps = 0;
   /// isNeverWritten: questions, and answers computed (memo misses).
   unsigned NeverWrittenAsked = 0, NeverWrittenComputed = 0;
-  /// Walks of the TU: the contexts index, and the fallback index of all
-  /// calls' enclosing functions.
+  /// Walks of the TU: the contexts index (a second one when a question
+  /// needs what the first left out), and the fallback walks for the
+  /// enclosing function of a call that the index does not hold (one per
+  /// such call: the function that declares a local it names, else the
+  /// functions whose source range holds it).
   unsigned IndexWalks = 0, FullWalks = 0;
   /// Functions whose call-site contexts were collected.
   unsigned ContextSets = 0;

@@ -88,6 +88,31 @@ std::optional<std::size_t> nextWrite(const Flow &G, std::size_t C, Pred IsWrite,
   return std::nullopt;
 }
 
+/// The events of kind \p K, by the object they name (ids ascending): a
+/// rule that pairs a copy with a read of its buffer asks only the reads
+/// of that buffer (a kernel of N copies and no read of them cost N
+/// searches of N events).
+class ByObject {
+public:
+  ByObject(const std::vector<Event> &Seq, EventKind K) {
+    for (std::size_t J = 0; J < Seq.size(); ++J)
+      if (Seq[J].Kind == K && Seq[J].Object >= 0) {
+        if (Of.size() <= static_cast<std::size_t>(Seq[J].Object))
+          Of.resize(Seq[J].Object + 1);
+        Of[Seq[J].Object].push_back(J);
+      }
+  }
+  const std::vector<std::size_t> &operator[](int Object) const {
+    static const std::vector<std::size_t> None;
+    return Object >= 0 && static_cast<std::size_t>(Object) < Of.size()
+               ? Of[Object]
+               : None;
+  }
+
+private:
+  std::vector<std::vector<std::size_t>> Of;
+};
+
 const char *waitRule(const Event &Store) {
   return Store.Tensor ? "TMA-STORE-WAIT" : "BULK-S2G-WAIT-BEFORE-REUSE";
 }
@@ -241,15 +266,22 @@ std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq,
 std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
                                         const Flow &G) {
   std::vector<Finding> Out;
+  ByObject Reads(Seq, EventKind::GenericRead);
   for (std::size_t L = 0; L < Seq.size(); ++L) {
     if (Seq[L].Kind != EventKind::Load || Seq[L].Object < 0)
       continue;
+    const auto &Candidates = Reads[Seq[L].Object];
+    if (Candidates.empty())
+      continue;
     // The first read of the buffer on a path from the copy; any mbarrier
     // wait or unknown on a path in between silences it.
-    auto Read = first(G.search(L, true, false), [&](std::size_t J) {
-      return Seq[J].Kind == EventKind::GenericRead &&
-             Seq[J].Object == Seq[L].Object;
-    });
+    Flow::Set Reached = G.search(L, true, false);
+    std::optional<std::size_t> Read;
+    for (std::size_t J : Candidates)
+      if (Reached[J]) {
+        Read = J;
+        break;
+      }
     if (!Read)
       continue;
     std::optional<std::size_t> GroupWait;
@@ -289,26 +321,33 @@ static bool ordersWar(const Event &E) {
 std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq,
                                    const Flow &G) {
   std::vector<Finding> Out;
+  ByObject Reads(Seq, EventKind::GenericRead);
   for (std::size_t L = 0; L < Seq.size(); ++L) {
     const Event &Ld = Seq[L];
     if (Ld.Kind != EventKind::Load || Ld.Object < 0)
+      continue;
+    const auto &Candidates = Reads[Ld.Object];
+    if (Candidates.empty())
       continue;
     auto IsRead = [&](std::size_t J) {
       return Seq[J].Kind == EventKind::GenericRead &&
              Seq[J].Object == Ld.Object;
     };
     // Backwards from the copy: in the innermost loop around it (through
-    // its back edge), else to the kernel's entry; the nearest read first.
+    // its back edge), else to the kernel's entry; the nearest read first
+    // (descending ids from L, then round from the last one).
     const Flow::Set *Loop = G.loopOf(L);
     Flow::Set Reached = G.search(
         L, false, Loop != nullptr,
         [&](std::size_t J) { return ordersWar(Seq[J]) || IsRead(J); }, Loop);
     std::optional<std::size_t> Read;
-    for (std::size_t K = 1; K <= Seq.size() && !Read; ++K) {
-      std::size_t J = (L + Seq.size() - K) % Seq.size();
-      if (Reached[J] && IsRead(J))
-        Read = J;
-    }
+    auto Split = std::lower_bound(Candidates.begin(), Candidates.end(), L);
+    for (auto It = Split; It != Candidates.begin() && !Read;)
+      if (Reached[*--It])
+        Read = *It;
+    for (auto It = Candidates.end(); It != Split && !Read;)
+      if (Reached[*--It])
+        Read = *It;
     if (!Read)
       continue;
     bool Ordered = false;
