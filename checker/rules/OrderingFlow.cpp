@@ -13,6 +13,7 @@ namespace tma::rules::ordering {
 
 std::size_t Flow::node() {
   Nodes.emplace_back();
+  LogAtNode.push_back(EdgeLog.size());
   return Nodes.size() - 1;
 }
 
@@ -28,16 +29,31 @@ void Flow::event(std::size_t N, std::size_t E) {
 
 void Flow::edge(std::size_t From, std::size_t To) {
   auto &S = Nodes[From].Succ;
-  if (std::find(S.begin(), S.end(), To) == S.end())
+  if (std::find(S.begin(), S.end(), To) == S.end()) {
     S.push_back(To);
+    EdgeLog.emplace_back(From, To);
+  }
 }
 
 void Flow::rollback(std::size_t N) {
+  if (N >= Nodes.size())
+    return;
+  // Every edge into a node from N on was added after node N was made.
+  std::size_t Keep = LogAtNode[N];
+  for (std::size_t I = Keep; I < EdgeLog.size(); ++I) {
+    auto [From, To] = EdgeLog[I];
+    if (From >= N)
+      continue;
+    if (To < N) {
+      EdgeLog[Keep++] = EdgeLog[I];
+      continue;
+    }
+    auto &S = Nodes[From].Succ;
+    S.erase(std::remove(S.begin(), S.end(), To), S.end());
+  }
+  EdgeLog.resize(Keep);
   Nodes.resize(N);
-  for (Node &X : Nodes)
-    X.Succ.erase(std::remove_if(X.Succ.begin(), X.Succ.end(),
-                                [&](std::size_t S) { return S >= N; }),
-                 X.Succ.end());
+  LogAtNode.resize(N);
 }
 
 void Flow::exit(std::size_t N, bool Early) {

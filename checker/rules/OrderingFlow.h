@@ -110,6 +110,13 @@ private:
   void buildTree(Tree &T, bool Post) const;
 
   std::vector<Node> Nodes;
+  /// The edges in the order they were added, and per node the length of
+  /// that log when it was made: an edge into a node added later than it,
+  /// so rollback() scans only the edges added since its first dropped node
+  /// (it scanned every node's successors: N spliced helpers that show
+  /// nothing, N^2).
+  std::vector<std::pair<std::size_t, std::size_t>> EdgeLog;
+  std::vector<std::size_t> LogAtNode;
   std::vector<std::size_t> NodeOf, PosOf;
   /// Back edges, as (from, to) pairs, kept sorted.
   std::vector<std::pair<std::size_t, std::size_t>> BackEdges;

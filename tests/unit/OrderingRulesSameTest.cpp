@@ -176,3 +176,79 @@ TEST(OrderingRulesSame, CopyAndReadRulesMatchTheFullScans) {
 }
 
 } // namespace
+
+namespace {
+
+// Flow::rollback drops the nodes from N on and the edges into them by the
+// edges added since node N was made. A flow with a rolled-back splice
+// (nodes and edges, no events) must answer as the flow built without it.
+TEST(OrderingRulesSame, RollbackLeavesTheFlowWithoutTheSplice) {
+  std::mt19937 Rng(11);
+  auto Pick = [&](unsigned N) {
+    return std::uniform_int_distribution<unsigned>(0, N - 1)(Rng);
+  };
+  for (unsigned Seed = 0; Seed < 2000; ++Seed) {
+    // The same script twice: once with the splice, once without.
+    struct Step {
+      bool Splice;
+      std::vector<std::pair<unsigned, unsigned>> Edges;
+      unsigned Events;
+    };
+    unsigned Before = 1 + Pick(6), Spliced = 1 + Pick(4), After = Pick(6);
+    std::vector<std::pair<unsigned, unsigned>> E1, ESplice, E2;
+    for (unsigned I = Pick(2 * Before + 1); I-- > 0;)
+      E1.push_back({Pick(Before), Pick(Before)});
+    for (unsigned I = Pick(3 * Spliced + 2); I-- > 0;)
+      ESplice.push_back({Pick(Before + Spliced), Before + Pick(Spliced)});
+    for (unsigned I = Pick(2 * (Before + After) + 1); I-- > 0;)
+      E2.push_back({Pick(Before + After), Pick(Before + After)});
+    std::vector<unsigned> EventsAt(Before + After);
+    for (unsigned &N : EventsAt)
+      N = Pick(3);
+    auto Build = [&](bool WithSplice) {
+      Flow G;
+      std::size_t Ev = 0;
+      for (unsigned N = 0; N < Before; ++N) {
+        G.node();
+        for (unsigned K = 0; K < EventsAt[N]; ++K)
+          G.event(N, Ev++);
+      }
+      for (auto [A, B] : E1)
+        G.edge(A, B);
+      if (WithSplice) {
+        for (unsigned N = 0; N < Spliced; ++N)
+          G.node();
+        for (auto [A, B] : ESplice)
+          G.edge(A, B);
+        // Edges among the old nodes added inside the splice stay.
+        G.edge(0, Before - 1);
+        G.rollback(Before);
+      } else {
+        G.edge(0, Before - 1);
+      }
+      for (unsigned N = Before; N < Before + After; ++N) {
+        G.node();
+        for (unsigned K = 0; K < EventsAt[N]; ++K)
+          G.event(N, Ev++);
+      }
+      for (auto [A, B] : E2)
+        G.edge(A, B);
+      G.exit(G.nodes() - 1);
+      G.finish();
+      return G;
+    };
+    Flow A = Build(true), B = Build(false);
+    ASSERT_EQ(A.nodes(), B.nodes()) << "seed " << Seed;
+    ASSERT_EQ(A.events(), B.events()) << "seed " << Seed;
+    for (std::size_t X = 0; X < A.events(); ++X) {
+      EXPECT_EQ(A.search(X, true, false), B.search(X, true, false))
+          << "seed " << Seed;
+      EXPECT_EQ(A.search(X, false, true), B.search(X, false, true))
+          << "seed " << Seed;
+      for (std::size_t Y = 0; Y < A.events(); ++Y)
+        EXPECT_EQ(A.dominates(X, Y), B.dominates(X, Y)) << "seed " << Seed;
+    }
+  }
+}
+
+} // namespace
