@@ -10,10 +10,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
-#include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/ASTMatchers/ASTMatchers.h"
-
-using namespace clang::ast_matchers;
+#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::tidy::tma {
 
@@ -71,19 +68,48 @@ const Stmt *ConstantFolder::bodyOf(const VarDecl *VD) const {
   return nullptr;
 }
 
+namespace {
+/// The references to locals and the gotos under a body, in the order and
+/// with the coverage of a findAll matcher (a RecursiveASTVisitor with
+/// template instantiations and implicit code: lambda bodies and captures,
+/// DeclStmt initialisers, default arguments, type locs and template
+/// arguments), without the matcher's cost per node.
+class BodyRefs : public RecursiveASTVisitor<BodyRefs> {
+public:
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+  /// A matcher matches a statement where the traversal reaches it: a child
+  /// when its parent queues it, before the child's own children (data
+  /// recursion). So here, so that the uses come in the matcher's order.
+  bool TraverseStmt(Stmt *S, DataRecursionQueue *Queue = nullptr) {
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(S)) {
+      if (const auto *Var = dyn_cast<VarDecl>(DRE->getDecl());
+          Var && Var->hasLocalStorage())
+        Uses[Var].push_back(DRE);
+    } else if (isa_and_nonnull<GotoStmt>(S)) {
+      Jumps = true;
+    }
+    return RecursiveASTVisitor::TraverseStmt(S, Queue);
+  }
+  llvm::DenseMap<const VarDecl *, std::vector<const DeclRefExpr *>> Uses;
+  bool Jumps = false;
+};
+} // namespace
+
+void ConstantFolder::walkBody(const Stmt *Body) {
+  BodyRefs W;
+  W.TraverseStmt(const_cast<Stmt *>(Body));
+  Uses.try_emplace(Body, std::move(W.Uses));
+  Jumps.try_emplace(Body, W.Jumps);
+}
+
 llvm::ArrayRef<const DeclRefExpr *> ConstantFolder::usesOf(const VarDecl *VD) {
   const Stmt *Body = bodyOf(VD);
   if (!Body)
     return {};
   auto It = Uses.find(Body);
   if (It == Uses.end()) {
-    auto &Map = Uses[Body];
-    for (const BoundNodes &B :
-         match(findAll(declRefExpr(to(varDecl(hasLocalStorage()))).bind("r")),
-               *Body, Ctx)) {
-      const auto *DRE = B.getNodeAs<DeclRefExpr>("r");
-      Map[cast<VarDecl>(DRE->getDecl())].push_back(DRE);
-    }
+    walkBody(Body);
     It = Uses.find(Body);
   }
   auto Found = It->second.find(VD);
@@ -149,9 +175,11 @@ const ParentMap &ConstantFolder::parentsOf(const FunctionDecl *F) {
 }
 
 bool ConstantFolder::hasJumps(const Stmt *Body) {
-  auto [It, New] = Jumps.try_emplace(Body, false);
-  if (New)
-    It->second = !match(findAll(gotoStmt()), *Body, Ctx).empty();
+  auto It = Jumps.find(Body);
+  if (It == Jumps.end()) {
+    walkBody(Body);
+    It = Jumps.find(Body);
+  }
   return It->second;
 }
 

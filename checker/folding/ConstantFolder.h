@@ -319,6 +319,8 @@ private:
   /// Whether \p Body contains a goto (straight-line order then proves
   /// nothing).
   bool hasJumps(const Stmt *Body);
+  /// Fills Uses and Jumps for \p Body in one walk.
+  void walkBody(const Stmt *Body);
   const Stmt *bodyOf(const VarDecl *VD) const;
   llvm::ArrayRef<const DeclRefExpr *> usesOf(const VarDecl *VD);
   /// The uses of the local array \p VD that are not plain reads (stores,
