@@ -226,9 +226,9 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
       diag(Loc, "coverage: %0") << Message;
   }
   for (const CallContext *Context : Contexts) {
-    // Nothing to report where a guard leaves before the op (§11.C).
-    if (!Folder->mayRun(Site.Site, Fn, Context))
-      continue;
+    // Nothing to report where a guard leaves before the op (§11.C): the
+    // first report of the context asks (feasible()).
+    Pending = {Site.Site, Fn, Context, std::nullopt};
     Folder->enterContext(Context);
     if (const auto *B = std::get_if<BulkCopy>(&Op))
       checkValue(Site, B->Size, Name, Context, ::tma::rules::checkBulkSizeMul16,
@@ -268,6 +268,7 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                        "gAddrToOverride");
     checkArch(Op, Name, Fn, Context, Result);
   }
+  Pending = {};
   Folder->enterContext(nullptr);
 }
 
@@ -457,11 +458,21 @@ static ::tma::rules::CopyDirection copyDirectionOf(device::TensorDirection D) {
   return std::nullopt;
 }
 
+bool BulkCopyCheck::feasible() {
+  if (!Pending.Site)
+    return true;
+  if (!Pending.MayRun)
+    Pending.MayRun =
+        Folder->mayRun(Pending.Site, Pending.Fn, Pending.Context);
+  return *Pending.MayRun;
+}
+
 bool BulkCopyCheck::warnOnce(SourceLocation Loc, const std::string &Message,
                              const SourceManager &SM) {
   if (Loc.isInvalid() || SM.isInSystemHeader(Loc) || !Rules.allows(Message) ||
-      !Reported.insert({Loc.getRawEncoding(), Message}).second)
+      Reported.count({Loc.getRawEncoding(), Message}) || !feasible())
     return false;
+  Reported.insert({Loc.getRawEncoding(), Message});
   diag(Loc, "%0") << Message;
   return true;
 }
@@ -496,6 +507,8 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
                        "kernel launch or cudaMemcpyToSymbol): map rules stay "
                        "silent";
     if (Loc.isValid() && !SM.isInSystemHeader(Loc) &&
+        !Reported.count({Loc.getRawEncoding(), "explain: " + Text}) &&
+        feasible() &&
         Reported.insert({Loc.getRawEncoding(), "explain: " + Text}).second)
       diag(Loc, "explain: %0") << Text;
   }

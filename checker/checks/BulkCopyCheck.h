@@ -75,6 +75,19 @@ private:
   /// when nothing was reported.
   bool warnOnce(SourceLocation Loc, const std::string &Message,
                 const SourceManager &SM);
+  /// Whether the op of the context being checked can run under it
+  /// (ConstantFolder::mayRun, §11.C): asked only once something would be
+  /// reported there, since most contexts report nothing and the answer
+  /// folds every branch condition on the way to the op.
+  bool feasible();
+  struct PendingRun {
+    const Stmt *Site = nullptr;
+    const FunctionDecl *Fn = nullptr;
+    const CallContext *Context = nullptr;
+    std::optional<bool> MayRun;
+  };
+  /// The context being checked (Site null: none, everything may report).
+  PendingRun Pending;
   /// TMA-MODE-MATCHES-MAP and TMA-DIM-EQ-RANK against the map that
   /// \p Context's launch passes.
   void checkLinkedMap(const TensorCopy &T, const std::string &OpName,
