@@ -547,6 +547,9 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           }
           OtherCalls = true;
         }
+        // Nothing to follow: no parent map (most helpers issue no op).
+        if (Found.empty() && Nested.empty())
+          return;
         const ParentMap &HPM = Folder->parentsOf(HBody);
         auto StraightHere = [&](const Stmt *HS) {
           PhasePlace HP = phasePlaceOf(HPM, HS, HBody);
