@@ -29,6 +29,8 @@
 # env: CHEAP, REALCODE, OUT (default /tmp/tma-clangd-icount), LABEL, KEEP=1
 #      (keep the callgrind files), DRY=1 (no valgrind: each run once, showing
 #      its errors and the module's TMA_TIDY_STATS line).
+# The baseline count of a TU is kept in $OUT/ID.base.ir and reused by later
+# runs (it runs none of the module's code); REBASE=1 counts it again.
 # Prints one tab-separated line per TU: name, base Ir, measured Ir, share %,
 # tma- diagnostics of the measured run, LABEL; appends it to $OUT/clangd.tsv.
 set -u
@@ -140,7 +142,13 @@ PY
   config "$OUT/$id.tma.xdg" "$CHEAP, tma-*"
   run=("$clangd" --check="$path" --check-locations=false
        --compile-commands-dir="$db" --tma-cuda-pass="$pass")
-  base=$(cd "$root" && count "$OUT/$id.base.cg" "$OUT/$id.base.xdg" "${run[@]}")
+  base=
+  [[ -z ${REBASE:-} && -z ${DRY:-} && -s $OUT/$id.base.ir ]] &&
+    base=$(<"$OUT/$id.base.ir")
+  if [[ -z $base ]]; then
+    base=$(cd "$root" && count "$OUT/$id.base.cg" "$OUT/$id.base.xdg" "${run[@]}")
+    [[ -n $base && -z ${DRY:-} ]] && echo "$base" >"$OUT/$id.base.ir"
+  fi
   meas=$(cd "$root" && count "$OUT/$id.tma.cg" "$OUT/$id.tma.xdg" "${run[@]}")
   if [[ -z $base || -z $meas ]]; then
     echo "$name: no count (see $OUT/$id.*.log)" >&2; continue
