@@ -22,6 +22,7 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
+#include "StubAST.h"
 #include "gtest/gtest.h"
 
 #include <memory>
@@ -53,13 +54,7 @@ __device__ void address(unsigned value) {
 /// translation unit parsed for \p Pass (--cuda-device-only or
 /// --cuda-host-only).
 bool neverWritten(const char *Pass, const std::string &Function) {
-  std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
-      Code,
-      {"-x", "cuda", Pass, "--cuda-gpu-arch=sm_90a", "-nocudainc",
-       "-nocudalib", "-nostdinc++", "-std=c++17",
-       "--cuda-path=" TMA_TEST_HEADERS, "-isystem", TMA_TEST_HEADERS,
-       "-resource-dir", TMA_CLANG_RESOURCE_DIR},
-      "input.cu");
+  std::unique_ptr<ASTUnit> AST = tma_test::buildStubAST(Code, Pass);
   EXPECT_TRUE(AST);
   if (!AST)
     return false;

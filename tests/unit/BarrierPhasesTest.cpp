@@ -16,6 +16,7 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
+#include "StubAST.h"
 #include "gtest/gtest.h"
 
 #include <memory>
@@ -88,13 +89,7 @@ __device__ void pipelineOps(Pipeline pipe, TxBarrier own) {
 class BarrierPhasesTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    AST = tooling::buildASTFromCodeWithArgs(
-        Code,
-        {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90a",
-         "-nocudainc", "-nocudalib", "-nostdinc++", "-std=c++17",
-         "--cuda-path=" TMA_TEST_HEADERS, "-isystem", TMA_TEST_HEADERS,
-         "-resource-dir", TMA_CLANG_RESOURCE_DIR},
-        "input.cu");
+    AST = tma_test::buildStubAST(Code);
   }
   static void TearDownTestSuite() { AST.reset(); }
 

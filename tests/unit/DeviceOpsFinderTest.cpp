@@ -22,6 +22,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
+#include "StubAST.h"
 #include "gtest/gtest.h"
 
 #include <memory>
@@ -238,13 +239,7 @@ __global__ void library(const __grid_constant__ CUtensorMap map,
 class DeviceOpsFinderTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    AST = tooling::buildASTFromCodeWithArgs(
-        Code,
-        {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90a",
-         "-nocudainc", "-nocudalib", "-nostdinc++", "-std=c++17",
-         "--cuda-path=" TMA_TEST_HEADERS, "-isystem", TMA_TEST_HEADERS,
-         "-resource-dir", TMA_CLANG_RESOURCE_DIR},
-        "input.cu");
+    AST = tma_test::buildStubAST(Code);
   }
   static void TearDownTestSuite() { AST.reset(); }
 
@@ -573,14 +568,8 @@ __global__ void cutlass_forms(const __grid_constant__ CUtensorMap map, int x,
 class LibraryFormsTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    AST = tooling::buildASTFromCodeWithArgs(
-        LibraryCode,
-        {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90a",
-         "-nocudainc", "-nocudalib", "-nostdinc++", "-std=c++17",
-         "--cuda-path=" TMA_TEST_HEADERS, "-isystem", TMA_TEST_HEADERS, "-I",
-         TMA_TEST_HEADERS "/../cutlass", "-resource-dir",
-         TMA_CLANG_RESOURCE_DIR},
-        "input.cu");
+    AST = tma_test::buildStubAST(LibraryCode, "--cuda-device-only",
+                                 {"-I", TMA_TEST_HEADERS "/../cutlass"});
   }
   static void TearDownTestSuite() { AST.reset(); }
 

@@ -22,6 +22,7 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
+#include "StubAST.h"
 #include "gtest/gtest.h"
 
 #include <memory>
@@ -177,13 +178,7 @@ void launchRefilled(void *p) {
 class MapLinkTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    AST = tooling::buildASTFromCodeWithArgs(
-        Code,
-        {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90a",
-         "-nocudainc", "-nocudalib", "-nostdinc++", "-std=c++17",
-         "--cuda-path=" TMA_TEST_HEADERS, "-isystem", TMA_TEST_HEADERS,
-         "-resource-dir", TMA_CLANG_RESOURCE_DIR},
-        "input.cu");
+    AST = tma_test::buildStubAST(Code);
   }
   static void TearDownTestSuite() { AST.reset(); }
 

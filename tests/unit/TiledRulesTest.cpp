@@ -89,6 +89,8 @@ std::string specName(Param P) {
     return "pixelsPerColumn";
   case Param::Mode:
     return "mode";
+  case Param::Encoder:
+    return "encoder";
   }
   return "?";
 }
