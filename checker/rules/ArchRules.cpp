@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rules/ArchRules.h"
+#include "rules/PtxWords.h"
 
 #include <algorithm>
 #include <array>
@@ -186,22 +187,6 @@ checkDeviceFeatureArch(DeviceFeature F, const std::optional<GpuTarget> &T,
                          "build this kernel for " + std::string(A.BuildFor) +
                              ", or guard the code with " + Guard};
 }
-
-namespace {
-
-std::vector<std::string_view> splitDots(std::string_view S) {
-  std::vector<std::string_view> Parts;
-  std::size_t Start = 0;
-  for (std::size_t I = 0; I <= S.size(); ++I)
-    if (I == S.size() || S[I] == '.') {
-      if (I > Start)
-        Parts.push_back(S.substr(Start, I - Start));
-      Start = I + 1;
-    }
-  return Parts;
-}
-
-} // namespace
 
 std::vector<DeviceFeature> featuresOfOpcode(std::string_view Opcode) {
   std::vector<std::string_view> P = splitDots(Opcode);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rules/PtxIsaRules.h"
+#include "rules/PtxWords.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -79,18 +80,6 @@ std::optional<Toolkit> passToolkit(std::optional<Toolkit> Macro,
 }
 
 namespace {
-
-std::vector<std::string_view> splitDots(std::string_view S) {
-  std::vector<std::string_view> Parts;
-  std::size_t Start = 0;
-  for (std::size_t I = 0; I <= S.size(); ++I)
-    if (I == S.size() || S[I] == '.') {
-      if (I > Start)
-        Parts.push_back(S.substr(Start, I - Start));
-      Start = I + 1;
-    }
-  return Parts;
-}
 
 /// "cp.async.bulk.tensor": the instruction's leading words.
 std::string instructionName(const std::vector<std::string_view> &P) {
