@@ -41,9 +41,16 @@ enum class Ref {
 };
 
 /// The declarations, TMA candidates and references of one function body, in
-/// source order.
+/// source order; with \p OwnOnly, not those of the lambdas that the matcher
+/// hands to check() themselves.
 class BodyNodes : public RecursiveASTVisitor<BodyNodes> {
 public:
+  explicit BodyNodes(bool OwnOnly = false) : OwnOnly(OwnOnly) {}
+
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    return (OwnOnly && matchedOnItsOwn(*L)) ||
+           RecursiveASTVisitor::TraverseLambdaExpr(L);
+  }
   bool VisitVarDecl(VarDecl *V) {
     if (!isa<ParmVarDecl>(V))
       Vars.push_back(V);
@@ -65,25 +72,8 @@ public:
   std::vector<const VarDecl *> Vars;
   std::vector<const Stmt *> Sites;
   std::vector<const DeclRefExpr *> Refs;
-};
-
-/// The asm statements and calls of a body, not those of the lambdas that
-/// the matcher hands to check() themselves.
-class OwnSites : public RecursiveASTVisitor<OwnSites> {
-public:
-  bool TraverseLambdaExpr(LambdaExpr *L) {
-    return matchedOnItsOwn(*L) || RecursiveASTVisitor::TraverseLambdaExpr(L);
-  }
-  bool VisitGCCAsmStmt(GCCAsmStmt *S) {
-    Sites.push_back(S);
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *C) {
-    Sites.push_back(C);
-    return true;
-  }
-
-  std::vector<const Stmt *> Sites;
+private:
+  bool OwnOnly;
 };
 
 /// Follows the address of one kernel parameter through the kernel and the
@@ -1136,7 +1126,7 @@ void TensorMapPlacementCheck::checkReplaceValue(
 void TensorMapPlacementCheck::checkReplaceValues(const FunctionDecl &FD,
                                                  const SourceManager &SM) {
   using namespace ::tma::rules;
-  OwnSites Nodes;
+  BodyNodes Nodes(/*OwnOnly=*/true);
   Nodes.TraverseStmt(FD.getBody());
   for (const Stmt *S : Nodes.Sites) {
     SourceLocation Loc = SM.getFileLoc(S->getBeginLoc());
