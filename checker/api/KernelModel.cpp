@@ -251,9 +251,19 @@ const KernelModel::BodyGraph *KernelModel::graphOf(const FunctionDecl *Def) {
   for (const CFGBlock *B : G->Order)
     if (unsupported(*B))
       return nullptr;
-  CFGDomTree Dom(&Cfg);
-  CFGPostDomTree PostDom(&Cfg);
   G->Blocks.resize(Cfg.getNumBlockIDs());
+  // A chain of blocks (no branch, no join: most small helpers) needs no
+  // dominator trees: each block's immediate dominator is its predecessor,
+  // which it post-dominates.
+  const bool Chain = llvm::all_of(G->Order, [](const CFGBlock *B) {
+    return B->succ_size() <= 1 && B->pred_size() <= 1;
+  });
+  std::optional<CFGDomTree> Dom;
+  std::optional<CFGPostDomTree> PostDom;
+  if (!Chain) {
+    Dom.emplace(&Cfg);
+    PostDom.emplace(&Cfg);
+  }
   const Stmt *LastStmt = nullptr;
   if (const auto *CS = dyn_cast<CompoundStmt>(Body); CS && !CS->body_empty())
     LastStmt = CS->body_back();
@@ -274,19 +284,28 @@ const KernelModel::BodyGraph *KernelModel::graphOf(const FunctionDecl *Def) {
       }
     if (B == &Cfg.getEntry())
       continue;
-    const auto *Node = Dom.getBase().getNode(B);
+    if (Chain) {
+      const CFGBlock *D =
+          B->pred_empty() ? nullptr : B->pred_begin()->getReachableBlock();
+      if (!D)
+        continue;
+      I.Idom = D;
+      I.Joins = true;
+      continue;
+    }
+    const auto *Node = Dom->getBase().getNode(B);
     if (!Node || !Node->getIDom())
       continue;
     const CFGBlock *D = Node->getIDom()->getBlock();
     I.Idom = D;
-    I.Joins = PostDom.dominates(B, D);
+    I.Joins = PostDom->dominates(B, D);
     if (I.Joins)
       continue;
     unsigned Index = 0;
     for (const CFGBlock::AdjacentBlock &S : D->succs()) {
       const CFGBlock *Succ = S.getReachableBlock();
       unsigned Which = Index++;
-      if (!Succ || !Dom.dominates(Succ, B))
+      if (!Succ || !Dom->dominates(Succ, B))
         continue;
       // The edge dominates B when it is the only way into Succ from
       // outside what Succ dominates.
@@ -298,7 +317,7 @@ const KernelModel::BodyGraph *KernelModel::graphOf(const FunctionDecl *Def) {
           continue;
         if (Pred == D)
           ++FromD;
-        else if (!Dom.dominates(Succ, Pred))
+        else if (!Dom->dominates(Succ, Pred))
           Only = false;
       }
       if (Only && FromD == 1)
@@ -315,15 +334,17 @@ class Builder {
 public:
   Builder(ASTContext &Ctx, KernelModel &Model, DeviceOpsFinder &Finder,
           KernelSequence &Out, llvm::DenseSet<const FunctionDecl *> &Quiet,
-          LocalAliases &Aliases, ThreadGuards &Guards)
+          LocalAliases &Aliases, ThreadGuards &Guards, bool Threads)
       : Ctx(Ctx), Model(Model), Finder(Finder), Out(Out), Quiet(Quiet),
-        Aliases(Aliases), Guards(Guards) {}
+        Aliases(Aliases), Guards(Guards), Threads(Threads) {}
 
   bool run(const FunctionDecl *Kernel) {
     Stack.push_back(Kernel);
     Out.Block = Guards.blockOf(Kernel);
     Cur = Out.G.node();
-    Set = std::make_shared<const ThreadSet>();
+    // Unknown threads everywhere when no rule reads them (no guard is read).
+    if (Threads)
+      Set = std::make_shared<const ThreadSet>();
     if (!body(Kernel, /*Kernel=*/true))
       Failed = true;
     if (Failed)
@@ -1256,6 +1277,8 @@ private:
   llvm::DenseSet<const FunctionDecl *> &Quiet;
   LocalAliases &Aliases;
   ThreadGuards &Guards;
+  /// Whether the events get thread sets.
+  const bool Threads;
   /// The node the events go to, and the threads that run them there
   /// (null: unknown); Guarded as Event::Guarded.
   std::size_t Cur = 0;
@@ -1274,6 +1297,32 @@ private:
   SourceLocation ViaLoc;
   bool Failed = false;
 };
+
+/// Adds what op \p Op gives a model (Builder::opEvent) to \p R.
+void addReach(const DeviceOp &Op, KernelModel::Reach &R) {
+  using device::OpKind;
+  switch (kindOf(Op)) {
+  case OpKind::Fence:
+    return;
+  case OpKind::BulkCopy: {
+    const auto &B = std::get<BulkCopy>(Op);
+    if (B.Direction == device::BulkDirection::SharedToGlobal ||
+        B.Direction == device::BulkDirection::SharedToCluster)
+      R.Store = true;
+    break;
+  }
+  case OpKind::TensorCopy: {
+    const auto &T = std::get<TensorCopy>(Op);
+    if (T.Direction == device::TensorDirection::Store ||
+        T.Direction == device::TensorDirection::Reduce)
+      R.Store = true;
+    break;
+  }
+  default:
+    break;
+  }
+  R.Tma = true;
+}
 
 bool hasTmaOp(const KernelSequence &K) {
   for (const KernelEvent &E : K.Events)
@@ -1298,14 +1347,81 @@ std::shared_ptr<KernelModel> KernelModel::forTranslationUnit(ASTContext &Ctx) {
   return Model;
 }
 
+KernelModel::Reach KernelModel::reachOf(
+    const FunctionDecl *Def, unsigned Depth,
+    llvm::DenseSet<std::pair<const FunctionDecl *, unsigned>> &Walked,
+    bool &Partial) {
+  if (auto It = Reaches.find({Def, Depth}); It != Reaches.end())
+    return It->second;
+  if (!Walked.insert({Def, Depth}).second) {
+    Partial = true; // on the stack, or walked for this kernel already
+    return {};
+  }
+  Reach R;
+  bool Mine = false;
+  // A body the model walks calls helpers one level down (Builder::callee:
+  // none past MaxDepth); the ops of its own calls and asm count at any
+  // level it reaches.
+  auto Callee = [&](const FunctionDecl *FD) {
+    const FunctionDecl *D = nullptr;
+    if (Depth > MaxDepth || !FD || !FD->hasBody(D) || !D)
+      return;
+    Reach C = reachOf(D, Depth + 1, Walked, Mine);
+    R.Tma |= C.Tma;
+    R.Store |= C.Store;
+  };
+  // Every statement the CFG may hold: the children, and what default
+  // arguments, opaque values and lambdas stand for.
+  std::vector<const Stmt *> Work{Def->getBody()};
+  while (!Work.empty() && !(R.Tma && R.Store)) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      for (const DeviceOp &Op : Finder->opsOf(*Asm))
+        addReach(Op, R);
+    } else if (const auto *C = dyn_cast<CallExpr>(S)) {
+      if (std::optional<DeviceOp> Op = Finder->opOf(*C))
+        addReach(*Op, R);
+      else
+        Callee(C->getDirectCallee());
+    } else if (const auto *C = dyn_cast<CXXConstructExpr>(S)) {
+      Callee(C->getConstructor());
+    } else if (const auto *A = dyn_cast<CXXDefaultArgExpr>(S)) {
+      Work.push_back(A->getExpr());
+    } else if (const auto *I = dyn_cast<CXXDefaultInitExpr>(S)) {
+      Work.push_back(I->getExpr());
+    } else if (const auto *O = dyn_cast<OpaqueValueExpr>(S)) {
+      Work.push_back(O->getSourceExpr());
+    } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+      Work.push_back(L->getBody());
+    }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  if (!Mine || (R.Tma && R.Store))
+    Reaches[{Def, Depth}] = R;
+  Partial |= Mine;
+  return R;
+}
+
 const KernelSequence *KernelModel::sequenceOf(const FunctionDecl *Kernel) {
   auto [It, Inserted] = Memo.try_emplace(Kernel);
   if (!Inserted)
     return It->second.get();
   if (!Kernel->hasBody() || Kernel->isDependentContext())
     return nullptr;
+  // No op that the sequence needs within the model's reach: it would be
+  // built and dropped (hasTmaOp). Without a copy reading shared memory no
+  // rule reads the events' thread sets, and the guards are not read.
+  llvm::DenseSet<std::pair<const FunctionDecl *, unsigned>> Walked;
+  bool Partial = false;
+  Reach R = reachOf(Kernel, 1, Walked, Partial);
+  if (!R.Tma)
+    return nullptr;
   auto K = std::make_unique<KernelSequence>();
-  Builder B(Ctx, *this, *Finder, *K, QuietHelpers, Aliases, Guards);
+  Builder B(Ctx, *this, *Finder, *K, QuietHelpers, Aliases, Guards, R.Store);
   if (!B.run(Kernel) || !hasTmaOp(*K))
     return nullptr;
   It->second = std::move(K);

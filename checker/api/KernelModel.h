@@ -117,9 +117,29 @@ public:
   struct BodyGraph;
   const BodyGraph *graphOf(const FunctionDecl *Def);
 
+  /// What the device ops in reach of a body can give its model: an op
+  /// event that makes a kernel's sequence worth building (any op but a
+  /// fence), and a copy that reads shared memory (a Store event, the only
+  /// one whose rules read thread sets).
+  struct Reach {
+    bool Tma = false, Store = false;
+  };
+
 private:
+  /// The ops of \p Def's body and of the helpers it calls, to the model's
+  /// inlining depth (\p Depth: the callee's place on the walk's stack, the
+  /// kernel's being 1), read from the AST without building a CFG: a
+  /// superset of what the model's walk meets. \p Walked holds the
+  /// functions of this kernel's question seen so far; \p Partial is set
+  /// when an answer left out one of them (a cycle), which is then not
+  /// memoised.
+  Reach reachOf(const FunctionDecl *Def, unsigned Depth,
+                llvm::DenseSet<std::pair<const FunctionDecl *, unsigned>> &Walked,
+                bool &Partial);
+
   ASTContext &Ctx;
   std::shared_ptr<DeviceOpsFinder> Finder;
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, Reach> Reaches;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelSequence>> Memo;
   llvm::DenseMap<const FunctionDecl *, std::shared_ptr<BodyGraph>> Graphs;
   /// Helpers that show no event unless given a shared buffer: walked once.
