@@ -194,8 +194,8 @@ void Flow::finish() {
       Nodes[S].Pred.push_back(I);
   // Back edges: retreating edges of a DFS from the entry.
   BackEdges.clear();
+  std::vector<char> State(N, 0); // 1: on the stack, 2: done
   if (N) {
-    std::vector<char> State(N, 0); // 1: on the stack, 2: done
     std::vector<std::pair<std::size_t, std::size_t>> Stack{{0, 0}};
     State[0] = 1;
     while (!Stack.empty()) {
@@ -215,8 +215,7 @@ void Flow::finish() {
     }
   }
   std::sort(BackEdges.begin(), BackEdges.end());
-  buildTree(Dom, false);
-  buildTree(PostDom, true);
+  HasDom = HasPostDom = false;
   // Natural loops, one per header.
   Loops.clear();
   for (const auto &[T, H] : BackEdges) {
@@ -236,7 +235,8 @@ void Flow::finish() {
       std::size_t X = Work.back();
       Work.pop_back();
       for (std::size_t P : Nodes[X].Pred)
-        if (!It->Body[P] && Dom.has(P)) {
+        // Only nodes the entry reaches (those of the dominator tree).
+        if (!It->Body[P] && State[P]) {
           It->Body[P] = true;
           Work.push_back(P);
         }
@@ -386,16 +386,32 @@ std::vector<std::size_t> Flow::between(std::size_t A, std::size_t B, bool Back,
   return Out;
 }
 
+const Flow::Tree &Flow::dom() const {
+  if (!HasDom) {
+    buildTree(Dom, false);
+    HasDom = true;
+  }
+  return Dom;
+}
+
+const Flow::Tree &Flow::postDom() const {
+  if (!HasPostDom) {
+    buildTree(PostDom, true);
+    HasPostDom = true;
+  }
+  return PostDom;
+}
+
 bool Flow::dominates(std::size_t A, std::size_t B) const {
   if (NodeOf[A] == NodeOf[B])
     return PosOf[A] < PosOf[B];
-  return Dom.under(NodeOf[A], NodeOf[B]);
+  return dom().under(NodeOf[A], NodeOf[B]);
 }
 
 bool Flow::postDominates(std::size_t A, std::size_t B) const {
   if (NodeOf[A] == NodeOf[B])
     return PosOf[A] > PosOf[B];
-  return PostDom.under(NodeOf[A], NodeOf[B]);
+  return postDom().under(NodeOf[A], NodeOf[B]);
 }
 
 const Flow::Set *Flow::loopOf(std::size_t E) const {

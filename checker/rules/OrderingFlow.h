@@ -48,7 +48,8 @@ public:
   /// Drops the nodes from \p N on (they hold no event) and the edges into
   /// them: a spliced body that showed nothing.
   void rollback(std::size_t N);
-  /// Computes what the queries need; call after the last edge.
+  /// Computes what the queries need (the dominator trees wait for the first
+  /// dominance question); call after the last edge.
   void finish();
 
   /// A straight line of \p N events, one node each (unit tests, and
@@ -108,6 +109,10 @@ private:
     }
   };
   void buildTree(Tree &T, bool Post) const;
+  /// The trees, built on the first dominance question (most kernels' rules
+  /// ask none).
+  const Tree &dom() const;
+  const Tree &postDom() const;
 
   std::vector<Node> Nodes;
   /// The edges in the order they were added, and per node the length of
@@ -120,7 +125,8 @@ private:
   std::vector<std::size_t> NodeOf, PosOf;
   /// Back edges, as (from, to) pairs, kept sorted.
   std::vector<std::pair<std::size_t, std::size_t>> BackEdges;
-  Tree Dom, PostDom;
+  mutable Tree Dom, PostDom;
+  mutable bool HasDom = false, HasPostDom = false;
   struct Loop {
     std::size_t Header;
     Set Body;
