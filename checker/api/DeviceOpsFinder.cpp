@@ -13,6 +13,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -139,6 +140,121 @@ bool DeviceOpsFinder::isNeverModified(const VarDecl *VD) {
   if (!Folder)
     Folder = ConstantFolder::forTranslationUnit(Ctx);
   return Folder->isNeverWritten(VD);
+}
+
+//===----------------------------------------------------------------------===//
+// Bodies that may issue ops
+//===----------------------------------------------------------------------===//
+
+/// The asm statements, calls and lambdas of \p S, not descending into
+/// lambdas; \p Discarded: \p S lies in a part of an `if constexpr` that is
+/// never compiled.
+static void collectOpStmts(const Stmt *S, bool Discarded,
+                           std::vector<DeviceOpsFinder::OpStmt> &Out,
+                           const ASTContext &Ctx) {
+  if (!S)
+    return;
+  if (isa<GCCAsmStmt, CallExpr, LambdaExpr>(S))
+    Out.push_back({S, Discarded});
+  if (isa<LambdaExpr>(S))
+    return;
+  // Of an `if constexpr`, only the init statement and the branch taken are
+  // compiled.
+  if (const auto *If = dyn_cast<IfStmt>(S); If && If->isConstexpr())
+    if (std::optional<const Stmt *> Taken = If->getNondiscardedCase(Ctx)) {
+      for (const Stmt *Child : S->children())
+        collectOpStmts(Child,
+                       Discarded || (Child != If->getInit() && Child != *Taken),
+                       Out, Ctx);
+      return;
+    }
+  for (const Stmt *Child : S->children())
+    collectOpStmts(Child, Discarded, Out, Ctx);
+}
+
+llvm::ArrayRef<DeviceOpsFinder::OpStmt>
+DeviceOpsFinder::opStmtsOf(const Stmt *Body) {
+  auto &Stmts = OpStmts[Body];
+  if (!Stmts) {
+    Stmts = std::make_unique<std::vector<OpStmt>>();
+    collectOpStmts(Body, false, *Stmts, Ctx);
+  }
+  return *Stmts;
+}
+
+/// How deep mayIssueOps follows calls before answering "may" unmemoised.
+static constexpr unsigned MaxIssueDepth = 256;
+
+bool DeviceOpsFinder::mayIssueOps(const FunctionDecl *FD) {
+  unsigned Low = ~0u;
+  IssueCut = false;
+  bool Issues = mayIssueOps(FD, Low);
+  assert(IssueStack.empty() && "every question on the stack is answered");
+  return Issues;
+}
+
+bool DeviceOpsFinder::mayIssueOps(const FunctionDecl *FD, unsigned &Low) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def))
+    return true;
+  if (auto It = Issues.find(Def); It != Issues.end()) {
+    if (It->second.State != IssueState::OnStack)
+      return It->second.State == IssueState::Yes;
+    // A recursion: no answer of its own; the caller's waits for Def's.
+    Low = std::min(Low, It->second.Index);
+    return false;
+  }
+  if (IssueStack.size() >= MaxIssueDepth) {
+    IssueCut = true;
+    return true;
+  }
+  const unsigned Index = IssueStack.size();
+  Issues[Def] = {IssueState::OnStack, Index};
+  IssueStack.push_back(Def);
+  const bool CutBefore = IssueCut;
+  IssueCut = false;
+  unsigned MyLow = Index;
+  const SourceManager &SM = Ctx.getSourceManager();
+  bool Result = false;
+  for (const OpStmt &OS : opStmtsOf(Def->getBody())) {
+    const Stmt *S = OS.S;
+    if (isa<LambdaExpr>(S))
+      continue;
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      // Any mbarrier or bulk instruction, recognised or not.
+      std::string Text = Asm->getAsmString();
+      Result = !opsOf(*Asm).empty() || StringRef(Text).contains("mbarrier") ||
+               StringRef(Text).contains(".async.bulk");
+    } else if (const auto *Call = cast<CallExpr>(S); opOf(*Call)) {
+      Result = true;
+    } else if (addressHelperArgument(*Call)) {
+      continue; // `smem_u32(&bar)`: a conversion of its argument
+    } else if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+      if (!SM.isInSystemHeader(SM.getFileLoc(Callee->getLocation())))
+        Result = mayIssueOps(Callee, MyLow);
+    } else {
+      Result = true; // a call through a pointer
+    }
+    if (Result)
+      break;
+  }
+  // The questions asked after Def's are still on the stack: each waits for
+  // Def or a function below it, so it has Def's answer when Def has one.
+  const bool Cut = IssueCut;
+  IssueCut = CutBefore || Cut;
+  if (Result || MyLow >= Index) {
+    for (size_t I = Index; I < IssueStack.size(); ++I) {
+      if (Cut && Result)
+        Issues.erase(IssueStack[I]); // a budget cut is no answer
+      else
+        Issues[IssueStack[I]] = {Result ? IssueState::Yes : IssueState::No,
+                                 0};
+    }
+    IssueStack.resize(Index);
+    return Result;
+  }
+  Low = std::min(Low, MyLow);
+  return false;
 }
 
 //===----------------------------------------------------------------------===//

@@ -87,7 +87,34 @@ public:
     return helperArgument(&Call, 0);
   }
 
+  /// A statement of a body that may issue ops: an asm statement or a call;
+  /// or a lambda, whose body is not part of the list.
+  struct OpStmt {
+    const Stmt *S;
+    /// In the condition or the discarded branch of an `if constexpr`: never
+    /// compiled, nor run.
+    bool Discarded;
+  };
+  /// The asm statements, calls and lambdas of \p Body in pre-order, not
+  /// descending into lambdas (a lambda's call operator is a function of its
+  /// own); collected once per body: the same body is read by several checks,
+  /// as a checked function, as a helper at each of its calls and as a
+  /// callee.
+  llvm::ArrayRef<OpStmt> opStmtsOf(const Stmt *Body);
+
+  /// Whether \p FD (or what it calls) may issue an mbarrier or bulk op: a
+  /// recognised op, an asm text that names mbarrier or .async.bulk, a call
+  /// through a pointer or of a function without a definition, or a call of
+  /// such a function outside system headers (address helpers, see
+  /// addressHelperArgument, only convert). The least fixpoint over the
+  /// call graph (a recursion adds nothing), memoised per definition; a
+  /// chain deeper than the recursion budget answers true without being
+  /// memoised, so that an answer never depends on the order of the
+  /// questions.
+  bool mayIssueOps(const FunctionDecl *FD);
+
 private:
+  bool mayIssueOps(const FunctionDecl *FD, unsigned &Low);
   const Expr *lookThrough(const Expr *E, unsigned Depth);
   const Expr *helperArgument(const CallExpr *Call, unsigned Depth);
   bool isNeverModified(const VarDecl *VD);
@@ -123,6 +150,19 @@ private:
   /// Whether a cuda:: function's instantiation reaches
   /// cuda::ptx::cp_async_bulk.
   llvm::DenseMap<const FunctionDecl *, bool> ReachesBulk;
+  /// opStmtsOf, per body.
+  llvm::DenseMap<const Stmt *, std::unique_ptr<std::vector<OpStmt>>> OpStmts;
+  /// mayIssueOps per definition: Yes, No, or on the stack of the questions
+  /// being answered (Tarjan's: a function of a recursion whose answer waits
+  /// for the function at Index).
+  struct IssueState {
+    enum { OnStack, Yes, No } State;
+    unsigned Index;
+  };
+  llvm::DenseMap<const FunctionDecl *, IssueState> Issues;
+  std::vector<const FunctionDecl *> IssueStack;
+  /// Set when a question ran past the recursion budget.
+  bool IssueCut = false;
   /// The asm statements and calls inside the recognised CUTLASS and CuTe
   /// functions; built on first use.
   std::optional<llvm::DenseSet<const Stmt *>> LibraryStmts;

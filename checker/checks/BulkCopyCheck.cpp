@@ -71,29 +71,23 @@ struct OpStmt {
 };
 } // namespace
 
-/// The asm statements and calls of \p S, with the lambda call operator or
-/// \p Owner they belong to.
-static void collect(const Stmt *S, const FunctionDecl *Owner,
-                    std::vector<OpStmt> &Out, const ASTContext &Ctx) {
-  if (!S)
-    return;
-  if (isa<GCCAsmStmt>(S) || isa<CallExpr>(S))
-    Out.push_back({S, Owner});
-  if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
-    // A lambda that the matcher hands to check() itself is collected there.
-    if (!matchedOnItsOwn(*Lambda))
-      collect(Lambda->getBody(), Lambda->getCallOperator(), Out, Ctx);
-    return;
-  }
-  // The discarded branch of an `if constexpr` is never compiled (nor run).
-  if (const auto *If = dyn_cast<IfStmt>(S); If && If->isConstexpr())
-    if (std::optional<const Stmt *> Taken = If->getNondiscardedCase(Ctx)) {
-      collect(If->getInit(), Owner, Out, Ctx);
-      collect(*Taken, Owner, Out, Ctx);
-      return;
+/// The asm statements and calls of \p Body, with the lambda call operator
+/// or \p Owner they belong to: the finder's list of the body (its walk is
+/// shared with the other checks), into the lambdas that the matcher does not
+/// hand to check() itself, without the parts of an `if constexpr` that are
+/// never compiled (nor run).
+static void collect(DeviceOpsFinder &Finder, const Stmt *Body,
+                    const FunctionDecl *Owner, std::vector<OpStmt> &Out) {
+  for (const DeviceOpsFinder::OpStmt &OS : Finder.opStmtsOf(Body)) {
+    if (OS.Discarded)
+      continue;
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(OS.S)) {
+      if (!matchedOnItsOwn(*Lambda))
+        collect(Finder, Lambda->getBody(), Lambda->getCallOperator(), Out);
+      continue;
     }
-  for (const Stmt *Child : S->children())
-    collect(Child, Owner, Out, Ctx);
+    Out.push_back({OS.S, Owner});
+  }
 }
 
 void BulkCopyCheck::check(const MatchFinder::MatchResult &Result) {
@@ -114,20 +108,31 @@ void BulkCopyCheck::check(const MatchFinder::MatchResult &Result) {
     Buffers = std::make_unique<SharedBuffers>(*Result.Context, *Folder);
 
   std::vector<OpStmt> Stmts;
-  collect(Fn->getBody(), Fn, Stmts, *Result.Context);
+  collect(*Finder, Fn->getBody(), Fn, Stmts);
+  // checkLibraryArch needs the device pass's target.
+  const bool Device = Result.Context->getLangOpts().CUDAIsDevice;
   for (const OpStmt &OS : Stmts) {
+    const auto *Asm = dyn_cast<GCCAsmStmt>(OS.S);
+    std::optional<DeviceOp> CallOp;
+    if (!Asm) {
+      // Most calls are no op: nothing to check (asked before the location,
+      // which costs more; the finder's answer is memoised for all checks).
+      CallOp = Finder->opOf(*cast<CallExpr>(OS.S));
+      if (!CallOp && !Device)
+        continue;
+    }
     SourceLocation Loc = SM.getFileLoc(OS.S->getBeginLoc());
     if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
       continue;
-    if (const auto *Asm = dyn_cast<GCCAsmStmt>(OS.S)) {
+    if (Asm) {
       checkAsmArch(*Asm, OS.Owner, Result);
       checkAsmForms(*Asm, Result);
       for (const DeviceOp &Op : Finder->opsOf(*Asm))
         checkOp(Op, OS.Owner, Result);
     } else {
       const auto &Call = *cast<CallExpr>(OS.S);
-      if (auto Op = Finder->opOf(Call))
-        checkOp(*Op, OS.Owner, Result);
+      if (CallOp)
+        checkOp(*CallOp, OS.Owner, Result);
       checkLibraryArch(Call, OS.Owner, Result);
     }
   }
@@ -191,6 +196,20 @@ static std::string opName(const DeviceOp &Op) {
 static const OpValue *smemOperand(const DeviceOp &Op);
 static const OpValue *barrierOperand(const DeviceOp &Op);
 
+/// Whether a rule of checkOp's loop over the contexts can report on \p Op:
+/// not on a fence (no operand the loop reads, no library form checkArch
+/// names), nor on an arrive or wait without a barrier expression (the
+/// barrier is all the loop reads of them).
+static bool readsContext(const DeviceOp &Op) {
+  if (std::holds_alternative<Fence>(Op))
+    return false;
+  if (std::holds_alternative<Arrive>(Op) || std::holds_alternative<Wait>(Op)) {
+    const OpValue *Bar = barrierOperand(Op);
+    return Bar && Bar->E;
+  }
+  return true;
+}
+
 void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                             const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
@@ -199,6 +218,11 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
   CurrentFn = Fn;
 
   checkForm(Op, Name, SM);
+  // No rule below reads a fence, nor an arrive or wait whose barrier has no
+  // expression: their function's contexts are not asked for (they walk the
+  // TU's calls and the callers' guards).
+  if (!CoverageReport && !readsContext(Op))
+    return;
 
   auto Contexts = Folder->contextsOf(CallSiteContexts ? Fn : nullptr);
   if (CoverageReport) {

@@ -52,7 +52,6 @@ void ExpectTxCheck::onEndOfTranslationUnit() {
   Finder.reset();
   Folder.reset();
   Reported.clear();
-  IssuesOps.clear();
 }
 
 namespace {
@@ -91,18 +90,6 @@ const CallContext *opContext(ConstantFolder &Folder, const TxOp &T,
   for (const auto &[Call, Callee] : T.Frames)
     C = Folder.contextFor(Call, Callee, C);
   return C;
-}
-
-/// The statements of a body, not descending into lambdas.
-void collect(const Stmt *S, std::vector<const Stmt *> &Out) {
-  if (!S)
-    return;
-  if (isa<GCCAsmStmt>(S) || isa<CallExpr>(S))
-    Out.push_back(S);
-  if (isa<LambdaExpr>(S))
-    return;
-  for (const Stmt *Child : S->children())
-    collect(Child, Out);
 }
 
 void collectRefs(const Stmt *S, std::vector<const DeclRefExpr *> &Out) {
@@ -292,49 +279,6 @@ constexpr size_t MaxHelperDepth = 4;
 
 } // namespace
 
-bool ExpectTxCheck::mayIssueOps(const FunctionDecl *FD, unsigned Depth) {
-  const FunctionDecl *Def = nullptr;
-  if (!FD->hasBody(Def))
-    return true;
-  auto [It, New] = IssuesOps.try_emplace(Def, true);
-  // A recursive call, or one too deep, may issue anything.
-  if (!New || Depth > 6)
-    return It->second;
-  std::vector<const Stmt *> Stmts;
-  collect(Def->getBody(), Stmts);
-  const SourceManager &SM = Def->getASTContext().getSourceManager();
-  bool Issues = false;
-  for (const Stmt *S : Stmts) {
-    if (Issues)
-      break;
-    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
-      // Any mbarrier or bulk instruction, recognised or not.
-      std::string Text = Asm->getAsmString();
-      Issues = !Finder->opsOf(*Asm).empty() ||
-               StringRef(Text).contains("mbarrier") ||
-               StringRef(Text).contains(".async.bulk");
-      continue;
-    }
-    const auto *Call = cast<CallExpr>(S);
-    if (Finder->opOf(*Call)) {
-      Issues = true;
-      continue;
-    }
-    if (Finder->addressHelperArgument(*Call))
-      continue;
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee) {
-      Issues = true; // a call through a pointer
-      continue;
-    }
-    if (SM.isInSystemHeader(SM.getFileLoc(Callee->getLocation())))
-      continue;
-    Issues = mayIssueOps(Callee, Depth + 1);
-  }
-  IssuesOps[Def] = Issues;
-  return Issues;
-}
-
 rules::Known ExpectTxCheck::foldOperand(const OpValue &V) {
   return ::clang::tidy::tma::foldOperand(V, *Folder);
 }
@@ -400,8 +344,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   const bool Kernel = Fn->hasAttr<CUDAGlobalAttr>();
 
   // The ops of the body, and the transaction ops among them.
-  std::vector<const Stmt *> Stmts;
-  collect(Body, Stmts);
+  llvm::ArrayRef<DeviceOpsFinder::OpStmt> Stmts = Finder->opStmtsOf(Body);
   llvm::SmallPtrSet<const Stmt *, 16> OpSites;
   std::vector<TxOp> Ops;
   // Via/Helper: an op of a helper called at S; BarrierArg: the caller's
@@ -491,8 +434,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         const FunctionDecl *Helper = Frames.back().second;
         const std::optional<FieldPath> Prefix = Prefixes.back();
         const Stmt *HBody = Helper->getBody();
-        std::vector<const Stmt *> HStmts;
-        collect(HBody, HStmts);
+        llvm::ArrayRef<DeviceOpsFinder::OpStmt> HStmts =
+            Finder->opStmtsOf(HBody);
         std::vector<std::pair<DeviceOp, const Stmt *>> Found;
         std::vector<std::pair<const CallExpr *, const FunctionDecl *>> Nested;
         // For each nested call, the fields from this method's object to the
@@ -500,7 +443,10 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         std::vector<std::optional<FieldPath>> NestedFields;
         auto &HSites = HelperSites[Helper];
         bool OtherCalls = false;
-        for (const Stmt *HS : HStmts) {
+        for (const DeviceOpsFinder::OpStmt &OS : HStmts) {
+          const Stmt *HS = OS.S;
+          if (isa<LambdaExpr>(HS))
+            continue;
           if (const auto *Asm = dyn_cast<GCCAsmStmt>(HS)) {
             for (const DeviceOp &Op : Finder->opsOf(*Asm))
               Found.emplace_back(Op, HS);
@@ -519,7 +465,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           if (FD && (!FD->getBody() ||
                      SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()))))
             continue;
-          if (FD && !mayIssueOps(FD, 0))
+          if (FD && !Finder->mayIssueOps(FD))
             continue; // computes values only (TK's get_tma, unit_coord)
           const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
           // A method of one of this method's fields (`this->bar->expect(n)`,
@@ -642,6 +588,10 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       };
   auto AddHelperOps = [&](const CallExpr &Call) {
     const FunctionDecl *Helper = Call.getDirectCallee();
+    // Most helpers issue nothing: answered once per body, before the
+    // expansion below reads the helper at this call.
+    if (!Helper || !Helper->getBody() || !Finder->mayIssueOps(Helper))
+      return;
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Helper);
     // A method of a user barrier or pipeline class (`bar.expect(n)` on its
     // own field): `this` is the caller's object.
@@ -671,7 +621,10 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           P.Frames, P.Arg, std::move(P.MemberId));
     }
   };
-  for (const Stmt *S : Stmts) {
+  for (const DeviceOpsFinder::OpStmt &OS : Stmts) {
+    const Stmt *S = OS.S;
+    if (isa<LambdaExpr>(S))
+      continue;
     SourceLocation Loc = SM.getFileLoc(S->getBeginLoc());
     if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
       continue;

@@ -68,10 +68,6 @@ private:
   std::unique_ptr<MapLinker> Linker;
   /// The threads that issue each op (MBAR-TX-ISSUERS).
   std::unique_ptr<ThreadGuards> Guards;
-  /// Whether a function (or what it calls) may issue an mbarrier or bulk
-  /// op; memoised per definition for the translation unit.
-  bool mayIssueOps(const FunctionDecl *FD, unsigned Depth);
-  llvm::DenseMap<const FunctionDecl *, bool> IssuesOps;
   /// (location, message) pairs already reported in this translation unit.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
 };
