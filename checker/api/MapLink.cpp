@@ -366,6 +366,36 @@ bool onlyTested(const ParentMap &PM, const Expr *Root) {
   return false;
 }
 
+/// The value assigned to the lvalue \p LHS (`*d = other`, also through a
+/// class type's operator=), or null.
+const Expr *assignedTo(const ParentMap &PM, const Expr *LHS) {
+  const Stmt *P = PM.getParent(LHS);
+  while (isa_and_nonnull<ParenExpr>(P)) {
+    LHS = cast<Expr>(P);
+    P = PM.getParent(P);
+  }
+  if (const auto *A = dyn_cast_or_null<BinaryOperator>(P);
+      A && A->getOpcode() == BO_Assign && A->getLHS() == LHS)
+    return A->getRHS();
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P);
+      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+      Op->getArg(0) == LHS)
+    return Op->getArg(1);
+  return nullptr;
+}
+
+/// Whether the pointer value \p Root is stored into a field of a struct
+/// (`params.tma_a = d`, `Params{d, ...}`): the pointer-field link follows
+/// that struct.
+bool storedInStruct(const ParentMap &PM, const Expr *Root) {
+  const Stmt *P = PM.getParent(Root);
+  if (const auto *ILE = dyn_cast_or_null<InitListExpr>(P))
+    return ILE->getType()->isRecordType();
+  const auto *A = dyn_cast_or_null<BinaryOperator>(P);
+  return A && A->getOpcode() == BO_Assign && A->getRHS() == Root &&
+         isa<MemberExpr>(A->getLHS()->IgnoreParenImpCasts());
+}
+
 /// Whether parameter \p ArgIdx of \p Call's callee is a reference to
 /// non-const (an out-parameter taken by reference).
 bool bindsMutableReference(const CallExpr &Call, unsigned ArgIdx) {
@@ -721,7 +751,19 @@ MapLinker::CallWrite MapLinker::writeThrough(const CallExpr &Call,
       return {CallWrite::Write, std::nullopt};
     return {CallWrite::Write, LinkedMap{&Call, *K, Context}};
   }
+  // A kernel launch reads the map it is passed, also through a function
+  // pointer (`auto *k = gemm<...>; k<<<g, b>>>(d_map)`) and a non-const
+  // parameter (h100_gemm's `CUtensorMap *tensorMapA`). Device code that
+  // rewrites a map in global memory is not followed.
+  if (isa<CUDAKernelCallExpr>(Call) ||
+      (launchArgumentOffset(Call) && ArgIdx >= launchArgumentOffset(Call)))
+    return {CallWrite::Read, std::nullopt};
   const FunctionDecl *FD = Call.getDirectCallee();
+  // The pointer printed by a library function (`printf("%p", map)`).
+  if (FD && FD->isVariadic() && ArgIdx >= FD->getNumParams() &&
+      Ctx.getSourceManager().isInSystemHeader(
+          Ctx.getSourceManager().getFileLoc(FD->getLocation())))
+    return {CallWrite::Read, std::nullopt};
   std::optional<unsigned> Index =
       FD ? paramIndexOf(Call, *FD, ArgIdx) : std::nullopt;
   if (!Index)
@@ -997,6 +1039,9 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
     return std::nullopt;
 
   llvm::SmallVector<MapWrite, 4> Writes;
+  /// Statements that hand the pointer (to the map) on where the link
+  /// cannot follow its later writes.
+  llvm::SmallVector<const Stmt *, 2> Escapes;
   auto Add = [&](const Stmt *S, std::optional<LinkedMap> Source) {
     Writes.push_back({statementOf(PM, S), Source});
   };
@@ -1112,13 +1157,36 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
     if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Parent);
         Copy && Copy->getConstructor()->isCopyOrMoveConstructor())
       continue;
+    // What is done through the pointer: `*d = other` writes the map,
+    // `*d` read or `d->opaque` read leave it alone.
+    if (PointeeHere && !AddressTaken) {
+      if (const auto *D = dyn_cast_or_null<UnaryOperator>(Parent);
+          D && D->getOpcode() == UO_Deref) {
+        if (const Expr *RHS = assignedTo(PM, D))
+          Add(D, fromValue(RHS, Place{P.Fn, statementOf(PM, D), P.Context},
+                           Depth + 1, Rest));
+        else if (mayWriteExpr(PM, D))
+          Add(D, std::nullopt);
+        continue;
+      }
+      if (const auto *ME = dyn_cast_or_null<MemberExpr>(Parent);
+          ME && ME->isArrow() && ME->getBase() == Root) {
+        if (mayWriteExpr(PM, ME))
+          Add(ME, std::nullopt);
+        continue;
+      }
+    }
     const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
     std::optional<unsigned> ArgIdx =
         Call ? argumentIndex(*Call, Root) : std::nullopt;
     if (!ArgIdx) {
-      // A field pointer's value held elsewhere may be written through.
-      if (mayWrite(PM, Use) ||
-          (FieldPointer && !AddressTaken && !onlyTested(PM, Root)))
+      // The pointer's value held elsewhere may be written through, before
+      // or after any later write seen here: nothing after it is known. (A
+      // copy into a field of a struct is the pointer-field link's.)
+      if (PointeeHere && !AddressTaken && !onlyTested(PM, Root) &&
+          !storedInStruct(PM, Root))
+        Escapes.push_back(statementOf(PM, Use));
+      else if (mayWrite(PM, Use))
         Add(Use, std::nullopt);
       continue;
     }
@@ -1144,11 +1212,11 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
         Add(Call, W.Source);
         continue;
       }
-      // An unknown host call that receives a field's pointer may fill what
-      // it points to. (A launch reads it; a pointer variable keeps the
-      // older rule below.)
-      if (Target && FieldPointer && !isa<CUDAKernelCallExpr>(Call)) {
-        Add(Call, std::nullopt);
+      // An unknown host call that receives the pointer may fill what it
+      // points to, or keep the pointer and write through it later. (A
+      // kernel launch reads it: writeThrough.)
+      if (Target) {
+        Escapes.push_back(statementOf(PM, Call));
         continue;
       }
     }
@@ -1156,6 +1224,11 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
       Add(Call, std::nullopt);
   }
 
+  // An escape of the pointer that may run before the read: unknown.
+  if (llvm::any_of(Escapes, [&](const Stmt *S) {
+        return orderOf(PM, S, P.At, Body) != Order::After;
+      }))
+    return std::nullopt;
   // The write that reaches P.At: the last one before it, proven to run
   // before it unless it is the only one.
   const SourceManager &SM = Ctx.getSourceManager();

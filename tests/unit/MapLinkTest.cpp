@@ -173,6 +173,56 @@ void launchRefilled(void *p) {
   cudaMemcpy(d, &second, sizeof(CUtensorMap), cudaMemcpyHostToDevice);
   ptrRefilled<<<1, 128>>>(params);
 }
+
+// Plain pointer variables: a store through the pointer writes the map; a
+// copy of the pointer or an unknown call receiving it may write it later;
+// a launch through a function pointer into a non-const parameter reads it.
+__global__ void plainStored(const CUtensorMap *m) { sink(m); }
+__global__ void plainCopied(const CUtensorMap *m) { sink(m); }
+__global__ void plainUnknownCall(const CUtensorMap *m) { sink(m); }
+__global__ void plainAfterLaunch(const CUtensorMap *m) { sink(m); }
+__global__ void touch(CUtensorMap *m) { sink(m); }
+void opaqueFill(CUtensorMap *m);
+void launchStored(void *p) {
+  CUtensorMap first, second;
+  encode<8, 8>(&first, p);
+  encode<4, 8>(&second, p);
+  CUtensorMap *d;
+  cudaMallocManaged((void **)&d, sizeof(CUtensorMap));
+  *d = second;
+  *d = first;
+  plainStored<<<1, 128>>>(d);
+}
+void launchCopied(void *p) {
+  CUtensorMap first, second;
+  encode<8, 8>(&first, p);
+  encode<4, 8>(&second, p);
+  CUtensorMap *d;
+  cudaMalloc(&d, sizeof(CUtensorMap));
+  CUtensorMap *e = d;
+  cudaMemcpy(d, &first, sizeof(CUtensorMap), cudaMemcpyHostToDevice);
+  cudaMemcpy(e, &second, sizeof(CUtensorMap), cudaMemcpyHostToDevice);
+  plainCopied<<<1, 128>>>(d);
+}
+void launchUnknownCall(void *p) {
+  CUtensorMap first;
+  encode<8, 8>(&first, p);
+  CUtensorMap *d;
+  cudaMalloc(&d, sizeof(CUtensorMap));
+  cudaMemcpy(d, &first, sizeof(CUtensorMap), cudaMemcpyHostToDevice);
+  opaqueFill(d);
+  plainUnknownCall<<<1, 128>>>(d);
+}
+void launchAfterLaunch(void *p) {
+  CUtensorMap first;
+  encode<8, 8>(&first, p);
+  CUtensorMap *d;
+  cudaMalloc(&d, sizeof(CUtensorMap));
+  cudaMemcpy(d, &first, sizeof(CUtensorMap), cudaMemcpyHostToDevice);
+  auto *k = touch;
+  k<<<1, 128>>>(d);
+  plainAfterLaunch<<<1, 128>>>(d);
+}
 )cuda";
 
 class MapLinkTest : public ::testing::Test {
@@ -269,6 +319,22 @@ TEST_F(MapLinkTest, PointerFieldThroughAPointerToTheStruct) {
 
 TEST_F(MapLinkTest, PointeeRefilledAfterTheStoreIsUnproven) {
   EXPECT_EQ(box("ptrRefilled"), Box{});
+}
+
+TEST_F(MapLinkTest, StoreThroughAPointerWritesTheMap) {
+  EXPECT_EQ(box("plainStored"), (Box{8, 8}));
+}
+
+TEST_F(MapLinkTest, PointerCopiedBeforeTheLastFillIsUnproven) {
+  EXPECT_EQ(box("plainCopied"), Box{});
+}
+
+TEST_F(MapLinkTest, PointerPassedToAnUnknownCallIsUnproven) {
+  EXPECT_EQ(box("plainUnknownCall"), Box{});
+}
+
+TEST_F(MapLinkTest, LaunchThroughAFunctionPointerReadsTheMap) {
+  EXPECT_EQ(box("plainAfterLaunch"), (Box{8, 8}));
 }
 
 } // namespace
