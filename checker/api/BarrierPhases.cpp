@@ -11,6 +11,8 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/CharInfo.h"
+#include "clang/Basic/SourceManager.h"
 #include <algorithm>
 
 namespace clang::tidy::tma {
@@ -200,6 +202,84 @@ static const Stmt *loopBody(const Stmt *S) {
   if (const auto *R = dyn_cast<CXXForRangeStmt>(S))
     return R->getBody();
   return nullptr;
+}
+
+bool blocksUntilComplete(const Wait &W) {
+  const auto *Asm = dyn_cast_or_null<GCCAsmStmt>(W.Site);
+  const auto *Text =
+      Asm ? dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr()) : nullptr;
+  if (!Text || !Text->isOrdinary())
+    return false;
+  StringRef S = Text->getString();
+  size_t At = S.find("mbarrier.try_wait");
+  if (At == StringRef::npos)
+    At = S.find("mbarrier.test_wait");
+  if (At == StringRef::npos || S.find("mbarrier.", At + 1) != StringRef::npos)
+    return false;
+  // A label `L:` before the wait, and an unpredicated `bra L;` (or
+  // `bra.uni L;`) after it that starts a line: the wait loops until done.
+  StringRef Before = S.take_front(At);
+  size_t Colon = Before.rfind(':');
+  if (Colon == StringRef::npos)
+    return false;
+  size_t Start = Before.find_last_of(" \t\n{;", Colon);
+  StringRef Label = Before.slice(Start == StringRef::npos ? 0 : Start + 1,
+                                 Colon)
+                        .trim();
+  if (Label.empty() || !llvm::all_of(Label, [](char C) {
+        return isAlphanumeric(C) || C == '_' || C == '$';
+      }))
+    return false;
+  llvm::SmallVector<StringRef, 8> Lines;
+  S.drop_front(At).split(Lines, '\n');
+  for (StringRef L : Lines) {
+    L = L.trim().rtrim(";").trim();
+    if (!L.consume_front("bra"))
+      continue;
+    L.consume_front(".uni");
+    if (L.trim() == Label)
+      return true;
+  }
+  return false;
+}
+
+bool separatedByLoopWait(const ParentMap &PM, const SourceManager &SM,
+                         const Stmt *A, const Stmt *B, const Stmt *Body,
+                         llvm::ArrayRef<const Stmt *> Ops,
+                         llvm::ArrayRef<const Stmt *> Waits) {
+  // Only the function body around the loop: in a loop around it, the last
+  // iteration's phase may still be pending when the next prologue issues.
+  const Stmt *Inner = A == Body ? B : A;
+  if ((A != Body && B != Body) || Inner == Body)
+    return false;
+  const Stmt *Loop = PM.getParent(Inner);
+  if (!Loop || !isLoop(Loop) || loopBody(Loop) != Inner)
+    return false;
+  PhasePlace LP = phasePlaceOf(PM, Loop, Body);
+  if (LP.Region != Body || LP.Unclear || !LP.Branches.empty())
+    return false;
+  auto Begin = [&](const Stmt *S) { return SM.getExpansionLoc(S->getBeginLoc()); };
+  auto End = [&](const Stmt *S) {
+    return SM.getExpansionRange(S->getEndLoc()).getEnd();
+  };
+  auto Before = [&](const Stmt *X, const Stmt *Y) {
+    return SM.isBeforeInTranslationUnit(End(X), Begin(Y));
+  };
+  // The first blocking wait straight in the loop body.
+  const Stmt *Wait = nullptr;
+  for (const Stmt *W : Waits) {
+    PhasePlace WP = phasePlaceOf(PM, W, Body);
+    if (WP.Region == Inner && WP.Branches.empty() && !WP.Unclear &&
+        (!Wait || Before(W, Wait)))
+      Wait = W;
+  }
+  if (!Wait)
+    return false;
+  return llvm::all_of(Ops, [&](const Stmt *S) {
+    if (isWithin(PM, S, Loop))
+      return isWithin(PM, S, Inner) && Before(Wait, S);
+    return Before(S, Loop);
+  });
 }
 
 PhasePlace phasePlaceOf(const ParentMap &PM, const Stmt *S, const Stmt *Body) {

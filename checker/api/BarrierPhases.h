@@ -30,6 +30,7 @@ namespace clang::tidy::tma {
 
 class ConstantFolder;
 class DeviceOpsFinder;
+struct Wait;
 
 /// The barrier a device op's barrier operand designates.
 struct BarrierIdentity {
@@ -113,6 +114,24 @@ const ParmVarDecl *barrierParameter(const Expr *E, const FunctionDecl *H,
 /// bound does not fold or F is no counted loop.
 std::optional<uint64_t> tripCount(const ForStmt *F, const ParentMap &PM,
                                   ConstantFolder &Folder);
+
+/// Whether the wait \p W (an mbarrier.try_wait / test_wait) returns only
+/// once its phase has completed: its asm statement branches back to a label
+/// before the wait until the wait's predicate is set (ThunderKittens' and
+/// CUTLASS's `LAB_WAIT: mbarrier.try_wait... @P1 bra DONE; bra LAB_WAIT;`).
+bool blocksUntilComplete(const Wait &W);
+
+/// Whether the phase regions \p A and \p B, the body of a loop and the
+/// function body \p Body around it, hold separate phases of one barrier
+/// (ThunderKittens' prologue load before the k loop, whose body first
+/// waits): the loop sits in Body outside other loops and branches, every
+/// op on the barrier (\p Ops: their sites) outside the loop ends before
+/// it, and a blocking wait on the barrier (\p Waits: their sites), straight
+/// in the loop body, ends before every op on it in the body.
+bool separatedByLoopWait(const ParentMap &PM, const SourceManager &SM,
+                         const Stmt *A, const Stmt *B, const Stmt *Body,
+                         llvm::ArrayRef<const Stmt *> Ops,
+                         llvm::ArrayRef<const Stmt *> Waits);
 
 /// Whether \p Inner lies within \p Outer (or is it).
 bool isWithin(const ParentMap &PM, const Stmt *Inner, const Stmt *Outer);

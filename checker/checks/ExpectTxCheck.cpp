@@ -245,6 +245,8 @@ const OpValue *barrierOf(const DeviceOp &Op) {
     return &B->Barrier;
   if (const auto *T = std::get_if<TensorCopy>(&Op))
     return &T->Barrier;
+  if (const auto *W = std::get_if<Wait>(&Op))
+    return &W->Barrier;
   return nullptr;
 }
 
@@ -347,6 +349,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   llvm::ArrayRef<DeviceOpsFinder::OpStmt> Stmts = Finder->opStmtsOf(Body);
   llvm::SmallPtrSet<const Stmt *, 16> OpSites;
   std::vector<TxOp> Ops;
+  std::vector<std::pair<const Stmt *, BarrierIdentity>> Waits;
   // Via/Helper: an op of a helper called at S; BarrierArg: the caller's
   // argument for the helper's barrier parameter (null: not a parameter).
   using Frame = std::pair<const CallExpr *, const FunctionDecl *>;
@@ -373,6 +376,17 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       Bar = &T->Barrier;
       if (isCountedTensorLoad(*T))
         Role = TxRole::Copy;
+    }
+    // A wait that returns once its phase completes, straight through its
+    // helpers: it may separate phases across a loop boundary (below).
+    if (const auto *W = std::get_if<Wait>(&Op)) {
+      const Expr *WE = Via ? BarrierArg : W->Barrier.E;
+      if (Straight && W->Barrier.Present && blocksUntilComplete(*W))
+        if (auto Id = MemberId ? std::move(MemberId)
+                      : WE     ? barrierIdentity(WE, *Result.Context)
+                               : std::nullopt)
+          Waits.emplace_back(S, std::move(*Id));
+      return;
     }
     if (!Bar || !Bar->Present)
       return;
@@ -562,8 +576,11 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           }
           if (Bar && !Param && !MemberId)
             FieldBarrier(Bar->E, Frames.size() - 1);
+          // (A wait's barrier is no transaction op's: NestedUnknown below.)
           Pending.push_back({Op, Straight, {Frames.begin(), Frames.end()}, Arg,
-                             std::move(MemberId), Bar && Bar->Present});
+                             std::move(MemberId),
+                             Bar && Bar->Present &&
+                                 !std::holds_alternative<Wait>(Op)});
         }
         for (size_t N = 0; N < Nested.size(); ++N) {
           const auto &[NC, FD] = Nested[N];
@@ -779,12 +796,22 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         Unsure("a barrier of the callers of this helper");
       if (!Id.Root->isLocalVarDeclOrParm())
         Unsure("a barrier outside this function");
-      // The same barrier in a loop nested in this region, or around it.
+      // The same barrier in a loop nested in this region, or around it;
+      // unless a wait at the top of the loop body separates the phases.
+      std::vector<const Stmt *> SitesOn, WaitsOn;
+      for (const TxOp &T : Ops)
+        if (!T.Id || sameKey(*T.Id, Id) || mayAlias(*T.Id, Id))
+          SitesOn.push_back(T.Site);
+      for (const auto &[W, WId] : Waits)
+        if (sameKey(WId, Id))
+          WaitsOn.push_back(W);
       for (const TxOp &T : Ops)
         if (T.Place.Region != Region &&
             (!T.Id || sameKey(*T.Id, Id) || mayAlias(*T.Id, Id)) &&
             (isWithin(PM, T.Place.Region, Region) ||
-             isWithin(PM, Region, T.Place.Region)))
+             isWithin(PM, Region, T.Place.Region)) &&
+            !separatedByLoopWait(PM, SM, Region, T.Place.Region, Body,
+                                 SitesOn, WaitsOn))
           Unsure("an op on it in a nested or enclosing loop");
       // How many threads issue each op of the group (MBAR-TX-ISSUERS):
       // from its guards and the kernel's block size; all or nothing.

@@ -84,6 +84,26 @@ __device__ void pipelineOps(Pipeline pipe, TxBarrier own) {
   sink(pipe.raw);
   sink(&own.barrier_);
 }
+
+// Waits: one that loops until the phase completes, one try, and one whose
+// only branch back is predicated.
+__device__ void loopWait(uint32_t bar, int phase) {
+  asm volatile("{\n.reg .pred P1;\nLAB_WAIT:\n"
+               "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
+               "@P1 bra.uni DONE;\nbra.uni LAB_WAIT;\nDONE:\n}\n"
+               ::"r"(bar), "r"(phase));
+}
+__device__ void oneTry(uint32_t bar, int phase) {
+  asm volatile("{\n.reg .pred P1;\n"
+               "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n}\n"
+               ::"r"(bar), "r"(phase));
+}
+__device__ void predicatedBack(uint32_t bar, int phase) {
+  asm volatile("{\n.reg .pred P1;\nLAB_WAIT:\n"
+               "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
+               "@P1 bra.uni LAB_WAIT;\n}\n"
+               ::"r"(bar), "r"(phase));
+}
 )cuda";
 
 class BarrierPhasesTest : public ::testing::Test {
@@ -244,6 +264,26 @@ TEST_F(BarrierPhasesTest, MemberIdentityThroughPointerFields) {
   EXPECT_FALSE(Own->ReadsPointer);
   EXPECT_TRUE(Own->Solid);
   EXPECT_NE(Own->Key, Direct->Key);
+}
+
+/// Whether the one wait in the asm statement of \p Name blocks.
+std::optional<bool> blocks(ASTContext &Ctx, DeviceOpsFinder &Finder,
+                           const std::string &Name) {
+  for (const BoundNodes &B :
+       match(functionDecl(hasName(Name), isDefinition(),
+                          forEachDescendant(asmStmt().bind("asm"))),
+             Ctx))
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(B.getNodeAs<AsmStmt>("asm")))
+      for (const DeviceOp &Op : Finder.opsOf(*Asm))
+        if (const auto *W = std::get_if<Wait>(&Op))
+          return blocksUntilComplete(*W);
+  return std::nullopt;
+}
+
+TEST_F(BarrierPhasesTest, WaitThatLoopsBlocks) {
+  EXPECT_EQ(blocks(AST->getASTContext(), *Finder, "loopWait"), true);
+  EXPECT_EQ(blocks(AST->getASTContext(), *Finder, "oneTry"), false);
+  EXPECT_EQ(blocks(AST->getASTContext(), *Finder, "predicatedBack"), false);
 }
 
 } // namespace
