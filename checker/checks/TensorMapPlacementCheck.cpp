@@ -22,6 +22,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <memory>
+#include <optional>
 
 using namespace clang::ast_matchers;
 
@@ -41,40 +42,116 @@ enum class Ref {
 };
 
 /// The declarations, TMA candidates and references of one function body, in
-/// source order; with \p OwnOnly, not those of the lambdas that the matcher
-/// hands to check() themselves.
-class BodyNodes : public RecursiveASTVisitor<BodyNodes> {
-public:
-  explicit BodyNodes(bool OwnOnly = false) : OwnOnly(OwnOnly) {}
-
-  bool TraverseLambdaExpr(LambdaExpr *L) {
-    return (OwnOnly && matchedOnItsOwn(*L)) ||
-           RecursiveASTVisitor::TraverseLambdaExpr(L);
-  }
-  bool VisitVarDecl(VarDecl *V) {
-    if (!isa<ParmVarDecl>(V))
-      Vars.push_back(V);
-    return true;
-  }
-  bool VisitGCCAsmStmt(GCCAsmStmt *S) {
-    Sites.push_back(S);
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *C) {
-    Sites.push_back(C);
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *D) {
-    Refs.push_back(D);
-    return true;
-  }
-
+/// source order.
+struct BodyNodes {
   std::vector<const VarDecl *> Vars;
   std::vector<const Stmt *> Sites;
   std::vector<const DeclRefExpr *> Refs;
-private:
-  bool OwnOnly;
 };
+
+} // namespace
+
+/// One walk per body, shared by the rules of the check: the kernel's rules
+/// and the functions the address flow follows used to walk the same body
+/// up to five times (a RecursiveASTVisitor each), once per rule and per
+/// followed parameter. Each node keeps which lambdas it is in, so the
+/// three scopes are views of the one walk.
+class PlacementBodies {
+public:
+  /// Which nodes of a body a rule asks for.
+  enum class Scope {
+    /// All of them, lambdas included.
+    All,
+    /// Not those of the lambdas that the matcher hands to check()
+    /// themselves.
+    OwnOnly,
+    /// Not those of any lambda (a lambda's body is another function).
+    NoLambdas,
+  };
+  const BodyNodes &of(const Stmt *Body, Scope S);
+
+private:
+  enum : uint8_t { InLambda = 1, InOwnLambda = 2 };
+  struct Walked {
+    BodyNodes All;
+    std::vector<uint8_t> VarIn, SiteIn, RefIn;
+    std::optional<BodyNodes> Views[2];
+  };
+  class Walker;
+  llvm::DenseMap<const Stmt *, std::unique_ptr<Walked>> Bodies;
+};
+
+class PlacementBodies::Walker : public RecursiveASTVisitor<Walker> {
+public:
+  explicit Walker(Walked &W) : W(W) {}
+
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    bool Own = matchedOnItsOwn(*L);
+    ++Lambdas;
+    OwnLambdas += Own;
+    bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    --Lambdas;
+    OwnLambdas -= Own;
+    return Result;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    if (!isa<ParmVarDecl>(V)) {
+      W.All.Vars.push_back(V);
+      W.VarIn.push_back(in());
+    }
+    return true;
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt *S) {
+    W.All.Sites.push_back(S);
+    W.SiteIn.push_back(in());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    W.All.Sites.push_back(C);
+    W.SiteIn.push_back(in());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    W.All.Refs.push_back(D);
+    W.RefIn.push_back(in());
+    return true;
+  }
+
+private:
+  uint8_t in() const {
+    return (Lambdas ? InLambda : 0) | (OwnLambdas ? InOwnLambda : 0);
+  }
+  Walked &W;
+  unsigned Lambdas = 0, OwnLambdas = 0;
+};
+
+const BodyNodes &PlacementBodies::of(const Stmt *Body, Scope S) {
+  std::unique_ptr<Walked> &Slot = Bodies[Body];
+  if (!Slot) {
+    Slot = std::make_unique<Walked>();
+    Walker(*Slot).TraverseStmt(const_cast<Stmt *>(Body));
+  }
+  Walked &W = *Slot;
+  if (S == Scope::All)
+    return W.All;
+  uint8_t Out = S == Scope::OwnOnly ? InOwnLambda : InLambda;
+  std::optional<BodyNodes> &View = W.Views[S == Scope::NoLambdas];
+  if (!View) {
+    View.emplace();
+    auto Keep = [Out](const auto &From, const std::vector<uint8_t> &In,
+                      auto &To) {
+      for (size_t I = 0; I < From.size(); ++I)
+        if (!(In[I] & Out))
+          To.push_back(From[I]);
+    };
+    Keep(W.All.Vars, W.VarIn, View->Vars);
+    Keep(W.All.Sites, W.SiteIn, View->Sites);
+    Keep(W.All.Refs, W.RefIn, View->Refs);
+  }
+  return *View;
+}
+
+namespace {
 
 /// Follows the address of one kernel parameter through the kernel and the
 /// device functions it calls.
@@ -91,9 +168,10 @@ public:
     /// tensormap.replace and the destination of tensormap.cp_fenceproxy.
     MapWrites,
   };
-  AddressFlow(ASTContext &Ctx, ConstantFolder &Folder, unsigned MaxDepth,
+  AddressFlow(ASTContext &Ctx, ConstantFolder &Folder,
+              PlacementBodies &Bodies, unsigned MaxDepth,
               Mode M = Mode::AnyTma)
-      : Ctx(Ctx), Folder(Folder), MaxDepth(MaxDepth), M(M) {}
+      : Ctx(Ctx), Folder(Folder), Bodies(Bodies), MaxDepth(MaxDepth), M(M) {}
 
   /// The statements from \p FD's body to the TMA operation that the map
   /// reaches, starting from \p Var (an Object or an AddressVar): the calls
@@ -104,6 +182,7 @@ public:
 private:
   ASTContext &Ctx;
   ConstantFolder &Folder;
+  PlacementBodies &Bodies;
   const unsigned MaxDepth;
   const Mode M;
 };
@@ -429,8 +508,7 @@ llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
   const Stmt *Body = FD.getBody();
   if (!Body)
     return {};
-  BodyNodes Nodes;
-  Nodes.TraverseStmt(const_cast<Stmt *>(Body));
+  const BodyNodes &Nodes = Bodies.of(Body, PlacementBodies::Scope::All);
   // A variable that holds the address must keep it: not reassigned (the
   // folder's per-body answer, memoised per variable).
   auto Keeps = [&](const VarDecl &V) {
@@ -637,11 +715,10 @@ static bool isReadOnlyObjectUse(const Expr *E, const ParentMap &PM) {
 /// True when every use of \p Param in \p Kernel still compiles once the
 /// parameter is const.
 static bool survivesConst(const ParmVarDecl &Param, const FunctionDecl &Kernel,
-                          ConstantFolder &Folder) {
+                          ConstantFolder &Folder, PlacementBodies &Bodies) {
   if (Param.getType().isConstQualified())
     return true;
-  BodyNodes Nodes;
-  Nodes.TraverseStmt(Kernel.getBody());
+  const BodyNodes &Nodes = Bodies.of(Kernel.getBody(), PlacementBodies::Scope::All);
   const ParentMap &PM = Folder.parentsOf(Kernel.getBody());
   return llvm::all_of(Nodes.Refs, [&](const DeclRefExpr *DRE) {
     return DRE->getDecl() != &Param || isReadOnlyObjectUse(DRE, PM);
@@ -694,6 +771,12 @@ TensorMapPlacementCheck::TensorMapPlacementCheck(StringRef Name,
                                                  ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context), CallDepth(Options.get("CallDepth", 3U)),
       GlobalFence(Options.get("GlobalFence", true)) {}
+
+PlacementBodies &TensorMapPlacementCheck::bodies() {
+  if (!Bodies)
+    Bodies = std::make_shared<PlacementBodies>();
+  return *Bodies;
+}
 
 void TensorMapPlacementCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "DisabledRules", Rules.option());
@@ -785,7 +868,7 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
         Reported.count(Loc.getRawEncoding()) ||
         hasGridConstantMacro(P, SM, getLangOpts()))
       continue;
-    auto Path = AddressFlow(Ctx, *Folder, CallDepth)
+    auto Path = AddressFlow(Ctx, *Folder, bodies(), CallDepth)
                     .follow(*Kernel, P, Ref::Object,
                             /*Depth=*/0);
     if (Path.empty() || !Rules.allows("TMAP-PLACE-GRID-CONSTANT"))
@@ -793,7 +876,7 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
     Reported.insert(Loc.getRawEncoding());
 
     std::vector<FixItHint> Fixes;
-    if (survivesConst(P, *Kernel, *Folder))
+    if (survivesConst(P, *Kernel, *Folder, bodies()))
       Fixes = gridConstantFixes(*Kernel, I, SM, getLangOpts());
     diag(Loc, "%select{CUtensorMap parameter %1 is|parameter %1 holds a "
               "CUtensorMap and is}0 passed by value without 'const "
@@ -821,24 +904,13 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
 // TMA-MAP-STATE-SPACE
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// The local and __shared__ variables of a body that hold a map by value.
-class MapVars : public RecursiveASTVisitor<MapVars> {
-public:
-  bool VisitVarDecl(VarDecl *V) {
-    QualType T = V->getType();
-    if (!isa<ParmVarDecl>(V) && V->isLocalVarDecl() &&
-        !T->isReferenceType() && !T->isPointerType() &&
-        !V->hasAttr<CUDAConstantAttr>() && holdsMap(T) &&
-        (V->hasLocalStorage() || V->hasAttr<CUDASharedAttr>()))
-      Vars.push_back(V);
-    return true;
-  }
-  // A lambda's body is another function.
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  std::vector<const VarDecl *> Vars;
-};
-} // namespace
+/// A local or __shared__ variable that holds a map by value.
+static bool isMapVar(const VarDecl &V) {
+  QualType T = V.getType();
+  return V.isLocalVarDecl() && !T->isReferenceType() && !T->isPointerType() &&
+         !V.hasAttr<CUDAConstantAttr>() && holdsMap(T) &&
+         (V.hasLocalStorage() || V.hasAttr<CUDASharedAttr>());
+}
 
 void TensorMapPlacementCheck::checkMapCopies(const FunctionDecl &FD,
                                              ASTContext &Ctx,
@@ -854,12 +926,13 @@ void TensorMapPlacementCheck::checkMapCopies(const FunctionDecl &FD,
           holdsMap(T))
         Candidates.emplace_back(P, MapStorage::DeviceParamCopy);
     }
-  MapVars Locals;
-  Locals.TraverseStmt(FD.getBody());
-  for (const VarDecl *V : Locals.Vars)
-    Candidates.emplace_back(V, V->hasAttr<CUDASharedAttr>()
-                                   ? MapStorage::Shared
-                                   : MapStorage::Local);
+  // A lambda's body is another function.
+  for (const VarDecl *V :
+       bodies().of(FD.getBody(), PlacementBodies::Scope::NoLambdas).Vars)
+    if (isMapVar(*V))
+      Candidates.emplace_back(V, V->hasAttr<CUDASharedAttr>()
+                                     ? MapStorage::Shared
+                                     : MapStorage::Local);
   for (const auto &[Var, Storage] : Candidates) {
     SourceLocation Loc = SM.getFileLoc(Var->getLocation());
     if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
@@ -869,7 +942,7 @@ void TensorMapPlacementCheck::checkMapCopies(const FunctionDecl &FD,
         ::tma::rules::checkTmaMapStateSpace(Storage);
     if (!V || !Rules.allows(V->RuleId))
       continue;
-    auto Path = AddressFlow(Ctx, *Folder, CallDepth, AddressFlow::Mode::CopiesOnly)
+    auto Path = AddressFlow(Ctx, *Folder, bodies(), CallDepth, AddressFlow::Mode::CopiesOnly)
                     .follow(FD, *Var, Ref::Object, 0);
     if (Path.empty())
       continue;
@@ -926,7 +999,7 @@ void TensorMapPlacementCheck::checkReadonlyParams(const FunctionDecl &Kernel,
             ::tma::rules::MapStorage::GridConstantParam);
     if (!V || !Rules.allows(V->RuleId))
       continue;
-    auto Path = AddressFlow(Ctx, *Folder, CallDepth,
+    auto Path = AddressFlow(Ctx, *Folder, bodies(), CallDepth,
                             AddressFlow::Mode::MapWrites)
                     .follow(Kernel, *P, Ref::Object, 0);
     if (Path.empty())
@@ -1126,9 +1199,7 @@ void TensorMapPlacementCheck::checkReplaceValue(
 void TensorMapPlacementCheck::checkReplaceValues(const FunctionDecl &FD,
                                                  const SourceManager &SM) {
   using namespace ::tma::rules;
-  BodyNodes Nodes(/*OwnOnly=*/true);
-  Nodes.TraverseStmt(FD.getBody());
-  for (const Stmt *S : Nodes.Sites) {
+  for (const Stmt *S : bodies().of(FD.getBody(), PlacementBodies::Scope::OwnOnly).Sites) {
     SourceLocation Loc = SM.getFileLoc(S->getBeginLoc());
     if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
       continue;
@@ -1202,8 +1273,7 @@ bool TensorMapPlacementCheck::mayFence(const FunctionDecl &FD,
     return !SM.isInSystemHeader(SM.getFileLoc(Def->getLocation()));
   // Assume a fence while the body is searched (recursion).
   Fenced[Def] = true;
-  BodyNodes Nodes;
-  Nodes.TraverseStmt(Def->getBody());
+  const BodyNodes &Nodes = bodies().of(Def->getBody(), PlacementBodies::Scope::All);
   auto IsAcquire = [](const DeviceOp &Op) {
     const auto *F = std::get_if<Fence>(&Op);
     return F && F->Kind == device::FenceKind::TensormapAcquire;
@@ -1251,8 +1321,7 @@ void TensorMapPlacementCheck::checkGlobalMaps(const FunctionDecl &Kernel,
         holdsMap(T->getPointeeType()))
       Maps.push_back({P, Ref::AddressVar});
   }
-  BodyNodes Nodes;
-  Nodes.TraverseStmt(Kernel.getBody());
+  const BodyNodes &Nodes = bodies().of(Kernel.getBody(), PlacementBodies::Scope::All);
   llvm::SmallPtrSet<const VarDecl *, 4> Seen;
   for (const DeclRefExpr *DRE : Nodes.Refs)
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
@@ -1276,7 +1345,7 @@ void TensorMapPlacementCheck::checkGlobalMaps(const FunctionDecl &Kernel,
   };
   for (auto [Var, Kind] : Maps) {
     auto Path =
-        AddressFlow(Ctx, *Folder, CallDepth).follow(Kernel, *Var, Kind, 0);
+        AddressFlow(Ctx, *Folder, bodies(), CallDepth).follow(Kernel, *Var, Kind, 0);
     if (Path.empty() || !IsTensorCopy(Path.back()) || mayFence(Kernel, SM, 0))
       continue;
     // A parameter is reported once; a __device__ map once per kernel use.

@@ -23,6 +23,7 @@
 namespace clang::tidy::tma {
 
 class SharedMatchers;
+class PlacementBodies;
 
 /// Finds __global__ kernel parameters that hold a CUtensorMap by value
 /// without 'const __grid_constant__' while their address reaches a TMA
@@ -50,6 +51,7 @@ public:
     Fenced.clear();
     OpsFinder.reset();
     Folder.reset();
+    Bodies.reset();
   }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
@@ -72,6 +74,9 @@ private:
   llvm::DenseMap<const FunctionDecl *, bool> Fenced;
   std::shared_ptr<DeviceOpsFinder> OpsFinder;
   std::shared_ptr<ConstantFolder> Folder;
+  /// Each body's nodes, walked once for all rules (memoised per TU).
+  std::shared_ptr<PlacementBodies> Bodies;
+  PlacementBodies &bodies();
 
   void checkGlobalMaps(const FunctionDecl &Kernel, ASTContext &Ctx,
                        const SourceManager &SM);
