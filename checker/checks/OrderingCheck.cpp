@@ -442,7 +442,9 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
       if (const OpValue *V = barrierOperand(*KE.Op))
         refsTo(V->Written ? V->Written : V->E, VD, Known);
     }
-    if (!Barrier || !First)
+    // The body's references are counted only where the rule would report
+    // with every use known.
+    if (!Barrier || !First || !ord::uninitialised(true, Uses, Inits))
       continue;
     llvm::SmallPtrSet<const DeclRefExpr *, 8> All;
     refsTo(Kernel.getBody(), VD, All);
