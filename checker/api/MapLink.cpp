@@ -758,6 +758,12 @@ MapLinker::CallWrite MapLinker::writeThrough(const CallExpr &Call,
   if (isa<CUDAKernelCallExpr>(Call) ||
       (launchArgumentOffset(Call) && ArgIdx >= launchArgumentOffset(Call)))
     return {CallWrite::Read, std::nullopt};
+  // Freeing the device copy writes no map (a launch after it is a
+  // use-after-free, not another map): h100_gemm's profiling loop frees
+  // each size's maps after their launches.
+  if (isCalled(Call, {"cudaFree", "cudaFreeAsync", "cuMemFree",
+                      "cuMemFreeAsync", "cudaFreeHost"}))
+    return {CallWrite::Read, std::nullopt};
   const FunctionDecl *FD = Call.getDirectCallee();
   // The pointer printed by a library function (`printf("%p", map)`).
   if (FD && FD->isVariadic() && ArgIdx >= FD->getNumParams() &&
