@@ -968,7 +968,7 @@ const ForStmt *ConstantFolder::fillLoopOf(const ArrayUse &Use,
     // Another write of the same array in the body would interleave with it.
     unsigned Writes = 0;
     for (const DeclRefExpr *DRE : usesOf(Array))
-      if (llvm::is_contained(ancestors(PM, DRE, Block), Block) &&
+      if (ancestryOf(PM).inChain(DRE, Block, Block) &&
           classifyArrayUse(PM, DRE).Kind != ArrayUse::Read)
         ++Writes;
     if (Writes != 1)
@@ -1022,7 +1022,7 @@ std::optional<bool> ConstantFolder::runsUnderFoldedIfs(const Stmt *Write,
   // Climb from the store through blocks and `if`s with folded conditions to
   // the statement that is straight-line before the use.
   const ParentMap &PM = parentsOf(Body);
-  auto UseChain = ancestors(PM, UseSite, Body);
+  Ancestry &Chains = ancestryOf(PM);
   const Stmt *Child = Write;
   bool Runs = true;
   for (unsigned Steps = 0; Steps < 32; ++Steps) {
@@ -1030,7 +1030,7 @@ std::optional<bool> ConstantFolder::runsUnderFoldedIfs(const Stmt *Write,
     const Stmt *Parent = P.get<Stmt>();
     if (!Parent)
       return std::nullopt;
-    if (isa<CompoundStmt>(Parent) && llvm::is_contained(UseChain, Parent))
+    if (isa<CompoundStmt>(Parent) && Chains.inChain(UseSite, Parent, Body))
       break;
     if (const auto *If = dyn_cast<IfStmt>(Parent)) {
       if (If->getInit() || If->getConditionVariable() || Child == If->getCond())
@@ -1044,20 +1044,23 @@ std::optional<bool> ConstantFolder::runsUnderFoldedIfs(const Stmt *Write,
     }
     Child = Parent;
   }
-  if (Child == Write || orderOf(PM, Child, UseSite, Body, &Positions) != Order::Before)
+  if (Child == Write ||
+      Chains.orderOf(Child, UseSite, Body, Positions) != Order::Before)
     return std::nullopt;
   return Runs;
 }
 
 unsigned ConstantFolder::topOf(const ParentMap &PM, const Stmt *S,
                                const CompoundStmt *Body) {
-  auto [It, New] = TopOf.try_emplace({S, Body}, ~0u);
-  if (!New)
-    return It->second;
-  auto Chain = ancestors(PM, S, Body);
-  if (Chain.size() >= 2 && Chain.back() == Body)
-    It->second = Positions.of(Body, Chain[Chain.size() - 2]);
-  return It->second;
+  const Stmt *Top = ancestryOf(PM).topOf(S, Body);
+  return Top ? Positions.of(Body, Top) : ~0u;
+}
+
+Ancestry &ConstantFolder::ancestryOf(const ParentMap &PM) {
+  auto &A = Ancestries[&PM];
+  if (!A)
+    A = std::make_unique<Ancestry>(PM);
+  return *A;
 }
 
 llvm::ArrayRef<const DeclRefExpr *>
@@ -1080,6 +1083,7 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
   if (!Body)
     return;
   const ParentMap &PM = parentsOf(Body);
+  Ancestry &Chains = ancestryOf(PM);
   QualType ElemT = arrayShape(VD->getType(), Ctx)->first;
   auto Forget = [](FoldedArray &Arr) {
     for (auto &E : Arr.Elems)
@@ -1091,7 +1095,7 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
     // The use site's own operands are what is being folded; whatever the
     // callee does through them happens after the values are read (callees
     // that write through a parameter are refused in foldParamArray).
-    if (llvm::is_contained(ancestors(PM, DRE, UseSite), UseSite))
+    if (Chains.inChain(DRE, UseSite, UseSite))
       return true;
     auto [KindIt, NewKind] = UseKinds.try_emplace(DRE, ArrayUse{});
     if (NewKind)
@@ -1099,7 +1103,7 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
     ArrayUse Use = KindIt->second;
     if (Use.Kind == ArrayUse::Read)
       return true;
-    Order When = orderOf(PM, Use.Where, UseSite, Body, &Positions);
+    Order When = Chains.orderOf(Use.Where, UseSite, Body, Positions);
     // A goto can jump over straight-line code (or back over the use).
     if (When != Order::MaybeBefore && hasJumps(Body))
       When = Order::MaybeBefore;
@@ -1107,7 +1111,7 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
       return true;
     if (Use.Kind == ArrayUse::Store && When == Order::MaybeBefore) {
       if (const ForStmt *Loop = fillLoopOf(Use, VD)) {
-        Order LoopOrder = orderOf(PM, Loop, UseSite, Body, &Positions);
+        Order LoopOrder = Chains.orderOf(Loop, UseSite, Body, Positions);
         if (LoopOrder == Order::After)
           return true;
         if (LoopOrder == Order::Before &&

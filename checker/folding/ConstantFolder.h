@@ -272,6 +272,8 @@ private:
   /// The position of the top-level statement of \p Body that holds \p S
   /// (~0u: none).
   unsigned topOf(const ParentMap &PM, const Stmt *S, const CompoundStmt *Body);
+  /// The memoised chains of \p PM, a map of parentsOf.
+  Ancestry &ancestryOf(const ParentMap &PM);
   /// What applyStores knows after the uses of an array in the top-level
   /// statements before Top, carried from site to site.
   struct StorePrefix {
@@ -373,7 +375,7 @@ private:
   std::map<std::tuple<const VarDecl *, const CallContext *, size_t, unsigned>,
            StorePrefix>
       Prefixes;
-  llvm::DenseMap<std::pair<const Stmt *, const Stmt *>, unsigned> TopOf;
+  llvm::DenseMap<const ParentMap *, std::unique_ptr<Ancestry>> Ancestries;
   llvm::DenseMap<const DeclRefExpr *, ArrayUse> UseKinds;
   llvm::DenseMap<const VarDecl *, std::vector<const DeclRefExpr *>> Writes;
   /// The map that parentsOf(F) gives for the body of a lambda.

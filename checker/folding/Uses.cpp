@@ -9,6 +9,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h" // parent-map guard
 #include "llvm/Support/ErrorHandling.h"
+#include <algorithm>
+#include <cassert>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -84,17 +86,21 @@ static bool isDoOnce(const Stmt *S) {
          !hasBreakOrContinue(Do->getBody());
 }
 
+/// Whether \p Parent runs its child \p Child whenever it runs: a block, a
+/// do-once, or an `if` entered through its condition.
+static bool runsStraightInto(const Stmt *Parent, const Stmt *Child) {
+  if (const auto *If = dyn_cast<IfStmt>(Parent);
+      If && (Child == If->getCond() || Child == If->getInit()))
+    return true;
+  return isa<CompoundStmt>(Parent) || isDoOnce(Parent);
+}
+
 /// Whether the statement \p Chain[From] runs \p Chain[0] whenever it runs:
-/// every statement between them is a block, a do-once, or an `if` entered
-/// through its condition.
+/// every statement between them runs its child straight through.
 static bool runsInto(llvm::ArrayRef<const Stmt *> Chain, size_t From) {
-  for (size_t I = 1; I <= From; ++I) {
-    if (const auto *If = dyn_cast<IfStmt>(Chain[I]);
-        If && (Chain[I - 1] == If->getCond() || Chain[I - 1] == If->getInit()))
-      continue;
-    if (!isa<CompoundStmt>(Chain[I]) && !isDoOnce(Chain[I]))
+  for (size_t I = 1; I <= From; ++I)
+    if (!runsStraightInto(Chain[I], Chain[I - 1]))
       return false;
-  }
   return true;
 }
 
@@ -147,6 +153,166 @@ Order orderOf(const ParentMap &PM, const Stmt *Write, const Stmt *UseSite,
     return Order::After;
   }
   return Order::MaybeBefore;
+}
+
+Ancestry::Node *Ancestry::node(const Stmt *S) {
+  if (Node *N = Nodes.lookup(S))
+    return N;
+  // The statements up to the first one with a node (or the root), then
+  // their nodes from the top down.
+  llvm::SmallVector<const Stmt *, 32> Path;
+  Node *Above = nullptr;
+  for (const Stmt *X = S; X;
+       X = PM.getParent(const_cast<Stmt *>(X))) {
+    if ((Above = Nodes.lookup(X)))
+      break;
+    Path.push_back(X);
+  }
+  for (const Stmt *X : llvm::reverse(Path)) {
+    Node &N = Storage.emplace_back();
+    N.S = X;
+    N.Parent = Above;
+    N.Jump[0] = Above;
+    N.Depth = Above ? Above->Depth + 1 : 0;
+    Nodes[X] = &N;
+    Above = &N;
+  }
+  return Above;
+}
+
+Ancestry::Node *Ancestry::jump(Node *N, unsigned Level) {
+  if (N->KnownJumps & (1u << Level))
+    return N->Jump[Level];
+  Node *Mid = jump(N, Level - 1);
+  N->Jump[Level] = Mid ? jump(Mid, Level - 1) : nullptr;
+  N->KnownJumps |= 1u << Level;
+  return N->Jump[Level];
+}
+
+Ancestry::Node *Ancestry::up(Node *N, unsigned K) {
+  assert(K < MaxChain && "beyond the chains' budget");
+  for (unsigned Level = 0; N && K; ++Level, K >>= 1)
+    if (K & 1)
+      N = jump(N, Level);
+  return N;
+}
+
+unsigned Ancestry::chainEdges(Node *N, const Stmt *Body) {
+  // ancestors() stops at Body, at the root, or at MaxChain statements.
+  Node *B = node(Body);
+  if (B->Depth <= N->Depth && N->Depth - B->Depth < MaxChain &&
+      up(N, N->Depth - B->Depth) == B)
+    return N->Depth - B->Depth;
+  return std::min(N->Depth, MaxChain - 1);
+}
+
+bool Ancestry::inChain(const Stmt *S, const Stmt *A, const Stmt *Body) {
+  Node *N = node(S), *NA = node(A);
+  return NA->Depth <= N->Depth &&
+         N->Depth - NA->Depth <= chainEdges(N, Body) &&
+         up(N, N->Depth - NA->Depth) == NA;
+}
+
+const Stmt *Ancestry::topOf(const Stmt *S, const Stmt *Body) {
+  Node *N = node(S), *B = node(Body);
+  if (B->Depth >= N->Depth || N->Depth - B->Depth >= MaxChain)
+    return nullptr;
+  Node *Top = up(N, N->Depth - B->Depth - 1);
+  return Top->Parent == B ? Top->S : nullptr;
+}
+
+Ancestry::Node *Ancestry::commonAncestor(Node *A, Node *B) {
+  if (A->Depth >= B->Depth + MaxChain || B->Depth >= A->Depth + MaxChain)
+    return nullptr;
+  unsigned Depth = std::min(A->Depth, B->Depth);
+  A = up(A, A->Depth - Depth);
+  B = up(B, B->Depth - Depth);
+  if (A == B)
+    return A;
+  for (unsigned Level = Levels; Level-- > 0;)
+    if (Node *JA = jump(A, Level), *JB = jump(B, Level); JA != JB) {
+      A = JA;
+      B = JB;
+    }
+  // A and B are the children of the common ancestor when it lies within
+  // reach; otherwise their parents differ (or both are roots).
+  return A->Parent == B->Parent ? A->Parent : nullptr;
+}
+
+/// The first node that \p Hit names walking up from \p N (Hit(X): the
+/// node found at X, or null to go on), memoised in the members \p Have and
+/// \p Memo of every node walked.
+template <class Node, class HitFn>
+static Node *memoisedUp(Node *N, bool Node::*Have, Node *Node::*Memo,
+                        HitFn Hit) {
+  llvm::SmallVector<Node *, 32> Path;
+  Node *Found = nullptr;
+  for (Node *X = N; X; X = X->Parent) {
+    if (X->*Have) {
+      Found = X->*Memo;
+      break;
+    }
+    Path.push_back(X);
+    if ((Found = Hit(X)))
+      break;
+  }
+  for (Node *X : Path) {
+    X->*Have = true;
+    X->*Memo = Found;
+  }
+  return Found;
+}
+
+Ancestry::Node *Ancestry::nearestBlock(Node *N) {
+  return memoisedUp(N, &Node::HaveBlock, &Node::Block, [](Node *X) {
+    return isa<CompoundStmt>(X->S) ? X : nullptr;
+  });
+}
+
+Ancestry::Node *Ancestry::nearestLoop(Node *N) {
+  return memoisedUp(N, &Node::HaveLoop, &Node::Loop, [](Node *X) {
+    return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(X->S) ? X
+                                                                   : nullptr;
+  });
+}
+
+Ancestry::Node *Ancestry::nearestStop(Node *N) {
+  return memoisedUp(N, &Node::HaveStop, &Node::Stop, [](Node *X) {
+    return X->Parent && !runsStraightInto(X->Parent->S, X->S) ? X->Parent
+                                                              : nullptr;
+  });
+}
+
+Order Ancestry::orderOf(const Stmt *Write, const Stmt *UseSite,
+                        const Stmt *Body, BlockPositions &Positions) {
+  // The first block of the use's chain (past the use itself) that the
+  // write's chain holds is the nearest block at or above their lowest
+  // common ancestor, when both chains reach it.
+  Node *U = node(UseSite), *W = node(Write);
+  Node *Common = commonAncestor(U, W);
+  if (!Common)
+    return Order::MaybeBefore;
+  Node *From = Common == U ? U->Parent : Common;
+  Node *B = From ? nearestBlock(From) : nullptr;
+  if (!B || U->Depth - B->Depth > chainEdges(U, Body) ||
+      W->Depth - B->Depth > chainEdges(W, Body) || B == W)
+    return Order::MaybeBefore;
+  Node *UseChild = up(U, U->Depth - B->Depth - 1);
+  Node *WriteChild = up(W, W->Depth - B->Depth - 1);
+  if (UseChild == WriteChild)
+    return Order::MaybeBefore;
+  const auto *Block = cast<CompoundStmt>(B->S);
+  if (Positions.of(Block, WriteChild->S) < Positions.of(Block, UseChild->S)) {
+    Node *Stop = nearestStop(W);
+    return !Stop || Stop->Depth < WriteChild->Depth ? Order::Before
+                                                    : Order::MaybeBefore;
+  }
+  // The write follows the use in this block; a loop around the block (in
+  // the use's chain) runs it before the next use.
+  Node *Loop = B->Parent ? nearestLoop(B->Parent) : nullptr;
+  if (Loop && U->Depth - Loop->Depth <= chainEdges(U, Body))
+    return Order::MaybeBefore;
+  return Order::After;
 }
 
 /// The type of the parameter that argument \p Arg of \p Call binds to, or a

@@ -21,6 +21,8 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include <cstdint>
+#include <deque>
 
 namespace clang::tidy::tma {
 
@@ -56,6 +58,63 @@ private:
 /// two statements of a block comes first.
 Order orderOf(const ParentMap &PM, const Stmt *Write, const Stmt *UseSite,
               const Stmt *Body, BlockPositions *Positions = nullptr);
+
+/// The questions the folder asks of ancestors() chains (membership, the
+/// top-level statement, orderOf), answered from facts memoised per node of
+/// one parent map: its depth, its ancestors at power-of-two distances, the
+/// nearest block, loop and statement that does not run straight into it.
+/// A chain costs the nesting above its node, so D sites in D nested lambdas
+/// cost D^2 walk steps; here each question costs O(1) amortised (at most
+/// eight jumps). The answers are the chains' own, their 256-statement
+/// budget included (tests/unit/AncestryTest.cpp compares them).
+class Ancestry {
+public:
+  explicit Ancestry(const ParentMap &PM) : PM(PM) {}
+
+  /// Whether \p A is in ancestors(PM, S, Body).
+  bool inChain(const Stmt *S, const Stmt *A, const Stmt *Body);
+  /// The statement before \p Body in ancestors(PM, S, Body) when that chain
+  /// ends at Body (the statement of Body that holds S); null otherwise.
+  const Stmt *topOf(const Stmt *S, const Stmt *Body);
+  /// orderOf(PM, Write, UseSite, Body, &Positions).
+  Order orderOf(const Stmt *Write, const Stmt *UseSite, const Stmt *Body,
+                BlockPositions &Positions);
+
+private:
+  /// ancestors() holds at most this many statements.
+  static constexpr unsigned MaxChain = 256;
+  /// Jumps of 1, 2, ..., 128 edges reach any ancestor in a chain.
+  static constexpr unsigned Levels = 8;
+  struct Node {
+    const Stmt *S = nullptr;
+    Node *Parent = nullptr;
+    unsigned Depth = 0; // Edges up to the root of the map.
+    Node *Jump[Levels] = {};
+    uint8_t KnownJumps = 1; // Bit J: Jump[J] is set (Jump[0] is Parent).
+    bool HaveBlock = false, HaveLoop = false, HaveStop = false;
+    Node *Block = nullptr; // The nearest CompoundStmt, itself included.
+    Node *Loop = nullptr;  // The nearest loop, itself included.
+    /// The nearest ancestor that does not run this node's chain straight
+    /// through (orderOf's Before needs none up to the common block).
+    Node *Stop = nullptr;
+  };
+  Node *node(const Stmt *S);
+  Node *jump(Node *N, unsigned Level);
+  /// The ancestor \p K edges above \p N (K < MaxChain); null above the root.
+  Node *up(Node *N, unsigned K);
+  /// Edges in ancestors(PM, N, Body) (its size minus one).
+  unsigned chainEdges(Node *N, const Stmt *Body);
+  /// The lowest common ancestor of \p A and \p B when it lies less than
+  /// MaxChain edges above both; null otherwise.
+  Node *commonAncestor(Node *A, Node *B);
+  Node *nearestBlock(Node *N);
+  Node *nearestLoop(Node *N);
+  Node *nearestStop(Node *N);
+
+  const ParentMap &PM;
+  llvm::DenseMap<const Stmt *, Node *> Nodes;
+  std::deque<Node> Storage;
+};
 
 /// True for a pointer-to-const type.
 bool isPointerToConst(QualType T);
