@@ -236,30 +236,33 @@ bool ConstantFolder::before(SourceLocation A, SourceLocation B) const {
                                       SM.getExpansionLoc(B));
 }
 
-SourceLocation ConstantFolder::firstNamed(const FunctionDecl *F) const {
+SourceLocation ConstantFolder::firstNamed(const FunctionDecl *F) {
   // The earliest of the declarations through which code can name F; an
   // invalid location anywhere gives an invalid result (index everything).
-  SourceLocation Min;
-  bool Unknown = false;
-  auto Take = [&](const Decl *D) {
-    if (!D || Unknown)
-      return;
-    SourceLocation L = D->getCanonicalDecl()->getBeginLoc();
-    if (L.isInvalid())
-      Unknown = true;
-    else if (Min.isInvalid() || before(L, Min))
-      Min = L;
-  };
-  const DeclContext *DC = nullptr;
-  for (const FunctionDecl *X = F; X;) {
+  // Each function's own part (its declarations, its template's, the classes
+  // around it up to the next function) is taken once, and the answer of
+  // the function around it is memoised: a lambda nested D deep walked D
+  // levels at every question.
+  auto Own = [&](const FunctionDecl *X, const FunctionDecl *&Around) {
+    SourceLocation Min;
+    bool Unknown = false;
+    auto Take = [&](const Decl *D) {
+      if (!D || Unknown)
+        return;
+      SourceLocation L = D->getCanonicalDecl()->getBeginLoc();
+      if (L.isInvalid())
+        Unknown = true;
+      else if (Min.isInvalid() || before(L, Min))
+        Min = L;
+    };
     Take(X);
     Take(X->getPrimaryTemplate());
     Take(X->getInstantiatedFromMemberFunction());
     Take(X->getTemplateInstantiationPattern());
     // The classes around it (a lambda's closure is in a function), then
     // the function around those.
-    X = nullptr;
-    for (DC = DC ? DC->getParent() : F->getDeclContext(); DC;
+    Around = nullptr;
+    for (const DeclContext *DC = X->getDeclContext(); DC;
          DC = DC->getParent()) {
       if (const auto *R = dyn_cast<CXXRecordDecl>(DC)) {
         Take(R);
@@ -269,12 +272,35 @@ SourceLocation ConstantFolder::firstNamed(const FunctionDecl *F) const {
         continue;
       }
       if (const auto *Fn = dyn_cast<FunctionDecl>(DC)) {
-        X = Fn;
+        Around = Fn;
         break;
       }
       if (!isa<LinkageSpecDecl, ExportDecl>(DC))
         break; // A namespace or the TU.
     }
+    return std::make_pair(Min, Unknown);
+  };
+  // F and the functions around it, innermost first, up to one answered.
+  llvm::SmallVector<std::tuple<const FunctionDecl *, SourceLocation, bool>, 4>
+      Chain;
+  SourceLocation Min;
+  bool Unknown = false;
+  for (const FunctionDecl *X = F; X;) {
+    if (auto It = FirstNamed.find(X); It != FirstNamed.end()) {
+      Min = It->second;
+      Unknown = Min.isInvalid();
+      break;
+    }
+    const FunctionDecl *Around = nullptr;
+    auto [L, U] = Own(X, Around);
+    Chain.emplace_back(X, L, U);
+    X = Around;
+  }
+  for (auto [X, L, U] : llvm::reverse(Chain)) {
+    Unknown = Unknown || U;
+    if (!Unknown && (Min.isInvalid() || before(L, Min)))
+      Min = L;
+    FirstNamed[X] = Unknown ? SourceLocation() : Min;
   }
   return Unknown ? SourceLocation() : Min;
 }

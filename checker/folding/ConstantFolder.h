@@ -296,7 +296,7 @@ private:
   void indexCallsOf(const FunctionDecl *F);
   /// The earliest place where code can name \p F: its first declaration,
   /// its template's, the classes and functions around it.
-  SourceLocation firstNamed(const FunctionDecl *F) const;
+  SourceLocation firstNamed(const FunctionDecl *F);
   /// \p A comes before \p B in the translation unit (expansion locations).
   bool before(SourceLocation A, SourceLocation B) const;
   /// The function that holds \p Call, from a local its operands name and
@@ -376,6 +376,8 @@ private:
            StorePrefix>
       Prefixes;
   llvm::DenseMap<const ParentMap *, std::unique_ptr<Ancestry>> Ancestries;
+  /// firstNamed of each function asked about and of those around it.
+  llvm::DenseMap<const FunctionDecl *, SourceLocation> FirstNamed;
   llvm::DenseMap<const DeclRefExpr *, ArrayUse> UseKinds;
   llvm::DenseMap<const VarDecl *, std::vector<const DeclRefExpr *>> Writes;
   /// The map that parentsOf(F) gives for the body of a lambda.
