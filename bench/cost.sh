@@ -90,8 +90,9 @@ if [[ -n ${SHAPES:-} ]]; then
     sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
     $sudo apt-get install -y -qq valgrind >/dev/null || exit 1; }
   stub=$(cd "$here/../tests/checkers/Inputs/Headers" && pwd)
-  declare -A DEF=([asm]=50 [devcalls]=50 [encodes]=50 [lambdas]=2
-                  [callsites]=100 [instances]=25 [array]=1000 [loop]=1000)
+  # The sizes of bench/README.md's rows (1 and four doublings of these).
+  declare -A DEF=([asm]=100 [devcalls]=100 [encodes]=100 [lambdas]=8
+                  [callsites]=250 [instances]=50 [array]=10000 [loop]=1000)
   : >"$OUT/shapes.tsv"
   for shape in $SHAPES; do
     [[ -n ${DEF[$shape]:-} ]] || { echo "unknown shape $shape" >&2; continue; }
