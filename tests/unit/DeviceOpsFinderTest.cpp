@@ -766,4 +766,131 @@ TEST_F(LibraryFormsTest, LibraryBodiesAreSeenAtTheirCallers) {
     EXPECT_FALSE(Finder->opOf(*B.getNodeAs<CallExpr>("call")));
 }
 
+//===----------------------------------------------------------------------===//
+// mayIssueOps: exact over the call graph, whatever the order of questions
+//===----------------------------------------------------------------------===//
+
+const char *const IssueCode = R"cuda(
+#include <cuda_runtime.h>
+#include <cstdint>
+
+__device__ void leaf_op(uint64_t *bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];"
+               :: "r"(static_cast<unsigned>(reinterpret_cast<unsigned long long>(bar))));
+}
+__device__ int leaf_value(int x) { return x + 1; }
+
+// A chain of twelve helpers that compute values only (deeper than the
+// six levels the check once followed before answering "may").
+__device__ int c11(int x) { return leaf_value(x); }
+__device__ int c10(int x) { return c11(x); }
+__device__ int c9(int x) { return c10(x); }
+__device__ int c8(int x) { return c9(x); }
+__device__ int c7(int x) { return c8(x); }
+__device__ int c6(int x) { return c7(x); }
+__device__ int c5(int x) { return c6(x); }
+__device__ int c4(int x) { return c5(x); }
+__device__ int c3(int x) { return c4(x); }
+__device__ int c2(int x) { return c3(x); }
+__device__ int c1(int x) { return c2(x); }
+__device__ int c0(int x) { return c1(x); }
+// The same chain ending in an op.
+__device__ void d11(uint64_t *b) { leaf_op(b); }
+__device__ void d10(uint64_t *b) { d11(b); }
+__device__ void d9(uint64_t *b) { d10(b); }
+__device__ void d8(uint64_t *b) { d9(b); }
+__device__ void d7(uint64_t *b) { d8(b); }
+__device__ void d6(uint64_t *b) { d7(b); }
+__device__ void d5(uint64_t *b) { d6(b); }
+__device__ void d4(uint64_t *b) { d5(b); }
+__device__ void d3(uint64_t *b) { d4(b); }
+__device__ void d2(uint64_t *b) { d3(b); }
+__device__ void d1(uint64_t *b) { d2(b); }
+__device__ void d0(uint64_t *b) { d1(b); }
+
+// Recursions: none issues; one whose second function issues; one that
+// reaches an op only after the recursive call.
+__device__ int r1(int);
+__device__ int r2(int x) { return x ? r1(x - 1) : leaf_value(x); }
+__device__ int r1(int x) { return r2(x); }
+__device__ void s2(uint64_t *b, int n);
+__device__ void s1(uint64_t *b, int n) { if (n) s2(b, n - 1); }
+__device__ void s2(uint64_t *b, int n) { s1(b, n); leaf_op(b); }
+__device__ void t1(uint64_t *b, int n);
+__device__ void t3(uint64_t *b, int n) { t1(b, n); }
+__device__ void t2(uint64_t *b, int n) { t3(b, n); }
+__device__ void t1(uint64_t *b, int n) { t2(b, n); if (n) leaf_op(b); }
+
+// An address helper's call converts only; a call through a pointer may do
+// anything.
+__device__ __forceinline__ uint32_t smem_u32(const void *p) {
+  return static_cast<uint32_t>(reinterpret_cast<unsigned long long>(p));
+}
+__device__ uint32_t converts(uint64_t *b) { return smem_u32(b); }
+__device__ void through(void (*f)(uint64_t *), uint64_t *b) { f(b); }
+)cuda";
+
+class MayIssueOpsTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() { AST = tma_test::buildStubAST(IssueCode); }
+  static void TearDownTestSuite() { AST.reset(); }
+  void SetUp() override {
+    ASSERT_TRUE(AST);
+    ASSERT_FALSE(AST->getDiagnostics().hasErrorOccurred());
+  }
+
+  static const FunctionDecl *function(const std::string &Name) {
+    auto Found = match(functionDecl(hasName(Name), isDefinition()).bind("f"),
+                       AST->getASTContext());
+    return Found.empty() ? nullptr : Found.front().getNodeAs<FunctionDecl>("f");
+  }
+
+  /// The answers for \p Names, asked in that order of one finder.
+  static std::vector<bool> answers(const std::vector<std::string> &Names) {
+    DeviceOpsFinder Finder(AST->getASTContext());
+    std::vector<bool> Result;
+    for (const std::string &Name : Names) {
+      const FunctionDecl *F = function(Name);
+      EXPECT_TRUE(F) << Name;
+      Result.push_back(F && Finder.mayIssueOps(F));
+    }
+    return Result;
+  }
+
+  static std::unique_ptr<ASTUnit> AST;
+};
+
+std::unique_ptr<ASTUnit> MayIssueOpsTest::AST;
+
+TEST_F(MayIssueOpsTest, DeepChains) {
+  EXPECT_EQ(answers({"c0", "c7", "c11", "leaf_value"}),
+            (std::vector<bool>{false, false, false, false}));
+  EXPECT_EQ(answers({"d0", "d7", "d11", "leaf_op"}),
+            (std::vector<bool>{true, true, true, true}));
+}
+
+TEST_F(MayIssueOpsTest, AnswersDoNotDependOnTheOrderOfQuestions) {
+  const std::vector<std::string> Names = {
+      "c0", "c6", "c7", "c11", "r1", "r2", "s1", "s2", "t1", "t2", "t3",
+      "d0", "d9", "converts", "through"};
+  const std::vector<bool> Expected = {false, false, false, false, false,
+                                      false, true,  true,  true,  true,
+                                      true,  true,  true,  false, true};
+  EXPECT_EQ(answers(Names), Expected);
+  std::vector<std::string> Reversed(Names.rbegin(), Names.rend());
+  std::vector<bool> ReversedExpected(Expected.rbegin(), Expected.rend());
+  EXPECT_EQ(answers(Reversed), ReversedExpected);
+  // Each question asked first, then every other.
+  for (size_t I = 0; I < Names.size(); ++I) {
+    std::vector<std::string> Order{Names[I]};
+    std::vector<bool> Want{Expected[I]};
+    for (size_t J = 0; J < Names.size(); ++J)
+      if (J != I) {
+        Order.push_back(Names[J]);
+        Want.push_back(Expected[J]);
+      }
+    EXPECT_EQ(answers(Order), Want) << "first: " << Names[I];
+  }
+}
+
 } // namespace
