@@ -129,33 +129,43 @@ static std::optional<std::int64_t> sizeOf(QualType T, const ASTContext &Ctx) {
   return Ctx.getTypeSizeInChars(T).getQuantity();
 }
 
+/// Whether every reference to \p VD in \p Body (children order) passes
+/// \p Use; false without a body.
+template <typename UseFn>
+static bool everyUse(const VarDecl *VD, const Stmt *Body,
+                     ConstantFolder &Folder, UseFn Use) {
+  if (!Body)
+    return false;
+  const ParentMap &PM = Folder.parentsOf(Body);
+  llvm::SmallVector<const Stmt *, 64> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
+        DRE && DRE->getDecl() == VD && !Use(DRE, PM))
+      return false;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return true;
+}
+
 bool SharedBuffers::isNeverReassigned(const VarDecl *VD) {
   auto [It, New] = NeverReassigned.try_emplace(VD, false);
   if (!New)
     return It->second;
   const auto *FD =
       dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
-  const Stmt *Body = FD ? FD->getBody() : nullptr;
-  if (!Body)
-    return false;
-  const ParentMap &PM = Folder.parentsOf(Body);
   // Every use must be a plain read of the value: anything else (assignment,
   // ++, &p, a reference binding, an unevaluated operand) may change it.
-  bool Only = true;
-  llvm::SmallVector<const Stmt *, 64> Work{Body};
-  while (!Work.empty() && Only) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
-        DRE && DRE->getDecl() == VD) {
-      const Stmt *P = PM.getParentIgnoreParens(DRE);
-      const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
-      Only = Cast && Cast->getCastKind() == CK_LValueToRValue;
-    }
-    for (const Stmt *Child : S->children())
-      Work.push_back(Child);
-  }
+  bool Only = everyUse(VD, FD ? FD->getBody() : nullptr, Folder,
+                       [](const DeclRefExpr *DRE, const ParentMap &PM) {
+                         const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(
+                             PM.getParentIgnoreParens(DRE));
+                         return Cast &&
+                                Cast->getCastKind() == CK_LValueToRValue;
+                       });
   return NeverReassigned[VD] = Only;
 }
 
@@ -529,26 +539,15 @@ bool SharedBuffers::onlyAllocates(const VarDecl *VD) {
   if (!New)
     return It->second;
   const auto *Fn = dyn_cast_or_null<FunctionDecl>(VD->getDeclContext());
-  const Stmt *Body = Fn ? Fn->getBody() : nullptr;
-  if (!Body)
-    return false;
-  const ParentMap &PM = Folder.parentsOf(Body);
-  bool Only = true;
-  llvm::SmallVector<const Stmt *, 64> Work{Body};
-  while (!Work.empty() && Only) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD) {
-      const auto *ME = dyn_cast_or_null<MemberExpr>(PM.getParent(DRE));
-      const auto *MD = ME ? dyn_cast<CXXMethodDecl>(ME->getMemberDecl())
-                          : nullptr;
-      Only = MD && MD->getIdentifier() && MD->getName() == "allocate" &&
-             isa_and_nonnull<CXXMemberCallExpr>(PM.getParent(ME));
-    }
-    for (const Stmt *Child : S->children())
-      Work.push_back(Child);
-  }
+  bool Only = everyUse(
+      VD, Fn ? Fn->getBody() : nullptr, Folder,
+      [](const DeclRefExpr *DRE, const ParentMap &PM) {
+        const auto *ME = dyn_cast_or_null<MemberExpr>(PM.getParent(DRE));
+        const auto *MD =
+            ME ? dyn_cast<CXXMethodDecl>(ME->getMemberDecl()) : nullptr;
+        return MD && MD->getIdentifier() && MD->getName() == "allocate" &&
+               isa_and_nonnull<CXXMemberCallExpr>(PM.getParent(ME));
+      });
   return OnlyAllocates[VD] = Only;
 }
 
