@@ -148,9 +148,12 @@ bool DeviceOpsFinder::isNeverModified(const VarDecl *VD) {
 
 /// The asm statements, calls and lambdas of \p S, not descending into
 /// lambdas; \p Discarded: \p S lies in a part of an `if constexpr` that is
-/// never compiled.
+/// never compiled. \p Extras gets the constructions and the expressions
+/// the walk does not enter (default arguments and initialisers, opaque
+/// values).
 static void collectOpStmts(const Stmt *S, bool Discarded,
                            std::vector<DeviceOpsFinder::OpStmt> &Out,
+                           DeviceOpsFinder::BodyExtras &Extras,
                            const ASTContext &Ctx) {
   if (!S)
     return;
@@ -158,6 +161,14 @@ static void collectOpStmts(const Stmt *S, bool Discarded,
     Out.push_back({S, Discarded});
   if (isa<LambdaExpr>(S))
     return;
+  if (const auto *C = dyn_cast<CXXConstructExpr>(S))
+    Extras.Constructs.push_back(C);
+  else if (const auto *A = dyn_cast<CXXDefaultArgExpr>(S))
+    Extras.Hidden.push_back(A->getExpr());
+  else if (const auto *I = dyn_cast<CXXDefaultInitExpr>(S))
+    Extras.Hidden.push_back(I->getExpr());
+  else if (const auto *O = dyn_cast<OpaqueValueExpr>(S))
+    Extras.Hidden.push_back(O->getSourceExpr());
   // Of an `if constexpr`, only the init statement and the branch taken are
   // compiled.
   if (const auto *If = dyn_cast<IfStmt>(S); If && If->isConstexpr())
@@ -165,21 +176,31 @@ static void collectOpStmts(const Stmt *S, bool Discarded,
       for (const Stmt *Child : S->children())
         collectOpStmts(Child,
                        Discarded || (Child != If->getInit() && Child != *Taken),
-                       Out, Ctx);
+                       Out, Extras, Ctx);
       return;
     }
   for (const Stmt *Child : S->children())
-    collectOpStmts(Child, Discarded, Out, Ctx);
+    collectOpStmts(Child, Discarded, Out, Extras, Ctx);
+}
+
+const DeviceOpsFinder::BodyStmts &
+DeviceOpsFinder::bodyStmtsOf(const Stmt *Body) {
+  auto &Stmts = OpStmts[Body];
+  if (!Stmts) {
+    Stmts = std::make_unique<BodyStmts>();
+    collectOpStmts(Body, false, Stmts->Ops, Stmts->Extras, Ctx);
+  }
+  return *Stmts;
 }
 
 llvm::ArrayRef<DeviceOpsFinder::OpStmt>
 DeviceOpsFinder::opStmtsOf(const Stmt *Body) {
-  auto &Stmts = OpStmts[Body];
-  if (!Stmts) {
-    Stmts = std::make_unique<std::vector<OpStmt>>();
-    collectOpStmts(Body, false, *Stmts, Ctx);
-  }
-  return *Stmts;
+  return bodyStmtsOf(Body).Ops;
+}
+
+const DeviceOpsFinder::BodyExtras &
+DeviceOpsFinder::extrasOf(const Stmt *Body) {
+  return bodyStmtsOf(Body).Extras;
 }
 
 /// How deep mayIssueOps follows calls before answering "may" unmemoised.

@@ -29,6 +29,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -102,6 +103,19 @@ public:
   /// callee.
   llvm::ArrayRef<OpStmt> opStmtsOf(const Stmt *Body);
 
+  /// What the same walk of \p Body (opStmtsOf's) meets besides: the
+  /// constructions (their constructors may issue ops), and the expressions
+  /// that default arguments, default member initialisers and opaque values
+  /// stand for, which the walk does not enter (children() does not reach
+  /// them). A reader of every statement a body may run (KernelModel's
+  /// reach) walks these as bodies of their own; not descending into
+  /// lambdas either.
+  struct BodyExtras {
+    std::vector<const CXXConstructExpr *> Constructs;
+    std::vector<const Expr *> Hidden;
+  };
+  const BodyExtras &extrasOf(const Stmt *Body);
+
   /// Whether \p FD (or what it calls) may issue an mbarrier or bulk op: a
   /// recognised op, an asm text that names mbarrier or .async.bulk, a call
   /// through a pointer or of a function without a definition, or a call of
@@ -150,8 +164,13 @@ private:
   /// Whether a cuda:: function's instantiation reaches
   /// cuda::ptx::cp_async_bulk.
   llvm::DenseMap<const FunctionDecl *, bool> ReachesBulk;
-  /// opStmtsOf, per body.
-  llvm::DenseMap<const Stmt *, std::unique_ptr<std::vector<OpStmt>>> OpStmts;
+  /// opStmtsOf and extrasOf, per body (one walk).
+  struct BodyStmts {
+    std::vector<OpStmt> Ops;
+    BodyExtras Extras;
+  };
+  const BodyStmts &bodyStmtsOf(const Stmt *Body);
+  llvm::DenseMap<const Stmt *, std::unique_ptr<BodyStmts>> OpStmts;
   /// mayIssueOps per definition: Yes, No, or on the stack of the questions
   /// being answered (Tarjan's: a function of a recursion whose answer waits
   /// for the function at Index).

@@ -218,9 +218,19 @@ const KernelModel::BodyGraph *KernelModel::graphOf(const FunctionDecl *Def) {
   if (!Body)
     return nullptr;
   CFG::BuildOptions Opts;
-  // Every expression is an element, in evaluation order: the model reads
-  // each one on its own (a call's arguments are elements before it).
-  Opts.setAllAlwaysAdd();
+  // Every expression that Builder::element reads is an element, in
+  // evaluation order (a call's arguments are elements before it); the
+  // others (references, literals, subscripts: most of a body, and all of a
+  // wgmma's 128 operands but their casts) are left out of the blocks,
+  // which does not change them.
+  for (Stmt::StmtClass C :
+       {Stmt::BinaryOperatorClass, Stmt::CompoundAssignOperatorClass,
+        Stmt::UnaryOperatorClass, Stmt::ImplicitCastExprClass,
+        Stmt::GCCAsmStmtClass, Stmt::MSAsmStmtClass, Stmt::CallExprClass,
+        Stmt::CXXOperatorCallExprClass, Stmt::CXXMemberCallExprClass,
+        Stmt::CUDAKernelCallExprClass, Stmt::UserDefinedLiteralClass,
+        Stmt::CXXConstructExprClass, Stmt::CXXTemporaryObjectExprClass})
+    Opts.setAlwaysAdd(C);
   auto G = std::make_shared<BodyGraph>();
   G->Graph = CFG::buildCFG(Def, Body, &Ctx, Opts);
   if (!G->Graph)
@@ -1370,35 +1380,40 @@ KernelModel::Reach KernelModel::reachOf(
     R.Tma |= C.Tma;
     R.Store |= C.Store;
   };
-  // Every statement the CFG may hold: the children, and what default
-  // arguments, opaque values and lambdas stand for.
+  // Every statement the CFG may hold: the finder's list of the body's asm
+  // statements, calls and lambdas (one walk per body, shared with the
+  // checks and mayIssueOps), the constructions, and the expressions of
+  // default arguments, opaque values and lambda bodies, read as bodies of
+  // their own.
   std::vector<const Stmt *> Work{Def->getBody()};
   while (!Work.empty() && !(R.Tma && R.Store)) {
-    const Stmt *S = Work.back();
+    const Stmt *Root = Work.back();
     Work.pop_back();
-    if (!S)
+    if (!Root)
       continue;
-    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
-      for (const DeviceOp &Op : Finder->opsOf(*Asm))
-        addReach(Op, R);
-    } else if (const auto *C = dyn_cast<CallExpr>(S)) {
-      if (std::optional<DeviceOp> Op = Finder->opOf(*C))
-        addReach(*Op, R);
-      else
-        Callee(C->getDirectCallee());
-    } else if (const auto *C = dyn_cast<CXXConstructExpr>(S)) {
-      Callee(C->getConstructor());
-    } else if (const auto *A = dyn_cast<CXXDefaultArgExpr>(S)) {
-      Work.push_back(A->getExpr());
-    } else if (const auto *I = dyn_cast<CXXDefaultInitExpr>(S)) {
-      Work.push_back(I->getExpr());
-    } else if (const auto *O = dyn_cast<OpaqueValueExpr>(S)) {
-      Work.push_back(O->getSourceExpr());
-    } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
-      Work.push_back(L->getBody());
+    for (const DeviceOpsFinder::OpStmt &OS : Finder->opStmtsOf(Root)) {
+      if (R.Tma && R.Store)
+        break;
+      const Stmt *S = OS.S;
+      if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+        for (const DeviceOp &Op : Finder->opsOf(*Asm))
+          addReach(Op, R);
+      } else if (const auto *C = dyn_cast<CallExpr>(S)) {
+        if (std::optional<DeviceOp> Op = Finder->opOf(*C))
+          addReach(*Op, R);
+        else
+          Callee(C->getDirectCallee());
+      } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+        for (const Expr *Init : L->capture_inits())
+          Work.push_back(Init);
+        Work.push_back(L->getBody());
+      }
     }
-    for (const Stmt *Child : S->children())
-      Work.push_back(Child);
+    const DeviceOpsFinder::BodyExtras &X = Finder->extrasOf(Root);
+    for (const CXXConstructExpr *C : X.Constructs)
+      Callee(C->getConstructor());
+    for (const Expr *E : X.Hidden)
+      Work.push_back(E);
   }
   if (!Mine || (R.Tma && R.Store))
     Reaches[{Def, Depth}] = R;
