@@ -385,8 +385,7 @@ const Expr *assignedTo(const ParentMap &PM, const Expr *LHS) {
 }
 
 /// Whether the pointer value \p Root is stored into a field of a struct
-/// (`params.tma_a = d`, `Params{d, ...}`): the pointer-field link follows
-/// that struct.
+/// (`params.tma_a = d`, `Params{d, ...}`).
 bool storedInStruct(const ParentMap &PM, const Expr *Root) {
   const Stmt *P = PM.getParent(Root);
   if (const auto *ILE = dyn_cast_or_null<InitListExpr>(P))
@@ -411,6 +410,74 @@ bool bindsMutableReference(const CallExpr &Call, unsigned ArgIdx) {
 bool isCalled(const CallExpr &Call, llvm::ArrayRef<StringRef> Names) {
   const FunctionDecl *FD = Call.getDirectCallee();
   return FD && FD->getIdentifier() && llvm::is_contained(Names, FD->getName());
+}
+
+/// A runtime or driver function that receives a pointer (argument
+/// \p Arg) without writing what it points to and without keeping it for a
+/// later write: frees, queries and hints. A loop that frees or queries its
+/// maps after their launches (h100_gemm's profiling loop) changes no map
+/// that the next iteration's launch reads; a launch after a free is a
+/// use-after-free, not another map. (Functions whose parameter is a
+/// pointer to const, such as cudaPointerGetAttributes or
+/// cudaMemPrefetchAsync, read by their declaration.)
+bool isReadOnlyRuntimeCall(const CallExpr &Call, unsigned Arg) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  if (!FD || !FD->getIdentifier())
+    return false;
+  struct Entry {
+    StringRef Name;
+    unsigned Arg;
+  };
+  static constexpr Entry ReadOnly[] = {
+      {"cudaFree", 0},           {"cudaFreeAsync", 0},
+      {"cudaFreeHost", 0},       {"cuMemFree", 0},
+      {"cuMemFreeAsync", 0},     {"cuMemFreeHost", 0},
+      {"cudaHostUnregister", 0}, {"cuMemHostUnregister", 0},
+      {"cudaIpcGetMemHandle", 1}, {"cuIpcGetMemHandle", 1},
+      {"cudaHostGetDevicePointer", 1}, {"cuMemHostGetDevicePointer", 1},
+      {"cudaHostGetFlags", 1},   {"cuMemHostGetFlags", 1},
+  };
+  StringRef Name = FD->getName();
+  return llvm::any_of(ReadOnly, [&](const Entry &E) {
+    return E.Name == Name && E.Arg == Arg;
+  });
+}
+
+/// Whether the asm text of \p S may write a tensor map in global memory:
+/// tensormap.replace on a .global map or a generic address (only
+/// .shared::cta names a shared copy), or tensormap.cp_fenceproxy, whose
+/// destination is global.
+bool asmWritesGlobalMap(const GCCAsmStmt &S) {
+  const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
+  if (!Text || Text->getCharByteWidth() != 1)
+    return false;
+  StringRef T = Text->getString();
+  for (size_t At = T.find("tensormap."); At != StringRef::npos;
+       At = T.find("tensormap.", At + 1)) {
+    StringRef Op = T.drop_front(At).take_until(
+        [](char C) { return C == ' ' || C == '\t' || C == '\n'; });
+    if ((Op.starts_with("tensormap.replace") && !Op.contains(".shared")) ||
+        Op.starts_with("tensormap.cp_fenceproxy"))
+      return true;
+  }
+  return false;
+}
+
+/// Whether \p Call is a cuda::ptx call that writes a map in global memory:
+/// tensormap_replace_*(space_global, map, ...), tensormap_cp_fenceproxy.
+bool callWritesGlobalMap(const CallExpr &Call) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  if (!FD || !FD->getIdentifier())
+    return false;
+  StringRef Name = FD->getName();
+  if (Name == "tensormap_cp_fenceproxy")
+    return true;
+  if (!Name.starts_with("tensormap_replace_") || Call.getNumArgs() < 2)
+    return false;
+  // space_global_t, or what it names: space_t<dot_space::global>.
+  std::string Space =
+      Call.getArg(0)->getType().getCanonicalType().getAsString();
+  return StringRef(Space).contains("global");
 }
 
 } // namespace
@@ -439,6 +506,101 @@ rules::CopyMode copyModeOf(::tma::device::TensorMode M) {
 MapLinker::Place MapLinker::callerPlace(const CallContext *Context) {
   return Place{Folder.enclosingFunction(Context->Call), Context->Call,
                Context->Parent};
+}
+
+const FunctionDecl *MapLinker::launchedKernel(const CallExpr &Call,
+                                              const CallContext *Context) {
+  const Expr *K = nullptr;
+  if (const auto *KC = dyn_cast<CUDAKernelCallExpr>(&Call))
+    K = KC->getCallee();
+  else if (launchArgumentOffset(Call))
+    K = Call.getArg(1);
+  for (unsigned Steps = 0; K && Steps < 8; ++Steps) {
+    if (const FunctionDecl *F = functionOf(K))
+      return F;
+    const VarDecl *Var = varOf(K->IgnoreParenImpCasts());
+    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Var)) {
+      K = argumentFor(Param, Context);
+      Context = Context ? Context->Parent : nullptr;
+    } else if (Var && Var->hasLocalStorage() && Folder.isNeverWritten(Var)) {
+      K = Var->getInit();
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+bool MapLinker::bodyMayWriteGlobalMaps(const Stmt *S, unsigned Depth) {
+  if (!S)
+    return false;
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
+    return asmWritesGlobalMap(*Asm);
+  if (const auto *L = dyn_cast<LambdaExpr>(S))
+    return bodyMayWriteGlobalMaps(L->getBody(), Depth);
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    if (callWritesGlobalMap(*Call))
+      return true;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    // A call through a pointer may run anything.
+    if (!Callee && !isa<CXXPseudoDestructorExpr>(Call->getCallee()))
+      return true;
+    if (Callee && mayWriteGlobalMaps(Callee, Depth + 1))
+      return true;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
+    if (mayWriteGlobalMaps(CE->getConstructor(), Depth + 1))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (bodyMayWriteGlobalMaps(Child, Depth))
+      return true;
+  return false;
+}
+
+bool MapLinker::mayWriteGlobalMaps(const FunctionDecl *Fn, unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (!Fn->hasBody(Def)) {
+    // Builtins and the toolkit's declarations (their asm is in their
+    // bodies, which cuda::ptx's names stand for above) write no map; a
+    // user function defined elsewhere may, through a parameter that is a
+    // pointer (or reference) to non-const.
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (Fn->getBuiltinID() ||
+        SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())))
+      return false;
+    return Fn->isVariadic() ||
+           llvm::any_of(Fn->parameters(), [](const ParmVarDecl *P) {
+             QualType T = P->getType();
+             return (T->isPointerType() || T->isReferenceType()) &&
+                    !T->getPointeeType().isConstQualified();
+           });
+  }
+  if (auto It = MapWriters.find(Def); It != MapWriters.end()) {
+    // A recursion in progress: the walk of its first call decides; an
+    // answer that counted on it is not kept.
+    if (llvm::is_contained(MapWalk, Def))
+      Provisional = true;
+    return It->second;
+  }
+  // A call chain deeper than this is not followed: it may write (and the
+  // answer is not kept, so that it does not depend on the order of
+  // questions).
+  if (Depth > 24) {
+    Provisional = true;
+    return true;
+  }
+  MapWriters[Def] = false;
+  MapWalk.push_back(Def);
+  const bool Outer = Provisional;
+  Provisional = false;
+  const bool May = bodyMayWriteGlobalMaps(Def->getBody(), Depth);
+  MapWalk.pop_back();
+  if (Provisional && !May)
+    MapWriters.erase(Def);
+  else
+    MapWriters[Def] = May;
+  Provisional |= Outer;
+  return May;
 }
 
 std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
@@ -529,6 +691,12 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
       break;
     const bool Ref = Param->getType()->isReferenceType();
     if (C->Callee->hasAttr<CUDAGlobalAttr>()) {
+      // A map in global memory that the kernel itself may rewrite
+      // (tensormap.replace) is not the one the host encoded; a by-value
+      // map is the kernel's own parameter, which it cannot rewrite.
+      if (!(Object && !Ref && !hasDeref(Path)) &&
+          mayWriteGlobalMaps(C->Callee))
+        break;
       // The launch: Arg is host code.
       Place P = callerPlace(C);
       if (!P.Fn)
@@ -753,16 +921,24 @@ MapLinker::CallWrite MapLinker::writeThrough(const CallExpr &Call,
   }
   // A kernel launch reads the map it is passed, also through a function
   // pointer (`auto *k = gemm<...>; k<<<g, b>>>(d_map)`) and a non-const
-  // parameter (h100_gemm's `CUtensorMap *tensorMapA`). Device code that
-  // rewrites a map in global memory is not followed.
+  // parameter (h100_gemm's `CUtensorMap *tensorMapA`), unless the kernel
+  // may rewrite a map in global memory (tensormap.replace): then what
+  // later launches read is unknown.
   if (isa<CUDAKernelCallExpr>(Call) ||
-      (launchArgumentOffset(Call) && ArgIdx >= launchArgumentOffset(Call)))
+      (launchArgumentOffset(Call) && ArgIdx >= launchArgumentOffset(Call))) {
+    const FunctionDecl *Kernel = launchedKernel(Call, Context);
+    unsigned Param = ArgIdx - launchArgumentOffset(Call);
+    // A by-value parameter is the kernel's own copy.
+    if (Kernel && Param < Kernel->getNumParams() && !hasDeref(Path) &&
+        !Kernel->getParamDecl(Param)->getType()->isPointerType() &&
+        !Kernel->getParamDecl(Param)->getType()->isReferenceType())
+      return {CallWrite::Read, std::nullopt};
+    if (!Kernel || mayWriteGlobalMaps(Kernel))
+      return {CallWrite::Write, std::nullopt};
     return {CallWrite::Read, std::nullopt};
-  // Freeing the device copy writes no map (a launch after it is a
-  // use-after-free, not another map): h100_gemm's profiling loop frees
-  // each size's maps after their launches.
-  if (isCalled(Call, {"cudaFree", "cudaFreeAsync", "cuMemFree",
-                      "cuMemFreeAsync", "cudaFreeHost"}))
+  }
+  // Frees, queries and hints write no map.
+  if (isReadOnlyRuntimeCall(Call, ArgIdx))
     return {CallWrite::Read, std::nullopt};
   const FunctionDecl *FD = Call.getDirectCallee();
   // The pointer printed by a library function (`printf("%p", map)`).
@@ -1092,8 +1268,22 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
       if (!DS)
         return std::nullopt;
       Place At{P.Fn, DS, P.Context};
-      Add(DS, Pointee ? fromPointer(Var->getInit(), At, Depth + 1, Path)
-                      : fromValue(Var->getInit(), At, Depth + 1, Path));
+      std::optional<LinkedMap> Init =
+          Pointee ? fromPointer(Var->getInit(), At, Depth + 1, Path)
+                  : fromValue(Var->getInit(), At, Depth + 1, Path);
+      // `Params p{d_a};`: as for `p.tma_a = d_a`, the pointee must hold
+      // the same map at the read.
+      if (Init && !Pointee && hasDeref(Path) &&
+          isa<InitListExpr>(stripValue(Var->getInit()))) {
+        FollowedStores.push_back(DS);
+        std::optional<LinkedMap> AtRead =
+            fromValue(Var->getInit(), P, Depth + 1, Path);
+        FollowedStores.pop_back();
+        if (!AtRead || AtRead->Encode != Init->Encode ||
+            AtRead->Context != Init->Context)
+          Init.reset();
+      }
+      Add(DS, Init);
     }
   }
   for (const DeclRefExpr *Use : Uses) {
@@ -1135,9 +1325,12 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
         // another value of d_a, in between would change it).
         std::optional<LinkedMap> Stored =
             fromPointer(Assign->getRHS(), At, Depth + 1, Rest);
-        std::optional<LinkedMap> AtRead =
-            Stored ? fromPointer(Assign->getRHS(), P, Depth + 1, Rest)
-                   : std::nullopt;
+        std::optional<LinkedMap> AtRead;
+        if (Stored) {
+          FollowedStores.push_back(statementOf(PM, Assign));
+          AtRead = fromPointer(Assign->getRHS(), P, Depth + 1, Rest);
+          FollowedStores.pop_back();
+        }
         Add(Assign, AtRead && AtRead->Encode == Stored->Encode &&
                             AtRead->Context == Stored->Context
                         ? Stored
@@ -1159,10 +1352,26 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
                               Depth + 1, Rest));
       continue;
     }
-    // A copy of the map (into a kernel argument, a return value...).
+    // A copy of the map (into a kernel argument, a return value...). A
+    // copy of a struct holding a pointer to the map holds the pointer: a
+    // call that receives it may write through it, and a copy kept
+    // elsewhere may be written through later.
     if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Parent);
-        Copy && Copy->getConstructor()->isCopyOrMoveConstructor())
+        Copy && Copy->getConstructor()->isCopyOrMoveConstructor()) {
+      if (!hasDeref(Rest) || PointeeHere)
+        continue;
+      const auto *Outer = dyn_cast_or_null<CallExpr>(PM.getParent(Copy));
+      std::optional<unsigned> CopyIdx =
+          Outer ? argumentIndex(*Outer, Copy) : std::nullopt;
+      CallWrite W = CopyIdx
+                        ? writeThrough(*Outer, *CopyIdx, P.Context, Depth, Rest)
+                        : CallWrite{CallWrite::Unknown, std::nullopt};
+      if (W.Kind == CallWrite::Write)
+        Add(Outer, W.Source);
+      else if (W.Kind == CallWrite::Unknown)
+        Escapes.push_back(statementOf(PM, Copy));
       continue;
+    }
     // What is done through the pointer: `*d = other` writes the map,
     // `*d` read or `d->opaque` read leave it alone.
     if (PointeeHere && !AddressTaken) {
@@ -1187,10 +1396,14 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
         Call ? argumentIndex(*Call, Root) : std::nullopt;
     if (!ArgIdx) {
       // The pointer's value held elsewhere may be written through, before
-      // or after any later write seen here: nothing after it is known. (A
-      // copy into a field of a struct is the pointer-field link's.)
+      // or after any later write seen here: nothing after it is known.
+      // That includes a copy into a field of a struct (`params.tma_a = d`),
+      // which hands the pointer on with the struct, except the store that
+      // the pointer-field link follows from that struct (it checks what
+      // happens to the struct).
       if (PointeeHere && !AddressTaken && !onlyTested(PM, Root) &&
-          !storedInStruct(PM, Root))
+          !(storedInStruct(PM, Root) &&
+            llvm::is_contained(FollowedStores, statementOf(PM, Use))))
         Escapes.push_back(statementOf(PM, Use));
       else if (mayWrite(PM, Use))
         Add(Use, std::nullopt);

@@ -158,6 +158,22 @@ private:
   const ReturnStmt *soleReturn(const FunctionDecl &FD);
   /// The place of the call that \p Context stands for.
   Place callerPlace(const CallContext *Context);
+  /// The kernel that the launch \p Call (<<<>>>, cudaLaunchKernelEx) runs:
+  /// named directly, through a never-written local function pointer, or
+  /// through a parameter that \p Context binds; null when unknown.
+  const FunctionDecl *launchedKernel(const CallExpr &Call,
+                                     const CallContext *Context);
+  /// Whether \p Fn, or a function it calls, may write a tensor map in
+  /// global memory (tensormap.replace.global, tensormap.cp_fenceproxy into
+  /// global memory, their cuda::ptx wrappers; a call the walk cannot follow
+  /// may). A launch of such a kernel writes the maps it receives through
+  /// pointers: later launches may read other values. Memoised.
+  bool mayWriteGlobalMaps(const FunctionDecl *Fn, unsigned Depth = 0);
+  bool bodyMayWriteGlobalMaps(const Stmt *S, unsigned Depth);
+  /// A statement `params.tma_a = d` (or `Params p{d}`) whose pointer the
+  /// link follows from the struct: while the pointee is checked at the
+  /// struct's read, that store is no escape of d.
+  llvm::SmallVector<const Stmt *, 2> FollowedStores;
   KnownMap describe(const LinkedMap &L);
 
   ConstantFolder &Folder;
@@ -170,6 +186,11 @@ private:
       llvm::DenseMap<const VarDecl *, llvm::SmallVector<const CallExpr *, 1>>>
       SymbolCopies;
   llvm::DenseMap<const FunctionDecl *, const ReturnStmt *> SoleReturns;
+  llvm::DenseMap<const FunctionDecl *, bool> MapWriters;
+  /// The functions whose walk is in progress, and whether an answer of
+  /// the walk counted on one of them or on the depth bound.
+  llvm::SmallVector<const FunctionDecl *, 8> MapWalk;
+  bool Provisional = false;
 };
 
 } // namespace clang::tidy::tma
