@@ -242,10 +242,16 @@ bool DeviceOpsFinder::mayIssueOps(const FunctionDecl *FD, unsigned &Low) {
     if (isa<LambdaExpr>(S))
       continue;
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
-      // Any mbarrier or bulk instruction, recognised or not.
-      std::string Text = Asm->getAsmString();
-      Result = !opsOf(*Asm).empty() || StringRef(Text).contains("mbarrier") ||
-               StringRef(Text).contains(".async.bulk");
+      // Any mbarrier or bulk instruction, recognised or not (the text
+      // first: it needs no parse).
+      auto Names = [&](StringRef Text) {
+        return Text.contains("mbarrier") || Text.contains(".async.bulk");
+      };
+      const auto *Lit = dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr());
+      Result = (Lit && Lit->getCharByteWidth() == 1
+                    ? Names(Lit->getString())
+                    : Names(Asm->getAsmString())) ||
+               !opsOf(*Asm).empty();
     } else if (const auto *Call = cast<CallExpr>(S); opOf(*Call)) {
       Result = true;
     } else if (addressHelperArgument(*Call)) {
@@ -476,6 +482,18 @@ std::string substituteModifierImmediates(const GCCAsmStmt &S, StringRef Text,
   return Out;
 }
 
+/// Whether asm text \p Text may hold an instruction the parser decodes or
+/// counts as unrecognised: each of its families (cp.async.bulk*,
+/// cp.reduce.async.bulk*, mbarrier.*, fence.proxy.*, fence.mbarrier_init,
+/// st.bulk) names "bulk", "mbarrier" or "fence", and the parser's opcode is
+/// made of tokens that each split only before a '.', so such a word lies
+/// whole in the text. The other asm (wgmma, mov, setmaxnreg: most of a
+/// kernel's, and the longest texts) is neither lexed nor substituted.
+static bool mayNameOps(StringRef Text) {
+  return Text.contains("bulk") || Text.contains("mbarrier") ||
+         Text.contains("fence");
+}
+
 std::vector<DeviceOp> DeviceOpsFinder::parseAsm(const GCCAsmStmt &S) {
   const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
   if (!Text || Text->getCharByteWidth() != 1)
@@ -483,9 +501,14 @@ std::vector<DeviceOp> DeviceOpsFinder::parseAsm(const GCCAsmStmt &S) {
   AsmOperands Bind(*this, S);
   ++CostStats::get().AsmBindings;
   std::vector<DeviceOp> Ops;
+  StringRef Raw = Text->getString();
+  if (!mayNameOps(Raw))
+    return Ops;
+  // Only a reference right after ':' or '.' is a modifier's.
   const std::string Source =
-      S.isSimple() ? Text->getString().str()
-                   : substituteModifierImmediates(S, Text->getString(), Ctx);
+      S.isSimple() || (!Raw.contains(":%") && !Raw.contains(".%"))
+          ? Raw.str()
+          : substituteModifierImmediates(S, Raw, Ctx);
   // Each distinct text is parsed once (instantiations repeat it).
   auto [Parsed, New] =
       Parses.try_emplace((S.isSimple() ? "s" : "e") + Source);

@@ -638,19 +638,32 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           P.Frames, P.Arg, std::move(P.MemberId));
     }
   };
+  // A statement outside system headers. Asked after the finder's memoised
+  // answers, which rule out most statements for less (a host pass hands
+  // over thousands of __host__ __device__ bodies without an op).
+  auto InUserCode = [&](const Stmt *S) {
+    SourceLocation Loc = SM.getFileLoc(S->getBeginLoc());
+    return Loc.isValid() && !SM.isInSystemHeader(Loc);
+  };
   for (const DeviceOpsFinder::OpStmt &OS : Stmts) {
     const Stmt *S = OS.S;
     if (isa<LambdaExpr>(S))
       continue;
-    SourceLocation Loc = SM.getFileLoc(S->getBeginLoc());
-    if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
-      continue;
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
-      for (const DeviceOp &Op : Finder->opsOf(*Asm))
+      std::vector<DeviceOp> AsmOps = Finder->opsOf(*Asm);
+      if (AsmOps.empty() || !InUserCode(S))
+        continue;
+      for (const DeviceOp &Op : AsmOps)
         Add(Op, S, true, {}, nullptr);
     } else if (auto Op = Finder->opOf(*cast<CallExpr>(S))) {
-      Add(*Op, S, true, {}, nullptr);
+      if (InUserCode(S))
+        Add(*Op, S, true, {}, nullptr);
     } else {
+      // AddHelperOps' own first test.
+      const FunctionDecl *Helper = cast<CallExpr>(S)->getDirectCallee();
+      if (!Helper || !Helper->getBody() || !Finder->mayIssueOps(Helper) ||
+          !InUserCode(S))
+        continue;
       AddHelperOps(*cast<CallExpr>(S));
     }
   }

@@ -1199,11 +1199,19 @@ void TensorMapPlacementCheck::checkReplaceValue(
 void TensorMapPlacementCheck::checkReplaceValues(const FunctionDecl &FD,
                                                  const SourceManager &SM) {
   using namespace ::tma::rules;
-  for (const Stmt *S : bodies().of(FD.getBody(), PlacementBodies::Scope::OwnOnly).Sites) {
+  // A site outside system headers; asked after the cheap tests of the
+  // text or callee, which rule out almost every site.
+  auto InUserCode = [&](const Stmt *S) {
     SourceLocation Loc = SM.getFileLoc(S->getBeginLoc());
-    if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
-      continue;
+    return Loc.isValid() && !SM.isInSystemHeader(Loc);
+  };
+  for (const Stmt *S : bodies().of(FD.getBody(), PlacementBodies::Scope::OwnOnly).Sites) {
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      // An opcode is a part of the text.
+      const auto *Text = dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr());
+      if (!Text || Text->getCharByteWidth() != 1 ||
+          !Text->getString().contains("tensormap.replace") || !InUserCode(S))
+        continue;
       SmallVector<AsmInstruction, 4> Instructions = asmInstructions(*Asm);
       for (const AsmInstruction &I : Instructions) {
         if (!I.Opcode.starts_with("tensormap.replace") || I.Operands.size() < 2)
@@ -1230,9 +1238,9 @@ void TensorMapPlacementCheck::checkReplaceValues(const FunctionDecl &FD,
     }
     const auto *Call = cast<CallExpr>(S);
     const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || !Callee->getIdentifier() || !isCudaPtx(*Callee) ||
+    if (!Callee || !Callee->getIdentifier() ||
         !Callee->getName().starts_with("tensormap_replace_") ||
-        Call->getNumArgs() < 3)
+        Call->getNumArgs() < 3 || !isCudaPtx(*Callee) || !InUserCode(S))
       continue;
     std::optional<ReplaceField> F =
         replaceField(Callee->getName().drop_front(strlen("tensormap_replace_")));
