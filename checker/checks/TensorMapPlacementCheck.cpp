@@ -54,8 +54,11 @@ struct BodyNodes {
 /// One walk per body, shared by the rules of the check: the kernel's rules
 /// and the functions the address flow follows used to walk the same body
 /// up to five times (a RecursiveASTVisitor each), once per rule and per
-/// followed parameter. Each node keeps which lambdas it is in, so the
-/// three scopes are views of the one walk.
+/// followed parameter. The walk does not descend into a lambda that the
+/// matcher hands to check() itself: that lambda's body has its own walk, and
+/// D nested lambdas walked below each other cost D^2 / 2 node visits. It
+/// keeps where such a lambda was met, so that the All scope is rebuilt in
+/// the order of one full walk from the walks of those lambdas.
 class PlacementBodies {
 public:
   /// Which nodes of a body a rule asks for.
@@ -71,84 +74,136 @@ public:
   const BodyNodes &of(const Stmt *Body, Scope S);
 
 private:
-  enum : uint8_t { InLambda = 1, InOwnLambda = 2 };
+  /// A lambda the walk left out, and how many nodes of each kind the walk
+  /// had met before it.
+  struct Skipped {
+    const LambdaExpr *Lambda;
+    size_t Vars, Sites, Refs;
+  };
   struct Walked {
-    BodyNodes All;
-    std::vector<uint8_t> VarIn, SiteIn, RefIn;
-    std::optional<BodyNodes> Views[2];
+    /// The nodes outside the lambdas the matcher hands over (OwnOnly).
+    BodyNodes Own;
+    /// Whether each node of Own is in a lambda (one the matcher does not
+    /// hand over).
+    std::vector<bool> VarIn, SiteIn, RefIn;
+    std::vector<Skipped> Left;
+    std::optional<BodyNodes> NoLambdas, All;
   };
   class Walker;
+  const BodyNodes &allOf(Walked &W);
+  Walked &walkOf(const LambdaExpr *Lambda);
   llvm::DenseMap<const Stmt *, std::unique_ptr<Walked>> Bodies;
+  /// The walks of left-out lambdas (all their nodes, captures included),
+  /// for the All scope of the bodies around them.
+  llvm::DenseMap<const LambdaExpr *, std::unique_ptr<Walked>> Lambdas;
 };
 
 class PlacementBodies::Walker : public RecursiveASTVisitor<Walker> {
 public:
   explicit Walker(Walked &W) : W(W) {}
 
+  /// The nodes of \p L itself, as a walk of the body around it meets them.
+  void walkLambda(LambdaExpr *L) { RecursiveASTVisitor::TraverseLambdaExpr(L); }
+
   bool TraverseLambdaExpr(LambdaExpr *L) {
-    bool Own = matchedOnItsOwn(*L);
-    ++Lambdas;
-    OwnLambdas += Own;
+    if (matchedOnItsOwn(*L)) {
+      W.Left.push_back(
+          {L, W.Own.Vars.size(), W.Own.Sites.size(), W.Own.Refs.size()});
+      return true;
+    }
+    ++InLambdas;
     bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
-    --Lambdas;
-    OwnLambdas -= Own;
+    --InLambdas;
     return Result;
   }
   bool VisitVarDecl(VarDecl *V) {
     if (!isa<ParmVarDecl>(V)) {
-      W.All.Vars.push_back(V);
-      W.VarIn.push_back(in());
+      W.Own.Vars.push_back(V);
+      W.VarIn.push_back(InLambdas);
     }
     return true;
   }
   bool VisitGCCAsmStmt(GCCAsmStmt *S) {
-    W.All.Sites.push_back(S);
-    W.SiteIn.push_back(in());
+    W.Own.Sites.push_back(S);
+    W.SiteIn.push_back(InLambdas);
     return true;
   }
   bool VisitCallExpr(CallExpr *C) {
-    W.All.Sites.push_back(C);
-    W.SiteIn.push_back(in());
+    W.Own.Sites.push_back(C);
+    W.SiteIn.push_back(InLambdas);
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *D) {
-    W.All.Refs.push_back(D);
-    W.RefIn.push_back(in());
+    W.Own.Refs.push_back(D);
+    W.RefIn.push_back(InLambdas);
     return true;
   }
 
 private:
-  uint8_t in() const {
-    return (Lambdas ? InLambda : 0) | (OwnLambdas ? InOwnLambda : 0);
-  }
   Walked &W;
-  unsigned Lambdas = 0, OwnLambdas = 0;
+  unsigned InLambdas = 0;
 };
 
-const BodyNodes &PlacementBodies::of(const Stmt *Body, Scope S) {
-  std::unique_ptr<Walked> &Slot = Bodies[Body];
-  if (!Slot) {
-    Slot = std::make_unique<Walked>();
-    Walker(*Slot).TraverseStmt(const_cast<Stmt *>(Body));
+PlacementBodies::Walked &PlacementBodies::walkOf(const LambdaExpr *Lambda) {
+  if (auto It = Lambdas.find(Lambda); It != Lambdas.end())
+    return *It->second;
+  auto W = std::make_unique<Walked>();
+  Walker(*W).walkLambda(const_cast<LambdaExpr *>(Lambda));
+  return *(Lambdas[Lambda] = std::move(W));
+}
+
+const BodyNodes &PlacementBodies::allOf(Walked &W) {
+  if (W.Left.empty())
+    return W.Own;
+  if (!W.All) {
+    BodyNodes All;
+    size_t Vars = 0, Sites = 0, Refs = 0;
+    auto Take = [](const auto &From, size_t &I, size_t To, auto &Out) {
+      Out.insert(Out.end(), From.begin() + I, From.begin() + To);
+      I = To;
+    };
+    for (const Skipped &L : W.Left) {
+      Take(W.Own.Vars, Vars, L.Vars, All.Vars);
+      Take(W.Own.Sites, Sites, L.Sites, All.Sites);
+      Take(W.Own.Refs, Refs, L.Refs, All.Refs);
+      const BodyNodes &In = allOf(walkOf(L.Lambda));
+      All.Vars.insert(All.Vars.end(), In.Vars.begin(), In.Vars.end());
+      All.Sites.insert(All.Sites.end(), In.Sites.begin(), In.Sites.end());
+      All.Refs.insert(All.Refs.end(), In.Refs.begin(), In.Refs.end());
+    }
+    Take(W.Own.Vars, Vars, W.Own.Vars.size(), All.Vars);
+    Take(W.Own.Sites, Sites, W.Own.Sites.size(), All.Sites);
+    Take(W.Own.Refs, Refs, W.Own.Refs.size(), All.Refs);
+    W.All = std::move(All);
   }
-  Walked &W = *Slot;
+  return *W.All;
+}
+
+const BodyNodes &PlacementBodies::of(const Stmt *Body, Scope S) {
+  Walked *W = nullptr;
+  if (auto It = Bodies.find(Body); It != Bodies.end()) {
+    W = It->second.get();
+  } else {
+    auto New = std::make_unique<Walked>();
+    Walker(*New).TraverseStmt(const_cast<Stmt *>(Body));
+    W = (Bodies[Body] = std::move(New)).get();
+  }
   if (S == Scope::All)
-    return W.All;
-  uint8_t Out = S == Scope::OwnOnly ? InOwnLambda : InLambda;
-  std::optional<BodyNodes> &View = W.Views[S == Scope::NoLambdas];
-  if (!View) {
-    View.emplace();
-    auto Keep = [Out](const auto &From, const std::vector<uint8_t> &In,
-                      auto &To) {
+    return allOf(*W);
+  if (S == Scope::OwnOnly)
+    return W->Own;
+  if (!W->NoLambdas) {
+    W->NoLambdas.emplace();
+    auto Keep = [](const auto &From, const std::vector<bool> &In, auto &To) {
       for (size_t I = 0; I < From.size(); ++I)
-        if (!(In[I] & Out))
+        if (!In[I])
           To.push_back(From[I]);
     };
-    Keep(W.All.Vars, W.VarIn, View->Vars);
-    Keep(W.All.Sites, W.SiteIn, View->Sites);
-    Keep(W.All.Refs, W.RefIn, View->Refs);
+    Keep(W->Own.Vars, W->VarIn, W->NoLambdas->Vars);
+    Keep(W->Own.Sites, W->SiteIn, W->NoLambdas->Sites);
+    Keep(W->Own.Refs, W->RefIn, W->NoLambdas->Refs);
   }
-  return *View;
+  return *W->NoLambdas;
 }
 
 namespace {
