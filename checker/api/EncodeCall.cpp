@@ -8,6 +8,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Type.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace clang::tidy::tma {
 
@@ -110,10 +111,30 @@ llvm::StringRef encodeKindName(EncodeKind K) {
   llvm_unreachable("unknown encode kind");
 }
 
-std::optional<EncodeKind> classifyEncodeCall(const CallExpr &Call) {
+bool mayBeEncodeCall(const CallExpr &Call) {
   unsigned N = Call.getNumArgs();
   if (N != TiledArgCount && N != Im2colArgCount && N != Im2colWideArgCount &&
       N != ReplaceAddressArgCount)
+    return false;
+  // A call through a function pointer or reference: its type decides.
+  const FunctionDecl *FD = Call.getDirectCallee();
+  if (!FD)
+    return true;
+  // The driver function, or a method of the same name: the name alone
+  // (an identifier's length and characters), before any type is read.
+  const IdentifierInfo *Name = FD->getIdentifier();
+  if (!Name)
+    return false;
+  static constexpr EncodeKind Kinds[] = {
+      EncodeKind::Tiled, EncodeKind::Im2col, EncodeKind::Im2colWide,
+      EncodeKind::ReplaceAddress};
+  return llvm::any_of(Kinds, [&](EncodeKind K) {
+    return Name->getName() == encodeKindName(K);
+  });
+}
+
+std::optional<EncodeKind> classifyEncodeCall(const CallExpr &Call) {
+  if (!mayBeEncodeCall(Call))
     return std::nullopt;
   if (const FunctionDecl *FD = Call.getDirectCallee()) {
     // The driver function, or a method of the same name that wraps it.

@@ -34,6 +34,12 @@ enum class EncodeKind { Tiled, Im2col, Im2colWide, ReplaceAddress };
 /// The kind of encode call \p Call is, or std::nullopt.
 std::optional<EncodeKind> classifyEncodeCall(const CallExpr &Call);
 
+/// False when \p Call cannot be an encode call: an operand count no encoder
+/// has, or a named callee whose name is none of theirs. A cheap filter for
+/// the checks' call matcher (every two-operand call of a TU has
+/// cuTensorMapReplaceAddress's count); classifyEncodeCall decides.
+bool mayBeEncodeCall(const CallExpr &Call);
+
 /// The driver's name of \p K, e.g. "cuTensorMapEncodeTiled".
 llvm::StringRef encodeKindName(EncodeKind K);
 

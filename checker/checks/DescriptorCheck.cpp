@@ -52,13 +52,9 @@ void DescriptorCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 
 void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
   Rules.diagnoseUnknown(*this, getID());
-  // The encoders' and cuTensorMapReplaceAddress's operand counts;
-  // classifyEncodeCall decides.
-  Shared = SharedMatchers::calls(Finder, this, [](const CallExpr &Call) {
-    unsigned N = Call.getNumArgs();
-    return N == TiledArgCount || N == Im2colArgCount ||
-           N == Im2colWideArgCount || N == ReplaceAddressArgCount;
-  });
+  // The encoders' and cuTensorMapReplaceAddress's operand counts and
+  // names; classifyEncodeCall decides.
+  Shared = SharedMatchers::calls(Finder, this, mayBeEncodeCall);
 }
 
 void DescriptorCheck::onEndOfTranslationUnit() {

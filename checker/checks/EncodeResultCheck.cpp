@@ -22,13 +22,6 @@ namespace clang::tidy::tma {
 
 static constexpr llvm::StringLiteral CallId = SharedMatchers::CallId;
 
-/// An encode call by its operand count (classifyEncodeCall decides).
-static bool hasEncodeArgCount(const CallExpr &Call) {
-  unsigned N = Call.getNumArgs();
-  return N == TiledArgCount || N == Im2colArgCount ||
-         N == Im2colWideArgCount || N == ReplaceAddressArgCount;
-}
-
 /// A run-time lookup of driver functions (the _ptsz and _v2 spellings are
 /// what the runtime and driver headers' macros expand to): the callee's
 /// name, as callee(functionDecl(hasAnyName(...))) matched it.
@@ -50,10 +43,10 @@ void EncodeResultCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 
 void EncodeResultCheck::registerMatchers(MatchFinder *Finder) {
   Rules.diagnoseUnknown(*this, getID());
-  // Encode calls by their operand counts and driver lookups by their
-  // callee's name, through the module's shared call matcher.
+  // Encode calls by their operand counts and names, and driver lookups by
+  // their callee's name, through the module's shared call matcher.
   Shared = SharedMatchers::calls(Finder, this, [](const CallExpr &Call) {
-    return hasEncodeArgCount(Call) || isDriverLookup(Call);
+    return mayBeEncodeCall(Call) || isDriverLookup(Call);
   });
 }
 
@@ -201,8 +194,6 @@ void EncodeResultCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>(CallId);
   if (isDriverLookup(*Call))
     checkLookup(*Call, Result);
-  if (!hasEncodeArgCount(*Call))
-    return;
   std::optional<EncodeKind> Kind = classifyEncodeCall(*Call);
   if (!Kind)
     return;
