@@ -14,6 +14,7 @@
 #include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
 #include <algorithm>
+#include <functional>
 
 namespace clang::tidy::tma {
 
@@ -243,10 +244,288 @@ bool blocksUntilComplete(const Wait &W) {
   return false;
 }
 
+namespace {
+/// \p E without parentheses, implicit casts and explicit integer casts.
+const Expr *bare(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    const auto *C = dyn_cast<ExplicitCastExpr>(E);
+    if (!C || !C->getType()->isIntegerType())
+      break;
+    E = C->getSubExpr();
+  }
+  return E;
+}
+
+/// Whether \p S holds an asm statement or a call that may issue ops.
+bool mayIssue(const Stmt *S, DeviceOpsFinder &Finder) {
+  if (!S)
+    return false;
+  if (isa<AsmStmt>(S))
+    return true;
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD || Finder.opOf(*C) || (FD->hasBody() && Finder.mayIssueOps(FD)))
+      return true;
+  }
+  if (isa<LambdaExpr>(S))
+    return false;
+  return llvm::any_of(S->children(),
+                      [&](const Stmt *C) { return mayIssue(C, Finder); });
+}
+
+/// Whether \p E (bare) is a read of \p VD.
+bool isVar(const Expr *E, const VarDecl *VD) {
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(bare(E));
+  return D && D->getDecl() == VD;
+}
+
+void collectRefsTo(const Stmt *S, const VarDecl *VD,
+                   llvm::SmallVectorImpl<const DeclRefExpr *> &Out) {
+  if (!S)
+    return;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == VD)
+    Out.push_back(D);
+  for (const Stmt *C : S->children())
+    collectRefsTo(C, VD, Out);
+}
+
+bool foldsTo(const Expr *E, int64_t V, ConstantFolder &Folder) {
+  auto F = E ? Folder.foldInt(E) : std::nullopt;
+  return F && F->Value.getExtValue() == V;
+}
+
+/// The flip of \p VD that \p Ref is the target of (`p ^= 1`, `p = p ^ 1`,
+/// `p = 1 - p`, `p = !p`), or null.
+const Expr *flipOf(const DeclRefExpr *Ref, const VarDecl *VD,
+                   const ParentMap &PM, ConstantFolder &Folder) {
+  const Stmt *P =
+      PM.getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(Ref));
+  if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(P))
+    return CA->getOpcode() == BO_XorAssign && bare(CA->getLHS()) == Ref &&
+                   foldsTo(CA->getRHS(), 1, Folder)
+               ? CA
+               : nullptr;
+  const auto *A = dyn_cast_or_null<BinaryOperator>(P);
+  if (!A || A->getOpcode() != BO_Assign || bare(A->getLHS()) != Ref)
+    return nullptr;
+  const Expr *R = bare(A->getRHS());
+  if (const auto *U = dyn_cast<UnaryOperator>(R))
+    return U->getOpcode() == UO_LNot && isVar(U->getSubExpr(), VD) ? A
+                                                                    : nullptr;
+  const auto *B = dyn_cast<BinaryOperator>(R);
+  if (!B)
+    return nullptr;
+  if (B->getOpcode() == BO_Xor &&
+      ((isVar(B->getLHS(), VD) && foldsTo(B->getRHS(), 1, Folder)) ||
+       (isVar(B->getRHS(), VD) && foldsTo(B->getLHS(), 1, Folder))))
+    return A;
+  if (B->getOpcode() == BO_Sub && foldsTo(B->getLHS(), 1, Folder) &&
+      isVar(B->getRHS(), VD))
+    return A;
+  return nullptr;
+}
+} // namespace
+
+bool returnsWaitPredicate(const FunctionDecl *Helper, const Wait &W) {
+  const auto *Asm = dyn_cast_or_null<GCCAsmStmt>(W.Site);
+  const auto *Text =
+      Asm ? dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr()) : nullptr;
+  const auto *Body =
+      Helper ? dyn_cast_or_null<CompoundStmt>(Helper->getBody()) : nullptr;
+  if (!Text || !Text->isOrdinary() || !Body || Body->body_empty())
+    return false;
+  // The wait's predicate: its first operand.
+  StringRef S = Text->getString();
+  size_t At = S.find("mbarrier.try_wait");
+  if (At == StringRef::npos)
+    At = S.find("mbarrier.test_wait");
+  if (At == StringRef::npos || S.find("mbarrier.", At + 1) != StringRef::npos)
+    return false;
+  StringRef Line = S.drop_front(At).split('\n').first;
+  size_t Space = Line.find_first_of(" \t");
+  if (Space == StringRef::npos)
+    return false;
+  StringRef Pred = Line.drop_front(Space).split(',').first.trim();
+  // `selp.b32 %N, 1, 0, Pred;` after it, the only other instruction that
+  // names an output.
+  unsigned Out = ~0u;
+  llvm::SmallVector<StringRef, 8> Lines;
+  S.drop_front(At).split(Lines, '\n');
+  for (StringRef L : Lines) {
+    L = L.trim().rtrim(";").trim();
+    if (!L.consume_front("selp."))
+      continue;
+    L = L.drop_until([](char C) { return C == ' ' || C == '\t'; }).trim();
+    llvm::SmallVector<StringRef, 4> Ops;
+    L.split(Ops, ',');
+    if (Ops.size() != 4 || Ops[1].trim() != "1" || Ops[2].trim() != "0" ||
+        Ops[3].trim() != Pred)
+      return false;
+    StringRef Ref = Ops[0].trim();
+    if (!Ref.consume_front("%") || Ref.getAsInteger(10, Out))
+      return false;
+  }
+  if (Out >= Asm->getNumOutputs() || Asm->getNumOutputs() != 1)
+    return false;
+  const auto *OutRef = dyn_cast<DeclRefExpr>(bare(Asm->getOutputExpr(Out)));
+  const auto *VD = OutRef ? dyn_cast<VarDecl>(OutRef->getDecl()) : nullptr;
+  if (!VD || !VD->isLocalVarDecl() || VD->getDeclContext() != Helper)
+    return false;
+  // `return v;` (or `return v != 0;`, a cast of it) last and only, and v
+  // referenced nowhere else.
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
+  if (!Ret || !Ret->getRetValue())
+    return false;
+  const Expr *R = bare(Ret->getRetValue());
+  if (const auto *B = dyn_cast<BinaryOperator>(R);
+      B && B->getOpcode() == BO_NE && isa<IntegerLiteral>(bare(B->getRHS())) &&
+      cast<IntegerLiteral>(bare(B->getRHS()))->getValue() == 0)
+    R = bare(B->getLHS());
+  if (!isVar(R, VD))
+    return false;
+  llvm::SmallVector<const DeclRefExpr *, 4> Refs;
+  collectRefsTo(Body, VD, Refs);
+  unsigned Returns = 0;
+  for (const Stmt *St : Body->body())
+    Returns += isa<ReturnStmt>(St);
+  return Refs.size() == 2 && Returns == 1;
+}
+
+const Stmt *waitLoopOf(const Stmt *S, const Wait &W, const FunctionDecl *Helper,
+                       const ParentMap &PM, DeviceOpsFinder &Finder) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(S);
+  if (!Call)
+    return nullptr;
+  // The call's value is the wait's predicate.
+  if (Helper ? !returnsWaitPredicate(Helper, W) : W.Site != Call)
+    return nullptr;
+  // `!call`, up through parentheses and casts, is the loop's condition.
+  const Stmt *Cur = Call, *Up = PM.getParent(Cur);
+  while (Up && (isa<ParenExpr>(Up) || isa<ImplicitCastExpr>(Up) ||
+                (isa<ExplicitCastExpr>(Up) &&
+                 cast<Expr>(Up)->getType()->isScalarType()))) {
+    Cur = Up;
+    Up = PM.getParent(Cur);
+  }
+  const auto *Not = dyn_cast_or_null<UnaryOperator>(Up);
+  if (!Not || Not->getOpcode() != UO_LNot)
+    return nullptr;
+  Cur = Not;
+  Up = PM.getParent(Cur);
+  // (ExprWithCleanups: a temporary bound to a `const uint32_t &` parity.)
+  while (Up && (isa<ParenExpr>(Up) || isa<ImplicitCastExpr>(Up) ||
+                isa<FullExpr>(Up))) {
+    Cur = Up;
+    Up = PM.getParent(Cur);
+  }
+  const Stmt *LoopBody = nullptr;
+  if (const auto *Wh = dyn_cast_or_null<WhileStmt>(Up);
+      Wh && Wh->getCond() == Cur && !Wh->getConditionVariable())
+    LoopBody = Wh->getBody();
+  else if (const auto *Do = dyn_cast_or_null<DoStmt>(Up);
+           Do && Do->getCond() == Cur)
+    LoopBody = Do->getBody();
+  else if (const auto *F = dyn_cast_or_null<ForStmt>(Up);
+           F && F->getCond() == Cur && !F->getInit() &&
+           !F->getConditionVariable())
+    LoopBody = F->getBody();
+  if (!LoopBody || mayIssue(LoopBody, Finder))
+    return nullptr;
+  if (const auto *F = dyn_cast<ForStmt>(Up); F && mayIssue(F->getInc(), Finder))
+    return nullptr;
+  return Up;
+}
+
+bool parityTracksIterations(const Expr *Parity, const Stmt *WaitStmt,
+                            const Stmt *Loop, const Stmt *Body,
+                            const ParentMap &PM, ConstantFolder &Folder) {
+  const Expr *P = bare(Parity);
+  if (!P)
+    return false;
+  // `k & 1`, `k % 2` of the counted variable from 0.
+  if (const auto *B = dyn_cast<BinaryOperator>(P)) {
+    const auto *F = dyn_cast<ForStmt>(Loop);
+    const VarDecl *K = F ? countedLoopVar(F, PM) : nullptr;
+    return K && isVar(B->getLHS(), K) &&
+           ((B->getOpcode() == BO_And && foldsTo(B->getRHS(), 1, Folder)) ||
+            (B->getOpcode() == BO_Rem && foldsTo(B->getRHS(), 2, Folder))) &&
+           foldsTo(K->getInit(), 0, Folder);
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(P);
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!VD || !VD->isLocalVarDecl() || VD->isStaticLocal() ||
+      !VD->getType()->isIntegerType() || !VD->getInit() ||
+      VD->getType().isVolatileQualified())
+    return false;
+  const SourceManager &SM = VD->getASTContext().getSourceManager();
+  auto Before = [&](SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A),
+                                        SM.getExpansionLoc(B));
+  };
+  // Declared in Body before the loop, outside it.
+  if (!Before(VD->getLocation(), Loop->getBeginLoc()))
+    return false;
+  llvm::SmallVector<const DeclRefExpr *, 8> Refs;
+  collectRefsTo(Body, VD, Refs);
+  const Expr *Flip = nullptr;
+  for (const DeclRefExpr *R : Refs) {
+    const Stmt *Parent = PM.getParent(R);
+    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Parent);
+        C && C->getCastKind() == CK_LValueToRValue)
+      continue; // a read
+    const Expr *F = flipOf(R, VD, PM, Folder);
+    if (!F || Flip)
+      return false; // another write, its address, a second flip
+    Flip = F;
+  }
+  if (!Flip)
+    return false;
+  const Stmt *LoopBody = nullptr;
+  const Expr *Inc = nullptr;
+  if (const auto *F = dyn_cast<ForStmt>(Loop)) {
+    LoopBody = F->getBody();
+    Inc = F->getInc();
+  } else if (const auto *Wh = dyn_cast<WhileStmt>(Loop)) {
+    LoopBody = Wh->getBody();
+  } else if (const auto *Do = dyn_cast<DoStmt>(Loop)) {
+    LoopBody = Do->getBody();
+  }
+  bool FlipFirst = false;
+  if (Inc && isWithin(PM, Flip, Inc)) {
+    // The increment: `++k, tic ^= 1` (a comma list of it).
+    for (const Stmt *Cur = PM.getParent(Flip); Cur != Inc;
+         Cur = PM.getParent(Cur)) {
+      const auto *B = dyn_cast_or_null<BinaryOperator>(Cur);
+      if (!B || B->getOpcode() != BO_Comma)
+        return false;
+    }
+  } else {
+    // Straight in the body, every iteration (no continue, goto).
+    PhasePlace FP = phasePlaceOf(PM, Flip, Body);
+    if (FP.Region != LoopBody || !FP.Branches.empty() || FP.Unclear ||
+        PM.getParent(Flip) != LoopBody)
+      return false;
+    std::function<bool(const Stmt *)> Skips = [&](const Stmt *S) {
+      if (!S || isa<LambdaExpr>(S))
+        return false;
+      if (isa<ContinueStmt, GotoStmt, IndirectGotoStmt>(S))
+        return true;
+      return llvm::any_of(S->children(), Skips);
+    };
+    if (Skips(LoopBody))
+      return false;
+    FlipFirst = Before(Flip->getBeginLoc(), WaitStmt->getBeginLoc());
+  }
+  return foldsTo(VD->getInit(), FlipFirst ? 1 : 0, Folder);
+}
+
 bool separatedByLoopWait(const ParentMap &PM, const SourceManager &SM,
                          const Stmt *A, const Stmt *B, const Stmt *Body,
                          llvm::ArrayRef<const Stmt *> Ops,
-                         llvm::ArrayRef<const Stmt *> Waits) {
+                         llvm::ArrayRef<BlockingWait> Waits,
+                         llvm::ArrayRef<const Stmt *> Inits,
+                         ConstantFolder &Folder) {
   // Only the function body around the loop: in a loop around it, the last
   // iteration's phase may still be pending when the next prologue issues.
   const Stmt *Inner = A == Body ? B : A;
@@ -266,15 +545,29 @@ bool separatedByLoopWait(const ParentMap &PM, const SourceManager &SM,
     return SM.isBeforeInTranslationUnit(End(X), Begin(Y));
   };
   // The first blocking wait straight in the loop body.
-  const Stmt *Wait = nullptr;
-  for (const Stmt *W : Waits) {
-    PhasePlace WP = phasePlaceOf(PM, W, Body);
+  const BlockingWait *First = nullptr;
+  for (const BlockingWait &W : Waits) {
+    PhasePlace WP = phasePlaceOf(PM, W.S, Body);
     if (WP.Region == Inner && WP.Branches.empty() && !WP.Unclear &&
-        (!Wait || Before(W, Wait)))
-      Wait = W;
+        (!First || Before(W.S, First->S)))
+      First = &W;
   }
-  if (!Wait)
+  if (!First)
     return false;
+  const Stmt *Wait = First->S;
+  // It waits for the phase the previous iteration (or the prologue)
+  // issued into: its own phase, or a parity that tracks the iterations
+  // from the prologue's phase 0 (the barrier initialised before the loop).
+  if (!First->OwnPhase) {
+    if (!First->Parity ||
+        !parityTracksIterations(First->Parity, Wait, Loop, Body, PM, Folder))
+      return false;
+    if (llvm::none_of(Inits, [&](const Stmt *I) {
+          PhasePlace IP = phasePlaceOf(PM, I, Body);
+          return IP.Region == Body && !IP.Unclear && Before(I, Loop);
+        }))
+      return false;
+  }
   return llvm::all_of(Ops, [&](const Stmt *S) {
     if (isWithin(PM, S, Loop))
       return isWithin(PM, S, Inner) && Before(Wait, S);

@@ -121,17 +121,63 @@ std::optional<uint64_t> tripCount(const ForStmt *F, const ParentMap &PM,
 /// CUTLASS's `LAB_WAIT: mbarrier.try_wait... @P1 bra DONE; bra LAB_WAIT;`).
 bool blocksUntilComplete(const Wait &W);
 
+/// The statement of \p Body that blocks until the phase of the try_wait or
+/// test_wait \p W completes when W does not loop itself: \p S, the call
+/// that issues W (a cuda::ptx::mbarrier_try_wait* call, or a call of a
+/// helper \p Helper whose result is W's predicate, see
+/// returnsWaitPredicate), is the whole condition of a loop that runs while
+/// it is false and does nothing else (`while (!try_wait(bar, p)) {}`, also
+/// `do {} while (!...)` and `for (; !...;)`, a body without asm statements
+/// nor calls that may issue ops). Returns that loop, or null.
+const Stmt *waitLoopOf(const Stmt *S, const Wait &W, const FunctionDecl *Helper,
+                       const ParentMap &PM, DeviceOpsFinder &Finder);
+
+/// Whether \p Helper returns the predicate that its asm statement
+/// \p W.Site sets from its try_wait / test_wait (`selp.b32 %0, 1, 0, P1;`
+/// into a local returned as the body's last statement and written nowhere
+/// else: ThunderKittens' and CUTLASS's try_wait).
+bool returnsWaitPredicate(const FunctionDecl *Helper, const Wait &W);
+
+/// Whether the parity \p Parity of a wait straight in the body of \p Loop
+/// (at \p WaitStmt) names phase k of the barrier in iteration k (phase 0
+/// completing in iteration 0, the prologue's): `k & 1` or `k % 2` of the
+/// loop's counted variable from 0, or a local integer of \p Body declared
+/// before the loop, flipped once per iteration (`p ^= 1`, `p = p ^ 1`,
+/// `p = 1 - p`, `p = !p`) in the loop's increment or straight in its body,
+/// and written nowhere else, from 0 (1 when the flip comes before the wait).
+bool parityTracksIterations(const Expr *Parity, const Stmt *WaitStmt,
+                            const Stmt *Loop, const Stmt *Body,
+                            const ParentMap &PM, ConstantFolder &Folder);
+
+/// A wait that returns only once a phase of its barrier has completed, at
+/// statement S of the checked body (its call, asm statement or wait loop).
+struct BlockingWait {
+  const Stmt *S = nullptr;
+  /// The parity operand in the body's terms; null with OwnPhase or when it
+  /// cannot be followed out of the helpers.
+  const Expr *Parity = nullptr;
+  /// The wait names the current phase itself (arrive_and_wait): no parity
+  /// to check.
+  bool OwnPhase = false;
+};
+
 /// Whether the phase regions \p A and \p B, the body of a loop and the
 /// function body \p Body around it, hold separate phases of one barrier
 /// (ThunderKittens' prologue load before the k loop, whose body first
 /// waits): the loop sits in Body outside other loops and branches, every
 /// op on the barrier (\p Ops: their sites) outside the loop ends before
 /// it, and a blocking wait on the barrier (\p Waits: their sites), straight
-/// in the loop body, ends before every op on it in the body.
+/// in the loop body, ends before every op on it in the body, and names the
+/// phase of each iteration: its parity tracks the iterations
+/// (parityTracksIterations) and an init of the barrier (\p Inits: their
+/// sites) in Body comes before the loop, so that the prologue's is phase 0;
+/// or it waits for the current phase itself (BlockingWait::OwnPhase).
 bool separatedByLoopWait(const ParentMap &PM, const SourceManager &SM,
                          const Stmt *A, const Stmt *B, const Stmt *Body,
                          llvm::ArrayRef<const Stmt *> Ops,
-                         llvm::ArrayRef<const Stmt *> Waits);
+                         llvm::ArrayRef<BlockingWait> Waits,
+                         llvm::ArrayRef<const Stmt *> Inits,
+                         ConstantFolder &Folder);
 
 /// Whether \p Inner lies within \p Outer (or is it).
 bool isWithin(const ParentMap &PM, const Stmt *Inner, const Stmt *Outer);

@@ -7,6 +7,7 @@
 #include "checks/ExpectTxCheck.h"
 #include "checks/SharedMatchers.h"
 #include "api/BarrierPhases.h"
+#include "api/KernelEvents.h"
 #include "checks/ContextNotes.h"
 #include "folding/Uses.h"
 #include "rules/DataTypes.h"
@@ -349,7 +350,18 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   llvm::ArrayRef<DeviceOpsFinder::OpStmt> Stmts = Finder->opStmtsOf(Body);
   llvm::SmallPtrSet<const Stmt *, 16> OpSites;
   std::vector<TxOp> Ops;
-  std::vector<std::pair<const Stmt *, BarrierIdentity>> Waits;
+  // Try_waits and test_waits straight through their helpers, and the
+  // inits: they may separate phases across a loop boundary (below).
+  struct RawWait {
+    const Stmt *S;
+    Wait W;
+    llvm::SmallVector<std::pair<const CallExpr *, const FunctionDecl *>, 2>
+        Frames;
+    BarrierIdentity Id;
+  };
+  std::vector<RawWait> RawWaits;
+  std::vector<std::pair<BlockingWait, BarrierIdentity>> Waits;
+  std::vector<std::pair<const Stmt *, BarrierIdentity>> Inits;
   // Via/Helper: an op of a helper called at S; BarrierArg: the caller's
   // argument for the helper's barrier parameter (null: not a parameter).
   using Frame = std::pair<const CallExpr *, const FunctionDecl *>;
@@ -377,15 +389,25 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       if (isCountedTensorLoad(*T))
         Role = TxRole::Copy;
     }
-    // A wait that returns once its phase completes, straight through its
-    // helpers: it may separate phases across a loop boundary (below).
+    // A wait straight through its helpers, which may return only once its
+    // phase completes (below, with the parent map), and an init.
     if (const auto *W = std::get_if<Wait>(&Op)) {
       const Expr *WE = Via ? BarrierArg : W->Barrier.E;
-      if (Straight && W->Barrier.Present && blocksUntilComplete(*W))
+      if (Straight && W->Barrier.Present)
         if (auto Id = MemberId ? std::move(MemberId)
                       : WE     ? barrierIdentity(WE, *Result.Context)
                                : std::nullopt)
-          Waits.emplace_back(S, std::move(*Id));
+          RawWaits.push_back(
+              {S, *W, {Frames.begin(), Frames.end()}, std::move(*Id)});
+      return;
+    }
+    if (const auto *I = std::get_if<BarrierInit>(&Op)) {
+      const Expr *IE = Via ? BarrierArg : I->Barrier.E;
+      if (I->Barrier.Present)
+        if (auto Id = MemberId ? std::move(MemberId)
+                      : IE     ? barrierIdentity(IE, *Result.Context)
+                               : std::nullopt)
+          Inits.emplace_back(S, std::move(*Id));
       return;
     }
     if (!Bar || !Bar->Present)
@@ -520,6 +542,11 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           bool Straight = StraightHere(HS);
           const Expr *Arg = nullptr;
           const OpValue *Bar = barrierOf(Op);
+          // An init's barrier is followed too (for the waits' phases), but
+          // is no transaction op's either.
+          const auto *Init = std::get_if<BarrierInit>(&Op);
+          if (Init)
+            Bar = &Init->Barrier;
           const ParmVarDecl *Param =
               Bar && Bar->E ? barrierParameter(Bar->E, Helper, *Finder, *Folder)
                             : nullptr;
@@ -579,7 +606,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           // (A wait's barrier is no transaction op's: NestedUnknown below.)
           Pending.push_back({Op, Straight, {Frames.begin(), Frames.end()}, Arg,
                              std::move(MemberId),
-                             Bar && Bar->Present &&
+                             Bar && Bar->Present && !Init &&
                                  !std::holds_alternative<Wait>(Op)});
         }
         for (size_t N = 0; N < Nested.size(); ++N) {
@@ -659,18 +686,72 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       if (InUserCode(S))
         Add(*Op, S, true, {}, nullptr);
     } else {
-      // AddHelperOps' own first test.
-      const FunctionDecl *Helper = cast<CallExpr>(S)->getDirectCallee();
-      if (!Helper || !Helper->getBody() || !Finder->mayIssueOps(Helper) ||
-          !InUserCode(S))
+      const auto *C = cast<CallExpr>(S);
+      const FunctionDecl *FD = C->getDirectCallee();
+      if (!InUserCode(S))
         continue;
-      AddHelperOps(*cast<CallExpr>(S));
+      // cuda::barrier's waits and init(&bar, n), whose bodies are builtins.
+      events::BarrierMember Role;
+      if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD))
+        Role = events::barrierMember(*MD);
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+          MC && Role.Waits && !Role.BodyModelled) {
+        BlockingWait B;
+        B.S = C;
+        B.OwnPhase = FD->getName() == "arrive_and_wait";
+        if (FD->getName() == "wait_parity" && C->getNumArgs() == 1)
+          B.Parity = C->getArg(0);
+        if (B.OwnPhase || B.Parity)
+          if (auto Id = barrierIdentity(
+                  Finder->lookThrough(MC->getImplicitObjectArgument()),
+                  *Result.Context))
+            Waits.emplace_back(B, std::move(*Id));
+      } else if (const Expr *Bar =
+                     FD ? events::libcudacxxInitBarrier(*FD, *C) : nullptr) {
+        if (auto Id = barrierIdentity(Finder->lookThrough(Bar), *Result.Context))
+          Inits.emplace_back(C, std::move(*Id));
+      }
+      // AddHelperOps' own first test.
+      if (!FD || !FD->getBody() || !Finder->mayIssueOps(FD))
+        continue;
+      AddHelperOps(*C);
     }
   }
   if (Ops.empty())
     return;
   // Built only for a function with an op (most device functions have none).
   const ParentMap &PM = Folder->parentsOf(Body);
+
+  // The waits that return only once their phase completes: a try_wait
+  // looping in its asm, or the condition of a C++ loop that spins on it
+  // (`while (!try_wait(bar, p)) {}`); the parity in this body's terms
+  // (through the helpers' parameters, never written in them).
+  for (RawWait &R : RawWaits) {
+    BlockingWait B;
+    if (blocksUntilComplete(R.W))
+      B.S = R.S;
+    else if (R.Frames.size() <= 1)
+      B.S = waitLoopOf(R.S, R.W,
+                       R.Frames.empty() ? nullptr : R.Frames.front().second,
+                       PM, *Finder);
+    if (!B.S)
+      continue;
+    const Expr *P = R.W.Parity && R.W.Phase.Present ? R.W.Phase.Written
+                                                    : nullptr;
+    for (size_t K = R.Frames.size(); P && K-- > 0;) {
+      const CallExpr *FC = R.Frames[K].first;
+      const auto *D = dyn_cast<DeclRefExpr>(P->IgnoreParenImpCasts());
+      const auto *Param = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+      P = Param && !isa<CXXOperatorCallExpr>(FC) &&
+                  Param->getDeclContext() == R.Frames[K].second &&
+                  Param->getFunctionScopeIndex() < FC->getNumArgs() &&
+                  Folder->isNeverWritten(Param)
+              ? FC->getArg(Param->getFunctionScopeIndex())
+              : nullptr;
+    }
+    B.Parity = P;
+    Waits.emplace_back(B, std::move(R.Id));
+  }
 
   // Locals that hold the address of a barrier: the roots and what is
   // initialised from them.
@@ -811,20 +892,24 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         Unsure("a barrier outside this function");
       // The same barrier in a loop nested in this region, or around it;
       // unless a wait at the top of the loop body separates the phases.
-      std::vector<const Stmt *> SitesOn, WaitsOn;
+      std::vector<const Stmt *> SitesOn, InitsOn;
+      std::vector<BlockingWait> WaitsOn;
       for (const TxOp &T : Ops)
         if (!T.Id || sameKey(*T.Id, Id) || mayAlias(*T.Id, Id))
           SitesOn.push_back(T.Site);
       for (const auto &[W, WId] : Waits)
         if (sameKey(WId, Id))
           WaitsOn.push_back(W);
+      for (const auto &[I, IId] : Inits)
+        if (sameKey(IId, Id))
+          InitsOn.push_back(I);
       for (const TxOp &T : Ops)
         if (T.Place.Region != Region &&
             (!T.Id || sameKey(*T.Id, Id) || mayAlias(*T.Id, Id)) &&
             (isWithin(PM, T.Place.Region, Region) ||
              isWithin(PM, Region, T.Place.Region)) &&
             !separatedByLoopWait(PM, SM, Region, T.Place.Region, Body,
-                                 SitesOn, WaitsOn))
+                                 SitesOn, WaitsOn, InitsOn, *Folder))
           Unsure("an op on it in a nested or enclosing loop");
       // How many threads issue each op of the group (MBAR-TX-ISSUERS):
       // from its guards and the kernel's block size; all or nothing.

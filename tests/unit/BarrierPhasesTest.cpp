@@ -104,6 +104,54 @@ __device__ void predicatedBack(uint32_t bar, int phase) {
                "@P1 bra.uni LAB_WAIT;\n}\n"
                ::"r"(bar), "r"(phase));
 }
+
+// Parities of a wait at the top of a loop body (parityTracksIterations).
+__device__ void waitOn(int phase);
+__device__ void parities(int n) {
+  int a = 0;
+  for (int k = 0; k < n; ++k, a ^= 1)
+    waitOn(a);
+  int b = 0;
+  for (int k = 0; k < n; ++k) {
+    waitOn(b);
+    b = 1 - b;
+  }
+  int c = 1;
+  for (int k = 0; k < n; ++k) {
+    c = !c;
+    waitOn(c);
+  }
+  int d = 0;
+  for (int k = 0; k < n; ++k) {
+    d ^= 1;
+    waitOn(d);
+  }
+  for (int k = 0; k < n; ++k)
+    waitOn(k & 1);
+  for (int k = 0; k < n; ++k)
+    waitOn((k / 2) & 1);
+  for (int k = 1; k < n; ++k)
+    waitOn(k % 2);
+  int e = 0;
+  for (int k = 0; k < n; ++k) {
+    waitOn(e);
+    e ^= 1;
+    e ^= 1;
+  }
+  int f = 0;
+  for (int k = 0; k < n; ++k) {
+    waitOn(f);
+    if (k)
+      f ^= 1;
+  }
+  int g = 0;
+  for (int k = 0; k < n; ++k) {
+    waitOn(g);
+    g ^= 1;
+    if (k == 3)
+      continue;
+  }
+}
 )cuda";
 
 class BarrierPhasesTest : public ::testing::Test {
@@ -284,6 +332,34 @@ TEST_F(BarrierPhasesTest, WaitThatLoopsBlocks) {
   EXPECT_EQ(blocks(AST->getASTContext(), *Finder, "loopWait"), true);
   EXPECT_EQ(blocks(AST->getASTContext(), *Finder, "oneTry"), false);
   EXPECT_EQ(blocks(AST->getASTContext(), *Finder, "predicatedBack"), false);
+}
+
+TEST_F(BarrierPhasesTest, ParityTracksIterations) {
+  ASTContext &Ctx = AST->getASTContext();
+  std::vector<bool> Tracks;
+  for (const BoundNodes &B :
+       match(functionDecl(hasName("parities"), isDefinition(),
+                          forEachDescendant(
+                              callExpr(callee(functionDecl(hasName("waitOn"))))
+                                  .bind("call")))
+                 .bind("f"),
+             Ctx)) {
+    const auto *F = B.getNodeAs<FunctionDecl>("f");
+    const auto *Call = B.getNodeAs<CallExpr>("call");
+    const Stmt *Body = F->getBody();
+    const ParentMap &PM = Folder->parentsOf(Body);
+    const Stmt *Loop = Call;
+    while (Loop && !isa<ForStmt>(Loop))
+      Loop = PM.getParent(Loop);
+    ASSERT_TRUE(Loop);
+    Tracks.push_back(parityTracksIterations(Call->getArg(0), Call, Loop, Body,
+                                            PM, *Folder));
+  }
+  // a ^= 1 in the increment, b = 1 - b after the wait, c = !c before it
+  // from 1, k & 1: yes; d flipped first from 0, (k / 2) & 1, k % 2 from 1,
+  // two flips, a guarded flip, a continue: no.
+  EXPECT_EQ(Tracks, (std::vector<bool>{true, true, true, false, true, false,
+                                       false, false, false, false}));
 }
 
 } // namespace
