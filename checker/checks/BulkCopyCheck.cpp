@@ -599,10 +599,15 @@ void BulkCopyCheck::reportLinked(const TensorCopy &T, const std::string &OpName,
   SourceLocation Loc = SM.getFileLoc(T.Loc);
   if (!warnOnce(Loc, OpName + ": " + V.Message + " (" + V.RuleId + ")", SM))
     return;
-  if (Buffer)
+  if (Buffer) {
     diag(SM.getFileLoc(Buffer->Var->getLocation()),
          "the shared-memory buffer '%0' is declared here", DiagnosticIDs::Note)
         << Buffer->Var->getName();
+    // In a helper: the call that passes the buffer (of the first context
+    // reported; the op is reported once).
+    noteBufferCall(*this, bufferCall(*Folder, Buffer->Var, Context, SM),
+                   Buffer->Var, OpName, Loc, SM);
+  }
   SourceLocation AboutLoc = SM.getFileLoc(About->getBeginLoc());
   diag(AboutLoc, "the tensor map is encoded here", DiagnosticIDs::Note);
   // The calls that bound the operand, when it came through parameters.
@@ -909,6 +914,9 @@ void BulkCopyCheck::checkSmemAlign(
     diag(OpLoc, "passed to the shared-memory address of %0 here",
          DiagnosticIDs::Note)
         << OpName;
+  else if (Arg == V.E)
+    noteBufferCall(*this, bufferCall(*Folder, B->Var, Context, SM), B->Var,
+                   OpName, Loc, SM);
   // An extern pool's start or a rounded address is not the declaration's to
   // raise: only the offset helps.
   std::string Suggestion = B->Extern || B->RoundedTo
