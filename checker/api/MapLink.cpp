@@ -558,16 +558,17 @@ bool MapLinker::bodyMayWriteGlobalMaps(const Stmt *S, unsigned Depth) {
 }
 
 bool MapLinker::mayWriteGlobalMaps(const FunctionDecl *Fn, unsigned Depth) {
+  // Builtins and the toolkit's functions (CCCL's atomics call through
+  // function references; cuda::ptx's map writers are known by name above)
+  // write no map.
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (Fn->getBuiltinID() ||
+      SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())))
+    return false;
   const FunctionDecl *Def = nullptr;
   if (!Fn->hasBody(Def)) {
-    // Builtins and the toolkit's declarations (their asm is in their
-    // bodies, which cuda::ptx's names stand for above) write no map; a
-    // user function defined elsewhere may, through a parameter that is a
-    // pointer (or reference) to non-const.
-    const SourceManager &SM = Ctx.getSourceManager();
-    if (Fn->getBuiltinID() ||
-        SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())))
-      return false;
+    // A user function defined elsewhere may, through a parameter that is
+    // a pointer (or reference) to non-const.
     return Fn->isVariadic() ||
            llvm::any_of(Fn->parameters(), [](const ParmVarDecl *P) {
              QualType T = P->getType();
@@ -903,8 +904,15 @@ MapLinker::fromReturn(const CallExpr *Call, const FunctionDecl *Callee,
   if (!Ret || !Ret->getRetValue())
     return std::nullopt;
   Place Inner{Callee, Ret, Folder.contextFor(Call, Callee, Parent)};
-  return Pointer ? fromPointer(Ret->getRetValue(), Inner, Depth + 1, Path)
-                 : fromValue(Ret->getRetValue(), Inner, Depth + 1, Path);
+  const bool Builds = hasDeref(Path);
+  if (Builds)
+    PointerBuilders.push_back(Callee);
+  std::optional<LinkedMap> L =
+      Pointer ? fromPointer(Ret->getRetValue(), Inner, Depth + 1, Path)
+              : fromValue(Ret->getRetValue(), Inner, Depth + 1, Path);
+  if (Builds)
+    PointerBuilders.pop_back();
+  return L;
 }
 
 MapLinker::CallWrite MapLinker::writeThrough(const CallExpr &Call,
@@ -979,8 +987,14 @@ MapLinker::fromOutParam(const CallExpr *Call, const FunctionDecl *Callee,
   if (InLambda)
     return Unknown;
   llvm::SmallVector<const Expr *, 8> Uses(Refs.begin(), Refs.end());
-  return writesThrough(Uses, /*This=*/false, Pointer,
-                       Place{Callee, nullptr, Context}, Depth, Path);
+  const bool Builds = hasDeref(Path);
+  if (Builds)
+    PointerBuilders.push_back(Callee);
+  CallWrite W = writesThrough(Uses, /*This=*/false, Pointer,
+                              Place{Callee, nullptr, Context}, Depth, Path);
+  if (Builds)
+    PointerBuilders.pop_back();
+  return W;
 }
 
 MapLinker::CallWrite MapLinker::writesThrough(llvm::ArrayRef<const Expr *> Uses,
@@ -1187,6 +1201,8 @@ std::optional<LinkedMap> MapLinker::fromVar(const VarDecl *Var, bool Pointee,
     return std::nullopt;
   // A parameter of the host function: the argument of its call.
   if (const auto *Param = dyn_cast<ParmVarDecl>(Var)) {
+    if (Pointee && llvm::is_contained(PointerBuilders, P.Fn))
+      return std::nullopt;
     const Expr *Arg = argumentFor(Param, P.Context);
     if (!Arg ||
         P.Fn->getCanonicalDecl() != P.Context->Callee->getCanonicalDecl())

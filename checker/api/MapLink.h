@@ -174,6 +174,12 @@ private:
   /// link follows from the struct: while the pointee is checked at the
   /// struct's read, that store is no escape of d.
   llvm::SmallVector<const Stmt *, 2> FollowedStores;
+  /// Helpers being followed whose result (or out-parameter) holds the map
+  /// behind a pointer (`return Params{d};`, `out->tma_a = d;`): a pointer
+  /// that comes from one of their parameters is the caller's, which may
+  /// write through it between the call and the read, out of the link's
+  /// sight.
+  llvm::SmallVector<const FunctionDecl *, 2> PointerBuilders;
   KnownMap describe(const LinkedMap &L);
 
   ConstantFolder &Folder;

@@ -7,6 +7,9 @@
 // a loop after the launch runs before the next iteration's launch, so it
 // must provably not write the map (a const pointer parameter, a body that
 // only reads, a runtime function that frees or queries): silent otherwise.
+// A helper that builds the struct from the caller's pointer (`return
+// Params{d}`, `out->tma_a = d`) leaves the caller's later writes through d
+// out of sight: silent too.
 // RUN: %check_clang_tidy %s tma-expect-tx %t -- --load=%tma_plugin -- %cuda_stub_device
 // RUN: %check_clang_tidy %s tma-expect-tx %t -- --load=%tma_plugin -- %cuda_stub_host
 
@@ -193,6 +196,32 @@ void structCopyToUnknownCall(bf16 *a, int m, int k) {
   readsParams<<<1, 128>>>(p);
 }
 
+// Silent: a helper builds the struct from the caller's pointer (returned,
+// or through an out-parameter), and the caller refills the map before the
+// launch.
+PtrParams makeParams(const CUtensorMap *d) { return PtrParams{d, 1}; }
+void fillParams(PtrParams *out, const CUtensorMap *d) {
+  out->tma_a = d;
+  out->n = 1;
+}
+void builtByHelperThenRefilled(bf16 *a, int m, int k) {
+  CUtensorMap small;
+  encodeMap<64, 64>(&small, a, m / 64, k / 64);
+  CUtensorMap *d = deviceMap<128, 64>(a, m / 128, k / 64);
+  PtrParams p = makeParams(d);
+  cudaMemcpy(d, &small, sizeof(CUtensorMap), cudaMemcpyHostToDevice);
+  readsParams<<<1, 128>>>(p);
+}
+void filledByHelperThenRefilled(bf16 *a, int m, int k) {
+  CUtensorMap small;
+  encodeMap<64, 64>(&small, a, m / 64, k / 64);
+  CUtensorMap *d = deviceMap<128, 64>(a, m / 128, k / 64);
+  PtrParams p;
+  fillParams(&p, d);
+  cudaMemcpy(d, &small, sizeof(CUtensorMap), cudaMemcpyHostToDevice);
+  readsParams<<<1, 128>>>(p);
+}
+
 // Silent: a kernel that rewrites maps in global memory runs first.
 void replacedByKernel(bf16 *a, int m, int k) {
   CUtensorMap *d = deviceMap<128, 64>(a, m / 128, k / 64);
@@ -272,29 +301,31 @@ void control(bf16 *a, int m, int k) {
   reads64<<<1, 128>>>(d);
 }
 
+
+
 // Every diagnostic, in order (line numbers of the code above).
-// CHECK-MESSAGES: :55:9: warning: expect-tx of 8192 bytes on 'full' but the copies completing on it in this phase deliver 16384 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
-// CHECK-MESSAGES: :53:5: note: this copy delivers 16384 bytes to 'full'
-// CHECK-MESSAGES: :29:35: note: the tensor map it reads is encoded here: box 64 x 128 of CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-// CHECK-MESSAGES: :272:3: note: and passed to the kernel by this launch
-// CHECK-MESSAGES: :55:9: note: expect 16384 bytes
-// CHECK-MESSAGES: :65:9: warning: expect-tx of 8192 bytes on 'full' but the copies completing on it in this phase deliver 16384 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
-// CHECK-MESSAGES: :63:5: note: this copy delivers 16384 bytes to 'full'
-// CHECK-MESSAGES: :29:35: note: the tensor map it reads is encoded here: box 64 x 128 of CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-// CHECK-MESSAGES: :235:3: note: and passed to the kernel by this launch
-// CHECK-MESSAGES: :65:9: note: expect 16384 bytes
-// CHECK-MESSAGES: :75:9: warning: expect-tx of 8192 bytes on 'full' but the copies completing on it in this phase deliver 16384 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
-// CHECK-MESSAGES: :73:5: note: this copy delivers 16384 bytes to 'full'
-// CHECK-MESSAGES: :29:35: note: the tensor map it reads is encoded here: box 64 x 128 of CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-// CHECK-MESSAGES: :246:5: note: and passed to the kernel by this launch
-// CHECK-MESSAGES: :75:9: note: expect 16384 bytes
-// CHECK-MESSAGES: :85:9: warning: expect-tx of 8192 bytes on 'full' but the copies completing on it in this phase deliver 16384 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
-// CHECK-MESSAGES: :83:5: note: this copy delivers 16384 bytes to 'full'
-// CHECK-MESSAGES: :29:35: note: the tensor map it reads is encoded here: box 64 x 128 of CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-// CHECK-MESSAGES: :258:3: note: and passed to the kernel by this launch
-// CHECK-MESSAGES: :85:9: note: expect 16384 bytes
-// CHECK-MESSAGES: :114:9: warning: expect-tx of 8192 bytes on 'full' but the copies completing on it in this phase deliver 16384 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
-// CHECK-MESSAGES: :112:5: note: this copy delivers 16384 bytes to 'full'
-// CHECK-MESSAGES: :29:35: note: the tensor map it reads is encoded here: box 64 x 128 of CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-// CHECK-MESSAGES: :265:3: note: and passed to the kernel by this launch
-// CHECK-MESSAGES: :114:9: note: expect 16384 bytes
+// CHECK-MESSAGES: :58:9: warning: expect-tx of 8192 bytes on 'full' but the copies completing on it in this phase deliver 16384 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
+// CHECK-MESSAGES: :56:5: note: this copy delivers 16384 bytes to 'full'
+// CHECK-MESSAGES: :32:35: note: the tensor map it reads is encoded here: box 64 x 128 of CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+// CHECK-MESSAGES: :301:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :58:9: note: expect 16384 bytes
+// CHECK-MESSAGES: :68:9: warning: expect-tx of 8192 bytes on 'full' but the copies completing on it in this phase deliver 16384 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
+// CHECK-MESSAGES: :66:5: note: this copy delivers 16384 bytes to 'full'
+// CHECK-MESSAGES: :32:35: note: the tensor map it reads is encoded here: box 64 x 128 of CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+// CHECK-MESSAGES: :264:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :68:9: note: expect 16384 bytes
+// CHECK-MESSAGES: :78:9: warning: expect-tx of 8192 bytes on 'full' but the copies completing on it in this phase deliver 16384 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
+// CHECK-MESSAGES: :76:5: note: this copy delivers 16384 bytes to 'full'
+// CHECK-MESSAGES: :32:35: note: the tensor map it reads is encoded here: box 64 x 128 of CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+// CHECK-MESSAGES: :275:5: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :78:9: note: expect 16384 bytes
+// CHECK-MESSAGES: :88:9: warning: expect-tx of 8192 bytes on 'full' but the copies completing on it in this phase deliver 16384 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
+// CHECK-MESSAGES: :86:5: note: this copy delivers 16384 bytes to 'full'
+// CHECK-MESSAGES: :32:35: note: the tensor map it reads is encoded here: box 64 x 128 of CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+// CHECK-MESSAGES: :287:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :88:9: note: expect 16384 bytes
+// CHECK-MESSAGES: :117:9: warning: expect-tx of 8192 bytes on 'full' but the copies completing on it in this phase deliver 16384 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
+// CHECK-MESSAGES: :115:5: note: this copy delivers 16384 bytes to 'full'
+// CHECK-MESSAGES: :32:35: note: the tensor map it reads is encoded here: box 64 x 128 of CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+// CHECK-MESSAGES: :294:3: note: and passed to the kernel by this launch
+// CHECK-MESSAGES: :117:9: note: expect 16384 bytes
