@@ -41,21 +41,21 @@ namespace {
 /// and the function (or lambda call operator) each call is in.
 class CallIndexer : public RecursiveASTVisitor<CallIndexer> {
 public:
-  using CallMap =
-      llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>;
+  using Item = ConstantFolder::IndexItem;
   using CallerMap = llvm::DenseMap<const CallExpr *, const FunctionDecl *>;
-  /// \p SM null: the whole TU, and only the enclosing function of each
-  /// call (the fallback of enclosingFunction). \p From valid: bodies that
-  /// cannot name a function first named there or later are left out.
-  CallIndexer(CallMap &Calls, CallerMap &Callers, const SourceManager *SM,
-              SourceLocation From = SourceLocation())
-      : Calls(Calls), Callers(Callers), SM(SM), From(From) {}
+  /// \p SM null: only the enclosing function of each call (the fallback of
+  /// enclosingFunction). Otherwise the index in walk order (\p Items), and
+  /// with \p From valid, bodies that cannot name a function first named
+  /// there or later are left out (an Item::LeftOut in their place).
+  CallIndexer(std::vector<Item> *Items, CallerMap &Callers,
+              const SourceManager *SM, SourceLocation From = SourceLocation())
+      : Items(Items), Callers(Callers), SM(SM), From(From) {}
   /// The fallback for one call at \p Around: only the functions whose
   /// source range holds it (everything the walk visits inside a function
   /// lies in its range; an instantiation has its pattern's) are walked.
   CallIndexer(CallerMap &Callers, const SourceManager &Within,
               SourceLocation Around)
-      : Calls(Unused), Callers(Callers), SM(nullptr), Within(&Within),
+      : Callers(Callers), SM(nullptr), Within(&Within),
         Around(Within.getExpansionLoc(Around)) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   // Calls in types (decltype, array bounds) are never evaluated: skipping
@@ -69,6 +69,7 @@ public:
     const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
     if (FD && From.isValid() && cannotNameLater(*FD)) {
       LeftOut = true;
+      Items->push_back({Item::LeftOut, FD, nullptr});
       return true;
     }
     if (FD && Within && !holdsAround(*FD))
@@ -93,27 +94,17 @@ public:
       return true;
     }
     if (const FunctionDecl *Kernel = launchedKernel(*Call))
-      Calls[Kernel->getCanonicalDecl()].push_back(Call);
+      Items->push_back({Item::Direct, Call, Kernel->getCanonicalDecl()});
     if (const FunctionDecl *FD = Call->getDirectCallee())
-      Calls[FD->getCanonicalDecl()].push_back(Call);
+      Items->push_back({Item::Direct, Call, FD->getCanonicalDecl()});
     else if (const auto *Param = functionPointerParam(*Call))
-      ThroughParams.emplace_back(Call, Param);
+      Items->push_back({Item::Through, Call, Param});
     else
-      Indirect.push_back(Call);
+      Items->push_back({Item::Indirect, Call, nullptr});
     if (!Stack.empty())
       Callers[Call] = Stack.back();
     return true;
   }
-
-  /// Other calls through a pointer, such as a local function pointer
-  /// initialised with a function (`auto *kernel = gemm<128>;
-  /// kernel<<<g, b>>>(...)`): the caller resolves what it can.
-  std::vector<const CallExpr *> Indirect;
-
-  /// Calls through a function-pointer parameter (`template <class K>
-  /// void launch(K *kernel, ...) { kernel<<<g, b>>>(...); }`): a call of
-  /// each function that a call of the enclosing function passes.
-  std::vector<std::pair<const CallExpr *, const ParmVarDecl *>> ThroughParams;
 
   /// Some body was left out (cannotNameLater).
   bool LeftOut = false;
@@ -216,8 +207,7 @@ private:
            !Within->isBeforeInTranslationUnit(E, Around);
   }
 
-  CallMap Unused;
-  CallMap &Calls;
+  std::vector<Item> *Items = nullptr;
   CallerMap &Callers;
   const SourceManager *SM;
   const SourceManager *Within = nullptr;
@@ -313,24 +303,59 @@ void ConstantFolder::indexCalls(SourceLocation From) {
   // Built for a place no later than From: it holds what is asked.
   if (Callers && (!Partial || (From.isValid() && !before(From, IndexedFrom))))
     return;
-  // Built for a later place (a function named earlier, a call in a body
-  // left out): once more, leaving nothing out. The first index holds
-  // everything that the first question needs.
-  if (Callers) {
-    From = SourceLocation();
-    CallerOf.clear();
-    ThroughParam.clear();
-  }
-  Callers.emplace();
   ++CostStats::get().IndexWalks;
-  CallIndexer Indexer(*Callers, CallerOf, &Ctx.getSourceManager(), From);
-  Indexer.TraverseAST(Ctx);
-  Partial = Indexer.LeftOut;
+  if (Callers) {
+    // Built for a later place (a function named earlier, a call in a body
+    // left out): once more, leaving nothing out. Only the bodies left out
+    // are walked, each in its place of the first walk's order, which is
+    // then the order of a walk of the whole TU (the order of the contexts).
+    From = SourceLocation();
+    std::vector<IndexItem> Whole;
+    Whole.reserve(IndexItems.size());
+    for (const IndexItem &I : IndexItems) {
+      if (I.K != IndexItem::LeftOut) {
+        Whole.push_back(I);
+        continue;
+      }
+      CallIndexer Indexer(&Whole, CallerOf, &Ctx.getSourceManager());
+      Indexer.TraverseDecl(
+          const_cast<FunctionDecl *>(static_cast<const FunctionDecl *>(I.A)));
+    }
+    IndexItems = std::move(Whole);
+    Partial = false;
+  } else {
+    CallIndexer Indexer(&IndexItems, CallerOf, &Ctx.getSourceManager(), From);
+    Indexer.TraverseAST(Ctx);
+    Partial = Indexer.LeftOut;
+  }
   IndexedFrom = From;
-  for (const CallExpr *Call : Indexer.Indirect)
+  Callers.emplace();
+  ThroughParam.clear();
+  // Other calls through a pointer, such as a local function pointer
+  // initialised with a function (`auto *kernel = gemm<128>;
+  // kernel<<<g, b>>>(...)`): the caller resolves what it can. Calls through
+  // a function-pointer parameter (`template <class K> void launch(K
+  // *kernel, ...) { kernel<<<g, b>>>(...); }`): a call of each function
+  // that a call of the enclosing function passes.
+  llvm::SmallVector<const CallExpr *, 16> Indirect;
+  llvm::SmallVector<std::pair<const CallExpr *, const ParmVarDecl *>, 16>
+      ThroughParams;
+  for (const IndexItem &I : IndexItems) {
+    const auto *Call = static_cast<const CallExpr *>(I.A);
+    if (I.K == IndexItem::Direct)
+      (*Callers)[static_cast<const FunctionDecl *>(I.B)].push_back(Call);
+    else if (I.K == IndexItem::Indirect)
+      Indirect.push_back(Call);
+    else if (I.K == IndexItem::Through)
+      ThroughParams.emplace_back(Call, static_cast<const ParmVarDecl *>(I.B));
+  }
+  // Kept only while a later question may need the bodies left out.
+  if (!Partial)
+    std::vector<IndexItem>().swap(IndexItems);
+  for (const CallExpr *Call : Indirect)
     if (const FunctionDecl *F = calledFunction(Call->getCallee()))
       (*Callers)[F->getCanonicalDecl()].push_back(Call);
-  for (auto [Call, Param] : Indexer.ThroughParams) {
+  for (auto [Call, Param] : ThroughParams) {
     if (!isNeverWritten(Param))
       continue;
     const auto *Outer = cast<FunctionDecl>(Param->getDeclContext());
@@ -408,8 +433,7 @@ const FunctionDecl *ConstantFolder::enclosingFunction(const CallExpr *Call) {
     return false;
   };
   if (Owner && !Owner->isImplicit() && !InLambda(Owner)) {
-    CallIndexer::CallMap Unused;
-    CallIndexer Indexer(Unused, Found, nullptr);
+    CallIndexer Indexer(nullptr, Found, nullptr);
     Indexer.TraverseDecl(const_cast<FunctionDecl *>(Owner));
   } else {
     CallIndexer Indexer(Found, Ctx.getSourceManager(), Call->getBeginLoc());

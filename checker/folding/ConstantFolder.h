@@ -338,6 +338,20 @@ private:
   std::map<std::tuple<const VarDecl *, const Expr *, const CallContext *>,
            FoldedArray>
       ArrayMemo;
+
+public:
+  /// One entry of the contexts index in the order of its walk: a call of
+  /// the function B, a call through a pointer, a call through the
+  /// function-pointer parameter B, or a body left out (A, a FunctionDecl).
+  struct IndexItem {
+    enum Kind : unsigned char { Direct, Indirect, Through, LeftOut } K;
+    const void *A;
+    const void *B;
+  };
+
+private:
+  /// The index's entries while some body is left out (Partial).
+  std::vector<IndexItem> IndexItems;
   /// Calls of each function in the TU, built on first use.
   std::optional<
       llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>>>
