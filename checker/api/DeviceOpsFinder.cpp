@@ -254,9 +254,18 @@ bool DeviceOpsFinder::mayIssueOps(const FunctionDecl *FD, unsigned &Low) {
                !opsOf(*Asm).empty();
     } else if (const auto *Call = cast<CallExpr>(S); opOf(*Call)) {
       Result = true;
-    } else if (addressHelperArgument(*Call)) {
-      continue; // `smem_u32(&bar)`: a conversion of its argument
     } else if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+      // A callee answered "no" adds nothing, whether or not it is an
+      // address helper or a system function: one lookup instead of the
+      // helper's test and the location's (most calls of a host pass).
+      if (const FunctionDecl *CalleeDef = nullptr;
+          Callee->hasBody(CalleeDef)) {
+        auto It = Issues.find(CalleeDef);
+        if (It != Issues.end() && It->second.State == IssueState::No)
+          continue;
+      }
+      if (addressHelperArgument(*Call))
+        continue; // `smem_u32(&bar)`: a conversion of its argument
       if (!SM.isInSystemHeader(SM.getFileLoc(Callee->getLocation())))
         Result = mayIssueOps(Callee, MyLow);
     } else {

@@ -886,6 +886,114 @@ static std::vector<FixItHint> gridConstantFixes(const FunctionDecl &Kernel,
   return Fixes;
 }
 
+//===----------------------------------------------------------------------===//
+// Functions without a site
+//===----------------------------------------------------------------------===//
+
+/// Whether \p DC (a function, or a class or function declared in one)
+/// declares, outside lambdas, a variable whose type holds a map; or
+/// something this scan does not read, whose insides the body walk visits
+/// (a local class's members, a block). Every local variable, static,
+/// extern and structured binding included, is a declaration of the
+/// function it is declared in (of its template instantiation too), so a
+/// false answer means that checkMapCopies has no local candidate.
+static bool declaresMapOrUnread(const DeclContext &DC, bool InLambda) {
+  for (const Decl *D : DC.decls()) {
+    if (const auto *V = dyn_cast<VarDecl>(D)) {
+      if (!InLambda && !isa<ParmVarDecl>(V) && holdsMap(V->getType()))
+        return true;
+      continue;
+    }
+    if (const auto *B = dyn_cast<BindingDecl>(D)) {
+      if (const ValueDecl *Whole = B->getDecomposedDecl();
+          !InLambda && Whole && holdsMap(Whole->getType()))
+        return true;
+      continue;
+    }
+    if (const auto *R = dyn_cast<CXXRecordDecl>(D)) {
+      // A lambda's closure: its call operator is another function.
+      if (!R->isLambda() || declaresMapOrUnread(*R, /*InLambda=*/true))
+        return true;
+      continue;
+    }
+    if (const auto *T = dyn_cast<FunctionTemplateDecl>(D)) {
+      // A generic lambda's call operator.
+      if (declaresMapOrUnread(*T->getTemplatedDecl(), InLambda))
+        return true;
+      continue;
+    }
+    if (const auto *F = dyn_cast<FunctionDecl>(D)) {
+      if (declaresMapOrUnread(*F, InLambda))
+        return true;
+      continue;
+    }
+    if (isa<EnumDecl>(D))
+      continue;
+    if (isa<DeclContext>(D))
+      return true;
+  }
+  return false;
+}
+
+/// Whether a call in \p E (a lambda's capture initialiser) is named like a
+/// cuda::ptx::tensormap_replace_* function.
+static bool callsReplace(const Stmt *E) {
+  if (!E)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *FD = Call->getDirectCallee();
+        FD && FD->getIdentifier() &&
+        FD->getName().starts_with("tensormap_replace_"))
+      return true;
+  return llvm::any_of(E->children(), callsReplace);
+}
+
+/// Whether \p Body (its lambdas' bodies included) holds an asm text that
+/// names tensormap.replace or a call named tensormap_replace_*: the sites
+/// checkReplaceValues reads. From the finder's list of the body's asm
+/// statements and calls, which the other checks have asked for already:
+/// it reaches every site of checkReplaceValues' walk but those of a local
+/// class (declaresMapOrUnread sends such a body to the walk) and those in
+/// the unevaluated operands of a type (decltype), which never run.
+static bool mayReplace(DeviceOpsFinder &Finder, const Stmt *Body) {
+  for (const DeviceOpsFinder::OpStmt &OS : Finder.opStmtsOf(Body)) {
+    if (const auto *L = dyn_cast<LambdaExpr>(OS.S)) {
+      if (llvm::any_of(L->capture_inits(), callsReplace) ||
+          mayReplace(Finder, L->getBody()))
+        return true;
+      continue;
+    }
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(OS.S)) {
+      const auto *Text =
+          dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr());
+      if (Text && Text->getCharByteWidth() == 1 &&
+          Text->getString().contains("tensormap.replace"))
+        return true;
+      continue;
+    }
+    const FunctionDecl *Callee = cast<CallExpr>(OS.S)->getDirectCallee();
+    if (Callee && Callee->getIdentifier() &&
+        Callee->getName().starts_with("tensormap_replace_"))
+      return true;
+  }
+  return false;
+}
+
+/// Whether a rule of a __device__ function (not a kernel) can report in
+/// \p FD: a map it holds by value (a parameter or a local) or a
+/// tensormap.replace. A host pass hands over thousands of
+/// __host__ __device__ bodies (CuTe's) that have neither: their walk was
+/// most of the check's instructions.
+static bool mayHoldSite(const FunctionDecl &FD, DeviceOpsFinder &Finder) {
+  for (const ParmVarDecl *P : FD.parameters()) {
+    QualType T = P->getType();
+    if (!T->isReferenceType() && !T->isPointerType() && holdsMap(T))
+      return true;
+  }
+  return declaresMapOrUnread(FD, /*InLambda=*/false) ||
+         mayReplace(Finder, FD.getBody());
+}
+
 void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = *Result.SourceManager;
@@ -893,6 +1001,10 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
       Fn && !Fn->hasAttr<CUDAGlobalAttr>()) {
     if (!Fn->isDependentContext() && Fn->getBody() &&
         !SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation()))) {
+      if (!OpsFinder)
+        OpsFinder = DeviceOpsFinder::forTranslationUnit(Ctx);
+      if (!mayHoldSite(*Fn, *OpsFinder))
+        return;
       if (!Folder)
         Folder = ConstantFolder::forTranslationUnit(Ctx);
       checkMapCopies(*Fn, Ctx, SM);
