@@ -95,7 +95,7 @@ void BulkCopyCheck::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   // Templates are checked per instantiation; system headers (the cuda::ptx
   // wrappers are themselves asm) not at all.
-  if (Fn->isDependentContext() || !Fn->getBody() ||
+  if (isDependentFunction(*Fn) || !Fn->getBody() ||
       SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())))
     return;
   if (!Folder)

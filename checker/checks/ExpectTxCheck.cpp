@@ -332,7 +332,7 @@ void ExpectTxCheck::noteCopy(const DeviceOp &Op, SourceLocation Loc,
 void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FnId);
   const SourceManager &SM = *Result.SourceManager;
-  if (Fn->isDependentContext() || !Fn->getBody() ||
+  if (isDependentFunction(*Fn) || !Fn->getBody() ||
       SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())))
     return;
   if (!Folder)

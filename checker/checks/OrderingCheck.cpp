@@ -161,7 +161,7 @@ std::optional<FixItHint> syncFix(const KernelSequence &K,
 void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FnId);
   const SourceManager &SM = *Result.SourceManager;
-  if (Fn->isDependentContext() || !Fn->getBody() ||
+  if (isDependentFunction(*Fn) || !Fn->getBody() ||
       SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())))
     return;
   if (!Model)

@@ -7,9 +7,12 @@
 #include "checks/SharedMatchers.h"
 #include "folding/Stats.h"
 
+#include "clang/AST/ASTLambda.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -35,11 +38,41 @@ AST_MATCHER_P(CallExpr, wantedBy, const SharedMatchers *, Shared) {
 }
 } // namespace
 
+/// The answers of isDependentFunction for the lambda call operators of the
+/// TU being matched (cleared at its start and end).
+static thread_local llvm::DenseMap<const FunctionDecl *, bool> Dependent;
+
+bool isDependentFunction(const FunctionDecl &Fn) {
+  // DeclContext::isDependentContext for a lambda's call operator: a generic
+  // lambda's is a template; otherwise its closure type decides, or the
+  // context the closure type is declared in. Any other function: clang's
+  // answer, which stops at its first non-lambda context's.
+  const auto *Op = dyn_cast<CXXMethodDecl>(&Fn);
+  if (!Op || !Op->getParent()->isLambda() || !isLambdaCallOperator(Op))
+    return Fn.isDependentContext();
+  if (auto It = Dependent.find(Op); It != Dependent.end())
+    return It->second;
+  const CXXRecordDecl *Closure = Op->getParent();
+  bool Result;
+  if (Op->getDescribedFunctionTemplate() || Op->getFriendObjectKind() ||
+      Closure->getDescribedClassTemplate() || Closure->isDependentLambda())
+    Result = Op->isDependentContext();
+  else if (Closure->isNeverDependentLambda())
+    Result = false;
+  else if (const auto *Outer =
+               dyn_cast_or_null<FunctionDecl>(Closure->getParent()))
+    Result = isDependentFunction(*Outer);
+  else
+    Result = Closure->getParent() && Closure->getParent()->isDependentContext();
+  Dependent[Op] = Result;
+  return Result;
+}
+
 bool matchedOnItsOwn(const LambdaExpr &Lambda) {
   const CXXMethodDecl *Op = Lambda.getCallOperator();
-  return Op && Op->getBody() && !Op->isDependentContext() &&
-         Op->isThisDeclarationADefinition() &&
-         (Op->hasAttr<CUDADeviceAttr>() || Op->hasAttr<CUDAGlobalAttr>());
+  return Op && Op->getBody() && Op->isThisDeclarationADefinition() &&
+         (Op->hasAttr<CUDADeviceAttr>() || Op->hasAttr<CUDAGlobalAttr>()) &&
+         !isDependentFunction(*Op);
 }
 
 std::shared_ptr<SharedMatchers>
@@ -103,6 +136,10 @@ void SharedMatchers::run(const MatchFinder::MatchResult &Result) {
   // Through MatchCallback::run, as MatchFinder itself calls a check (it
   // sets the check's AST context before check()).
   if (const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FunctionId)) {
+    // Templates are checked per instantiation: every check returned at
+    // once for a dependent function, each asking clang again.
+    if (isDependentFunction(*Fn))
+      return;
     const bool Kernel = Fn->hasAttr<CUDAGlobalAttr>();
     for (const FunctionSub &S : FunctionSubs)
       if (S.Which == Functions::DeviceOrKernel || Kernel)
@@ -117,6 +154,7 @@ void SharedMatchers::run(const MatchFinder::MatchResult &Result) {
 
 void SharedMatchers::onStartOfTranslationUnit() {
   CostStats::get() = CostStats();
+  Dependent.clear();
   for (MatchFinder::MatchCallback *Check : Checks)
     Check->onStartOfTranslationUnit();
 }
@@ -124,6 +162,7 @@ void SharedMatchers::onStartOfTranslationUnit() {
 void SharedMatchers::onEndOfTranslationUnit() {
   for (MatchFinder::MatchCallback *Check : Checks)
     Check->onEndOfTranslationUnit();
+  Dependent.clear();
   const char *Stats = std::getenv("TMA_TIDY_STATS");
   if (!Stats || !*Stats || *Stats == '0')
     return;

@@ -87,6 +87,12 @@ private:
 /// lambdas were walked D, D - 1, ... times).
 bool matchedOnItsOwn(const LambdaExpr &Lambda);
 
+/// Fn->isDependentContext(), memoised per lambda call operator for the
+/// translation unit being matched: clang's answer walks up every enclosing
+/// context, and a lambda D deep asked it D levels up. The functions matcher
+/// hands no function for which this is true to the checks.
+bool isDependentFunction(const FunctionDecl &Fn);
+
 } // namespace clang::tidy::tma
 
 #endif // TMA_TIDY_CHECKS_SHAREDMATCHERS_H

@@ -999,7 +999,7 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   if (const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(KernelId);
       Fn && !Fn->hasAttr<CUDAGlobalAttr>()) {
-    if (!Fn->isDependentContext() && Fn->getBody() &&
+    if (!isDependentFunction(*Fn) && Fn->getBody() &&
         !SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation()))) {
       if (!OpsFinder)
         OpsFinder = DeviceOpsFinder::forTranslationUnit(Ctx);
@@ -1014,7 +1014,7 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
   }
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>(KernelId);
   // Templates are checked per instantiation.
-  if (Kernel->isDependentContext() || !Kernel->getBody())
+  if (isDependentFunction(*Kernel) || !Kernel->getBody())
     return;
   if (!Folder)
     Folder = ConstantFolder::forTranslationUnit(Ctx);
