@@ -12,14 +12,20 @@ prefix="$(mktemp -d)"
 trap 'rm -rf "$prefix"' EXIT
 dpkg-deb -x "$deb" "$prefix"
 echo "$deb: Depends: $(dpkg-deb -f "$deb" Depends)"
-"$prefix/usr/bin/tma-tidy" --version | grep -q '^tma-tidy '
+# Outputs are captured before grep -q reads them: grep -q stops at the first
+# match, and a writer still writing into the pipe then dies of SIGPIPE,
+# which pipefail turns into a failure (exit 141).
+version="$("$prefix/usr/bin/tma-tidy" --version)"
+grep -q '^tma-tidy ' <<<"$version"
 out="$("$prefix/usr/bin/tma-tidy" --quiet \
   "$prefix/usr/share/doc/tma-tidy/examples/kernels.cu" -- -x cuda \
   --cuda-gpu-arch=sm_90a --cuda-path=/usr/local/cuda -std=c++17 \
   -Wno-unknown-cuda-version 2>&1)"
 grep -q 'MBAR-TX-EQUALS-BYTES' <<<"$out" || { echo "$out"; exit 1; }
-clang-tidy-22 --load="$prefix/usr/lib/tma-tidy/TmaTidy.so" --checks='-*,tma-*' \
-  --quiet "$prefix/usr/share/doc/tma-tidy/examples/descriptors.cu" -- -x cuda \
+out="$(clang-tidy-22 --load="$prefix/usr/lib/tma-tidy/TmaTidy.so" \
+  --checks='-*,tma-*' --quiet \
+  "$prefix/usr/share/doc/tma-tidy/examples/descriptors.cu" -- -x cuda \
   --cuda-host-only --cuda-path=/usr/local/cuda -std=c++17 \
-  -Wno-unknown-cuda-version 2>&1 | grep -q 'TMAP-ENC-GSTRIDE-UNITS'
+  -Wno-unknown-cuda-version 2>&1 || true)"
+grep -q 'TMAP-ENC-GSTRIDE-UNITS' <<<"$out" || { echo "$out"; exit 1; }
 echo "package: installed into a clean prefix; tma-tidy and the plugin ran on the examples"
