@@ -935,16 +935,21 @@ static bool declaresMapOrUnread(const DeclContext &DC, bool InLambda) {
   return false;
 }
 
+/// Whether \p Call's callee is named like a cuda::ptx::tensormap_replace_*
+/// function (the name only: a cheap pre-filter of the walk).
+static bool namedLikeReplace(const CallExpr &Call) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  return FD && FD->getIdentifier() &&
+         FD->getName().starts_with("tensormap_replace_");
+}
+
 /// Whether a call in \p E (a lambda's capture initialiser) is named like a
 /// cuda::ptx::tensormap_replace_* function.
 static bool callsReplace(const Stmt *E) {
   if (!E)
     return false;
-  if (const auto *Call = dyn_cast<CallExpr>(E))
-    if (const FunctionDecl *FD = Call->getDirectCallee();
-        FD && FD->getIdentifier() &&
-        FD->getName().starts_with("tensormap_replace_"))
-      return true;
+  if (const auto *Call = dyn_cast<CallExpr>(E); Call && namedLikeReplace(*Call))
+    return true;
   return llvm::any_of(E->children(), callsReplace);
 }
 
@@ -971,9 +976,7 @@ static bool mayReplace(DeviceOpsFinder &Finder, const Stmt *Body) {
         return true;
       continue;
     }
-    const FunctionDecl *Callee = cast<CallExpr>(OS.S)->getDirectCallee();
-    if (Callee && Callee->getIdentifier() &&
-        Callee->getName().starts_with("tensormap_replace_"))
+    if (namedLikeReplace(*cast<CallExpr>(OS.S)))
       return true;
   }
   return false;
