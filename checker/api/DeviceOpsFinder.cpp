@@ -13,6 +13,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
@@ -169,6 +170,13 @@ static void collectOpStmts(const Stmt *S, bool Discarded,
     Extras.Hidden.push_back(I->getExpr());
   else if (const auto *O = dyn_cast<OpaqueValueExpr>(S))
     Extras.Hidden.push_back(O->getSourceExpr());
+  else if (const auto *D = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+        VD && VD->hasAttr<CUDASharedAttr>())
+      Extras.NamesShared = true;
+  } else if (isa<IndirectGotoStmt, CXXTryStmt, MSAsmStmt, SEHTryStmt,
+                 CoroutineBodyStmt>(S))
+    Extras.Irregular = true;
   // Of an `if constexpr`, only the init statement and the branch taken are
   // compiled.
   if (const auto *If = dyn_cast<IfStmt>(S); If && If->isConstexpr())

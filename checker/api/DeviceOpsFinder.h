@@ -113,6 +113,12 @@ public:
   struct BodyExtras {
     std::vector<const CXXConstructExpr *> Constructs;
     std::vector<const Expr *> Hidden;
+    /// A reference to a `__shared__` variable (a buffer access KernelModel
+    /// may record without a parameter).
+    bool NamesShared = false;
+    /// An indirect goto, a try, a Microsoft or SEH statement: control flow
+    /// or code that KernelModel does not follow.
+    bool Irregular = false;
   };
   const BodyExtras &extrasOf(const Stmt *Body);
 

@@ -185,6 +185,60 @@ std::optional<unsigned> asmSharedReadOperand(llvm::StringRef Opcode,
   return std::nullopt;
 }
 
+llvm::SmallVector<AsmLine, 4> asmLines(llvm::StringRef Text) {
+  llvm::SmallVector<AsmLine, 4> Out;
+  llvm::SmallVector<llvm::StringRef, 16> Lines;
+  Text.split(Lines, ';');
+  for (llvm::StringRef Line : Lines) {
+    // Several instructions may share a line; braces and labels go.
+    Line = Line.trim(" \t\r\n{}");
+    if (Line.contains(':') && !Line.contains("::"))
+      Line = Line.split(':').second.trim(" \t\r\n{}");
+    while (Line.contains('\n'))
+      Line = Line.split('\n').second.trim(" \t\r{}");
+    if (Line.consume_front("@"))
+      Line = Line.split(' ').second.trim();
+    auto [Opcode, Operands] = Line.split(' ');
+    Opcode = Opcode.split('\t').first;
+    AsmLine L{AsmLineKind::Opaque, Opcode, Operands, std::nullopt};
+    if (Opcode.starts_with("cp.async.bulk.commit_group")) {
+      L.Kind = AsmLineKind::Commit;
+    } else if (Opcode.starts_with("cp.async.bulk.wait_group")) {
+      L.Kind = AsmLineKind::WaitGroup;
+    } else if (Opcode.starts_with("stmatrix") ||
+               Opcode.starts_with("st.shared")) {
+      L.Kind = AsmLineKind::SharedWrite;
+      L.Address = memoryOperand(Operands);
+    } else if (auto Read = asmSharedReadOperand(Opcode, Operands)) {
+      L.Kind = AsmLineKind::SharedRead;
+      L.Address = Read;
+    } else if (Opcode.starts_with("cp.async.wait_group") ||
+               Opcode.starts_with("cp.async.wait_all")) {
+      L.Kind = AsmLineKind::CpAsyncWait;
+    } else if (Opcode.starts_with("bar.") || Opcode.starts_with("barrier.")) {
+      L.Kind = AsmLineKind::ThreadSync;
+    } else if (Opcode.starts_with("mbarrier.inval")) {
+      L.Kind = AsmLineKind::Inval;
+    } else if ((Opcode.starts_with("tensormap.replace") &&
+                Opcode.contains(".global.")) ||
+               Opcode.starts_with("tensormap.cp_fenceproxy.global")) {
+      L.Kind = AsmLineKind::MapWrite;
+    } else if (Opcode.starts_with("mbarrier.") ||
+               Opcode.starts_with("cp.async.bulk") ||
+               Opcode.starts_with("cp.reduce.async.bulk") ||
+               Opcode.starts_with("st.bulk") ||
+               Opcode.starts_with("fence.proxy") ||
+               Opcode.starts_with("fence.mbarrier_init")) {
+      L.Kind = AsmLineKind::Tma;
+    } else if (!Opcode.starts_with("fence.") &&
+               !Opcode.starts_with("membar.")) {
+      continue; // nothing the model reads
+    }
+    Out.push_back(L);
+  }
+  return Out;
+}
+
 namespace {
 /// One step from the root to the barrier.
 struct Step {

@@ -24,6 +24,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
@@ -78,6 +79,31 @@ std::optional<unsigned> asmSharedReadOperand(llvm::StringRef Opcode,
 
 /// The `[%n]` memory operand of an instruction's operand list.
 std::optional<unsigned> memoryOperand(llvm::StringRef Operands);
+
+/// What one instruction of an inline asm text gives the kernel model
+/// besides the device ops the finder recognises in it.
+enum class AsmLineKind {
+  Commit,      ///< cp.async.bulk.commit_group
+  WaitGroup,   ///< cp.async.bulk.wait_group{.read} N
+  SharedWrite, ///< stmatrix, st.shared: a generic store to shared memory
+  SharedRead,  ///< ld.shared, ldmatrix (asmSharedReadOperand)
+  CpAsyncWait, ///< cp.async.wait_group / wait_all: a wait on no barrier
+  ThreadSync,  ///< bar.*, barrier.*
+  Inval,       ///< mbarrier.inval
+  MapWrite,    ///< tensormap.replace (.global), tensormap.cp_fenceproxy
+  Tma,         ///< another mbarrier / bulk / proxy-fence instruction
+  Opaque,      ///< any other fence or membar
+};
+struct AsmLine {
+  AsmLineKind Kind;
+  llvm::StringRef Opcode, Operands;
+  /// SharedWrite, SharedRead: the operand number of the address.
+  std::optional<unsigned> Address;
+};
+/// The instructions of \p Text that give the model something, in text
+/// order (those that give nothing, wgmma, mov, setmaxnreg, arithmetic, are
+/// left out): a text for which it is empty shows no event but its ops.
+llvm::SmallVector<AsmLine, 4> asmLines(llvm::StringRef Text);
 
 /// A barrier as the model names it: the `__shared__` variable at its root,
 /// the fields and indices down to the 8-byte mbarrier, as a key, and

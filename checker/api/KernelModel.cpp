@@ -168,6 +168,21 @@ std::optional<std::uint64_t> firstIntegral(const TemplateArgumentList *Args) {
   return std::nullopt;
 }
 
+/// Library functions without a visible body that stand for a bulk-group
+/// commit or wait (Builder::namedEvent).
+bool isCommitName(llvm::StringRef Name) {
+  return Name == "cp_async_bulk_commit_group" || Name == "tma_store_arrive";
+}
+bool isWaitGroupName(llvm::StringRef Name) {
+  return Name == "cp_async_bulk_wait_group_read" ||
+         Name == "cp_async_bulk_wait_group" || Name == "tma_store_wait";
+}
+/// cuda::ptx's writes of a tensor map (Builder::tensorMapWrite).
+bool isMapWriteName(llvm::StringRef Name) {
+  return Name.starts_with("tensormap_replace_") ||
+         Name == "tensormap_cp_fenceproxy";
+}
+
 /// Whether \p S is a loop statement (its condition decides how often the
 /// body runs, not which threads run it).
 bool isLoop(const Stmt *S) {
@@ -992,56 +1007,46 @@ private:
     // groups, inval, other fences; and TMA instructions it did not
     // recognise, which make the statement opaque.
     unsigned TmaLines = 0;
-    llvm::SmallVector<llvm::StringRef, 16> Lines;
-    llvm::StringRef(Text->getString()).split(Lines, ';');
-    for (llvm::StringRef Line : Lines) {
-      // Several instructions may share a line; braces and labels go.
-      Line = Line.trim(" \t\r\n{}");
-      if (Line.contains(':') && !Line.contains("::"))
-        Line = Line.split(':').second.trim(" \t\r\n{}");
-      while (Line.contains('\n'))
-        Line = Line.split('\n').second.trim(" \t\r{}");
-      if (Line.consume_front("@"))
-        Line = Line.split(' ').second.trim();
-      auto [Opcode, Operands] = Line.split(' ');
-      Opcode = Opcode.split('\t').first;
-      if (Opcode.starts_with("cp.async.bulk.commit_group")) {
+    using events::AsmLineKind;
+    for (const events::AsmLine &L : events::asmLines(Text->getString())) {
+      switch (L.Kind) {
+      case AsmLineKind::Commit:
         simple(EventKind::Commit, Loc);
-      } else if (Opcode.starts_with("cp.async.bulk.wait_group")) {
+        break;
+      case AsmLineKind::WaitGroup: {
         Event E;
         E.Kind = EventKind::WaitGroup;
-        E.Depth = asmDepth(S, Operands);
+        E.Depth = asmDepth(S, L.Operands);
         emit(E, Loc);
-      } else if (Opcode.starts_with("stmatrix") ||
-                 Opcode.starts_with("st.shared")) {
+        break;
+      }
+      case AsmLineKind::SharedWrite:
         // A generic store to shared memory at a 32-bit shared address.
-        asmAccess(S, events::memoryOperand(Operands), EventKind::GenericWrite,
-                  Loc);
-      } else if (auto Read = events::asmSharedReadOperand(Opcode, Operands)) {
-        asmAccess(S, Read, EventKind::GenericRead, Loc);
-      } else if (Opcode.starts_with("cp.async.wait_group") ||
-                 Opcode.starts_with("cp.async.wait_all")) {
+        asmAccess(S, L.Address, EventKind::GenericWrite, Loc);
+        break;
+      case AsmLineKind::SharedRead:
+        asmAccess(S, L.Address, EventKind::GenericRead, Loc);
+        break;
+      case AsmLineKind::CpAsyncWait:
         // cp.async copies (cuda::pipeline<thread_scope_thread>'s
         // memcpy_async) complete here: a wait on no barrier the model names.
         simple(EventKind::BarrierWait, Loc);
-      } else if (Opcode.starts_with("bar.") || Opcode.starts_with("barrier.")) {
+        break;
+      case AsmLineKind::ThreadSync:
         simple(EventKind::ThreadSync, Loc);
-      } else if (Opcode.starts_with("mbarrier.inval")) {
+        break;
+      case AsmLineKind::Inval:
         simple(EventKind::BarrierInval, Loc);
-      } else if ((Opcode.starts_with("tensormap.replace") &&
-                  Opcode.contains(".global.")) ||
-                 Opcode.starts_with("tensormap.cp_fenceproxy.global")) {
-        mapEvent(EventKind::MapWrite, asmMapOperand(S, Operands), Loc);
-      } else if (Opcode.starts_with("mbarrier.") ||
-                 Opcode.starts_with("cp.async.bulk") ||
-                 Opcode.starts_with("cp.reduce.async.bulk") ||
-                 Opcode.starts_with("st.bulk") ||
-                 Opcode.starts_with("fence.proxy") ||
-                 Opcode.starts_with("fence.mbarrier_init")) {
+        break;
+      case AsmLineKind::MapWrite:
+        mapEvent(EventKind::MapWrite, asmMapOperand(S, L.Operands), Loc);
+        break;
+      case AsmLineKind::Tma:
         ++TmaLines;
-      } else if (Opcode.starts_with("fence.") ||
-                 Opcode.starts_with("membar.")) {
+        break;
+      case AsmLineKind::Opaque:
         simple(EventKind::Opaque, Loc);
+        break;
       }
     }
     if (TmaLines > Ops.size())
@@ -1054,12 +1059,11 @@ private:
     if (!FD.getIdentifier())
       return false;
     llvm::StringRef Name = FD.getName();
-    if (Name == "cp_async_bulk_commit_group" || Name == "tma_store_arrive") {
+    if (isCommitName(Name)) {
       simple(EventKind::Commit, Loc);
       return true;
     }
-    if (Name == "cp_async_bulk_wait_group_read" ||
-        Name == "cp_async_bulk_wait_group" || Name == "tma_store_wait") {
+    if (isWaitGroupName(Name)) {
       Event E;
       E.Kind = EventKind::WaitGroup;
       E.Depth = firstIntegral(FD.getTemplateSpecializationArgs());
@@ -1176,7 +1180,7 @@ private:
                              !cast<CXXMethodDecl>(FD)->isStatic()
                          ? 1
                          : 0;
-    bool SharedArg = false;
+    bool SharedArg = false, MapArg = false;
     for (unsigned I = 0; I < FD->getNumParams() && I + Shift < C.getNumArgs();
          ++I) {
       const Expr *Arg = bound(C.getArg(I + Shift));
@@ -1184,6 +1188,7 @@ private:
       bool Whole = false;
       SharedArg |= sharedRoot(Arg, Whole, bindings(), nullptr, false,
                               &Aliases) != nullptr;
+      MapArg = MapArg || namesMapPointer(Arg);
     }
     // A helper that showed no event and gets no shared buffer now shows
     // none again (its events other than buffer accesses do not depend on
@@ -1201,7 +1206,7 @@ private:
       AllBindings[P] = Arg;
     }
     Frames.push_back(std::move(Frame));
-    callee(FD, C.getBeginLoc());
+    callee(FD, C.getBeginLoc(), SharedArg || MapArg);
     Frames.pop_back();
     for (const auto &[P, Old] : Saved) {
       if (Old)
@@ -1233,7 +1238,42 @@ private:
     return E;
   }
 
-  void callee(const FunctionDecl *FD, SourceLocation Loc) {
+  /// Whether \p E, through the bindings, names a tensor-map pointer
+  /// parameter the way mapWrite follows a store's target: a helper given
+  /// it may write a kernel's map through its parameter.
+  bool namesMapPointer(const Expr *E) const {
+    while (E) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+        const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
+        if (const ParamBindings *B = bindings(); P && B)
+          if (const Expr *Arg = B->lookup(P)) {
+            E = Arg;
+            continue;
+          }
+        return P && isTensorMapPointer(P->getType());
+      }
+      if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+        E = A->getBase();
+      else if (const auto *M = dyn_cast<MemberExpr>(E))
+        E = M->getBase();
+      else if (const auto *U = dyn_cast<UnaryOperator>(E);
+               U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf))
+        E = U->getSubExpr();
+      else if (const auto *C = dyn_cast<CastExpr>(E))
+        E = C->getSubExpr();
+      else if (const auto *B = dyn_cast<BinaryOperator>(E);
+               B && B->isAdditiveOp())
+        E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+      else
+        return false;
+    }
+    return false;
+  }
+
+  /// \p Bound: some parameter of \p FD stands for a shared buffer or a
+  /// kernel's tensor map at this call.
+  void callee(const FunctionDecl *FD, SourceLocation Loc, bool Bound = false) {
     if (namedEvent(*FD, Loc) || events::ordersNothing(*FD))
       return;
     if (unsigned ID = FD->getBuiltinID()) {
@@ -1251,6 +1291,10 @@ private:
       simple(EventKind::Opaque, Loc);
       return;
     }
+    // A helper that provably shows nothing (math, wgmma, index helpers)
+    // would leave no node: neither its CFG nor its walk is needed.
+    if (!Bound && Model.showsNothing(Def, Stack.size() + 1))
+      return;
     // Events of a helper point at its call (or construction) in the body.
     bool Outer = InHelper;
     if (!InHelper)
@@ -1419,6 +1463,104 @@ KernelModel::Reach KernelModel::reachOf(
     Reaches[{Def, Depth}] = R;
   Partial |= Mine;
   return R;
+}
+
+bool KernelModel::showsNothing(const FunctionDecl *Def, unsigned Depth) {
+  Chain Scan;
+  bool Partial = false;
+  return silent(Def, Depth, Scan, Partial);
+}
+
+bool KernelModel::silentCallee(const FunctionDecl *FD, unsigned Depth,
+                               Chain &Scan, bool &Partial) {
+  // Builder::callee's order: named events, builtins, body-less functions,
+  // the inlining depth and recursion, then the body.
+  if (FD->getIdentifier() &&
+      (isCommitName(FD->getName()) || isWaitGroupName(FD->getName())))
+    return false;
+  if (events::ordersNothing(*FD))
+    return true;
+  if (unsigned ID = FD->getBuiltinID())
+    return events::builtinRole(Ctx.BuiltinInfo.getName(ID)) ==
+           events::IntrinsicRole::None;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def)
+    return events::bodylessRole(*FD) == events::IntrinsicRole::None;
+  if (Depth > MaxDepth)
+    return false;
+  if (llvm::is_contained(Scan, Def)) {
+    Partial = true; // a recursion: opaque where the model meets it
+    return false;
+  }
+  return silent(Def, Depth + 1, Scan, Partial);
+}
+
+bool KernelModel::silent(const FunctionDecl *Def, unsigned Depth, Chain &Scan,
+                         bool &Partial) {
+  if (auto It = Silent.find({Def, Depth}); It != Silent.end())
+    return It->second;
+  // A lambda's body names the variables of the function around it, which
+  // its call's arguments do not bind.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+      MD && MD->getParent()->isLambda())
+    return Silent[{Def, Depth}] = false;
+  Scan.push_back(Def);
+  bool Mine = false, Quiet = true;
+  // What Builder::element may meet: the finder's list of the body's asm
+  // statements, calls and lambdas, its constructions, and the expressions
+  // of default arguments and opaque values, read as bodies of their own
+  // (a superset of the CFG's elements, as for reachOf).
+  std::vector<const Stmt *> Work{Def->getBody()};
+  while (Quiet && !Work.empty()) {
+    const Stmt *Root = Work.back();
+    Work.pop_back();
+    if (!Root)
+      continue;
+    const DeviceOpsFinder::BodyExtras &X = Finder->extrasOf(Root);
+    // A generic access to a buffer needs a `__shared__` variable named in
+    // the body (or a bound parameter, which the caller rules out).
+    if (X.NamesShared || X.Irregular) {
+      Quiet = false;
+      break;
+    }
+    for (const DeviceOpsFinder::OpStmt &OS : Finder->opStmtsOf(Root)) {
+      if (const auto *Asm = dyn_cast<GCCAsmStmt>(OS.S)) {
+        const auto *Text =
+            dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr());
+        Quiet = !Asm->isAsmGoto() && Text && Finder->opsOf(*Asm).empty() &&
+                events::asmLines(Text->getString()).empty();
+      } else if (const auto *C = dyn_cast<CallExpr>(OS.S)) {
+        // Builder::call: ops, calls through pointers, the library calls
+        // it reads by name, then the callee.
+        const FunctionDecl *FD = C->getDirectCallee();
+        const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+        Quiet = FD && !Finder->opOf(*C) &&
+                !(FD->getIdentifier() && isMapWriteName(FD->getName())) &&
+                !(MD && (events::barrierMember(*MD).Arrives ||
+                         events::barrierMember(*MD).Waits)) &&
+                !events::libcudacxxInitBarrier(*FD, *C) &&
+                silentCallee(FD, Depth, Scan, Mine);
+      } else {
+        Quiet = false; // a lambda
+      }
+      if (!Quiet)
+        break;
+    }
+    for (const CXXConstructExpr *C : X.Constructs) {
+      if (!Quiet)
+        break;
+      const CXXConstructorDecl *Ctor = C->getConstructor();
+      if (Ctor && !Ctor->isTrivial())
+        Quiet = silentCallee(Ctor, Depth, Scan, Mine);
+    }
+    for (const Expr *E : X.Hidden)
+      Work.push_back(E);
+  }
+  Scan.pop_back();
+  if (!Mine)
+    Silent[{Def, Depth}] = Quiet;
+  Partial |= Mine;
+  return Quiet;
 }
 
 const KernelSequence *KernelModel::sequenceOf(const FunctionDecl *Kernel) {

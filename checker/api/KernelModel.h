@@ -10,8 +10,11 @@
 // expression an element, in evaluation order; built once per function of
 // the TU); the kernel's blocks become the nodes of a rules/OrderingFlow in
 // reverse post-order, and a helper's blocks are spliced in at its call, its
-// returns leading back to the call's block. Events attach to the node of
-// the element that issues them. The device ops come from
+// returns leading back to the call's block; a helper that provably shows
+// no event (showsNothing: no op, no asm instruction the model reads, no
+// `__shared__` variable named, no parameter bound to a shared buffer or a
+// kernel's tensor map, the same for what it calls) gets neither CFG nor
+// walk. Events attach to the node of the element that issues them. The device ops come from
 // api/DeviceOpsFinder (each op is recognised there and nowhere else); this
 // file adds what orders them: generic stores to __shared__ buffers,
 // __syncthreads and the PTX thread barriers, bulk-group commits and waits
@@ -40,6 +43,7 @@
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -125,7 +129,26 @@ public:
     bool Tma = false, Store = false;
   };
 
+  /// Whether the walk of \p Def's body at depth \p Depth of the model's
+  /// stack (the kernel's is 1), with no parameter standing for a shared
+  /// buffer or a kernel's tensor map, provably shows no event and follows
+  /// every statement: no op, no asm instruction the model reads, no
+  /// reference to a `__shared__` variable, no lambda, no control flow the
+  /// CFG walk gives up on, and every call and construction it may follow
+  /// shows none either (to the model's inlining depth). Read from the
+  /// finder's lists of the body, without a CFG; memoised per function and
+  /// depth. The model then neither builds the helper's CFG nor walks it.
+  bool showsNothing(const FunctionDecl *Def, unsigned Depth);
+
 private:
+  using Chain = llvm::SmallVector<const FunctionDecl *, 8>;
+  bool silent(const FunctionDecl *Def, unsigned Depth, Chain &Scan,
+              bool &Partial);
+  /// A call or construction of \p FD in a body walked at \p Depth, as
+  /// Builder::callee follows it.
+  bool silentCallee(const FunctionDecl *FD, unsigned Depth, Chain &Scan,
+                    bool &Partial);
+
   /// The ops of \p Def's body and of the helpers it calls, to the model's
   /// inlining depth (\p Depth: the callee's place on the walk's stack, the
   /// kernel's being 1), read from the AST without building a CFG: a
@@ -140,6 +163,7 @@ private:
   ASTContext &Ctx;
   std::shared_ptr<DeviceOpsFinder> Finder;
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, Reach> Reaches;
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> Silent;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelSequence>> Memo;
   llvm::DenseMap<const FunctionDecl *, std::shared_ptr<BodyGraph>> Graphs;
   /// Helpers that show no event unless given a shared buffer: walked once.
