@@ -308,9 +308,9 @@ private:
   /// The CFG of a function body and the block of each statement.
   struct BodyGraph;
   const BodyGraph *graphOf(const FunctionDecl *F);
-  /// The blocks of \p G that run under \p Context (by block id).
-  const llvm::BitVector &reachable(const BodyGraph &G,
-                                   const CallContext *Context);
+  /// Whether the block \p Block of \p G can run under \p Context.
+  bool reachable(const BodyGraph &G, const CallContext *Context,
+                 unsigned Block);
   /// The function \p E names, directly or through a never-written local
   /// function pointer.
   const FunctionDecl *calledFunction(const Expr *E);
@@ -378,9 +378,6 @@ private:
       ContextsOf;
   // shared_ptr: BodyGraph is complete only in Feasibility.cpp.
   llvm::DenseMap<const FunctionDecl *, std::shared_ptr<BodyGraph>> Graphs;
-  llvm::DenseMap<std::pair<const BodyGraph *, const CallContext *>,
-                 llvm::BitVector>
-      Reachable;
   llvm::DenseMap<const VarDecl *, bool> NeverWritten;
   llvm::DenseMap<const VarDecl *, const CallExpr *> Allocations;
   llvm::DenseMap<const Stmt *, bool> Jumps;

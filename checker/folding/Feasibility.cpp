@@ -11,8 +11,12 @@
 // context is then infeasible there and reports nothing.
 //
 // Reachability over Clang's CFG of the body: an edge of a two-way branch is
-// cut when its condition folds to the other side. One CFG per body, one
-// reachable set per body and context.
+// cut when its condition folds to the other side. One CFG per body. A
+// question about one statement folds only the conditions of blocks that can
+// reach its block, nearest first, and stops at the block: most of a
+// kernel's guards (the other role's branch, the code after the site) are
+// never folded. What a search proves (blocks reached, blocks that cannot
+// be, each condition's fold) is kept per body and context.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +32,27 @@ namespace clang::tidy::tma {
 struct ConstantFolder::BodyGraph {
   std::unique_ptr<CFG> Graph;
   std::unique_ptr<CFGStmtMap> Blocks;
+  /// What is known under one context, by block id.
+  struct Under {
+    /// Blocks reached from the entry over edges that are not cut.
+    llvm::BitVector Reached;
+    /// Blocks that no such path reaches.
+    llvm::BitVector Unreached;
+    /// The fold of each block's branch condition: NotFolded, Unknown, or
+    /// the side it takes (0 or 1).
+    std::vector<signed char> Taken;
+  };
+  static constexpr signed char NotFolded = -2, Unknown = -1;
+  mutable llvm::DenseMap<const CallContext *, Under> Contexts;
+  /// Per target block, each block's distance to it over the CFG's edges
+  /// (~0u: cannot reach it), built on first use.
+  mutable llvm::DenseMap<unsigned, std::vector<unsigned>> Towards;
+  /// The distance of each block to \p Target over the CFG's edges (both
+  /// kinds: a superset of the paths that no fold cuts), ~0u for a block
+  /// that cannot reach it.
+  const std::vector<unsigned> &towards(unsigned Target) const;
+  /// Whether each block stops the thread (stops()): -1 not yet asked.
+  mutable std::vector<signed char> Stops;
 };
 
 /// Whether \p B stops the thread or the program where the CFG does not know
@@ -83,45 +108,117 @@ ConstantFolder::graphOf(const FunctionDecl *F) {
   return G->Graph ? G.get() : nullptr;
 }
 
-const llvm::BitVector &ConstantFolder::reachable(const BodyGraph &G,
-                                                 const CallContext *Context) {
-  auto [It, New] = Reachable.try_emplace({&G, Context});
+const std::vector<unsigned> &
+ConstantFolder::BodyGraph::towards(unsigned Target) const {
+  auto [It, New] = Towards.try_emplace(Target);
   if (!New)
     return It->second;
+  const CFG &Graph = *this->Graph;
+  std::vector<unsigned> Dist(Graph.getNumBlockIDs(), ~0u);
+  llvm::SmallVector<const CFGBlock *, 32> Queue;
+  for (const CFGBlock *B : Graph)
+    if (B->getBlockID() == Target) {
+      Queue.push_back(B);
+      break;
+    }
+  if (!Queue.empty())
+    Dist[Target] = 0;
+  for (size_t I = 0; I < Queue.size(); ++I) {
+    const CFGBlock *B = Queue[I];
+    for (const CFGBlock::AdjacentBlock &P : B->preds())
+      for (const CFGBlock *Pred :
+           {P.getReachableBlock(), P.getPossiblyUnreachableBlock()})
+        if (Pred && Dist[Pred->getBlockID()] == ~0u) {
+          Dist[Pred->getBlockID()] = Dist[B->getBlockID()] + 1;
+          Queue.push_back(Pred);
+        }
+  }
+  return It->second = std::move(Dist);
+}
+
+bool ConstantFolder::reachable(const BodyGraph &G, const CallContext *Context,
+                               unsigned Target) {
   const CFG &Graph = *G.Graph;
-  llvm::BitVector Seen(Graph.getNumBlockIDs());
+  const unsigned N = Graph.getNumBlockIDs();
+  BodyGraph::Under &U = G.Contexts[Context];
+  if (U.Taken.empty()) {
+    U.Reached.resize(N);
+    U.Unreached.resize(N);
+    U.Taken.assign(N, BodyGraph::NotFolded);
+    U.Reached.set(Graph.getEntry().getBlockID());
+  }
+  if (U.Reached.test(Target))
+    return true;
+  if (U.Unreached.test(Target))
+    return false;
+  if (G.Stops.empty())
+    G.Stops.assign(N, -1);
+  const std::vector<unsigned> &Dist = G.towards(Target);
+  // Every path from the entry to Target runs through blocks that can reach
+  // it: the search stays among those, and takes the nearest first.
+  llvm::BitVector Seen(N);
+  llvm::SmallVector<const CFGBlock *, 32> Work{&Graph.getEntry()};
+  Seen.set(Graph.getEntry().getBlockID());
+  bool Found = false;
   // Folding for feasibility must not spend the budget of the caller's
   // evaluation.
   unsigned SavedSteps = Steps;
   inContext(Context, [&] {
-    llvm::SmallVector<const CFGBlock *, 32> Work{&Graph.getEntry()};
-    Seen.set(Graph.getEntry().getBlockID());
-    while (!Work.empty()) {
+    llvm::SmallVector<const CFGBlock *, 2> Next;
+    while (!Work.empty() && !Found) {
       const CFGBlock *B = Work.pop_back_val();
-      if (stops(*B))
-        continue;
-      std::optional<bool> Taken;
-      if (const Expr *Cond = branchCondition(*B)) {
-        Steps = 0;
-        if (auto V = foldInt(Cond))
-          Taken = V->Value.getBoolValue();
+      const unsigned Id = B->getBlockID();
+      if (Id == Target) {
+        Found = true;
+        break;
       }
+      if (G.Stops[Id] < 0)
+        G.Stops[Id] = stops(*B);
+      if (G.Stops[Id])
+        continue;
+      if (U.Taken[Id] == BodyGraph::NotFolded) {
+        U.Taken[Id] = BodyGraph::Unknown;
+        if (const Expr *Cond = branchCondition(*B)) {
+          Steps = 0;
+          if (auto V = foldInt(Cond))
+            U.Taken[Id] = V->Value.getBoolValue() ? 1 : 0;
+        }
+      }
+      const signed char Taken = U.Taken[Id];
+      Next.clear();
       unsigned Index = 0;
       for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
         // Successor 0 runs when the condition holds, 1 when it does not.
-        bool Cut = Taken && (*Taken ? Index == 1 : Index == 0);
+        bool Cut = Taken >= 0 && (Taken ? Index == 1 : Index == 0);
         ++Index;
-        const CFGBlock *Next = Succ.getReachableBlock();
-        if (Cut || !Next || Seen.test(Next->getBlockID()))
+        const CFGBlock *To = Succ.getReachableBlock();
+        if (Cut || !To || Seen.test(To->getBlockID()) ||
+            Dist[To->getBlockID()] == ~0u)
           continue;
-        Seen.set(Next->getBlockID());
-        Work.push_back(Next);
+        Seen.set(To->getBlockID());
+        Next.push_back(To);
       }
+      // The nearest successor last: it is taken first.
+      llvm::sort(Next, [&](const CFGBlock *A, const CFGBlock *C) {
+        return Dist[A->getBlockID()] > Dist[C->getBlockID()];
+      });
+      Work.append(Next.begin(), Next.end());
     }
     return 0;
   });
   Steps = SavedSteps;
-  return It->second = std::move(Seen);
+  if (Found) {
+    // Every block seen was entered over an edge that is not cut.
+    U.Reached |= Seen;
+    return true;
+  }
+  // A block that can reach Target and that some uncut path reaches lies
+  // on an uncut path of blocks that can all reach Target: the search saw
+  // it. Those it did not see are unreached.
+  for (unsigned I = 0; I < N; ++I)
+    if (Dist[I] != ~0u && !Seen.test(I))
+      U.Unreached.set(I);
+  return false;
 }
 
 bool ConstantFolder::mayRun(const Stmt *Site, const FunctionDecl *F,
@@ -131,7 +228,7 @@ bool ConstantFolder::mayRun(const Stmt *Site, const FunctionDecl *F,
       return true; // not a context of F: nothing to decide
     if (const BodyGraph *G = graphOf(F)) {
       const CFGBlock *B = G->Blocks->getBlock(Site);
-      if (B && !reachable(*G, Context).test(B->getBlockID()))
+      if (B && !reachable(*G, Context, B->getBlockID()))
         return false;
     }
     if (!Context)
