@@ -21,6 +21,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecordLayout.h"
+#include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 
 #include <numeric>
@@ -129,26 +130,35 @@ static std::optional<std::int64_t> sizeOf(QualType T, const ASTContext &Ctx) {
   return Ctx.getTypeSizeInChars(T).getQuantity();
 }
 
-/// Whether every reference to \p VD in \p Body (children order) passes
-/// \p Use; false without a body.
+llvm::ArrayRef<const DeclRefExpr *>
+SharedBuffers::refsTo(const VarDecl *VD, const Stmt *Body) {
+  auto [It, New] = RefsByBody.try_emplace(Body);
+  if (New) {
+    llvm::SmallVector<const Stmt *, 64> Work{Body};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        if (const auto *Var = dyn_cast<VarDecl>(DRE->getDecl()))
+          It->second[Var].push_back(DRE);
+      for (const Stmt *Child : S->children())
+        Work.push_back(Child);
+    }
+  }
+  auto Found = It->second.find(VD);
+  if (Found == It->second.end())
+    return {};
+  return Found->second;
+}
+
 template <typename UseFn>
-static bool everyUse(const VarDecl *VD, const Stmt *Body,
-                     ConstantFolder &Folder, UseFn Use) {
+bool SharedBuffers::everyUse(const VarDecl *VD, const Stmt *Body, UseFn Use) {
   if (!Body)
     return false;
   const ParentMap &PM = Folder.parentsOf(Body);
-  llvm::SmallVector<const Stmt *, 64> Work{Body};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
-        DRE && DRE->getDecl() == VD && !Use(DRE, PM))
-      return false;
-    for (const Stmt *Child : S->children())
-      Work.push_back(Child);
-  }
-  return true;
+  return llvm::all_of(refsTo(VD, Body),
+                      [&](const DeclRefExpr *DRE) { return Use(DRE, PM); });
 }
 
 bool SharedBuffers::isNeverReassigned(const VarDecl *VD) {
@@ -159,7 +169,7 @@ bool SharedBuffers::isNeverReassigned(const VarDecl *VD) {
       dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
   // Every use must be a plain read of the value: anything else (assignment,
   // ++, &p, a reference binding, an unevaluated operand) may change it.
-  bool Only = everyUse(VD, FD ? FD->getBody() : nullptr, Folder,
+  bool Only = everyUse(VD, FD ? FD->getBody() : nullptr,
                        [](const DeclRefExpr *DRE, const ParentMap &PM) {
                          const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(
                              PM.getParentIgnoreParens(DRE));
@@ -540,7 +550,7 @@ bool SharedBuffers::onlyAllocates(const VarDecl *VD) {
     return It->second;
   const auto *Fn = dyn_cast_or_null<FunctionDecl>(VD->getDeclContext());
   bool Only = everyUse(
-      VD, Fn ? Fn->getBody() : nullptr, Folder,
+      VD, Fn ? Fn->getBody() : nullptr,
       [](const DeclRefExpr *DRE, const ParentMap &PM) {
         const auto *ME = dyn_cast_or_null<MemberExpr>(PM.getParent(DRE));
         const auto *MD =

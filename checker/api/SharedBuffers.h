@@ -152,6 +152,18 @@ private:
                                         const CallContext *Context);
   /// Whether every use of the local or parameter \p VD only reads its value.
   bool isNeverReassigned(const VarDecl *VD);
+  /// The references to \p VD under \p Body (its statements' children, as
+  /// a walk of the body reaches them), from one walk of the body for all its
+  /// variables: a walk per variable cost a whole kernel body each.
+  llvm::ArrayRef<const DeclRefExpr *> refsTo(const VarDecl *VD,
+                                             const Stmt *Body);
+  using VarRefs =
+      llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 4>>;
+  llvm::DenseMap<const Stmt *, VarRefs> RefsByBody;
+  /// Whether every reference to \p VD in \p Body passes \p Use; false
+  /// without a body.
+  template <typename UseFn>
+  bool everyUse(const VarDecl *VD, const Stmt *Body, UseFn Use);
   SharedBuffer describe(const Location &L) const;
 
   ASTContext &Ctx;
