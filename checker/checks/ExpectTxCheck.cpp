@@ -28,8 +28,6 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::tma {
 
-static constexpr llvm::StringLiteral FnId = SharedMatchers::FunctionId;
-
 ExpectTxCheck::ExpectTxCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       CallSiteContexts(Options.get("CallSiteContexts", true)),
@@ -53,6 +51,7 @@ void ExpectTxCheck::onEndOfTranslationUnit() {
   Finder.reset();
   Folder.reset();
   Reported.clear();
+  RefsOfBody.clear();
 }
 
 namespace {
@@ -282,6 +281,14 @@ constexpr size_t MaxHelperDepth = 4;
 
 } // namespace
 
+const std::vector<const DeclRefExpr *> &
+ExpectTxCheck::refsOf(const Stmt *Body) {
+  auto [It, New] = RefsOfBody.try_emplace(Body);
+  if (New)
+    collectRefs(Body, It->second);
+  return It->second;
+}
+
 rules::Known ExpectTxCheck::foldOperand(const OpValue &V) {
   return ::clang::tidy::tma::foldOperand(V, *Folder);
 }
@@ -330,11 +337,13 @@ void ExpectTxCheck::noteCopy(const DeviceOp &Op, SourceLocation Loc,
 }
 
 void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FnId);
-  const SourceManager &SM = *Result.SourceManager;
-  if (isDependentFunction(*Fn) || !Fn->getBody() ||
-      SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())))
+  // A non-dependent definition with a body outside system headers, asked
+  // once for all checks by the shared matcher.
+  const SharedMatchers::FunctionMatch &M = Shared->function();
+  if (!M.UserBody)
     return;
+  const FunctionDecl *Fn = M.Fn;
+  const SourceManager &SM = *Result.SourceManager;
   if (!Folder)
     Folder = ConstantFolder::forTranslationUnit(*Result.Context);
   if (!Finder)
@@ -344,7 +353,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Guards)
     Guards = std::make_unique<ThreadGuards>(*Result.Context, Folder);
   const Stmt *Body = Fn->getBody();
-  const bool Kernel = Fn->hasAttr<CUDAGlobalAttr>();
+  const bool Kernel = M.Kernel;
 
   // The ops of the body, and the transaction ops among them.
   llvm::ArrayRef<DeviceOpsFinder::OpStmt> Stmts = Finder->opStmtsOf(Body);
@@ -439,8 +448,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   auto OnlyFeedsOps = [&](const ParmVarDecl *P, const FunctionDecl *H) {
     const Stmt *HBody = H->getBody();
     const ParentMap &HPM = Folder->parentsOf(HBody);
-    std::vector<const DeclRefExpr *> Refs;
-    collectRefs(HBody, Refs);
+    const std::vector<const DeclRefExpr *> &Refs = refsOf(HBody);
     auto Tainted = taintedBy(P, Refs, HPM, *Finder);
     return llvm::all_of(Refs, [&](const DeclRefExpr *D) {
       const auto *VD = dyn_cast<VarDecl>(D->getDecl());
@@ -755,8 +763,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
 
   // Locals that hold the address of a barrier: the roots and what is
   // initialised from them.
-  std::vector<const DeclRefExpr *> BodyRefs;
-  collectRefs(Body, BodyRefs);
+  const std::vector<const DeclRefExpr *> &BodyRefs = refsOf(Body);
 
   // Copies of an inner counted loop (`for (int k = 0; k < BLOCK_K / 8; ++k)`
   // with a load of each A and B slice, learn-cuda 02e) belong to the phase
@@ -985,7 +992,10 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           taintedBy(Id.Root, BodyRefs, PM, *Finder);
       for (const DeclRefExpr *D : BodyRefs) {
         const auto *VD = dyn_cast<VarDecl>(D->getDecl());
-        if (!VD || !isWithin(PM, D, Region))
+        // Only the barrier's variables matter: asked before the walk up
+        // the parents, which most references of a kernel would take.
+        if (!VD || (!Tainted.count(VD) && !IdVars.count(VD)) ||
+            !isWithin(PM, D, Region))
           continue;
         if (Tainted.count(VD) && !isKnownUse(PM, D, OpSites, *Finder))
           Unsure("the barrier is passed to a function or stored");

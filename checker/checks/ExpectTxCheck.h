@@ -16,6 +16,7 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -70,6 +71,12 @@ private:
   std::unique_ptr<ThreadGuards> Guards;
   /// (location, message) pairs already reported in this translation unit.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
+  /// The references under a function body (ExpectTxCheck.cpp's
+  /// collectRefs), once per body: a helper's were collected again at every
+  /// call and for every parameter. A std::map keeps them in place while
+  /// others are added.
+  const std::vector<const DeclRefExpr *> &refsOf(const Stmt *Body);
+  std::map<const Stmt *, std::vector<const DeclRefExpr *>> RefsOfBody;
 };
 
 } // namespace clang::tidy::tma
