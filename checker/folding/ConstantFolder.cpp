@@ -11,6 +11,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include <utility>
 
 namespace clang::tidy::tma {
 
@@ -298,16 +299,24 @@ static std::optional<llvm::APSInt> foldBinary(BinaryOperatorKind Op,
 
 std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
                                                      unsigned Depth) {
+  const Expr *Unevaluable = std::exchange(NotEvaluable, nullptr);
   if (!isUsable(E) || Depth > MaxDepth || ++Steps > MaxSteps ||
       !E->getType()->isIntegralOrEnumerationType())
     return std::nullopt;
 
   // Clang's evaluator: literals, enumerators, sizeof, constexpr and const
   // values, template arguments.
-  Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Ctx) && !R.HasSideEffects &&
-      !R.HasUndefinedBehavior && R.Val.isInt())
-    return FoldedInt{R.Val.getInt(), originOf(E)};
+  if (E != Unevaluable) {
+    auto [It, New] = Evaluated.try_emplace(E);
+    if (New) {
+      Expr::EvalResult R;
+      if (E->EvaluateAsInt(R, Ctx) && !R.HasSideEffects &&
+          !R.HasUndefinedBehavior && R.Val.isInt())
+        It->second = R.Val.getInt();
+    }
+    if (It->second)
+      return FoldedInt{*It->second, originOf(E)};
+  }
 
   const Expr *S = E->IgnoreParens();
   if (const auto *Cast = dyn_cast<CastExpr>(S)) {
@@ -320,6 +329,7 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
     default:
       return std::nullopt;
     }
+    NotEvaluable = Cast->getSubExpr();
     auto Sub = foldIntImpl(Cast->getSubExpr(), Depth + 1);
     if (!Sub)
       return std::nullopt;

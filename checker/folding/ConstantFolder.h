@@ -335,6 +335,14 @@ private:
   unsigned Steps = 0;
   /// Values of counted-loop variables while a fill loop is unrolled.
   llvm::DenseMap<const Decl *, llvm::APSInt> LoopValues;
+  /// Clang's evaluation (EvaluateAsInt) of each expression foldIntImpl
+  /// asked: it reads no context, so it is asked once per expression rather
+  /// than in every context and by every check.
+  llvm::DenseMap<const Expr *, std::optional<llvm::APSInt>> Evaluated;
+  /// The operand of a cast whose evaluation failed, while foldIntImpl
+  /// folds it: the operand's evaluation fails too (the casts foldIntImpl
+  /// follows convert every value), so clang is not asked again.
+  const Expr *NotEvaluable = nullptr;
   std::map<std::tuple<const VarDecl *, const Expr *, const CallContext *>,
            FoldedArray>
       ArrayMemo;
