@@ -28,8 +28,6 @@ using ::tma::rules::DeviceViolation;
 
 namespace clang::tidy::tma {
 
-static constexpr llvm::StringLiteral FnId = SharedMatchers::FunctionId;
-
 BulkCopyCheck::BulkCopyCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       CallSiteContexts(Options.get("CallSiteContexts", true)),
@@ -60,6 +58,8 @@ void BulkCopyCheck::onEndOfTranslationUnit() {
   Reported.clear();
   Stubs.clear();
   PassToolkit.reset();
+  AsmArchTarget.reset();
+  AsmArch.clear();
 }
 
 namespace {
@@ -91,13 +91,14 @@ static void collect(DeviceOpsFinder &Finder, const Stmt *Body,
 }
 
 void BulkCopyCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FnId);
-  const SourceManager &SM = *Result.SourceManager;
-  // Templates are checked per instantiation; system headers (the cuda::ptx
-  // wrappers are themselves asm) not at all.
-  if (isDependentFunction(*Fn) || !Fn->getBody() ||
-      SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())))
+  // Templates are checked per instantiation (the shared matcher hands over
+  // no dependent function); system headers (the cuda::ptx wrappers are
+  // themselves asm) not at all.
+  const SharedMatchers::FunctionMatch &M = Shared->function();
+  if (!M.UserBody)
     return;
+  const FunctionDecl *Fn = M.Fn;
+  const SourceManager &SM = *Result.SourceManager;
   if (!Folder)
     Folder = ConstantFolder::forTranslationUnit(*Result.Context);
   if (!Finder)

@@ -13,6 +13,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -140,10 +141,16 @@ void SharedMatchers::run(const MatchFinder::MatchResult &Result) {
     // once for a dependent function, each asking clang again.
     if (isDependentFunction(*Fn))
       return;
+    const SourceManager &SM = *Result.SourceManager;
     const bool Kernel = Fn->hasAttr<CUDAGlobalAttr>();
+    Current = {Fn,
+               Fn->getBody() &&
+                   !SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())),
+               Kernel};
     for (const FunctionSub &S : FunctionSubs)
       if (S.Which == Functions::DeviceOrKernel || Kernel)
         S.Check->run(Result);
+    Current = {};
     return;
   }
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>(CallId))

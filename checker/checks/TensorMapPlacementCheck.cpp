@@ -244,7 +244,6 @@ private:
 
 } // namespace
 
-static constexpr llvm::StringLiteral KernelId = SharedMatchers::FunctionId;
 /// The deepest a record is searched for a tensor-map member.
 static constexpr unsigned MaxRecordDepth = 4;
 
@@ -1000,10 +999,11 @@ static bool mayHoldSite(const FunctionDecl &FD, DeviceOpsFinder &Finder) {
 void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = *Result.SourceManager;
-  if (const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(KernelId);
-      Fn && !Fn->hasAttr<CUDAGlobalAttr>()) {
-    if (!isDependentFunction(*Fn) && Fn->getBody() &&
-        !SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation()))) {
+  // The shared matcher hands over no dependent function, and says once for
+  // all checks whether it has a body outside system headers.
+  const SharedMatchers::FunctionMatch &M = Shared->function();
+  if (const FunctionDecl *Fn = M.Fn; Fn && !M.Kernel) {
+    if (M.UserBody) {
       if (!OpsFinder)
         OpsFinder = DeviceOpsFinder::forTranslationUnit(Ctx);
       if (!mayHoldSite(*Fn, *OpsFinder))
@@ -1015,13 +1015,13 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
     }
     return;
   }
-  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>(KernelId);
+  const FunctionDecl *Kernel = M.Fn;
   // Templates are checked per instantiation.
-  if (isDependentFunction(*Kernel) || !Kernel->getBody())
+  if (!Kernel || !Kernel->getBody())
     return;
   if (!Folder)
     Folder = ConstantFolder::forTranslationUnit(Ctx);
-  if (!SM.isInSystemHeader(SM.getFileLoc(Kernel->getLocation()))) {
+  if (M.UserBody) {
     checkMapCopies(*Kernel, Ctx, SM);
     checkReplaceValues(*Kernel, SM);
     checkReadonlyParams(*Kernel, Ctx, SM);
