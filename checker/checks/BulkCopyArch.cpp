@@ -139,39 +139,30 @@ void BulkCopyCheck::checkAsmForms(const GCCAsmStmt &Asm,
   }
 }
 
-void BulkCopyCheck::checkAsmArch(const GCCAsmStmt &Asm, const FunctionDecl *Fn,
-                                 const MatchFinder::MatchResult &Result) {
-  // Only the device pass hands its PTX to ptxas.
-  if (!Fn || !Result.Context->getLangOpts().CUDAIsDevice)
-    return;
-  std::optional<::tma::rules::GpuTarget> Target =
-      passTarget(*Result.Context);
-  if (!PassToolkit)
-    PassToolkit = passToolkit(*Result.Context, PP, &ToolkitMacroLoc);
+const std::vector<BulkCopyCheck::AsmArchFinding> &
+BulkCopyCheck::asmArchFindings(const GCCAsmStmt &Asm, const StringLiteral &Text,
+                               const ASTContext &Ctx) {
+  // The key is the text the opcodes are read from: the "n" operands named
+  // in modifiers are substituted first, which only a text with a `:%` or
+  // `.%` needs (the same test as opcodesOfAsm's).
+  StringRef S = Text.getString();
+  std::string Key = Asm.isSimple() ? "s" : "e";
+  if (Asm.isSimple() || (!S.contains(":%") && !S.contains(".%")))
+    Key += S;
+  else
+    Key += substituteModifierImmediates(Asm, S, Ctx);
+  auto [It, New] = AsmArch.try_emplace(Key);
+  if (!New)
+    return It->second;
+  const std::optional<::tma::rules::GpuTarget> &Target = *AsmArchTarget;
   const std::optional<::tma::rules::Toolkit> &Toolkit = *PassToolkit;
-  if (!Target && !Toolkit)
-    return;
-  const auto *Text = dyn_cast_or_null<StringLiteral>(Asm.getAsmStringExpr());
-  if (!Text || Text->getCharByteWidth() != 1)
-    return;
-  std::vector<::tma::ptx::Opcode> Ops =
-      opcodesOfAsm(Asm, *Text, *Result.Context);
-  std::optional<bool> Emitted;
-  // Whether this pass emits the asm, once per statement.
-  auto IsEmitted = [&] {
-    if (!Emitted)
-      Emitted = emittedForTarget(Fn);
-    return *Emitted;
-  };
-  const SourceManager &SM = *Result.SourceManager;
-  SourceLocation Loc = SM.getFileLoc(Asm.getBeginLoc());
-  for (const ::tma::ptx::Opcode &Op : Ops) {
+  std::vector<AsmArchFinding> &Out = It->second;
+  for (const ::tma::ptx::Opcode &Op :
+       ::tma::ptx::opcodesOf(StringRef(Key).drop_front(), !Asm.isSimple())) {
     if (Target)
       for (DeviceFeature F : ::tma::rules::featuresOfOpcode(Op.Text)) {
         if (::tma::rules::targetHasFeature(F, *Target))
           continue;
-        if (!IsEmitted())
-          return;
         // A form of the instruction itself is named by its whole opcode; a
         // qualifier after the instruction's name.
         const bool Whole = isInstructionFeature(F);
@@ -181,24 +172,55 @@ void BulkCopyCheck::checkAsmArch(const GCCAsmStmt &Asm, const FunctionDecl *Fn,
                 Whole ? std::string_view(Op.Text) : std::string_view());
         std::string Message =
             Whole ? V->Message : instructionOf(Op.Text) + " " + V->Message;
-        if (warnOnce(Loc, Message + " (" + V->RuleId + ")", SM))
-          diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
+        Out.push_back({Message + " (" + V->RuleId + ")", V->Suggestion,
+                       /*PtxIsa=*/false});
       }
-    std::optional<DeviceViolation> V =
-        ::tma::rules::checkOpcodePtxIsa(Op.Text, Toolkit);
-    if (!V || !IsEmitted())
+    if (std::optional<DeviceViolation> V =
+            ::tma::rules::checkOpcodePtxIsa(Op.Text, Toolkit))
+      Out.push_back({V->Message + " (" + V->RuleId + ")", V->Suggestion,
+                     /*PtxIsa=*/true});
+  }
+  return Out;
+}
+
+void BulkCopyCheck::checkAsmArch(const GCCAsmStmt &Asm, const FunctionDecl *Fn,
+                                 const MatchFinder::MatchResult &Result) {
+  // Only the device pass hands its PTX to ptxas.
+  if (!Fn || !Result.Context->getLangOpts().CUDAIsDevice)
+    return;
+  if (!AsmArchTarget)
+    AsmArchTarget = passTarget(*Result.Context);
+  if (!PassToolkit)
+    PassToolkit = passToolkit(*Result.Context, PP, &ToolkitMacroLoc);
+  const std::optional<::tma::rules::Toolkit> &Toolkit = *PassToolkit;
+  if (!*AsmArchTarget && !Toolkit)
+    return;
+  const auto *Text = dyn_cast_or_null<StringLiteral>(Asm.getAsmStringExpr());
+  if (!Text || Text->getCharByteWidth() != 1)
+    return;
+  // What the text breaks depends on the text alone (the target and toolkit
+  // are the pass's): found once per distinct text, reported at each
+  // statement this pass emits.
+  const std::vector<AsmArchFinding> &Findings =
+      asmArchFindings(Asm, *Text, *Result.Context);
+  if (Findings.empty() || !emittedForTarget(Fn))
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  SourceLocation Loc = SM.getFileLoc(Asm.getBeginLoc());
+  for (const AsmArchFinding &F : Findings) {
+    if (!warnOnce(Loc, F.Message, SM))
       continue;
-    if (!warnOnce(Loc, V->Message + " (" + V->RuleId + ")", SM))
-      continue;
-    // Where the toolkit's version came from: CUDA_VERSION's definition, or
-    // the driver (no location of its own).
-    const std::string Origin = ::tma::rules::toolkitOrigin(*Toolkit);
-    if (Toolkit->Source == ::tma::rules::ToolkitSource::CudaVersionMacro &&
-        ToolkitMacroLoc.isValid())
-      diag(ToolkitMacroLoc, "%0", DiagnosticIDs::Note) << Origin;
-    else
-      diag(Loc, "%0", DiagnosticIDs::Note) << Origin;
-    diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
+    if (F.PtxIsa) {
+      // Where the toolkit's version came from: CUDA_VERSION's definition,
+      // or the driver (no location of its own).
+      const std::string Origin = ::tma::rules::toolkitOrigin(*Toolkit);
+      if (Toolkit->Source == ::tma::rules::ToolkitSource::CudaVersionMacro &&
+          ToolkitMacroLoc.isValid())
+        diag(ToolkitMacroLoc, "%0", DiagnosticIDs::Note) << Origin;
+      else
+        diag(Loc, "%0", DiagnosticIDs::Note) << Origin;
+    }
+    diag(Loc, "%0", DiagnosticIDs::Note) << F.Suggestion;
   }
 }
 

@@ -19,6 +19,7 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include <memory>
 #include <set>
 #include <string>
@@ -113,6 +114,23 @@ private:
   /// toolkit's PTX ISA (TMA-PTX-ISA, rules/PtxIsaRules.h).
   void checkAsmArch(const GCCAsmStmt &Asm, const FunctionDecl *Fn,
                     const ast_matchers::MatchFinder::MatchResult &Result);
+  /// One violation of section 7 that an asm text shows on this pass: the
+  /// warning's text and its suggestion; PtxIsa: TMA-PTX-ISA (a note says
+  /// where the toolkit's version came from).
+  struct AsmArchFinding {
+    std::string Message;
+    std::string Suggestion;
+    bool PtxIsa;
+  };
+  /// checkAsmArch's violations of \p Asm's text, in the order of its
+  /// opcodes, memoised per distinct text (instantiations and the helpers
+  /// that many kernels inline repeat each text).
+  const std::vector<AsmArchFinding> &
+  asmArchFindings(const GCCAsmStmt &Asm, const StringLiteral &Text,
+                  const ASTContext &Ctx);
+  llvm::StringMap<std::vector<AsmArchFinding>> AsmArch;
+  /// The device pass's target (api/CudaTarget.h), once per TU.
+  std::optional<std::optional<::tma::rules::GpuTarget>> AsmArchTarget;
   /// Section 7 for a call of a CCCL function (cuda::ptx::, cuda::device::)
   /// that its header compiles, on this target, to an unresolved
   /// `__cuda_ptx_*_is_not_supported_*` call: the link fails.
