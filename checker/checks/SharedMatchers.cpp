@@ -23,14 +23,28 @@ namespace clang::tidy::tma {
 
 using namespace ast_matchers;
 
+/// A definition with a body and __device__ or __global__. Only a
+/// declaration with its own body: every check returns at once for a
+/// definition without one (a lambda closure's implicit trivial destructor,
+/// which CUDA makes __host__ __device__, one per lambda), after asking
+/// isDependentFunction, which clang answers D contexts up for a closure D
+/// deep. The attributes in one walk: Decl::getAttrs finds the TU's context
+/// through every enclosing context, so each hasAttr cost D steps there.
+static bool isDeviceBody(const FunctionDecl &Fn) {
+  if (!Fn.doesThisDeclarationHaveABody() || !Fn.hasAttrs())
+    return false;
+  return llvm::any_of(Fn.attrs(), [](const Attr *A) {
+    return isa<CUDADeviceAttr, CUDAGlobalAttr>(A);
+  });
+}
+
 namespace {
-/// A definition with __device__ or __global__: one test, not the four
-/// matchers of functionDecl(isDefinition(), anyOf(hasAttr(), hasAttr())).
+/// One test, not the four matchers of functionDecl(isDefinition(),
+/// anyOf(hasAttr(), hasAttr())).
 AST_MATCHER(FunctionDecl, isDeviceDefinition) {
   (void)Finder;
   (void)Builder;
-  return Node.isThisDeclarationADefinition() &&
-         (Node.hasAttr<CUDADeviceAttr>() || Node.hasAttr<CUDAGlobalAttr>());
+  return isDeviceBody(Node);
 }
 AST_MATCHER_P(CallExpr, wantedBy, const SharedMatchers *, Shared) {
   (void)Finder;
@@ -71,9 +85,7 @@ bool isDependentFunction(const FunctionDecl &Fn) {
 
 bool matchedOnItsOwn(const LambdaExpr &Lambda) {
   const CXXMethodDecl *Op = Lambda.getCallOperator();
-  return Op && Op->getBody() && Op->isThisDeclarationADefinition() &&
-         (Op->hasAttr<CUDADeviceAttr>() || Op->hasAttr<CUDAGlobalAttr>()) &&
-         !isDependentFunction(*Op);
+  return Op && isDeviceBody(*Op) && !isDependentFunction(*Op);
 }
 
 std::shared_ptr<SharedMatchers>

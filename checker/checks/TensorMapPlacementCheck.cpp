@@ -896,7 +896,25 @@ static std::vector<FixItHint> gridConstantFixes(const FunctionDecl &Kernel,
 /// extern and structured binding included, is a declaration of the
 /// function it is declared in (of its template instantiation too), so a
 /// false answer means that checkMapCopies has no local candidate.
-static bool declaresMapOrUnread(const DeclContext &DC, bool InLambda) {
+static bool declaresMapOrUnread(const DeclContext &DC, bool InLambda,
+                                PlacementScanMemo &Memo);
+
+/// declaresMapOrUnread's answer for \p DC, memoised: a lambda's answer
+/// holds those of the lambdas nested in it, and each of D nested lambdas is
+/// asked on its own (they were scanned D, D - 1, ... levels deep).
+static bool declaresMapOrUnreadMemo(const DeclContext &DC, bool InLambda,
+                                    PlacementScanMemo &Memo) {
+  auto &Known = Memo.Declares[InLambda];
+  if (auto It = Known.find(&DC); It != Known.end())
+    return It->second;
+  bool Result = declaresMapOrUnread(DC, InLambda, Memo);
+  // Not Known[&DC] = ...: the recursion may have grown the map.
+  Memo.Declares[InLambda][&DC] = Result;
+  return Result;
+}
+
+static bool declaresMapOrUnread(const DeclContext &DC, bool InLambda,
+                                PlacementScanMemo &Memo) {
   for (const Decl *D : DC.decls()) {
     if (const auto *V = dyn_cast<VarDecl>(D)) {
       if (!InLambda && !isa<ParmVarDecl>(V) && holdsMap(V->getType()))
@@ -911,18 +929,19 @@ static bool declaresMapOrUnread(const DeclContext &DC, bool InLambda) {
     }
     if (const auto *R = dyn_cast<CXXRecordDecl>(D)) {
       // A lambda's closure: its call operator is another function.
-      if (!R->isLambda() || declaresMapOrUnread(*R, /*InLambda=*/true))
+      if (!R->isLambda() ||
+          declaresMapOrUnreadMemo(*R, /*InLambda=*/true, Memo))
         return true;
       continue;
     }
     if (const auto *T = dyn_cast<FunctionTemplateDecl>(D)) {
       // A generic lambda's call operator.
-      if (declaresMapOrUnread(*T->getTemplatedDecl(), InLambda))
+      if (declaresMapOrUnreadMemo(*T->getTemplatedDecl(), InLambda, Memo))
         return true;
       continue;
     }
     if (const auto *F = dyn_cast<FunctionDecl>(D)) {
-      if (declaresMapOrUnread(*F, InLambda))
+      if (declaresMapOrUnreadMemo(*F, InLambda, Memo))
         return true;
       continue;
     }
@@ -959,26 +978,37 @@ static bool callsReplace(const Stmt *E) {
 /// it reaches every site of checkReplaceValues' walk but those of a local
 /// class (declaresMapOrUnread sends such a body to the walk) and those in
 /// the unevaluated operands of a type (decltype), which never run.
-static bool mayReplace(DeviceOpsFinder &Finder, const Stmt *Body) {
+/// Memoised per body (a lambda's answer holds its nested lambdas').
+static bool mayReplace(DeviceOpsFinder &Finder, const Stmt *Body,
+                       PlacementScanMemo &Memo) {
+  if (auto It = Memo.Replaces.find(Body); It != Memo.Replaces.end())
+    return It->second;
+  bool Result = false;
   for (const DeviceOpsFinder::OpStmt &OS : Finder.opStmtsOf(Body)) {
     if (const auto *L = dyn_cast<LambdaExpr>(OS.S)) {
       if (llvm::any_of(L->capture_inits(), callsReplace) ||
-          mayReplace(Finder, L->getBody()))
-        return true;
+          mayReplace(Finder, L->getBody(), Memo)) {
+        Result = true;
+        break;
+      }
       continue;
     }
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(OS.S)) {
       const auto *Text =
           dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr());
       if (Text && Text->getCharByteWidth() == 1 &&
-          Text->getString().contains("tensormap.replace"))
-        return true;
+          Text->getString().contains("tensormap.replace")) {
+        Result = true;
+        break;
+      }
       continue;
     }
-    if (namedLikeReplace(*cast<CallExpr>(OS.S)))
-      return true;
+    if (namedLikeReplace(*cast<CallExpr>(OS.S))) {
+      Result = true;
+      break;
+    }
   }
-  return false;
+  return Memo.Replaces[Body] = Result;
 }
 
 /// Whether a rule of a __device__ function (not a kernel) can report in
@@ -986,14 +1016,15 @@ static bool mayReplace(DeviceOpsFinder &Finder, const Stmt *Body) {
 /// tensormap.replace. A host pass hands over thousands of
 /// __host__ __device__ bodies (CuTe's) that have neither: their walk was
 /// most of the check's instructions.
-static bool mayHoldSite(const FunctionDecl &FD, DeviceOpsFinder &Finder) {
+static bool mayHoldSite(const FunctionDecl &FD, DeviceOpsFinder &Finder,
+                        PlacementScanMemo &Memo) {
   for (const ParmVarDecl *P : FD.parameters()) {
     QualType T = P->getType();
     if (!T->isReferenceType() && !T->isPointerType() && holdsMap(T))
       return true;
   }
-  return declaresMapOrUnread(FD, /*InLambda=*/false) ||
-         mayReplace(Finder, FD.getBody());
+  return declaresMapOrUnreadMemo(FD, /*InLambda=*/false, Memo) ||
+         mayReplace(Finder, FD.getBody(), Memo);
 }
 
 void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
@@ -1006,7 +1037,7 @@ void TensorMapPlacementCheck::check(const MatchFinder::MatchResult &Result) {
     if (M.UserBody) {
       if (!OpsFinder)
         OpsFinder = DeviceOpsFinder::forTranslationUnit(Ctx);
-      if (!mayHoldSite(*Fn, *OpsFinder))
+      if (!mayHoldSite(*Fn, *OpsFinder, ScanMemo))
         return;
       if (!Folder)
         Folder = ConstantFolder::forTranslationUnit(Ctx);

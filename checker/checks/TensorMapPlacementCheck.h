@@ -25,6 +25,13 @@ namespace clang::tidy::tma {
 class SharedMatchers;
 class PlacementBodies;
 
+/// What the pre-scan of a __device__ function (mayHoldSite) found, per
+/// declaration context (outside and inside a lambda) and per body.
+struct PlacementScanMemo {
+  llvm::DenseMap<const DeclContext *, bool> Declares[2];
+  llvm::DenseMap<const Stmt *, bool> Replaces;
+};
+
 /// Finds __global__ kernel parameters that hold a CUtensorMap by value
 /// without 'const __grid_constant__' while their address reaches a TMA
 /// operation: the address is that of a local copy, which TMA cannot read
@@ -52,6 +59,7 @@ public:
     OpsFinder.reset();
     Folder.reset();
     Bodies.reset();
+    ScanMemo = PlacementScanMemo();
   }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
@@ -77,6 +85,8 @@ private:
   /// Each body's nodes, walked once for all rules (memoised per TU).
   std::shared_ptr<PlacementBodies> Bodies;
   PlacementBodies &bodies();
+  /// The pre-scan's answers of mayHoldSite (per TU).
+  PlacementScanMemo ScanMemo;
 
   void checkGlobalMaps(const FunctionDecl &Kernel, ASTContext &Ctx,
                        const SourceManager &SM);
