@@ -151,16 +151,28 @@ const ParentMap &ConstantFolder::parentsOf(const FunctionDecl *F) {
     return parentsOf(Body);
   if (const ParentMap *PM = LambdaParents.lookup(Body))
     return *PM;
+  // The outermost function around F through lambdas, from the answer of
+  // the first lambda around F that has one (each of D nested lambdas walked
+  // out to the function around them all).
+  // Every lambda on the way has the same answer.
   const FunctionDecl *Outer = F;
+  llvm::SmallVector<const FunctionDecl *, 8> Chain;
   while (const auto *Op = dyn_cast<CXXMethodDecl>(Outer)) {
+    if (const FunctionDecl *Known = OutermostOf.lookup(Op)) {
+      Outer = Known;
+      break;
+    }
     if (!Op->getParent()->isLambda())
       break;
     const auto *Around =
         dyn_cast<FunctionDecl>(Op->getParent()->getDeclContext());
     if (!Around || !Around->getBody())
       break;
+    Chain.push_back(Op);
     Outer = Around;
   }
+  for (const FunctionDecl *Op : Chain)
+    OutermostOf[Op] = Outer;
   // The outer map holds the body unless the lambda is outside the outer
   // body (a default argument) or F is an instantiated generic lambda.
   const ParentMap *PM = nullptr;

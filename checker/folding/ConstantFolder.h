@@ -401,6 +401,9 @@ private:
   llvm::DenseMap<const VarDecl *, std::vector<const DeclRefExpr *>> Writes;
   /// The map that parentsOf(F) gives for the body of a lambda.
   llvm::DenseMap<const Stmt *, const ParentMap *> LambdaParents;
+  /// The outermost function around a lambda's call operator through the
+  /// lambdas around it (parentsOf(const FunctionDecl *)).
+  llvm::DenseMap<const FunctionDecl *, const FunctionDecl *> OutermostOf;
   /// Whether an array's uses come in the order of the body's statements.
   llvm::DenseMap<const VarDecl *, bool> UsesSorted;
   llvm::DenseMap<const Stmt *, llvm::DenseMap<const VarDecl *,
