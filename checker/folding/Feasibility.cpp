@@ -22,6 +22,7 @@
 
 #include "folding/ConstantFolder.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/CFG.h"
@@ -91,6 +92,100 @@ static const Expr *branchCondition(const CFGBlock &B) {
   return Cond;
 }
 
+/// Whether \p FD may not return where the CFG builder would end a block
+/// (FunctionDecl::isNoReturn, isAnalyzerNoReturn, __builtin_assume(0)) or
+/// where reachable() stops (__trap). One walk of the attributes: each
+/// hasAttr of a declaration D contexts deep costs D steps.
+static bool mayNotReturn(const FunctionDecl &FD) {
+  if (FD.getIdentifier() && FD.getName() == "__trap")
+    return true;
+  if (const auto *FT = FD.getType()->getAs<FunctionType>();
+      !FT || FT->getNoReturnAttr())
+    return true;
+  if (!FD.hasAttrs())
+    return false;
+  return llvm::any_of(FD.attrs(), [](const Attr *A) {
+    return isa<NoReturnAttr, CXX11NoReturnAttr, C11NoReturnAttr,
+               InferredNoReturnAttr, AnalyzerNoReturnAttr, BuiltinAttr,
+               BuiltinAliasAttr, ArmBuiltinAliasAttr>(A);
+  });
+}
+
+/// Whether the call \p Call may not return (its callee, or the function
+/// type it calls through).
+static bool mayNotReturn(const CallExpr &Call) {
+  if (const FunctionDecl *FD = Call.getDirectCallee())
+    return mayNotReturn(*FD);
+  QualType T = Call.getCallee()->getType();
+  if (const auto *P = T->getAs<PointerType>())
+    T = P->getPointeeType();
+  else if (const auto *R = T->getAs<ReferenceType>())
+    T = R->getPointeeType();
+  const auto *FT = T->getAs<FunctionType>();
+  return !FT || FT->getNoReturnAttr();
+}
+
+/// Whether every statement of \p Body runs when the function does: no
+/// branch, loop, jump, label, throw, try or coroutine statement, no return
+/// before the last statement, no call that may not return (CFG builder) and
+/// no trap or exit asm (reachable()). The CFG of such a body is one chain
+/// of blocks from the entry, so every site's block is reachable under every
+/// context: mayRun needs no graph there. Anything else this scan does not
+/// know (attributed statements, blocks, statement expressions) answers no.
+/// Lambda bodies are not the body's statements (their captures are).
+static bool bodyRunsStraight(const Stmt *Body) {
+  const auto *Top = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!Top)
+    return false;
+  const Stmt *Last = Top->body_empty() ? nullptr : Top->body_back();
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      if (isa<AbstractConditionalOperator, ChooseExpr, CXXThrowExpr,
+              CoroutineSuspendExpr, DependentCoawaitExpr, BlockExpr,
+              StmtExpr>(E))
+        return false;
+      if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isLogicalOp())
+        return false;
+      if (const auto *Call = dyn_cast<CallExpr>(E); Call && mayNotReturn(*Call))
+        return false;
+      if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+          Construct && mayNotReturn(*Construct->getConstructor()))
+        return false;
+      if (const auto *Lambda = dyn_cast<LambdaExpr>(E)) {
+        Work.append(Lambda->capture_init_begin(), Lambda->capture_init_end());
+        continue;
+      }
+      // Expressions that children() does not reach.
+      if (const auto *Opaque = dyn_cast<OpaqueValueExpr>(E))
+        Work.push_back(Opaque->getSourceExpr());
+      else if (const auto *Arg = dyn_cast<CXXDefaultArgExpr>(E))
+        Work.push_back(Arg->getExpr());
+      else if (const auto *Init = dyn_cast<CXXDefaultInitExpr>(E))
+        Work.push_back(Init->getExpr());
+    } else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      std::string Code = Asm->getAsmString();
+      StringRef Text = StringRef(Code).trim();
+      if (Asm->isAsmGoto() || Text.starts_with("trap;") ||
+          Text.starts_with("exit;"))
+        return false;
+    } else if (isa<ReturnStmt>(S)) {
+      if (S != Last)
+        return false;
+    } else if (!isa<CompoundStmt, DeclStmt, NullStmt>(S)) {
+      return false;
+    }
+    Work.append(S->child_begin(), S->child_end());
+  }
+  return true;
+}
+
+/// Null also for a body that runs straight (bodyRunsStraight): every site's
+/// block would be reachable under every context, so mayRun has nothing to
+/// decide there and builds no CFG (nor the parent map of CFGStmtMap).
 const ConstantFolder::BodyGraph *
 ConstantFolder::graphOf(const FunctionDecl *F) {
   const FunctionDecl *Def = nullptr;
@@ -100,6 +195,8 @@ ConstantFolder::graphOf(const FunctionDecl *F) {
   auto &G = Graphs[Def];
   if (!G) {
     G = std::make_shared<BodyGraph>();
+    if (bodyRunsStraight(Body))
+      return nullptr;
     CFG::BuildOptions Opts;
     G->Graph = CFG::buildCFG(Def, const_cast<Stmt *>(Body), &Ctx, Opts);
     if (G->Graph)
