@@ -195,7 +195,8 @@ bool isLoop(const Stmt *S) {
 /// inlining: the reachable blocks in reverse post-order and, per block, its
 /// immediate dominator and how it hangs off it.
 struct KernelModel::BodyGraph {
-  std::unique_ptr<CFG> Graph;
+  /// ConstantFolder::cfgOf's.
+  const CFG *Graph = nullptr;
   /// Reachable blocks, entry first; a successor's first edge comes first.
   std::vector<const CFGBlock *> Order;
   struct Info {
@@ -216,6 +217,134 @@ struct KernelModel::BodyGraph {
 
 KernelModel::~KernelModel() = default;
 
+namespace {
+/// Dominance among the reachable blocks of a CFG, as LLVM's dominator trees
+/// over Clang's CFG answer it (edges to pruned successors left out), for a
+/// fraction of their cost: immediate dominators by Cooper, Harvey and
+/// Kennedy's iteration over the reverse post-order, post-dominators the
+/// same way over the reversed edges from the exit. The post-dominators are
+/// valid only when every reachable block reaches the exit, which is then
+/// the one root of the post-dominator tree (LLVM's answers otherwise: a
+/// loop that never ends).
+class Dominance {
+public:
+  /// \p Order: the reachable blocks in reverse post-order, entry first.
+  Dominance(const CFG &Cfg, llvm::ArrayRef<const CFGBlock *> Order)
+      : Order(Order), Index(Cfg.getNumBlockIDs(), -1),
+        PostIndex(Cfg.getNumBlockIDs(), -1) {
+    for (std::size_t I = 0; I < Order.size(); ++I)
+      Index[Order[I]->getBlockID()] = static_cast<int>(I);
+    Idom = iterate(Order, Index, /*Reverse=*/false);
+    // The reversed edges, from the exit: its reverse post-order.
+    std::vector<const CFGBlock *> Post;
+    if (Index[Cfg.getExit().getBlockID()] >= 0) {
+      std::vector<char> Seen(Cfg.getNumBlockIDs(), 0);
+      std::vector<std::pair<const CFGBlock *, unsigned>> Stack{
+          {&Cfg.getExit(), 0}};
+      Seen[Cfg.getExit().getBlockID()] = 1;
+      while (!Stack.empty()) {
+        auto &[B, I] = Stack.back();
+        if (I < B->pred_size()) {
+          const CFGBlock *P = (B->pred_begin() + I++)->getReachableBlock();
+          if (P && Index[P->getBlockID()] >= 0 && !Seen[P->getBlockID()]) {
+            Seen[P->getBlockID()] = 1;
+            Stack.push_back({P, 0});
+          }
+          continue;
+        }
+        Post.push_back(B);
+        Stack.pop_back();
+      }
+      std::reverse(Post.begin(), Post.end());
+    }
+    PostValid = Post.size() == Order.size();
+    if (!PostValid)
+      return;
+    for (std::size_t I = 0; I < Post.size(); ++I)
+      PostIndex[Post[I]->getBlockID()] = static_cast<int>(I);
+    Ipdom = iterate(Post, PostIndex, /*Reverse=*/true);
+  }
+
+  bool postValid() const { return PostValid; }
+  /// The immediate dominator of the reachable block \p B (null: the entry).
+  const CFGBlock *idom(const CFGBlock *B) const {
+    int I = Index[B->getBlockID()];
+    return I > 0 ? Order[Idom[I]] : nullptr;
+  }
+  /// \p A dominates \p B; any block dominates one the entry does not reach.
+  bool dominates(const CFGBlock *A, const CFGBlock *B) const {
+    return above(Idom, Index[A->getBlockID()], Index[B->getBlockID()]);
+  }
+  /// \p A post-dominates \p B (both reachable; postValid()).
+  bool postDominates(const CFGBlock *A, const CFGBlock *B) const {
+    return above(Ipdom, PostIndex[A->getBlockID()],
+                 PostIndex[B->getBlockID()]);
+  }
+
+private:
+  /// The immediate dominators, by index of \p Blocks (a reverse
+  /// post-order from its first block), over the predecessors (or, with
+  /// \p Reverse, the successors) that lie in it.
+  static std::vector<int> iterate(llvm::ArrayRef<const CFGBlock *> Blocks,
+                                  const std::vector<int> &At, bool Reverse) {
+    std::vector<int> Up(Blocks.size(), -1);
+    if (Blocks.empty())
+      return Up;
+    Up[0] = 0;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (std::size_t I = 1; I < Blocks.size(); ++I) {
+        int New = -1;
+        auto Meet = [&](const CFGBlock *P) {
+          int J = P ? At[P->getBlockID()] : -1;
+          if (J < 0 || Up[J] < 0)
+            return;
+          if (New < 0) {
+            New = J;
+            return;
+          }
+          int A = J, B = New;
+          while (A != B) {
+            while (A > B)
+              A = Up[A];
+            while (B > A)
+              B = Up[B];
+          }
+          New = A;
+        };
+        if (Reverse)
+          for (const CFGBlock::AdjacentBlock &S : Blocks[I]->succs())
+            Meet(S.getReachableBlock());
+        else
+          for (const CFGBlock::AdjacentBlock &P : Blocks[I]->preds())
+            Meet(P.getReachableBlock());
+        if (New != Up[I]) {
+          Up[I] = New;
+          Changed = true;
+        }
+      }
+    }
+    return Up;
+  }
+  /// \p A is \p B or above it in the tree \p Up (indices; a dominator's
+  /// is smaller than its own).
+  static bool above(const std::vector<int> &Up, int A, int B) {
+    if (B < 0)
+      return true;
+    if (A < 0)
+      return false;
+    while (B > A)
+      B = Up[B];
+    return B == A;
+  }
+
+  llvm::ArrayRef<const CFGBlock *> Order;
+  std::vector<int> Index, PostIndex;
+  std::vector<int> Idom, Ipdom;
+  bool PostValid = false;
+};
+} // namespace
+
 /// Terminators the model does not follow: an indirect goto, asm goto, try.
 static bool unsupported(const CFGBlock &B) {
   const Stmt *T = B.getTerminatorStmt();
@@ -232,25 +361,14 @@ const KernelModel::BodyGraph *KernelModel::graphOf(const FunctionDecl *Def) {
   Stmt *Body = Def->getBody();
   if (!Body)
     return nullptr;
-  CFG::BuildOptions Opts;
-  // Every expression that Builder::element reads is an element, in
-  // evaluation order (a call's arguments are elements before it); the
-  // others (references, literals, subscripts: most of a body, and all of a
-  // wgmma's 128 operands but their casts) are left out of the blocks,
-  // which does not change them.
-  for (Stmt::StmtClass C :
-       {Stmt::BinaryOperatorClass, Stmt::CompoundAssignOperatorClass,
-        Stmt::UnaryOperatorClass, Stmt::ImplicitCastExprClass,
-        Stmt::GCCAsmStmtClass, Stmt::MSAsmStmtClass, Stmt::CallExprClass,
-        Stmt::CXXOperatorCallExprClass, Stmt::CXXMemberCallExprClass,
-        Stmt::CUDAKernelCallExprClass, Stmt::UserDefinedLiteralClass,
-        Stmt::CXXConstructExprClass, Stmt::CXXTemporaryObjectExprClass})
-    Opts.setAlwaysAdd(C);
+  // One CFG per body for the model and mayRun: the folder's, every
+  // expression that Builder::element reads an element in evaluation order.
   auto G = std::make_shared<BodyGraph>();
-  G->Graph = CFG::buildCFG(Def, Body, &Ctx, Opts);
+  G->Graph = Folder->cfgOf(Def);
   if (!G->Graph)
     return nullptr;
-  CFG &Cfg = *G->Graph;
+  // The dominator trees only read the graph.
+  CFG &Cfg = const_cast<CFG &>(*G->Graph);
   // Reverse post-order over the reachable edges.
   std::vector<char> Seen(Cfg.getNumBlockIDs(), 0);
   std::vector<std::pair<const CFGBlock *, unsigned>> Stack{
@@ -283,11 +401,12 @@ const KernelModel::BodyGraph *KernelModel::graphOf(const FunctionDecl *Def) {
   const bool Chain = llvm::all_of(G->Order, [](const CFGBlock *B) {
     return B->succ_size() <= 1 && B->pred_size() <= 1;
   });
-  std::optional<CFGDomTree> Dom;
+  std::optional<Dominance> Dom;
   std::optional<CFGPostDomTree> PostDom;
   if (!Chain) {
-    Dom.emplace(&Cfg);
-    PostDom.emplace(&Cfg);
+    Dom.emplace(Cfg, G->Order);
+    if (!Dom->postValid())
+      PostDom.emplace(&Cfg);
   }
   const Stmt *LastStmt = nullptr;
   if (const auto *CS = dyn_cast<CompoundStmt>(Body); CS && !CS->body_empty())
@@ -318,12 +437,11 @@ const KernelModel::BodyGraph *KernelModel::graphOf(const FunctionDecl *Def) {
       I.Joins = true;
       continue;
     }
-    const auto *Node = Dom->getBase().getNode(B);
-    if (!Node || !Node->getIDom())
+    const CFGBlock *D = Dom->idom(B);
+    if (!D)
       continue;
-    const CFGBlock *D = Node->getIDom()->getBlock();
     I.Idom = D;
-    I.Joins = PostDom->dominates(B, D);
+    I.Joins = PostDom ? PostDom->dominates(B, D) : Dom->postDominates(B, D);
     if (I.Joins)
       continue;
     unsigned Index = 0;

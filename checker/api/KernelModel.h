@@ -104,7 +104,7 @@ class KernelModel {
 public:
   KernelModel(ASTContext &Ctx, std::shared_ptr<DeviceOpsFinder> Finder)
       : Ctx(Ctx), Finder(std::move(Finder)),
-        Guards(Ctx, ConstantFolder::forTranslationUnit(Ctx)) {}
+        Folder(ConstantFolder::forTranslationUnit(Ctx)), Guards(Ctx, Folder) {}
   ~KernelModel();
 
   /// The model of the translation unit of \p Ctx, shared by the checks
@@ -115,9 +115,10 @@ public:
   /// body (a goto, too many events) or the body issues no TMA op.
   const KernelSequence *sequenceOf(const FunctionDecl *Kernel);
 
-  /// Clang's CFG of \p Def's body and what the model reads of it, built
-  /// once per function of the TU; null when there is none or the model
-  /// cannot follow it (an indirect goto, asm goto, try).
+  /// Clang's CFG of \p Def's body (the folder's, which mayRun reads too)
+  /// and what the model reads of it, built once per function of the TU;
+  /// null when there is none or the model cannot follow it (an indirect
+  /// goto, asm goto, try).
   struct BodyGraph;
   const BodyGraph *graphOf(const FunctionDecl *Def);
 
@@ -162,6 +163,8 @@ private:
 
   ASTContext &Ctx;
   std::shared_ptr<DeviceOpsFinder> Finder;
+  /// The TU's folder: its CFGs (cfgOf) are the model's, and its guards'.
+  std::shared_ptr<ConstantFolder> Folder;
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, Reach> Reaches;
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> Silent;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelSequence>> Memo;

@@ -29,6 +29,10 @@
 #include <tuple>
 #include <vector>
 
+namespace clang {
+class CFG;
+} // namespace clang
+
 namespace clang::tidy::tma {
 
 /// One call of a function whose parameters a folded value depends on: the
@@ -192,6 +196,12 @@ public:
   /// made the context cannot run under its own context (guards in callers).
   bool mayRun(const Stmt *Site, const FunctionDecl *F,
               const CallContext *Context);
+
+  /// Clang's CFG of the body of \p F's definition, built once per function
+  /// of the TU and shared by mayRun and the kernel model (api/KernelModel),
+  /// which reads its elements as events; null when there is no body or
+  /// Clang builds no CFG.
+  const CFG *cfgOf(const FunctionDecl *F);
 
   /// Whether no use of the local \p VD may write it (or, through its
   /// address, its elements or fields) after its initialisation.
@@ -384,8 +394,9 @@ private:
       Interned;
   llvm::DenseMap<const FunctionDecl *, std::vector<const CallContext *>>
       ContextsOf;
-  // shared_ptr: BodyGraph is complete only in Feasibility.cpp.
+  // shared_ptr: BodyGraph and CFG are complete only in Feasibility.cpp.
   llvm::DenseMap<const FunctionDecl *, std::shared_ptr<BodyGraph>> Graphs;
+  llvm::DenseMap<const FunctionDecl *, std::shared_ptr<CFG>> Cfgs;
   llvm::DenseMap<const VarDecl *, bool> NeverWritten;
   llvm::DenseMap<const VarDecl *, const CallExpr *> Allocations;
   llvm::DenseMap<const Stmt *, bool> Jumps;

@@ -31,7 +31,8 @@
 namespace clang::tidy::tma {
 
 struct ConstantFolder::BodyGraph {
-  std::unique_ptr<CFG> Graph;
+  /// cfgOf's.
+  const CFG *Graph = nullptr;
   std::unique_ptr<CFGStmtMap> Blocks;
   /// What is known under one context, by block id.
   struct Under {
@@ -183,6 +184,33 @@ static bool bodyRunsStraight(const Stmt *Body) {
   return true;
 }
 
+const CFG *ConstantFolder::cfgOf(const FunctionDecl *F) {
+  const FunctionDecl *Def = nullptr;
+  const Stmt *Body = F ? F->getBody(Def) : nullptr;
+  if (!Body)
+    return nullptr;
+  auto [It, New] = Cfgs.try_emplace(Def);
+  if (New) {
+    CFG::BuildOptions Opts;
+    // Every expression that the kernel model's Builder::element reads is
+    // an element, in evaluation order (a call's arguments are elements
+    // before it); the others (references, literals, subscripts: most of a
+    // body, and all of a wgmma's 128 operands but their casts) are left
+    // out of the blocks, which does not change them: mayRun's blocks and
+    // their terminators are those of the default options.
+    for (Stmt::StmtClass C :
+         {Stmt::BinaryOperatorClass, Stmt::CompoundAssignOperatorClass,
+          Stmt::UnaryOperatorClass, Stmt::ImplicitCastExprClass,
+          Stmt::GCCAsmStmtClass, Stmt::MSAsmStmtClass, Stmt::CallExprClass,
+          Stmt::CXXOperatorCallExprClass, Stmt::CXXMemberCallExprClass,
+          Stmt::CUDAKernelCallExprClass, Stmt::UserDefinedLiteralClass,
+          Stmt::CXXConstructExprClass, Stmt::CXXTemporaryObjectExprClass})
+      Opts.setAlwaysAdd(C);
+    It->second = CFG::buildCFG(Def, const_cast<Stmt *>(Body), &Ctx, Opts);
+  }
+  return It->second.get();
+}
+
 /// Null also for a body that runs straight (bodyRunsStraight): every site's
 /// block would be reachable under every context, so mayRun has nothing to
 /// decide there and builds no CFG (nor the parent map of CFGStmtMap).
@@ -197,8 +225,7 @@ ConstantFolder::graphOf(const FunctionDecl *F) {
     G = std::make_shared<BodyGraph>();
     if (bodyRunsStraight(Body))
       return nullptr;
-    CFG::BuildOptions Opts;
-    G->Graph = CFG::buildCFG(Def, const_cast<Stmt *>(Body), &Ctx, Opts);
+    G->Graph = cfgOf(Def);
     if (G->Graph)
       G->Blocks = std::make_unique<CFGStmtMap>(*G->Graph, parentsOf(Def));
   }
