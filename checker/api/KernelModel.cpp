@@ -217,6 +217,33 @@ struct KernelModel::BodyGraph {
 
 KernelModel::~KernelModel() = default;
 
+/// The blocks reached from \p Start, in reverse post-order of a depth-first
+/// walk that visits \p Next(B, I) for I below \p Count(B) (null: no edge).
+template <typename CountFn, typename NextFn>
+static std::vector<const CFGBlock *>
+reversePostOrder(const CFGBlock &Start, unsigned NumIds, CountFn Count,
+                 NextFn Next) {
+  std::vector<const CFGBlock *> Order;
+  std::vector<char> Seen(NumIds, 0);
+  std::vector<std::pair<const CFGBlock *, unsigned>> Stack{{&Start, 0}};
+  Seen[Start.getBlockID()] = 1;
+  while (!Stack.empty()) {
+    auto &[B, I] = Stack.back();
+    if (I < Count(*B)) {
+      const CFGBlock *S = Next(*B, I++);
+      if (S && !Seen[S->getBlockID()]) {
+        Seen[S->getBlockID()] = 1;
+        Stack.push_back({S, 0});
+      }
+      continue;
+    }
+    Order.push_back(B);
+    Stack.pop_back();
+  }
+  std::reverse(Order.begin(), Order.end());
+  return Order;
+}
+
 namespace {
 /// Dominance among the reachable blocks of a CFG, as LLVM's dominator trees
 /// over Clang's CFG answer it (edges to pruned successors left out), for a
@@ -238,24 +265,13 @@ public:
     // The reversed edges, from the exit: its reverse post-order.
     std::vector<const CFGBlock *> Post;
     if (Index[Cfg.getExit().getBlockID()] >= 0) {
-      std::vector<char> Seen(Cfg.getNumBlockIDs(), 0);
-      std::vector<std::pair<const CFGBlock *, unsigned>> Stack{
-          {&Cfg.getExit(), 0}};
-      Seen[Cfg.getExit().getBlockID()] = 1;
-      while (!Stack.empty()) {
-        auto &[B, I] = Stack.back();
-        if (I < B->pred_size()) {
-          const CFGBlock *P = (B->pred_begin() + I++)->getReachableBlock();
-          if (P && Index[P->getBlockID()] >= 0 && !Seen[P->getBlockID()]) {
-            Seen[P->getBlockID()] = 1;
-            Stack.push_back({P, 0});
-          }
-          continue;
-        }
-        Post.push_back(B);
-        Stack.pop_back();
-      }
-      std::reverse(Post.begin(), Post.end());
+      Post = reversePostOrder(
+          Cfg.getExit(), Cfg.getNumBlockIDs(),
+          [](const CFGBlock &B) { return B.pred_size(); },
+          [&](const CFGBlock &B, unsigned I) -> const CFGBlock * {
+            const CFGBlock *P = (B.pred_begin() + I)->getReachableBlock();
+            return P && Index[P->getBlockID()] >= 0 ? P : nullptr;
+          });
     }
     PostValid = Post.size() == Order.size();
     if (!PostValid)
@@ -370,27 +386,15 @@ const KernelModel::BodyGraph *KernelModel::graphOf(const FunctionDecl *Def) {
   // The dominator trees only read the graph.
   CFG &Cfg = const_cast<CFG &>(*G->Graph);
   // Reverse post-order over the reachable edges.
-  std::vector<char> Seen(Cfg.getNumBlockIDs(), 0);
-  std::vector<std::pair<const CFGBlock *, unsigned>> Stack{
-      {&Cfg.getEntry(), 0}};
-  Seen[Cfg.getEntry().getBlockID()] = 1;
-  while (!Stack.empty()) {
-    auto &[B, I] = Stack.back();
-    if (I < B->succ_size()) {
+  G->Order = reversePostOrder(
+      Cfg.getEntry(), Cfg.getNumBlockIDs(),
+      [](const CFGBlock &B) { return B.succ_size(); },
       // The last successor first, so that the first comes first in the
       // reverse post-order (then before else, a loop's body before its
       // exit).
-      const CFGBlock *S = *(B->succ_begin() + (B->succ_size() - 1 - I++));
-      if (S && !Seen[S->getBlockID()]) {
-        Seen[S->getBlockID()] = 1;
-        Stack.push_back({S, 0});
-      }
-      continue;
-    }
-    G->Order.push_back(B);
-    Stack.pop_back();
-  }
-  std::reverse(G->Order.begin(), G->Order.end());
+      [](const CFGBlock &B, unsigned I) -> const CFGBlock * {
+        return *(B.succ_begin() + (B.succ_size() - 1 - I));
+      });
   for (const CFGBlock *B : G->Order)
     if (unsupported(*B))
       return nullptr;
