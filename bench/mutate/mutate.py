@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""Mutation testing of tma-tidy on the real kernels of bench/realcode.
+
+For every translation unit of bench/realcode/manifest.tsv that parses (no
+xfail note), find the sites in the repository's own files it includes where a
+mutation of mutations.py applies, plant that one bug in a copy of the file
+(read by clang through --vfsoverlay; the corpus is never written), run the
+checker on the TU and compare its tma- diagnostics with the original's.
+Prints, per mutation kind (the rules that claim it) and repository: mutants,
+detected, invalid (the mutant does not compile) and each missed one with a
+reason. The originals' own tma- warnings are listed too (they must be the
+reviewed baseline ones: an original is never mutated).
+
+    bench/mutate/mutate.py [--plugin SO] [--repo RE] [--kind RE] [--per N | --all]
+                           [--limit N] [--jobs N] [--list] [--out DIR]
+
+Default: a sample of --per 2 sites per (repository, kind), every repository.
+"""
+import argparse
+import concurrent.futures as cf
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import mutations as M  # noqa: E402
+
+BENCH = os.path.join(os.path.dirname(HERE), 'realcode')
+TIDY = os.environ.get('TIDY', '/usr/lib/llvm-22/bin/clang-tidy')
+CLANG = os.environ.get('CLANG', '/usr/lib/llvm-22/bin/clang++')
+BASE = ['-x', 'cuda', '--cuda-path=/usr/local/cuda', '-I/usr/local/cuda/include/cccl',
+        '-Wno-unknown-cuda-version']
+# Files of a repository that are someone else's library, not its kernels.
+EXCLUDE = re.compile(r'/(3rdparty|third-party|third_party|_deps)/')
+ONLY_UNDER = {'cutlass': '/examples/'}
+DIAG = re.compile(r'^(/[^:]+):(\d+):(\d+): (warning|error): (.*?)(?: \[([\w.,-]+)\])?$')
+NOT_A_FINDING = re.compile(r'^(coverage: |encode call|explain|tensor copy .* reads)')
+
+
+def manifest(realcode):
+    tus = []
+    with open(os.path.join(BENCH, 'manifest.tsv')) as f:
+        for n, line in enumerate(l for l in f if l.strip() and not l.startswith('#')):
+            cols = line.rstrip('\n').split('\t')
+            repo, path, pas, flags = cols[:4]
+            note = cols[4] if len(cols) > 4 else ''
+            root = os.path.join(realcode, repo)
+
+            def exp(v):
+                return (v.replace('${REPO}', root).replace('${TU}', os.path.join(BENCH, 'tu'))
+                        .replace('${REALCODE}', realcode))
+            path = exp(path)
+            if not path.startswith('/'):
+                path = os.path.join(root, path)
+            tus.append(dict(n=n + 1, repo=repo, root=root, path=path, pas=pas,
+                            flags=exp(flags).split(), xfail=note.startswith('xfail'),
+                            key=hashlib.sha1(line.encode()).hexdigest()[:12]))
+    return tus
+
+
+def pass_flag(tu):
+    return '--cuda-host-only' if tu['pas'] == 'host' else '--cuda-device-only'
+
+
+def deps(tu, cache):
+    """Files the TU includes (clang -MM), cached per manifest line."""
+    cf_ = os.path.join(cache, tu['key'] + '.deps')
+    if os.path.exists(cf_):
+        return open(cf_).read().split('\n')
+    cmd = [CLANG] + BASE + [pass_flag(tu)] + tu['flags'] + ['-MM', '-MG', tu['path']]
+    r = subprocess.run(['nice', '-n', '10'] + cmd, cwd=tu['root'], capture_output=True, text=True)
+    files = []
+    for w in r.stdout.replace('\\\n', ' ').split()[1:]:
+        p = os.path.realpath(os.path.join(tu['root'], w))
+        if os.path.isfile(p):
+            files.append(p)
+    os.makedirs(cache, exist_ok=True)
+    with open(cf_, 'w') as f:
+        f.write('\n'.join(files))
+    return files
+
+
+def own_files(tu, files, realcode):
+    root = os.path.realpath(tu['root']) + '/'
+    out = []
+    for p in files:
+        if not p.startswith(root) or EXCLUDE.search(p[len(root) - 1:]):
+            continue
+        under = ONLY_UNDER.get(tu['repo'])
+        if under and under not in p[len(root) - 1:]:
+            continue
+        out.append(p)
+    return out
+
+
+def run_tidy(tu, plugin, config, out_txt, overlay=None):
+    cmd = [TIDY, '--load=' + plugin, '--checks=-*,tma-*', '--header-filter=.*',
+           '--config-file=' + config]
+    if overlay:
+        cmd.append('--vfsoverlay=' + overlay)
+    cmd += [tu['path'], '--'] + BASE + [pass_flag(tu)] + tu['flags']
+    t0 = time.time()
+    with open(out_txt, 'w') as f:
+        r = subprocess.run(['nice', '-n', '10'] + cmd, cwd=tu['root'], stdout=f,
+                           stderr=subprocess.STDOUT)
+    return r.returncode, time.time() - t0
+
+
+def findings(txt):
+    """(tma findings, clang errors, coverage notes, crashed) of one output."""
+    tma, errs, cov = set(), set(), []
+    text = open(txt, errors='replace').read()
+    crashed = bool(re.search(r'Stack dump|PLEASE submit a bug report|Segmentation fault', text))
+    for line in text.split('\n'):
+        m = DIAG.match(line)
+        if not m:
+            continue
+        f, ln, col, sev, msg, chk = m.groups()
+        if chk and chk.startswith('tma-'):
+            if NOT_A_FINDING.match(msg):
+                cov.append((f, int(ln), msg))
+            else:
+                tma.add((f, int(ln), sev, msg, chk))
+        elif sev == 'error':
+            errs.add((f, int(ln), msg))
+    return tma, errs, cov, crashed
+
+
+def rule_ids(msg):
+    return re.findall(r'\(([A-Z][A-Z0-9]+(?:-[A-Z0-9]+)+)\)', msg)
+
+
+# The checker's own note that explains a silence, per mutation kind: the
+# expect-tx CoverageReport says why a count was not proven. Other kinds have
+# no per-site explanation yet (issue 28 item 1).
+EXPLAINED_BY = {'expect-tx-count': 'coverage: expect-tx'}
+
+
+def reason(kind, p, s, cov, rel):
+    pre = EXPLAINED_BY.get(kind)
+    near = sorted((abs(ln - s.line), m) for f, ln, m in cov
+                  if pre and f == p and abs(ln - s.line) <= 2 and m.startswith(pre))
+    if near:
+        return 'checker: ' + near[0][1][len('coverage: '):]
+    return 'no rule fired, no explanation from the checker (%s at %s:%d)' % (kind, rel(p), s.line)
+
+
+def sample(sites, per):
+    if per <= 0 or len(sites) <= per:
+        return sites
+    step = len(sites) / per
+    return [sites[int(i * step)] for i in range(per)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--plugin', default='/work/main/build/lib/TmaTidy.so')
+    ap.add_argument('--realcode', default=os.environ.get('REALCODE', '/work/realcode'))
+    ap.add_argument('--out', default='/tmp/tma-mutate-out')
+    ap.add_argument('--cache', default='/tmp/tma-mutate-cache', help='clang -MM results')
+    ap.add_argument('--repo', default='.', help='regex on the repository name')
+    ap.add_argument('--kind', default='.', help='regex on the mutation kind')
+    ap.add_argument('--file', default='.', help='regex on the mutated file path')
+    ap.add_argument('--per', type=int, default=2, help='sites per (repository, kind); 0 = all')
+    ap.add_argument('--all', action='store_true', help='every site (same as --per 0)')
+    ap.add_argument('--limit', type=int, default=0, help='at most N mutants in all')
+    ap.add_argument('--jobs', type=int, default=1)
+    ap.add_argument('--list', action='store_true', help='list the sites, run nothing')
+    ap.add_argument('--config', default=os.path.join(BENCH, 'coverage-all.yaml'))
+    a = ap.parse_args()
+    per = 0 if a.all else a.per
+    kinds = {k.name for k in M.KINDS if re.search(a.kind, k.name)}
+
+    tus = [t for t in manifest(a.realcode) if re.search(a.repo, t['repo'])
+           and not t['xfail'] and os.path.isdir(t['root'])]
+    # file -> the TU that checks it: the device pass, then the smallest TU.
+    by_file = {}
+    for t in tus:
+        fs = deps(t, a.cache)
+        for p in own_files(t, fs, a.realcode):
+            rank = (t['pas'] != 'device', len(fs), t['n'])
+            if p not in by_file or rank < by_file[p][0]:
+                by_file[p] = (rank, t)
+    plan = []
+    for p, (_, t) in sorted(by_file.items()):
+        if not re.search(a.file, p):
+            continue
+        text = open(p, errors='replace').read()
+        for s in M.sites(text, kinds):
+            plan.append((t['repo'], s.kind, p, s, t))
+    groups = {}
+    for item in plan:
+        groups.setdefault((item[0], item[1]), []).append(item)
+    chosen = []
+    for key in sorted(groups):
+        chosen += sample(groups[key], per)
+    if a.limit:
+        chosen = sample(chosen, a.limit)
+    rel = lambda p: os.path.relpath(p, a.realcode)  # noqa: E731
+    print('sites: %d over %d files of %d TUs; mutants to run: %d' %
+          (len(plan), len(by_file), len(tus), len(chosen)), flush=True)
+    if a.list:
+        for repo, kind, p, s, t in chosen:
+            print('%-18s %-12s %s:%d  %s   [TU %d %s %s]' % (kind, repo, rel(p), s.line, s.snippet,
+                                                          t['n'], os.path.basename(t['path']), t['pas']))
+        return 0
+
+    shutil.rmtree(a.out, ignore_errors=True)
+    os.makedirs(os.path.join(a.out, 'orig'))
+    plugin = os.path.join(a.out, 'plugin.so')
+    shutil.copy(a.plugin, plugin)
+    with open(os.path.join(a.out, 'command.txt'), 'w') as f:
+        f.write(' '.join(sys.argv) + '\nplugin: %s\n' % os.path.realpath(a.plugin))
+
+    # Originals first (each TU once).
+    orig = {}
+    need = sorted({t['n']: t for *_, t in chosen}.values(), key=lambda t: t['n'])
+
+    def run_orig(t):
+        txt = os.path.join(a.out, 'orig', '%d.txt' % t['n'])
+        rc, secs = run_tidy(t, plugin, a.config, txt)
+        return t['n'], findings(txt), secs
+
+    with cf.ThreadPoolExecutor(a.jobs) as ex:
+        for n, fnd, secs in ex.map(run_orig, need):
+            orig[n] = fnd
+            print('original TU %d: %d tma- warnings, %d clang errors%s (%.0fs)' %
+                  (n, len(fnd[0]), len(fnd[1]), ', CRASH' if fnd[3] else '', secs), flush=True)
+
+    def run_mutant(i_item):
+        i, (repo, kind, p, s, t) = i_item
+        d = os.path.join(a.out, 'm%03d' % i)
+        os.makedirs(d)
+        text = open(p, errors='replace').read()
+        mfile = os.path.join(d, os.path.basename(p))
+        with open(mfile, 'w') as f:
+            f.write(text[:s.start] + s.repl + text[s.end:])
+        ov = os.path.join(d, 'overlay.yaml')
+        with open(ov, 'w') as f:
+            json.dump({'version': 0, 'use-external-names': False, 'roots': [
+                {'name': os.path.dirname(p), 'type': 'directory', 'contents': [
+                    {'name': os.path.basename(p), 'type': 'file', 'external-contents': mfile}]}]}, f)
+        txt = os.path.join(d, 'out.txt')
+        rc, secs = run_tidy(t, plugin, a.config, txt, ov)
+        tma, errs, cov, crashed = findings(txt)
+        o = orig[t['n']]
+        new = sorted(tma - o[0])
+        res = dict(i=i, repo=repo, kind=kind, file=rel(p), line=s.line, snippet=s.snippet,
+                   tu='%d %s %s' % (t['n'], os.path.basename(t['path']), t['pas']), secs=round(secs))
+        claimed = set(M.KIND[kind].rules.split())
+        if crashed:
+            res['status'] = 'crash'
+        elif errs - o[1]:
+            res['status'] = 'invalid'
+            res['why'] = '; '.join('%s:%d: %s' % (rel(f), ln, m) for f, ln, m in sorted(errs - o[1])[:2])
+        elif new:
+            ids = sorted({r for x in new for r in rule_ids(x[3])})
+            res['status'] = 'detected'
+            res['rules'] = ids
+            res['claimed'] = bool(claimed & set(ids))
+            res['why'] = '; '.join('%s:%d: %s' % (rel(f), ln, m) for f, ln, _, m, _ in new[:2])
+        else:
+            res['status'] = 'missed'
+            res['why'] = reason(kind, p, s, cov, rel)
+        with open(os.path.join(d, 'result.json'), 'w') as f:
+            json.dump(res, f)
+        return res
+
+    results = []
+    with cf.ThreadPoolExecutor(a.jobs) as ex:
+        for r in ex.map(run_mutant, enumerate(chosen)):
+            results.append(r)
+            print('[%s] %s %s:%d (%ss)%s' % (r['status'], r['kind'], r['file'], r['line'], r['secs'],
+                                             ('  ' + r['why'][:160]) if r.get('why') else ''), flush=True)
+    report(results, orig, need, a, rel)
+    return 0
+
+
+def report(results, orig, need, a, rel):
+    lines = ['', 'Mutation report (plugin %s)' % os.path.realpath(a.plugin), '']
+    hdr = '%-20s %-18s %7s %8s %7s %7s %6s' % ('kind', 'repo', 'mutants', 'detected', 'invalid',
+                                                'missed', 'rate')
+    lines.append(hdr)
+    keys = sorted({(r['kind'], r['repo']) for r in results})
+    tot = {}
+    for kind in [k.name for k in M.KINDS]:
+        ks = [k for k in keys if k[0] == kind]
+        if not ks:
+            continue
+        for key in ks + [(kind, '(all)')]:
+            rs = [r for r in results if r['kind'] == kind and (key[1] == '(all)' or r['repo'] == key[1])]
+            if key[1] == '(all)' and len(ks) == 1:
+                continue
+            c = {s: sum(r['status'] == s for r in rs) for s in ('detected', 'invalid', 'missed', 'crash')}
+            valid = len(rs) - c['invalid'] - c['crash']
+            lines.append('%-20s %-18s %7d %8d %7d %7d %6s%s' % (
+                kind, key[1], len(rs), c['detected'], c['invalid'], c['missed'],
+                '%d%%' % (100 * c['detected'] // valid) if valid else '-',
+                ('  crashes %d' % c['crash']) if c['crash'] else ''))
+    for repo in sorted({r['repo'] for r in results}) + ['(all)']:
+        rs = [r for r in results if repo == '(all)' or r['repo'] == repo]
+        c = {s: sum(r['status'] == s for r in rs) for s in ('detected', 'invalid', 'missed', 'crash')}
+        valid = len(rs) - c['invalid'] - c['crash']
+        tot[repo] = '%-20s %-18s %7d %8d %7d %7d %6s%s' % (
+            'all kinds', repo, len(rs), c['detected'], c['invalid'], c['missed'],
+            '%d%%' % (100 * c['detected'] // valid) if valid else '-',
+            ('  crashes %d' % c['crash']) if c['crash'] else '')
+    lines += [tot[r] for r in sorted(tot)]
+    lines += ['', 'Detected (rule ids reported; * = not one the kind claims):']
+    for r in results:
+        if r['status'] == 'detected':
+            lines.append('  %-18s %s:%d  %s%s' % (r['kind'], r['file'], r['line'], ','.join(r['rules']) or '?',
+                                                 '' if r['claimed'] else ' *'))
+    lines += ['', 'Missed, with the reason:']
+    for r in results:
+        if r['status'] == 'missed':
+            lines.append('  %-18s %s:%d  `%s`  [TU %s]\n      %s' % (r['kind'], r['file'], r['line'],
+                                                                 r['snippet'], r['tu'], r['why']))
+    inv = [r for r in results if r['status'] in ('invalid', 'crash')]
+    if inv:
+        lines += ['', 'Invalid mutants (clang error) and crashes:']
+        lines += ['  %-18s %s:%d  %s: %s' % (r['kind'], r['file'], r['line'], r['status'],
+                                             r.get('why', '')[:200]) for r in inv]
+    lines += ['', 'Originals (%d TUs): tma- warnings of the unmutated TUs (must be reviewed baseline '
+              'ones):' % len(need)]
+    for t in need:
+        o = orig[t['n']]
+        lines.append('  TU %d %s %s %s: %d warnings%s' % (t['n'], t['repo'], os.path.basename(t['path']),
+                                                       t['pas'], len(o[0]), ', CRASH' if o[3] else ''))
+        for f, ln, _, m, _ in sorted(o[0]):
+            lines.append('      %s:%d: %s' % (rel(f), ln, m[:150]))
+    text = '\n'.join(lines) + '\n'
+    print(text)
+    with open(os.path.join(a.out, 'report.txt'), 'w') as f:
+        f.write(text)
+    with open(os.path.join(a.out, 'results.json'), 'w') as f:
+        json.dump(results, f, indent=1)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

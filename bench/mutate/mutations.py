@@ -1,0 +1,347 @@
+"""Mutation rules for bench/mutate: each kind finds the sites in a source file
+where it applies and gives the edit that plants one bug there.
+
+Text level on purpose: the mutant is the original file with one span replaced,
+line count kept (so diagnostics of the original keep their lines), and read by
+clang through a VFS overlay: the corpus itself is never edited.
+"""
+import re
+from dataclasses import dataclass
+
+
+@dataclass
+class Site:
+    kind: str
+    start: int      # offset of the replaced span in the file text
+    end: int
+    repl: str
+    line: int
+    snippet: str
+
+
+@dataclass
+class Kind:
+    name: str
+    rules: str      # the rule ids that claim to catch the planted bug
+    what: str
+
+
+KINDS = [
+    Kind('drop-proxy-fence', 'BULK-S2G-FENCE-BEFORE TMA-STORE-FENCE ASYNC-WAR-FENCE MBAR-INIT-VISIBLE',
+         'delete a fence.proxy.async (asm or wrapper call)'),
+    Kind('drop-wait-group', 'BULK-S2G-WAIT-BEFORE-REUSE TMA-STORE-WAIT',
+         'delete a cp.async.bulk.wait_group (asm or wrapper call)'),
+    Kind('deepen-wait-group', 'BULK-S2G-WAIT-BEFORE-REUSE TMA-STORE-WAIT',
+         'raise the wait_group depth N by one'),
+    Kind('drop-init-sync', 'MBAR-INIT-VISIBLE',
+         'delete the fence/barrier that follows an mbarrier init'),
+    Kind('drop-init', 'MBAR-UNINIT', 'delete an mbarrier init'),
+    Kind('expect-tx-count', 'MBAR-TX-EQUALS-BYTES', 'add 16 to an expect-tx byte count'),
+    Kind('lower-alignas', 'TMA-SMEM-ALIGN-128 TMA-SMEM-ALIGN-SWIZZLE BULK-ADDR-ALIGN16',
+         'lower alignas/__align__/aligned(N >= 128) on a line to 16'),
+    Kind('drop-wait', 'TMA-LOAD-WAIT-BEFORE-READ', 'delete an mbarrier wait call'),
+    Kind('flip-parity', 'MBAR-WAIT-PARITY', 'xor the parity operand of a wait with 1'),
+    Kind('drop-grid-constant', 'TMAP-PLACE-GRID-CONSTANT',
+         'drop `const __grid_constant__` from a kernel parameter'),
+]
+KIND = {k.name: k for k in KINDS}
+
+
+def masks(text):
+    """(nocomment, nostring): the text with comments blanked, and with
+    comments and string/char literals blanked; offsets and newlines kept."""
+    nc, ns = list(text), list(text)
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith('//', i) or text.startswith('/*', i):
+            j = text.find('\n', i) if text[i + 1] == '/' else text.find('*/', i + 2)
+            j = n if j < 0 else (j if text[i + 1] == '/' else j + 2)
+            for k in range(i, j):
+                if text[k] != '\n':
+                    nc[k] = ns[k] = ' '
+            i = j
+        elif c in '"\'':
+            j = i + 1
+            while j < n and text[j] != c and text[j] != '\n':
+                j += 2 if text[j] == '\\' else 1
+            for k in range(i + 1, min(j, n)):
+                if text[k] != '\n':
+                    ns[k] = ' '
+            i = j + 1
+        else:
+            i += 1
+    return ''.join(nc), ''.join(ns)
+
+
+CONTROL = ('if', 'while', 'for', 'do', 'else', 'switch')
+
+
+def statement(ns, pos):
+    """Bounds of the statement around offset pos in the string-free text, or
+    None where pos is in a declaration/definition or outside a body."""
+    depth, i = 0, pos - 1
+    while i >= 0:
+        c = ns[i]
+        if c == ')':
+            depth += 1
+        elif c == '(':
+            depth -= 1
+        elif c in ';{}' and depth <= 0:
+            break
+        i -= 1
+    start = i + 1
+    depth, j, n = 0, pos, len(ns)
+    while j < n:
+        c = ns[j]
+        if c == '(':
+            depth += 1
+        elif c == ')':
+            depth -= 1
+        elif c == ';' and depth <= 0:
+            break
+        elif c == '{' and depth <= 0:
+            head = ns[start:j].strip()
+            if not re.match(r'(%s)\b' % '|'.join(CONTROL), head):
+                return None         # a function definition, not a call
+            j = match_brace(ns, j)
+            if j is None:
+                return None
+            break
+        elif c == '}' and depth <= 0:
+            return None
+        j += 1
+    if j >= n:
+        return None
+    # Skip leading whitespace so the replacement starts on the statement line.
+    while start < j and ns[start].isspace():
+        start += 1
+    return start, j + 1
+
+
+def match_brace(ns, j):
+    depth = 0
+    for k in range(j, len(ns)):
+        if ns[k] == '{':
+            depth += 1
+        elif ns[k] == '}':
+            depth -= 1
+            if depth == 0:
+                return k
+    return None
+
+
+def call_args(ns, lparen):
+    """[(start, end)] of the top-level arguments of the call whose '(' is at
+    lparen, and the offset of its ')'; None if unbalanced."""
+    depth, args, s = 0, [], lparen + 1
+    for k in range(lparen, len(ns)):
+        c = ns[k]
+        if c in '([{':
+            depth += 1
+        elif c in ')]}':
+            depth -= 1
+            if depth == 0:
+                if ns[s:k].strip():
+                    args.append((s, k))
+                return args, k
+        elif c == ',' and depth == 1:
+            args.append((s, k))
+            s = k + 1
+        elif c == ';' and depth:
+            return None
+    return None
+
+
+TARGS = r'(?:\s*<[^;(){}<>]*(?:<[^;(){}<>]*>[^;(){}<>]*)*>)?'
+QUAL = r'(?:[A-Za-z_]\w*\s*(?:::|\.|->)\s*|\]\s*(?:\.|->)\s*)*'
+
+
+def calls(ns, name_re):
+    """(name_start, name, lparen) of calls whose callee name matches name_re,
+    excluding declarations (`void wait(`): the callee must start an
+    expression."""
+    for m in re.finditer(r'(?<![\w.>:])(' + QUAL + r')(' + name_re + r')' + TARGS + r'\s*\(', ns):
+        qs = m.start(1)
+        k = qs - 1
+        while k >= 0 and ns[k].isspace():
+            k -= 1
+        prev = ns[k] if k >= 0 else ';'
+        if prev.isalnum() or prev == '_':
+            w = re.search(r'(\w+)$', ns[:k + 1]).group(1)
+            if w not in ('return', 'co_await', 'else', 'do'):
+                continue
+        elif prev in '*&>' and not ns[max(0, k - 1):k + 1] in ('&&', '->'):
+            continue
+        # A member call: object name just before the '.', '->' or ']'.
+        yield m.start(2) if not m.group(1) else qs, m.group(2), m.end() - 1, m.group(1)
+
+
+def wrap(arg, fmt):
+    """fmt applied to the argument text, its surrounding blanks (newlines
+    included) kept so the mutant has the original's line numbers."""
+    core = arg.strip()
+    i = arg.find(core)
+    return arg[:i] + fmt % core + arg[i + len(core):]
+
+
+def line_of(text, off):
+    return text.count('\n', 0, off) + 1
+
+
+def deletion(text, ns, kind, s, e):
+    body = text[s:e]
+    return Site(kind, s, e, '/*mutant*/;' + '\n' * body.count('\n'), line_of(text, s),
+                ' '.join(body.split())[:90])
+
+
+FENCE_CALL = r'\w*fence_proxy_async\w*|fence_view_async_shared|tma_store_fence'
+WAITG_CALL = (r'(?!wgmma|warpgroup)\w*(?:bulk_wait_group\w*|tma_store_wait|store_wait|'
+              r'tma_wait_group|store_async_\w*wait\w*|wait_group_read\w*)')
+INIT_CALL = r'init|mbarrier_init|init_barrier|initialize_barrier\w*|barrier_init|init_mbarrier|mbar_init'
+SYNC = re.compile(r'__syncthreads\s*\(|fence[._]mbarrier_init|fence_barrier_init|cluster_sync\s*\(|'
+                  r'barrier\.cluster\.(?:arrive|wait)|cluster_arrive\w*\s*\(|cluster_wait\s*\(|'
+                  r'fence_view_async_shared\s*\(|fence[._]proxy[._]async|__syncwarp\s*\(|'
+                  r'\bsync\s*\(\s*\)|bar\.sync|barrier\.sync')
+WAIT_CALL = (r'wait|mbarrier_wait\w*|wait_barrier|mbar_wait|mbarrier_try_wait\w*|try_wait\w*|'
+             r'wait_parity|barrier_wait|consumer_wait|wait_on_barrier|mbar_try_wait')
+TX_CALL = (r'expect_bytes|barrier_arrive_tx|mbarrier_arrive_expect_tx|arrive_and_expect_tx|'
+           r'expect_tx|mbarrier_expect_tx|arrive_expect_tx|expect_transaction|set_expect_tx')
+BARLIKE = re.compile(r'(?i)bar|mbar|full|empty|sem|pipe|producer|consumer')
+
+
+def sites(text, kinds):
+    nc, ns = masks(text)
+    out = []
+
+    def stmt_sites(kind, positions):
+        seen = set()
+        for p in positions:
+            b = statement(ns, p)
+            if b and b not in seen:
+                seen.add(b)
+                out.append(deletion(text, ns, kind, *b))
+
+    if 'drop-proxy-fence' in kinds:
+        pos = [m.start() for m in re.finditer(r'fence\.proxy\.async(?!\w)', nc)]
+        pos += [c[0] for c in calls(ns, FENCE_CALL)]
+        stmt_sites('drop-proxy-fence', sorted(pos))
+    if 'drop-wait-group' in kinds or 'deepen-wait-group' in kinds:
+        asm = list(re.finditer(r'cp\.async\.bulk\.wait_group(?:\.read)?\s+(\d+|%\d+)', nc))
+        cl = list(calls(ns, WAITG_CALL))
+        if 'drop-wait-group' in kinds:
+            stmt_sites('drop-wait-group', sorted([m.start() for m in asm] + [c[0] for c in cl]))
+        if 'deepen-wait-group' in kinds:
+            for m in asm:
+                if m.group(1).isdigit():
+                    out.append(Site('deepen-wait-group', m.start(1), m.end(1), str(int(m.group(1)) + 1),
+                                    line_of(text, m.start()), m.group(0)))
+            for start, name, lp, _ in cl:
+                seg = ns[start:lp + 1]
+                n = re.search(r'<\s*(\d+)\s*>', seg) or re.search(r'n32_t\s*<\s*(\d+)\s*>', ns[lp:lp + 60])
+                if not n:
+                    a = call_args(ns, lp)
+                    if a and len(a[0]) == 1 and re.fullmatch(r'\s*\d+\s*', ns[a[0][0][0]:a[0][0][1]]):
+                        s, e = a[0][0]
+                        v = int(ns[s:e])
+                        out.append(Site('deepen-wait-group', s, e, ' %d' % (v + 1), line_of(text, s),
+                                        ' '.join(text[start:a[1] + 1].split())[:90]))
+                    continue
+                base = start if n.re.pattern.startswith('<') else lp
+                s, e = base + n.start(1), base + n.end(1)
+                out.append(Site('deepen-wait-group', s, e, str(int(ns[s:e]) + 1), line_of(text, s),
+                                ' '.join(text[start:lp + 40].split())[:90]))
+    inits = []
+    for start, name, lp, qual in calls(ns, INIT_CALL):
+        if name == 'init' and qual and not BARLIKE.search(qual):
+            continue
+        if name == 'init' and not qual:
+            a = call_args(ns, lp)       # cde `init(&bar, count)`: two arguments
+            if not a or len(a[0]) != 2:
+                continue
+        inits.append(start)
+    inits += [m.start() for m in re.finditer(r'mbarrier\.init\b', nc)]
+    if 'drop-init' in kinds:
+        stmt_sites('drop-init', sorted(inits))
+    if 'drop-init-sync' in kinds:
+        init_stmts = [b for b in (statement(ns, q) for q in inits) if b]
+        done = set()
+        for e in sorted({b[1] for b in init_stmts}):
+            limit = e
+            for _ in range(12):
+                limit = text.find('\n', limit + 1)
+                if limit < 0:
+                    limit = len(text)
+                    break
+            found = 0
+            for m in SYNC.finditer(nc, e, limit):
+                if any(s0 <= m.start() < e0 for s0, e0 in init_stmts):
+                    continue
+                b = statement(ns, m.start())
+                if not b or b in done:
+                    continue
+                done.add(b)
+                out.append(deletion(text, ns, 'drop-init-sync', *b))
+                found += 1
+                if found == 2 or 'sync' in m.group(0) or 'cluster' in m.group(0):
+                    break
+    if 'expect-tx-count' in kinds:
+        for start, name, lp, _ in calls(ns, TX_CALL):
+            a = call_args(ns, lp)
+            if not a or not a[0]:
+                continue
+            s, e = a[0][-1]
+            arg = text[s:e]
+            if not arg.strip() or 'cuda::ptx' in arg:
+                continue
+            out.append(Site('expect-tx-count', s, e, wrap(arg, '(%s) + 16'), line_of(text, s),
+                            ' '.join(text[start:a[1] + 1].split())[:90]))
+    if 'lower-alignas' in kinds:
+        al = re.compile(r'\b(alignas|__align__|aligned)\s*\(\s*(\d+)\s*\)')
+        byline = {}
+        for m in al.finditer(nc):
+            if int(m.group(2)) >= 128:
+                byline.setdefault(line_of(text, m.start()), []).append(m)
+        for ln, ms in sorted(byline.items()):
+            s0, e0 = ms[0].start(), ms[-1].end()
+            new, k = [], s0
+            for m in ms:
+                new += [text[k:m.start()], '%s(16)' % m.group(1)]
+                k = m.end()
+            ls = text.rfind('\n', 0, s0) + 1
+            le = text.find('\n', e0)
+            out.append(Site('lower-alignas', s0, e0, ''.join(new), ln,
+                            ' '.join(text[ls:le if le >= 0 else len(text)].split())[:90]))
+    if 'drop-wait' in kinds or 'flip-parity' in kinds:
+        for start, name, lp, qual in calls(ns, WAIT_CALL):
+            if re.search(r'wgmma|warpgroup|wait_group|cluster|grid', name + qual):
+                continue
+            if qual and name == 'wait' and not BARLIKE.search(qual) and 'bar' not in qual.lower():
+                # `tokenA`-style waits: cuda::barrier::wait(token) keeps a token
+                if not re.search(r'\w+\s*\.\s*$', qual):
+                    continue
+            a = call_args(ns, lp)
+            if not a:
+                continue
+            if 'drop-wait' in kinds:
+                b = statement(ns, start)
+                if b:
+                    out.append(deletion(text, ns, 'drop-wait', *b))
+            if 'flip-parity' in kinds and a[0]:
+                s, e = a[0][-1]
+                arg = text[s:e].strip()
+                one_arg_member = len(a[0]) == 1 and qual
+                if re.search(r'token|move|state|\bpipe', arg) or (len(a[0]) < 2 and not one_arg_member):
+                    continue
+                out.append(Site('flip-parity', s, e, wrap(text[s:e], '(%s) ^ 1'), line_of(text, s),
+                                ' '.join(text[start:a[1] + 1].split())[:90]))
+    if 'drop-grid-constant' in kinds:
+        for m in re.finditer(r'\bconst\s+__grid_constant__\s+|\b__grid_constant__\s+const\s+', nc):
+            out.append(Site('drop-grid-constant', m.start(), m.end(), ' ' * 0, line_of(text, m.start()),
+                            ' '.join(text[m.start():m.end() + 40].split())[:90]))
+    # The same edit under two kinds (a proxy fence right after an init):
+    # keep it once, as the init-visibility mutant.
+    sync = {(x.start, x.end) for x in out if x.kind == 'drop-init-sync'}
+    out = [x for x in out if x.kind != 'drop-proxy-fence' or (x.start, x.end) not in sync]
+    out.sort(key=lambda s: (s.kind, s.start))
+    return out
