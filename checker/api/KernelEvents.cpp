@@ -240,6 +240,78 @@ llvm::SmallVector<AsmLine, 4> asmLines(llvm::StringRef Text) {
 }
 
 namespace {
+/// Whether \p E is a glvalue of class type: the source of a copy or move.
+bool classLValue(const Expr *E) {
+  return E && E->isGLValue() && E->getType()->isRecordType();
+}
+} // namespace
+
+llvm::SmallVector<Access, 2> accessesOf(const Stmt *S) {
+  llvm::SmallVector<Access, 2> Out;
+  if (const auto *B = dyn_cast<BinaryOperator>(S)) {
+    if (B->isCompoundAssignmentOp())
+      Out.push_back({B->getLHS(), false, B->getOperatorLoc()});
+    if (B->isAssignmentOp())
+      Out.push_back({B->getLHS(), true, B->getOperatorLoc()});
+    return Out;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(S)) {
+    if (U->isIncrementDecrementOp()) {
+      Out.push_back({U->getSubExpr(), false, U->getOperatorLoc()});
+      Out.push_back({U->getSubExpr(), true, U->getOperatorLoc()});
+    }
+    return Out;
+  }
+  if (const auto *C = dyn_cast<ImplicitCastExpr>(S)) {
+    if (C->getCastKind() == CK_LValueToRValue)
+      Out.push_back({C->getSubExpr(), false, C->getBeginLoc()});
+    return Out;
+  }
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+    if (!Op->isAssignmentOp() || Op->getNumArgs() != 2)
+      return Out;
+    // `a[i] = b[j]` copies b[j]; `a[i] += x` reads a[i] first.
+    if (classLValue(Op->getArg(1)))
+      Out.push_back({Op->getArg(1), false, Op->getOperatorLoc()});
+    if (Op->getOperator() != OO_Equal)
+      Out.push_back({Op->getArg(0), false, Op->getOperatorLoc()});
+    Out.push_back({Op->getArg(0), true, Op->getOperatorLoc()});
+    return Out;
+  }
+  if (const auto *C = dyn_cast<CXXConstructExpr>(S)) {
+    const CXXConstructorDecl *Ctor = C->getConstructor();
+    if (Ctor && Ctor->isCopyOrMoveConstructor() && C->getNumArgs() >= 1 &&
+        classLValue(C->getArg(0)))
+      Out.push_back({C->getArg(0), false, C->getBeginLoc()});
+    return Out;
+  }
+  return Out;
+}
+
+bool selectsElementPart(const MemberExpr &M) {
+  const auto *FD = dyn_cast<FieldDecl>(M.getMemberDecl());
+  if (!FD)
+    return false;
+  const Expr *Base = M.getBase()->IgnoreParenImpCasts();
+  bool Element = M.isArrow() || isa<ArraySubscriptExpr>(Base);
+  if (const auto *U = dyn_cast<UnaryOperator>(Base))
+    Element |= U->getOpcode() == UO_Deref;
+  if (!Element)
+    return false;
+  const RecordDecl *RD = FD->getParent();
+  QualType Scalar;
+  unsigned Fields = 0;
+  for (const FieldDecl *F : RD->fields()) {
+    QualType T = F->getType().getCanonicalType().getUnqualifiedType();
+    if (!T->isBuiltinType() || ++Fields > 4 ||
+        (!Scalar.isNull() && T != Scalar))
+      return false;
+    Scalar = T;
+  }
+  return Fields > 0;
+}
+
+namespace {
 /// One step from the root to the barrier.
 struct Step {
   const FieldDecl *Field = nullptr;

@@ -105,6 +105,29 @@ struct AsmLine {
 /// left out): a text for which it is empty shows no event but its ops.
 llvm::SmallVector<AsmLine, 4> asmLines(llvm::StringRef Text);
 
+/// A memory access of one CFG element: the lvalue it reads or writes.
+struct Access {
+  const Expr *LValue;
+  bool Write;
+  SourceLocation Loc;
+};
+
+/// The lvalues that the CFG element \p S reads and writes, reads first:
+/// a scalar load (an lvalue-to-rvalue conversion); an assignment, compound
+/// assignment (read and write) or increment; the copy or move of a
+/// class-typed object (`uint4 v = buf[i]`, a `__nv_bfloat16` passed by
+/// value, `a[i] = b[j]` on `float4`), whose constructor or assignment
+/// operator reads its source. The operands of \p S are elements of their
+/// own, so nothing is reported twice.
+llvm::SmallVector<Access, 2> accessesOf(const Stmt *S);
+
+/// Whether the member \p M selects a part of one element of a buffer (the
+/// `.x` of `buf[i].x`, the bits of a `__half`) rather than a buffer of a
+/// struct (`smem.a`): its base is an array element or a dereference and
+/// its record is a vector-like value (at most four fields of one scalar
+/// type). An access through it is an access of the buffer.
+bool selectsElementPart(const MemberExpr &M);
+
 /// A barrier as the model names it: the `__shared__` variable at its root,
 /// the fields and indices down to the 8-byte mbarrier, as a key, and
 /// whether every index is a constant.

@@ -121,7 +121,7 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
     } else if (const auto *M = dyn_cast<MemberExpr>(E)) {
       Whole = false;
       Derefs |= M->isArrow();
-      if (Path && !M->isArrow())
+      if (Path && !M->isArrow() && !events::selectsElementPart(*M))
         *Path = "." + M->getMemberDecl()->getNameAsString() + *Path;
       E = M->getBase();
     } else if (const auto *U = dyn_cast<UnaryOperator>(E)) {
@@ -703,21 +703,10 @@ private:
   void element(const Stmt *S) {
     if (Failed)
       return;
-    if (const auto *B = dyn_cast<BinaryOperator>(S)) {
-      if (B->isAssignmentOp())
-        write(B->getLHS(), B->getOperatorLoc());
+    for (const events::Access &A : events::accessesOf(S))
+      A.Write ? write(A.LValue, A.Loc) : read(A.LValue, A.Loc);
+    if (isa<BinaryOperator, UnaryOperator, ImplicitCastExpr>(S))
       return;
-    }
-    if (const auto *U = dyn_cast<UnaryOperator>(S)) {
-      if (U->isIncrementDecrementOp())
-        write(U->getSubExpr(), U->getOperatorLoc());
-      return;
-    }
-    if (const auto *C = dyn_cast<ImplicitCastExpr>(S)) {
-      if (C->getCastKind() == CK_LValueToRValue)
-        read(C->getSubExpr(), C->getBeginLoc());
-      return;
-    }
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
       asmEvents(*Asm);
       return;
@@ -727,10 +716,8 @@ private:
       return;
     }
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-        Op && Op->isAssignmentOp() && Op->getNumArgs() == 2) {
-      write(Op->getArg(0), Op->getOperatorLoc());
+        Op && Op->isAssignmentOp() && Op->getNumArgs() == 2)
       return;
-    }
     if (const auto *C = dyn_cast<CallExpr>(S)) {
       call(*C);
       return;

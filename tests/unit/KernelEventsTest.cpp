@@ -23,6 +23,7 @@
 #include "StubAST.h"
 #include "gtest/gtest.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -125,6 +126,16 @@ __device__ void structCPart() {
 __device__ void stage0() { sink(&tile[0][0]); }
 __device__ void flatStart() { sink(flat); }
 __device__ void global(uint64_t *g) { sink(g); }
+struct Vec4 { unsigned x, y, z, w; };
+struct Pair { float a[2]; int b; };
+__shared__ Vec4 vecs[8];
+__shared__ Pair pairs[8];
+__device__ void classCopy() { Vec4 v = vecs[1]; (void)v; }
+__device__ void classAssign() { vecs[2] = vecs[3]; }
+__device__ void compound() { flat[1] += 2.0f; }
+__device__ void increment() { flat[1]++; }
+__device__ unsigned vecLane() { return vecs[1].y; }
+__device__ int pairField() { return pairs[1].b; }
 )cuda";
 
 class KernelEventsAst : public ::testing::Test {
@@ -166,9 +177,55 @@ protected:
     return events::startOfBuffer(E, initialiser, AST->getASTContext(), VD);
   }
 
+  /// The accesses of every statement of \p Function's body, as "r" and
+  /// "w" in statement order.
+  std::string accesses(const std::string &Function) {
+    std::string Out;
+    for (const BoundNodes &B :
+         match(functionDecl(hasName(Function), isDefinition()).bind("f"),
+               AST->getASTContext())) {
+      std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+        if (!S)
+          return;
+        for (const Stmt *Child : S->children())
+          Walk(Child); // operands first, as in the CFG
+        for (const events::Access &A : events::accessesOf(S))
+          Out += A.Write ? "w" : "r";
+      };
+      Walk(B.getNodeAs<FunctionDecl>("f")->getBody());
+    }
+    return Out;
+  }
+  /// Whether the member of \p Function's return value is an element part.
+  bool elementPart(const std::string &Function) {
+    for (const BoundNodes &B : match(
+             functionDecl(hasName(Function), isDefinition(),
+                          forEachDescendant(memberExpr().bind("m"))),
+             AST->getASTContext()))
+      return events::selectsElementPart(*B.getNodeAs<MemberExpr>("m"));
+    return false;
+  }
+
   static std::unique_ptr<ASTUnit> AST;
 };
 std::unique_ptr<ASTUnit> KernelEventsAst::AST;
+
+TEST_F(KernelEventsAst, Accesses) {
+  // The copy of a class-typed element reads it; a copy assignment reads
+  // its source and writes its target (the loads of the operator's own
+  // reference parameters are not accesses).
+  EXPECT_EQ(accesses("classCopy"), "r");
+  EXPECT_EQ(accesses("classAssign"), "rw");
+  // A compound assignment and an increment read, then write.
+  EXPECT_EQ(accesses("compound"), "rw");
+  EXPECT_EQ(accesses("increment"), "rw");
+  EXPECT_EQ(accesses("vecLane"), "r");
+}
+
+TEST_F(KernelEventsAst, ElementParts) {
+  EXPECT_TRUE(elementPart("vecLane"));   // vecs[1].y: a lane of an element
+  EXPECT_FALSE(elementPart("pairField")); // a struct with an array field
+}
 
 TEST_F(KernelEventsAst, BarrierNames) {
   auto Scalar = name("scalar");
