@@ -11,7 +11,7 @@ config.name = "tma-tidy"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".cu", ".cpp", ".test"]
 # Inputs/ holds headers; unit/ holds gtest sources that ctest runs.
-config.excludes = ["Inputs", "unit"]
+config.excludes = ["Inputs", "unit", "field"]  # field/: scored by field/score.py (ctest field-set)
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.tma_tests_binary_dir
 
