@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/SharedMatchers.h"
+#include "checks/TraversalScope.h"
 #include "folding/Stats.h"
 
 #include "clang/AST/ASTLambda.h"
@@ -103,6 +104,9 @@ SharedMatchers::forFinder(MatchFinder *Finder) {
   auto Shared = std::make_shared<SharedMatchers>();
   Shared->Finder = Finder;
   ByFinder[Finder] = Shared;
+  // The TU is matched before the walk of its scope starts, which may then
+  // be widened (TraversalScope.h).
+  Finder->addMatcher(translationUnitDecl().bind(TuId), Shared.get());
   return Shared;
 }
 
@@ -146,6 +150,11 @@ bool SharedMatchers::wantsCall(const CallExpr &Call) const {
 }
 
 void SharedMatchers::run(const MatchFinder::MatchResult &Result) {
+  if (Result.Nodes.getNodeAs<TranslationUnitDecl>(TuId)) {
+    Ctx = Result.Context;
+    NarrowScope = widenTraversalScope(*Ctx);
+    return;
+  }
   // Through MatchCallback::run, as MatchFinder itself calls a check (it
   // sets the check's AST context before check()).
   if (const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FunctionId)) {
@@ -182,6 +191,11 @@ void SharedMatchers::onEndOfTranslationUnit() {
   for (MatchFinder::MatchCallback *Check : Checks)
     Check->onEndOfTranslationUnit();
   Dependent.clear();
+  // clangd's later walks (highlighting, inlay hints) keep to the main file.
+  if (Ctx && NarrowScope)
+    Ctx->setTraversalScope(*NarrowScope);
+  Ctx = nullptr;
+  NarrowScope.reset();
   const char *Stats = std::getenv("TMA_TIDY_STATS");
   if (!Stats || !*Stats || *Stats == '0')
     return;

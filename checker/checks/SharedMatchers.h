@@ -21,6 +21,7 @@
 #include "clang-tidy/ClangTidyCheck.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace clang::tidy::tma {
@@ -30,6 +31,7 @@ public:
   /// The ids the shared matchers bind their node to.
   static constexpr llvm::StringLiteral FunctionId = "tma-function";
   static constexpr llvm::StringLiteral CallId = "tma-call";
+  static constexpr llvm::StringLiteral TuId = "tma-translation-unit";
 
   /// Which function definitions a check wants.
   enum class Functions {
@@ -80,6 +82,10 @@ private:
 
   ast_matchers::MatchFinder *Finder = nullptr;
   bool FunctionsAdded = false, CallsAdded = false;
+  /// The translation unit being matched, and the traversal scope that
+  /// clangd set before widenTraversalScope widened it (restored at its end).
+  ASTContext *Ctx = nullptr;
+  std::optional<std::vector<Decl *>> NarrowScope;
   struct FunctionSub {
     ast_matchers::MatchFinder::MatchCallback *Check;
     Functions Which;

@@ -1,0 +1,48 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// clangd hands the checks the main file's top-level declarations only (the
+// AST's traversal scope): the headers of the preamble, and those included
+// later, are not walked. The checks see a __device__ helper only where they
+// match it (its ops, checked in the contexts of its calls, reported at the
+// caller's argument), and the call indexes and parent maps are built by
+// walks of the traversal scope: with the PTX wrappers in a header, clangd
+// showed 1 of tma-tidy's 5 warnings.
+//
+// widenTraversalScope adds to a restricted scope the function definitions
+// outside it that the main file reaches by calls (and references), directly
+// or through other such functions, outside system headers: each in the
+// place of the TU's order that a walk of the whole TU visits it. Everything
+// that walks the scope then sees them, as it sees the whole TU in
+// clang-tidy. Definitions the main file does not reach cannot put a
+// diagnostic in it, so they are left out.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_CHECKS_TRAVERSALSCOPE_H
+#define TMA_TIDY_CHECKS_TRAVERSALSCOPE_H
+
+#include <optional>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class Decl;
+} // namespace clang
+
+namespace clang::tidy::tma {
+
+/// Whether \p Ctx's traversal scope is narrower than the whole TU (clangd).
+bool hasRestrictedTraversalScope(const ASTContext &Ctx);
+
+/// Widens a restricted traversal scope as above; returns the scope it
+/// replaced (to restore), or nullopt when the scope is the whole TU or
+/// nothing was added.
+std::optional<std::vector<Decl *>> widenTraversalScope(ASTContext &Ctx);
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_CHECKS_TRAVERSALSCOPE_H
