@@ -118,9 +118,31 @@ public:
     }
   }
 
-  void add(const tooling::Diagnostic &Diag) {
+  /// MainFile: the MainSourceFile of the diagnostic's YAML document.
+  void add(const tooling::Diagnostic &Diag, llvm::StringRef MainFile) {
     const tooling::DiagnosticMessage &Message = Diag.Message;
     std::string Path = absolute(Message.FilePath, Diag.BuildDirectory);
+    // A diagnostic without a location (a missing file, "too many errors
+    // emitted", a driver error) is still about a file: code scanning
+    // refuses a result without one. With no file at all, it is a
+    // notification of the run.
+    bool FileLevel = Path.empty();
+    if (FileLevel) {
+      Path = artifactOf(Message.Message, MainFile);
+      if (Path.empty()) {
+        std::string Text = Diag.DiagnosticName.empty()
+                               ? Message.Message
+                               : Message.Message + " [" +
+                                     Diag.DiagnosticName + "]";
+        if (UnlocatedSeen.insert(Text).second)
+          Unlocated.push_back(std::move(Text));
+        if (Diag.DiagLevel == tooling::Diagnostic::Error &&
+            llvm::StringRef(Diag.DiagnosticName)
+                .starts_with("clang-diagnostic-"))
+          ++CompilerErrors;
+        return;
+      }
+    }
     std::string Key = llvm::formatv("{0}\n{1}\n{2}\n{3}", Diag.DiagnosticName,
                                     Path, Message.FileOffset, Message.Message)
                           .str();
@@ -138,12 +160,11 @@ public:
         {"level", levelName(Diag.DiagLevel)},
         {"message", Object{{"text", Message.Message}}},
     };
-    Array Locations;
-    if (!Path.empty())
-      Locations.push_back(
-          Object{{"physicalLocation",
-                  physicalLocation(Path, Message.FileOffset, std::nullopt)}});
-    Result["locations"] = std::move(Locations);
+    Object Physical =
+        FileLevel ? Object{{"artifactLocation", artifactLocation(Path)},
+                           {"region", Object{{"startLine", 1}}}}
+                  : physicalLocation(Path, Message.FileOffset, std::nullopt);
+    Result["locations"] = Array{Object{{"physicalLocation", std::move(Physical)}}};
 
     Array Related;
     Array Fixes;
@@ -199,6 +220,24 @@ public:
   }
 
 private:
+  /// The file a diagnostic without a location belongs to: an input file
+  /// that its message names, the only input file, the document's main
+  /// file, the first input file; empty when there is none.
+  std::string artifactOf(llvm::StringRef Message, llvm::StringRef MainFile) {
+    const std::vector<std::string> &Inputs = Options.InputFiles;
+    for (const std::string &Input : Inputs) {
+      std::string Absolute = absolute(Input, "");
+      if (!Input.empty() && (Message.contains(Absolute) ||
+                             Message.contains("'" + Input + "'")))
+        return Absolute;
+    }
+    if (Inputs.size() == 1)
+      return absolute(Inputs.front(), "");
+    if (!MainFile.empty())
+      return absolute(MainFile, "");
+    return Inputs.empty() ? std::string() : absolute(Inputs.front(), "");
+  }
+
   std::string absolute(llvm::StringRef Path, llvm::StringRef BuildDirectory) {
     if (Path.empty())
       return "";
@@ -259,6 +298,8 @@ private:
       Notify("error", Error);
     for (const std::string &Warning : Run.Warnings)
       Notify("warning", Warning);
+    for (const std::string &Text : Unlocated)
+      Notify("error", Text);
     if (Run.ExitCode != 0 && !Success)
       Notify("error",
              llvm::formatv("clang-tidy exited with status {0}{1}", Run.ExitCode,
@@ -363,6 +404,9 @@ private:
   std::vector<std::string> Results;
   llvm::StringSet<> Seen;
   llvm::StringMap<std::optional<FileText>> Files;
+  /// Diagnostics with no file to put them on (notifications).
+  std::vector<std::string> Unlocated;
+  llvm::StringSet<> UnlocatedSeen;
   unsigned ResultCount = 0;
   unsigned CompilerErrors = 0;
 };
@@ -381,7 +425,7 @@ llvm::Error writeSarifLog(llvm::StringRef Yaml, const SarifOptions &Options,
         return llvm::createStringError(
             Error, "cannot read the clang-tidy fixes YAML: " + Error.message());
       for (const tooling::Diagnostic &Diag : TU.Diagnostics)
-        Convert.add(Diag);
+        Convert.add(Diag, TU.MainSourceFile);
     } while (In.nextDocument());
   }
   std::move(Convert).finish(OS);

@@ -13,7 +13,8 @@
 // TMAP-TILED-BOX-RANGE, else the check name: clang errors, stock checks),
 // level (warning, error; a remark is a note), message.text (clang-tidy's
 // message), a physical location (line and column computed from the file's
-// bytes), its notes as relatedLocations and the fix-its of the diagnostic and
+// bytes; line 1 of its file for a diagnostic without one, and a
+// notification of the run when no file is known), its notes as relatedLocations and the fix-its of the diagnostic and
 // its notes as fixes. Paths under the root directory are relative URIs with
 // uriBaseId %SRCROOT%; others are absolute file:// URIs. A TMA rule carries
 // the summary and condition of its page of the rule reference
@@ -54,6 +55,11 @@ struct SarifOptions {
   /// tool.driver.version and informationUri, left out when empty.
   std::string ToolVersion;
   std::string InformationUri;
+  /// The files of the run, as given: a diagnostic without a location (a
+  /// missing file, "too many errors emitted") is reported on the one its
+  /// message names, else on the only one, else on its YAML document's
+  /// MainSourceFile.
+  std::vector<std::string> InputFiles;
   /// Where the rule reference's pages are: helpUri is <HelpUriBase>/<ID>.md.
   /// Empty: no helpUri.
   std::string HelpUriBase;

@@ -411,6 +411,7 @@ bool writeSarif(const SarifExport &Export, const TidyArgs &Tidy,
   Options.ToolVersion = TMA_TIDY_VERSION;
   Options.InformationUri = TMA_SARIF_INFORMATION_URI;
   Options.HelpUriBase = Tidy.RuleDocsUrl;
+  Options.InputFiles = Tidy.Sources;
   Run.WarningsAsErrors = Tidy.WarningsAsErrors;
   Options.Run = std::move(Run);
   std::string Fixes = Export.FixesFile;

@@ -321,6 +321,73 @@ TEST(SarifTest, PositionsOnLaterLines) {
   EXPECT_EQ(Region.getInteger("startColumn"), 5);
 }
 
+// Diagnostics without a location: a missing input, "too many errors
+// emitted". Code scanning refuses a result without a location.
+const char *const Unlocated = R"(---
+MainSourceFile:  '/src/main.cu'
+Diagnostics:
+  - DiagnosticName:  clang-diagnostic-error
+    DiagnosticMessage:
+      Message:         'no such file or directory: ''/src/gone.cu'''
+      FilePath:        ''
+      FileOffset:      0
+      Replacements:    []
+    Level:           Error
+    BuildDirectory:  ''
+  - DiagnosticName:  clang-diagnostic-error
+    DiagnosticMessage:
+      Message:         too many errors emitted, stopping now
+      FilePath:        ''
+      FileOffset:      0
+      Replacements:    []
+    Level:           Error
+    BuildDirectory:  '/src'
+...
+)";
+
+/// The artifact URI and start line of result I.
+std::pair<std::string, int64_t> artifactOf(const Object &Log, std::size_t I) {
+  const Object &Physical = *(*(*run(Log).getArray("results"))[I]
+                                  .getAsObject()
+                                  ->getArray("locations"))[0]
+                                .getAsObject()
+                                ->getObject("physicalLocation");
+  return {Physical.getObject("artifactLocation")->getString("uri")->str(),
+          *Physical.getObject("region")->getInteger("startLine")};
+}
+
+TEST(SarifTest, UnlocatedDiagnosticsGoOnTheirFile) {
+  SarifOptions Options = options();
+  Options.InputFiles = {"/src/main.cu", "/src/gone.cu"};
+  llvm::Expected<llvm::json::Value> Log = fixesYamlToSarif(Unlocated, Options);
+  ASSERT_TRUE(static_cast<bool>(Log)) << llvm::toString(Log.takeError());
+  const Object &L = *Log->getAsObject();
+  ASSERT_EQ(run(L).getArray("results")->size(), 2u);
+  // The input the message names; else the document's main file.
+  EXPECT_EQ(artifactOf(L, 0), std::make_pair(std::string("gone.cu"), int64_t(1)));
+  EXPECT_EQ(artifactOf(L, 1), std::make_pair(std::string("main.cu"), int64_t(1)));
+  // One input file: every such diagnostic is about it.
+  Options.InputFiles = {"/src/only.cu"};
+  llvm::Expected<llvm::json::Value> One = fixesYamlToSarif(Unlocated, Options);
+  ASSERT_TRUE(static_cast<bool>(One)) << llvm::toString(One.takeError());
+  EXPECT_EQ(artifactOf(*One->getAsObject(), 1).first, "only.cu");
+}
+
+TEST(SarifTest, DiagnosticWithNoFileAtAllIsANotification) {
+  std::string Text = Unlocated;
+  Text.replace(Text.find("'/src/main.cu'"), 14, "''");
+  SarifOptions::Invocation Failed;
+  Failed.ExitCode = 1;
+  Object Log = convertWith(Text, Failed);
+  EXPECT_EQ(run(Log).getArray("results")->size(), 0u);
+  const llvm::json::Array &Notes =
+      *invocation(Log).getArray("toolExecutionNotifications");
+  ASSERT_EQ(Notes.size(), 3u);
+  EXPECT_EQ(Notes[1].getAsObject()->getObject("message")->getString("text"),
+            "too many errors emitted, stopping now [clang-diagnostic-error]");
+  EXPECT_EQ(invocation(Log).getBoolean("executionSuccessful"), false);
+}
+
 TEST(SarifTest, IsSarifLog) {
   EXPECT_TRUE(isSarifLog(R"({"version": "2.1.0", "runs": []})"));
   EXPECT_FALSE(isSarifLog("#include <cuda.h>\n"));
