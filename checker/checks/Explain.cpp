@@ -61,7 +61,9 @@ std::string explainArray(const rules::KnownArray &A, const Expr *E) {
   std::string Out = "{";
   for (std::size_t I = 0; I < A.Elems.size(); ++I)
     Out += (I ? ", " : "") +
-           (A.Elems[I] ? std::to_string(*A.Elems[I]) : std::string("unknown"));
+           (A.Elems[I] ? std::to_string(*A.Elems[I])
+                       : std::string("unknown (element ") + std::to_string(I) +
+                             " did not fold)");
   return Out + "}";
 }
 
@@ -71,12 +73,8 @@ std::string explainMap(const rules::MapDescriptor &D) {
                                              nullptr);
   Out += ", tensorRank " + explainScalar(D.Rank, nullptr, nullptr);
   if (D.Encoder == rules::MapEncoder::Tiled) {
-    Out += ", boxDim " + (D.BoxDim.Elems.empty()
-                              ? std::string("unknown")
-                              : explainArray(D.BoxDim, nullptr));
-    Out += ", elementStrides " + (D.ElementStrides.Elems.empty()
-                                      ? std::string("unknown")
-                                      : explainArray(D.ElementStrides, nullptr));
+    Out += ", boxDim " + explainArray(D.BoxDim, nullptr);
+    Out += ", elementStrides " + explainArray(D.ElementStrides, nullptr);
   } else {
     Out += ", channelsPerPixel " +
            explainScalar(D.ChannelsPerPixel, nullptr, nullptr);

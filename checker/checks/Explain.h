@@ -31,8 +31,8 @@ std::string whyUnknown(const Expr *E);
 std::string explainScalar(const ::tma::rules::Known &K,
                           const char *(*Name)(std::uint64_t), const Expr *E);
 
-/// An array operand: "{1024, unknown}", or "unknown (<why>)" when the array
-/// itself did not fold.
+/// An array operand: "{1024, unknown (element 1 did not fold)}", or
+/// "unknown (<why>)" when the array itself did not fold.
 std::string explainArray(const ::tma::rules::KnownArray &A, const Expr *E);
 
 /// A linked map: "Tiled, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, rank 2, boxDim

@@ -39,11 +39,14 @@ public:
   llvm::StringRef option() const { return Option; }
 
   /// Emits a configuration warning of Check (named CheckName) for each
-  /// unknown id.
+  /// unknown id, once per process: the global option once for all checks,
+  /// `<check>.DisabledRules` once per check.
   void diagnoseUnknown(ClangTidyCheck &Check, llvm::StringRef CheckName) const;
 
 private:
   std::string Option;
+  /// The option is the check's own (`<check>.DisabledRules`).
+  bool Local = false;
   llvm::StringSet<> Disabled;
   std::vector<std::string> Unknown;
 };

@@ -502,6 +502,38 @@ llvm::Error checkSarifTarget(llvm::StringRef Path) {
   return llvm::Error::success();
 }
 
+bool isFixesYaml(llvm::StringRef Content) {
+  llvm::yaml::Input In(Content, /*Ctxt=*/nullptr,
+                       [](const llvm::SMDiagnostic &, void *) {});
+  do {
+    tooling::TranslationUnitDiagnostics TU;
+    In >> TU;
+    if (In.error())
+      return false;
+  } while (In.nextDocument());
+  return true;
+}
+
+llvm::Error checkFixesTarget(llvm::StringRef Path) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status) || !llvm::sys::fs::exists(Status))
+    return llvm::Error::success();
+  if (!llvm::sys::fs::is_regular_file(Status))
+    return llvm::createStringError(
+        std::make_error_code(std::errc::invalid_argument),
+        "'" + Path + "' is not a regular file; not writing the fixes there");
+  if (Status.getSize() == 0)
+    return llvm::Error::success();
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer || !isFixesYaml((*Buffer)->getBuffer()))
+    return llvm::createStringError(
+        std::make_error_code(std::errc::file_exists),
+        "'" + Path +
+            "' exists and is not a clang-tidy fixes file; not overwriting it "
+            "(give --export-fixes=<new file>.yaml)");
+  return llvm::Error::success();
+}
+
 llvm::Error convertFixesFile(llvm::StringRef FixesFile,
                              llvm::StringRef SarifFile,
                              const SarifOptions &Options) {

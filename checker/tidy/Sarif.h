@@ -95,6 +95,15 @@ bool isSarifLog(llvm::StringRef Content);
 /// exist, is an empty regular file, or is a SARIF log.
 llvm::Error checkSarifTarget(llvm::StringRef Path);
 
+/// Whether Content is clang-tidy's --export-fixes YAML: every document a
+/// TranslationUnitDiagnostics (MainSourceFile, Diagnostics).
+bool isFixesYaml(llvm::StringRef Content);
+
+/// An error unless clang-tidy may write its fixes to Path (--export-fixes):
+/// Path does not exist, is an empty regular file, or is a fixes YAML. A
+/// source file after `--export-fixes ` (a space for `=`) is refused.
+llvm::Error checkFixesTarget(llvm::StringRef Path);
+
 /// Writes the SARIF log of the diagnostics in Yaml (as fixesYamlToSarif) to
 /// OS, pretty-printed; results are rendered as they are read.
 llvm::Error writeSarifLog(llvm::StringRef Yaml, const SarifOptions &Options,

@@ -41,8 +41,10 @@
 #include "tidy/NvccFlags.h"
 #include "tidy/Sarif.h"
 
+#include "clang-tidy/ClangTidyOptions.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
@@ -97,8 +99,16 @@ struct TidyArgs {
   bool RequireDatabase = false;
   /// --tma-rule-docs-url's base of SARIF helpUri.
   std::string RuleDocsUrl = TMA_RULE_DOCS_URL;
-  /// --checks, --config or --config-file given.
-  bool ChecksConfigured = false;
+  /// --checks given.
+  bool CommandLineChecks = false;
+  /// --config's and --config-file's values.
+  std::optional<std::string> Config;
+  std::optional<std::string> ConfigFile;
+  /// An option that needs no source file (--list-checks, --dump-config,
+  /// --verify-config, --help, --version, ...).
+  bool NeedsNoInput = false;
+  /// `-` among the files (run-clang-tidy's probe).
+  bool Stdin = false;
   bool WarningsAsErrors = false;
   bool Quiet = false;
   /// --tma-export-sarif's file.
@@ -135,6 +145,11 @@ TidyArgs scanArgs(int Argc, const char **Argv) {
       Result.DoubleDash = I;
       break;
     }
+    if (Arg == "-") {
+      // run-clang-tidy probes `<binary> -list-checks ... -`: not a file.
+      Result.Stdin = true;
+      continue;
+    }
     if (Arg.size() < 2 || Arg[0] != '-') {
       Result.Sources.push_back(Args[I]);
       continue;
@@ -161,8 +176,20 @@ TidyArgs scanArgs(int Argc, const char **Argv) {
       }
       continue;
     }
-    if (Name == "checks" || Name == "config" || Name == "config-file")
-      Result.ChecksConfigured = true;
+    if (Name == "checks")
+      Result.CommandLineChecks = true;
+    if (Name == "config" || Name == "config-file") {
+      std::string OptionValue = Value.str();
+      if (!HasValue && I + 1 < Args.size())
+        OptionValue = Args[++I];
+      (Name == "config" ? Result.Config : Result.ConfigFile) = OptionValue;
+      continue;
+    }
+    if (Name == "list-checks" || Name == "dump-config" ||
+        Name == "explain-config" || Name == "verify-config" ||
+        Name.starts_with("help") || Name == "version" ||
+        Name.starts_with("print-"))
+      Result.NeedsNoInput = true;
     if (Name == "warnings-as-errors")
       Result.WarningsAsErrors = true;
     if (Name == "quiet")
@@ -311,8 +338,7 @@ writeDatabase(const std::vector<PassCommand> &Commands) {
 /// The database clang-tidy would use: the flags after `--`, else -p, else
 /// the one found above the first source file.
 std::unique_ptr<tooling::CompilationDatabase>
-loadDatabase(const TidyArgs &Tidy) {
-  std::string Error;
+loadDatabase(const TidyArgs &Tidy, std::string &Error) {
   if (Tidy.DoubleDash) {
     std::vector<const char *> Pointers;
     Pointers.reserve(Tidy.Args.size());
@@ -481,27 +507,113 @@ bool checkOutputs(const TidyArgs &Tidy) {
   if (Tidy.SarifFile && Tidy.ExportFixes &&
       samePath(*Tidy.SarifFile, *Tidy.ExportFixes))
     return Refuse("--tma-export-sarif and --export-fixes name the same file");
+  // `--export-fixes src/main.cpp src/gemm.cu` takes main.cpp as the YAML
+  // file: refused as --tma-export-sarif refuses it.
+  if (Tidy.ExportFixes)
+    if (llvm::Error Error = tma::sarif::checkFixesTarget(*Tidy.ExportFixes))
+      return Refuse(llvm::toString(std::move(Error)));
   if (Tidy.SarifFile)
     if (llvm::Error Error = tma::sarif::checkSarifTarget(*Tidy.SarifFile))
       return Refuse(llvm::toString(std::move(Error)));
   return true;
 }
 
-/// Whether a .clang-tidy file is in Path's directory or one above it.
-bool hasClangTidyFile(llvm::StringRef Path) {
+/// The Checks of a configuration text; nullopt when it does not parse
+/// (clang-tidy reports that itself).
+std::optional<std::string> checksOfConfig(llvm::StringRef Text,
+                                          llvm::StringRef Name,
+                                          bool &Inherit) {
+  llvm::ErrorOr<clang::tidy::ClangTidyOptions> Parsed =
+      clang::tidy::parseConfiguration(llvm::MemoryBufferRef(Text, Name));
+  if (!Parsed)
+    return std::nullopt;
+  Inherit = Parsed->InheritParentConfig.value_or(false);
+  return Parsed->Checks.value_or("");
+}
+
+/// The checks that the configuration of Path sets, as clang-tidy finds it:
+/// --config or --config-file, else the .clang-tidy files from Path's
+/// directory up (while InheritParentConfig). Empty Checks: Found is false.
+std::string configuredChecks(const TidyArgs &Tidy, llvm::StringRef Path,
+                             bool &Found) {
+  Found = false;
+  bool Inherit = false;
+  if (Tidy.Config || Tidy.ConfigFile) {
+    Found = true;
+    if (Tidy.Config)
+      return checksOfConfig(*Tidy.Config, "--config", Inherit).value_or("");
+    auto Buffer = llvm::MemoryBuffer::getFile(*Tidy.ConfigFile);
+    if (!Buffer)
+      return "";
+    return checksOfConfig((*Buffer)->getBuffer(), *Tidy.ConfigFile, Inherit)
+        .value_or("");
+  }
+  std::string Checks;
   llvm::SmallString<256> Directory(absolutePath(Path));
   llvm::sys::path::remove_filename(Directory);
   while (!Directory.empty()) {
-    llvm::SmallString<256> File(Directory);
-    llvm::sys::path::append(File, ".clang-tidy");
-    if (llvm::sys::fs::exists(File))
-      return true;
+    for (const char *Name : {".clang-tidy", "_clang-tidy"}) {
+      llvm::SmallString<256> File(Directory);
+      llvm::sys::path::append(File, Name);
+      if (!llvm::sys::fs::exists(File))
+        continue;
+      Found = true;
+      auto Buffer = llvm::MemoryBuffer::getFile(File);
+      Inherit = false;
+      if (Buffer)
+        if (std::optional<std::string> Own =
+                checksOfConfig((*Buffer)->getBuffer(), File, Inherit))
+          // A parent's checks come first: later globs win.
+          Checks = *Own + (Checks.empty() ? "" : "," + Checks);
+      if (!Inherit)
+        return Checks;
+      break;
+    }
     llvm::StringRef Parent = llvm::sys::path::parent_path(Directory);
     if (Parent == Directory)
       break;
     Directory = Parent;
   }
-  return false;
+  return Checks;
+}
+
+/// What tma-tidy adds to clang-tidy's --checks: with no configuration,
+/// `-*,tma-*` (clang-tidy's default, clang-analyzer-*, checks nothing of
+/// TMA); with one, `tma-*` on top of it, followed by the configuration's
+/// own globs that turn tma- checks off (`-tma-*`, `-tma-ordering`), so that
+/// they still win. Nothing when --checks is on the command line.
+std::optional<std::string> addedChecks(const TidyArgs &Tidy) {
+  if (Tidy.CommandLineChecks)
+    return std::nullopt;
+  std::vector<std::string> Paths = Tidy.Sources;
+  if (Paths.empty())
+    Paths.push_back("tma-tidy-probe"); // In the working directory.
+  bool AnyConfig = false;
+  std::vector<std::string> Off;
+  for (const std::string &Path : Paths) {
+    bool Found = false;
+    std::string Checks = configuredChecks(Tidy, Path, Found);
+    AnyConfig |= Found;
+    llvm::SmallVector<llvm::StringRef, 16> Globs;
+    llvm::StringRef(Checks).split(Globs, ',');
+    for (llvm::StringRef Glob : Globs) {
+      // GlobList also splits at newlines.
+      llvm::SmallVector<llvm::StringRef, 4> Parts;
+      Glob.split(Parts, '\n');
+      for (llvm::StringRef Part : Parts) {
+        Part = Part.trim();
+        if (Part.starts_with("-") && Part.drop_front().trim().starts_with("tma") &&
+            llvm::find(Off, Part.str()) == Off.end())
+          Off.push_back(Part.str());
+      }
+    }
+  }
+  if (!AnyConfig)
+    return std::string("-*,tma-*");
+  std::string Added = "tma-*";
+  for (const std::string &Glob : Off)
+    Added += "," + Glob;
+  return Added;
 }
 
 /// The files of a database, normalised as fileKey does.
@@ -514,6 +626,24 @@ llvm::StringSet<> databaseFiles(const tooling::CompilationDatabase &Database) {
     Files.insert(Key);
   }
   return Files;
+}
+
+/// Whether a compile_commands.json is in Path's directory or one above it:
+/// a database that exists but did not load is unreadable, not absent.
+bool hasDatabaseFileAbove(llvm::StringRef Path) {
+  llvm::SmallString<256> Directory(absolutePath(Path));
+  llvm::sys::path::remove_filename(Directory);
+  while (!Directory.empty()) {
+    llvm::SmallString<256> File(Directory);
+    llvm::sys::path::append(File, "compile_commands.json");
+    if (llvm::sys::fs::exists(File))
+      return true;
+    llvm::StringRef Parent = llvm::sys::path::parent_path(Directory);
+    if (Parent == Directory)
+      break;
+    Directory = Parent;
+  }
+  return false;
 }
 
 /// Where -p points, for messages.
@@ -534,16 +664,20 @@ tma-tidy options (clang-tidy 22 with the tma- checks built in):
                              input. A failed run writes executionSuccessful:
                              false.
   --tma-require-database     A source file with no entry in the compile
-                             database (-p), a missing database or an empty one
-                             is an error (exit status 1) instead of a guess.
-                             Use it in CI.
+                             database (-p) or no database at all is an error
+                             (exit status 1) instead of a guess. Use it in
+                             CI. (A database that cannot be read or has no
+                             entries is always an error.)
   --tma-rule-docs-url=<url>  Base of the SARIF helpUri of each rule
                              (<url>/<RULE-ID>.md). Default:
                              )" TMA_RULE_DOCS_URL R"(
   --tma-show-commands        Print the compile command of every CUDA pass.
 
-  With no --checks, --config, --config-file and no .clang-tidy file above a
-  source, tma-tidy runs -checks='-*,tma-*'. Rule reference: docs/rules/.
+  Checks: with no configuration (no --config, --config-file, .clang-tidy
+  above a source), tma-tidy runs -checks='-*,tma-*'; with one, it adds
+  tma-* on top of it, unless the configuration turns them off by name
+  (-tma-*, -tma-ordering: still off). --checks on the command line
+  replaces both. Rule reference: docs/rules/.
 )");
 
 } // namespace
@@ -558,32 +692,81 @@ int main(int Argc, const char **Argv) {
     return 1;
 
   tma::sarif::SarifOptions::Invocation Run;
+  // An error before clang-tidy runs: the message, the failed SARIF log,
+  // status 1.
+  auto Fail = [&](const std::string &Problem) {
+    llvm::errs() << "tma-tidy: error: " << Problem << "\n";
+    Run.Errors.push_back(Problem);
+    if (Tidy.SarifFile) {
+      SarifExport Export;
+      Export.SarifFile = *Tidy.SarifFile;
+      Run.ExitCode = 1;
+      writeSarif(Export, Tidy, Run);
+    }
+    return 1;
+  };
+  // clang-tidy's answer would be "no checks enabled" (no configuration
+  // here) or its whole --help.
+  if (Tidy.Sources.empty() && !Tidy.Stdin && !Tidy.NeedsNoInput)
+    return Fail("no input files (tma-tidy -p <build directory> FILE..., or "
+                "FILE... -- <compiler flags>)");
+
   // The commands of the files to analyse, rewritten. clang-tidy gets them in
   // a database of their own when a rewrite changed any.
   std::optional<std::string> Directory;
   std::unique_ptr<tooling::CompilationDatabase> Database;
   // Some file runs as several CUDA passes.
   bool MultiPass = false;
+  std::string LoadError;
   if (!Tidy.Sources.empty())
-    Database = loadDatabase(Tidy);
+    Database = loadDatabase(Tidy, LoadError);
   if (!Tidy.Sources.empty() && !Tidy.DoubleDash) {
+    // A database named with -p, or found, that cannot be read or has no
+    // entries checks nothing: clang-tidy would skip every file and exit 0.
+    // clang-tidy looks for -p's database in the directories above it too:
+    // a broken compile_commands.json in -p would quietly give way to the
+    // one of an enclosing project.
+    if (Database && Tidy.BuildPath) {
+      llvm::SmallString<256> Json(*Tidy.BuildPath);
+      llvm::sys::path::append(Json, "compile_commands.json");
+      if (llvm::sys::fs::exists(Json) &&
+          !tooling::JSONCompilationDatabase::loadFromFile(
+              Json, LoadError, tooling::JSONCommandLineSyntax::AutoDetect))
+        Database = nullptr;
+    }
+    if (!Database && (Tidy.BuildPath ||
+                      hasDatabaseFileAbove(Tidy.Sources.front()))) {
+      // The loader's last line says why the JSON did not load.
+      llvm::StringRef Why = llvm::StringRef(LoadError).trim();
+      Why = Why.substr(Why.rfind('\n') + 1);
+      Why.consume_front("json-compilation-database: ");
+      llvm::SmallString<256> Json(Tidy.BuildPath.value_or(""));
+      llvm::sys::path::append(Json, "compile_commands.json");
+      if (Tidy.BuildPath && !llvm::sys::fs::is_directory(*Tidy.BuildPath))
+        Why = "no such directory";
+      else if (Tidy.BuildPath && !llvm::sys::fs::exists(Json))
+        Why = "it has no compile_commands.json";
+      return Fail("cannot read " + databaseName(Tidy) +
+                  (Why.empty() ? std::string() : ": " + Why.str()));
+    }
+    llvm::StringSet<> Files;
+    if (Database) {
+      Files = databaseFiles(*Database);
+      if (Files.empty())
+        return Fail(databaseName(Tidy) + " has no entries");
+    }
     // clang-tidy guesses a command for a file that the database lacks (a
     // neighbour's, or no flags at all): fine for a header, a silent hole in
     // CI for a source.
     std::vector<std::string> Problems;
-    if (!Database) {
+    if (!Database)
       Problems.push_back("no compile database found (give -p <build "
                          "directory> or flags after --)");
-    } else {
-      llvm::StringSet<> Files = databaseFiles(*Database);
-      if (Files.empty())
-        Problems.push_back(databaseName(Tidy) + " has no entries");
-      else
-        for (const std::string &Source : Tidy.Sources)
-          if (!Files.contains(absolutePath(Source)))
-            Problems.push_back("'" + Source + "' has no entry in " +
-                               databaseName(Tidy));
-    }
+    else
+      for (const std::string &Source : Tidy.Sources)
+        if (!Files.contains(absolutePath(Source)))
+          Problems.push_back("'" + Source + "' has no entry in " +
+                             databaseName(Tidy));
     for (const std::string &Problem : Problems) {
       if (Tidy.RequireDatabase) {
         llvm::errs() << "tma-tidy: error: " << Problem << "\n";
@@ -666,11 +849,9 @@ int main(int Argc, const char **Argv) {
         Args.push_back(Tidy.Args[I]);
   }
 
-  // No configuration at all: the tma- checks, not clang-tidy's default
-  // (clang-analyzer-*), which would check nothing of TMA.
-  if (!Tidy.ChecksConfigured && !Tidy.Sources.empty() &&
-      llvm::none_of(Tidy.Sources, hasClangTidyFile))
-    Args.insert(Args.begin() + 1, "--checks=-*,tma-*");
+  // The tma- checks in any project, unless the command line chooses.
+  if (std::optional<std::string> Checks = addedChecks(Tidy))
+    Args.insert(Args.begin() + 1, "--checks=" + *Checks);
 
   // TMA_CLANG_RESOURCE_DIR comes from CMakeLists.txt. If it is gone (the
   // binary moved to another machine), clang-tidy's own guess is the best

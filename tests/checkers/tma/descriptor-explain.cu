@@ -29,7 +29,7 @@ void encode(CUtensorMap *Map, float *Data, cuuint64_t Rows) {
                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
 // CHECK-MESSAGES: :[[@LINE-7]]:3: warning: explain: cuTensorMapEncodeTiled descriptor: tensorDataType = CU_TENSOR_MAP_DATA_TYPE_FLOAT32 (7); tensorRank = 2; globalDim = {1024, 512}; globalStrides = {4096}; boxDim = {32, 32}; elementStrides = {1, 1}; interleave = CU_TENSOR_MAP_INTERLEAVE_NONE (0); swizzle = CU_TENSOR_MAP_SWIZZLE_NONE (0); l2Promotion = 0; oobFill = 0 [tma-descriptor]
-// CHECK-MESSAGES: :[[@LINE-8]]:3: warning: explain: cuTensorMapEncodeTiled descriptor: tensorDataType = CU_TENSOR_MAP_DATA_TYPE_FLOAT32 (7); tensorRank = 2; globalDim = {1024, unknown}; globalStrides = {4096}; boxDim = {32, 32}; elementStrides = {1, 1}; interleave = CU_TENSOR_MAP_INTERLEAVE_NONE (0); swizzle = CU_TENSOR_MAP_SWIZZLE_NONE (0); l2Promotion = 0; oobFill = 0 [tma-descriptor]
+// CHECK-MESSAGES: :[[@LINE-8]]:3: warning: explain: cuTensorMapEncodeTiled descriptor: tensorDataType = CU_TENSOR_MAP_DATA_TYPE_FLOAT32 (7); tensorRank = 2; globalDim = {1024, unknown (element 1 did not fold)}; globalStrides = {4096}; boxDim = {32, 32}; elementStrides = {1, 1}; interleave = CU_TENSOR_MAP_INTERLEAVE_NONE (0); swizzle = CU_TENSOR_MAP_SWIZZLE_NONE (0); l2Promotion = 0; oobFill = 0 [tma-descriptor]
 
 void encodeUnknown(CUtensorMap *Map, float *Data, const cuuint32_t *Box,
                    CUtensorMapSwizzle Swizzle) {
