@@ -2,13 +2,16 @@
 # Installs what tma-tidy needs to build and test, from Debian's packages:
 # LLVM/Clang 22 (compiler, clang-tidy, clangd, development files, lit and
 # FileCheck), the gRPC/Protobuf packages that Debian's Clang CMake files
-# reference, GoogleTest, CMake, Ninja, and python3-jsonschema (the SARIF
-# schema test). Does nothing when all are present.
+# reference, GoogleTest, CMake, Ninja, python3-jsonschema (the SARIF
+# schema test), and dpkg-dev and binutils (dpkg-shlibdeps and readelf for
+# the package's dependencies, .ci/package.sh). Does nothing when all are
+# present.
 set -euo pipefail
 
 packages=(clang-22 clang-tidy-22 clangd-22 libclang-22-dev llvm-22-dev
           llvm-22-tools libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc
-          libgtest-dev cmake ninja-build python3 python3-jsonschema)
+          libgtest-dev cmake ninja-build python3 python3-jsonschema
+          dpkg-dev binutils)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -25,6 +25,13 @@
 #ifndef TMA_VALIDATE_H
 #define TMA_VALIDATE_H
 
+// The rule headers use C++17 (inline variables, if constexpr,
+// std::optional): an older standard stops here with one error that says so,
+// not with pages of errors from inside them.
+#if (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 201703L
+#error "<tma/validate.h> needs C++17 or later: compile with -std=c++17"
+#else
+
 #include "rules/Im2colRules.h"
 #include "rules/TiledRules.h"
 
@@ -672,4 +679,5 @@ void encode_im2col_wide(throw_on_error_t, Operands &&...Ops) {
 
 } // namespace tma
 
+#endif // C++17
 #endif // TMA_VALIDATE_H
