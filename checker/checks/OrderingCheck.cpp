@@ -95,6 +95,78 @@ void refsTo(const Stmt *S, const VarDecl *VD,
     refsTo(Child, VD, Out);
 }
 
+/// The references of a variable or parameter that are known uses: operands
+/// of recognised ops on the barrier.
+using KnownRefs = llvm::SmallPtrSet<const DeclRefExpr *, 16>;
+
+/// The reference \p E is as a whole or by address (`bar`, `&bar`, through
+/// parentheses and casts), or null.
+const DeclRefExpr *wholeArgument(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenCasts();
+  return dyn_cast<DeclRefExpr>(E);
+}
+
+/// Whether every reference to \p V under \p S is known: a recognised op's
+/// operand, or the whole argument of a helper whose parameter has only
+/// known references itself, and at least one (the helper issues
+/// recognised ops on it and nothing else; a body that the pass compiles
+/// out, CUTLASS's asm in the host pass, issues none), to a few calls deep.
+/// \p Count receives the number of known references.
+bool allRefsKnown(const Stmt *S, const ValueDecl *V, const KnownRefs &Known,
+                  unsigned Depth, unsigned &Count) {
+  if (!S)
+    return true;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == V) {
+    Count += Known.count(D);
+    return Known.count(D);
+  }
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    for (const Expr *Init : L->capture_inits())
+      if (!allRefsKnown(Init, V, Known, Depth, Count))
+        return false;
+    return allRefsKnown(L->getBody(), V, Known, Depth, Count);
+  }
+  const auto *C = dyn_cast<CallExpr>(S);
+  const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr, *Def = nullptr;
+  bool Helper = FD && FD->hasBody(Def) && Def && Depth < 4 &&
+                !isa<CXXOperatorCallExpr>(C);
+  for (const Stmt *Child : S->children()) {
+    unsigned I = 0;
+    while (Helper && I < C->getNumArgs() && C->getArg(I) != Child)
+      ++I;
+    const DeclRefExpr *Whole = Helper && I < C->getNumArgs() &&
+                                       I < Def->getNumParams()
+                                   ? wholeArgument(C->getArg(I))
+                                   : nullptr;
+    if (Whole && Whole->getDecl() == V && !Known.count(Whole)) {
+      unsigned Inner = 0;
+      if (!allRefsKnown(Def->getBody(), Def->getParamDecl(I), Known,
+                        Depth + 1, Inner) ||
+          Inner == 0)
+        return false;
+      Count += Inner;
+      continue;
+    }
+    if (!allRefsKnown(Child, V, Known, Depth, Count))
+      return false;
+  }
+  return true;
+}
+
+/// refsTo, and the references to parameters under \p S.
+void refsOrParamsTo(const Stmt *S, const VarDecl *VD, KnownRefs &Out) {
+  if (!S)
+    return;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S);
+      D && (D->getDecl() == VD || isa<ParmVarDecl>(D->getDecl())))
+    Out.insert(D);
+  for (const Stmt *Child : S->children())
+    refsOrParamsTo(Child, VD, Out);
+}
+
 /// Whether every loop around event \p Outer is around \p Inner too.
 bool loopsAround(const ord::Flow &G, std::size_t Outer, std::size_t Inner) {
   for (const ord::Flow::Set *L : G.loopsAround(Outer))
@@ -417,7 +489,7 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
     unsigned Uses = 0, Inits = 0;
     std::optional<std::size_t> First;
     bool Barrier = true;
-    llvm::SmallPtrSet<const DeclRefExpr *, 8> Known;
+    KnownRefs Known;
     for (std::size_t I = 0; I < K.Seq.size(); ++I) {
       const ord::Event &E = K.Seq[I];
       if (E.Object < 0 || K.Objects[E.Object] != VD)
@@ -437,18 +509,18 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
         break;
       }
       const KernelEvent &KE = K.Events[I];
-      if (!KE.InBody || !KE.Op)
+      if (!KE.Op)
         continue;
+      // In a helper, the operand names the helper's parameter.
       if (const OpValue *V = barrierOperand(*KE.Op))
-        refsTo(V->Written ? V->Written : V->E, VD, Known);
+        refsOrParamsTo(V->Written ? V->Written : V->E, VD, Known);
     }
     // The body's references are counted only where the rule would report
     // with every use known.
     if (!Barrier || !First || !ord::uninitialised(true, Uses, Inits))
       continue;
-    llvm::SmallPtrSet<const DeclRefExpr *, 8> All;
-    refsTo(Kernel.getBody(), VD, All);
-    bool AllKnown = All.size() == Known.size();
+    unsigned Count = 0;
+    bool AllKnown = allRefsKnown(Kernel.getBody(), VD, Known, 0, Count);
     if (!ord::uninitialised(AllKnown, Uses, Inits))
       continue;
     std::string Msg = "'" + VD->getName().str() +

@@ -196,3 +196,57 @@ __global__ void initElsewhere(const char *src) {
   while (!ptx::mbarrier_try_wait_parity(&bar, 0)) {
   }
 }
+
+// Helpers that only issue recognised ops on the barrier they are given are
+// known uses: no helper initialises 'bar'.
+__device__ void expectBytes(uint64_t *bar, uint32_t bytes) {
+  ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta,
+                                 ptx::space_shared, bar, bytes);
+}
+__device__ void initBarrier(uint64_t *bar) {
+  ptx::mbarrier_init(bar, 1);
+  ptx::fence_proxy_async(ptx::space_shared);
+}
+__global__ void helpersNoInit(const char *src) {
+  __shared__ alignas(16) char buf[1024];
+  __shared__ uint64_t bar;
+  if (threadIdx.x == 0) {
+    expectBytes(&bar, 1024);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'bar' is used here but no mbarrier.init in this kernel initialises it (MBAR-UNINIT) [tma-ordering]
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, buf, src, 1024,
+                       &bar);
+  }
+  waitParity(&bar, 0);
+}
+
+// The twin: a helper initialises it.
+__global__ void helpersInit(const char *src) {
+  __shared__ alignas(16) char buf[1024];
+  __shared__ uint64_t bar;
+  if (threadIdx.x == 0)
+    initBarrier(&bar);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    expectBytes(&bar, 1024);
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, buf, src, 1024,
+                       &bar);
+  }
+  waitParity(&bar, 0);
+}
+
+// Silent: a helper hands the barrier on to a function the model does not
+// see into, which may initialise it.
+__device__ void setUpVia(uint64_t *bar) { setUp(bar); }
+__global__ void helperHandsOn(const char *src) {
+  __shared__ alignas(16) char buf[1024];
+  __shared__ uint64_t bar;
+  if (threadIdx.x == 0)
+    setUpVia(&bar);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    expectBytes(&bar, 1024);
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, buf, src, 1024,
+                       &bar);
+  }
+  waitParity(&bar, 0);
+}
