@@ -412,6 +412,15 @@ private:
       const Expr *Init = Subst(VD);
       return Init ? address(Init, Off) : nullptr;
     }
+    if (isa<CXXThisExpr>(E)) {
+      // The barrier class's object at the member call being walked.
+      const Expr *Obj = Subst(nullptr);
+      if (!Obj)
+        return nullptr;
+      if (Obj->getType()->isPointerType())
+        return address(Obj, Off);
+      return Off.Const == 0 && !Off.Var ? lvalue(Obj) : nullptr;
+    }
     if (const auto *C = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *FD = C->getDirectCallee();
       if (!FD || !FD->getIdentifier() || C->getNumArgs() != 1)
@@ -479,6 +488,47 @@ private:
   unsigned Used = 0;
 };
 } // namespace
+
+namespace {
+/// Whether \p E names `this`, through parameters and locals (\p Subst).
+bool namesThis(const Expr *E, Substitution Subst, unsigned &Budget) {
+  if (!E || ++Budget > 256)
+    return true; // past the budget: assume it does
+  E = E->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(E))
+    return true;
+  if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+    const Expr *Init = VD ? Subst(VD) : nullptr;
+    return Init && namesThis(Init, Subst, Budget);
+  }
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child);
+        CE && namesThis(CE, Subst, Budget))
+      return true;
+  return false;
+}
+} // namespace
+
+const Expr *thisObject(const CallExpr &C, const Expr *Outer, Substitution Subst,
+                       const ASTContext &Ctx) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(&C);
+  const auto *MD = MC ? dyn_cast_or_null<CXXMethodDecl>(MC->getMethodDecl())
+                      : nullptr;
+  if (!MD || MD->isStatic())
+    return nullptr;
+  const Expr *Obj = MC->getImplicitObjectArgument();
+  if (!Obj)
+    return nullptr;
+  if (isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()))
+    return Outer;
+  unsigned Budget = 0;
+  for (const Expr *Arg : C.arguments())
+    if (namesThis(Arg, Subst, Budget))
+      return nullptr;
+  Walk W(Subst, Ctx);
+  return W.any(Obj) ? Obj : nullptr;
+}
 
 std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
                                          const ASTContext &Ctx) {

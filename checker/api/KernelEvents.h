@@ -141,12 +141,23 @@ struct BarrierName {
 
 /// The expression a helper parameter or a local pointer or reference
 /// stands for (its argument at the call being walked, its initialiser), or
-/// null.
+/// null. Asked for null, the object `this` stands for in the member
+/// function being walked (the object of its call, an lvalue or a pointer),
+/// or null.
 using Substitution = llvm::function_ref<const Expr *(const VarDecl *)>;
 
+/// The object `this` stands for in the member function that \p C calls
+/// (a user barrier or pipeline class): its object argument, an lvalue or
+/// (`p->f()`) a pointer, or \p Outer, the caller's, when that is `this`.
+/// Null when \p C calls no non-static member, when the object is no part
+/// of a `__shared__` variable, or when an argument of \p C names the
+/// caller's `this` (which the callee's would then stand for wrongly).
+const Expr *thisObject(const CallExpr &C, const Expr *Outer, Substitution Subst,
+                       const ASTContext &Ctx);
+
 /// The barrier the address or lvalue \p E designates: through `&`, `*`,
-/// subscripts, members, casts, constant offsets, helper parameters and
-/// local pointers (\p Subst), `cuda::device::barrier_native_handle(b)`; the
+/// subscripts, members, casts, constant offsets, helper parameters,
+/// local pointers and `this` (\p Subst), `cuda::device::barrier_native_handle(b)`; the
 /// `cuda::barrier` object and its native `uint64_t` are one barrier.
 /// std::nullopt when it is no `__shared__` variable's part.
 std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,

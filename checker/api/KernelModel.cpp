@@ -1299,6 +1299,12 @@ private:
                               &Aliases) != nullptr;
       MapArg = MapArg || namesMapPointer(Arg);
     }
+    // A member of a barrier or pipeline object in shared memory: `this`
+    // stands for it.
+    const Expr *ThisObj = events::thisObject(
+        C, This.empty() ? nullptr : This.back(),
+        [this](const VarDecl *V) { return substitute(V); }, Ctx);
+    SharedArg |= ThisObj != nullptr;
     // A helper that showed no event and gets no shared buffer now shows
     // none again (its events other than buffer accesses do not depend on
     // its arguments): the walk of math and index helpers is done once.
@@ -1315,7 +1321,9 @@ private:
       AllBindings[P] = Arg;
     }
     Frames.push_back(std::move(Frame));
+    This.push_back(ThisObj);
     callee(FD, C.getBeginLoc(), SharedArg || MapArg);
+    This.pop_back();
     Frames.pop_back();
     for (const auto &[P, Old] : Saved) {
       if (Old)
@@ -1330,8 +1338,11 @@ private:
   const ParamBindings *bindings() const {
     return Frames.empty() ? nullptr : &AllBindings;
   }
-  /// What a helper parameter or a local pointer or reference stands for.
+  /// What a helper parameter or a local pointer or reference stands for;
+  /// for null, what `this` stands for.
   const Expr *substitute(const VarDecl *VD) {
+    if (!VD)
+      return This.empty() ? nullptr : This.back();
     if (const auto *P = dyn_cast<ParmVarDecl>(VD))
       return bindings() ? bindings()->lookup(P) : nullptr;
     return Aliases.initOf(VD);
@@ -1457,6 +1468,8 @@ private:
   std::vector<ParamBindings> Frames;
   /// The parameters of every frame being walked and their arguments.
   ParamBindings AllBindings;
+  /// Per frame: the object `this` stands for (events::thisObject).
+  std::vector<const Expr *> This;
   SourceLocation ViaLoc;
   bool Failed = false;
 };

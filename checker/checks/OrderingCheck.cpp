@@ -95,33 +95,42 @@ void refsTo(const Stmt *S, const VarDecl *VD,
     refsTo(Child, VD, Out);
 }
 
-/// The references of a variable or parameter that are known uses: operands
-/// of recognised ops on the barrier.
-using KnownRefs = llvm::SmallPtrSet<const DeclRefExpr *, 16>;
+/// The references of a variable, a parameter or `this` that are known
+/// uses: operands of recognised ops on the barrier.
+using KnownRefs = llvm::SmallPtrSet<const Expr *, 16>;
 
-/// The reference \p E is as a whole or by address (`bar`, `&bar`, through
-/// parentheses and casts), or null.
-const DeclRefExpr *wholeArgument(const Expr *E) {
+/// Whether \p E is a reference to \p V, or to `this` for null.
+bool refersTo(const Stmt *E, const ValueDecl *V) {
+  if (const auto *D = dyn_cast_or_null<DeclRefExpr>(E))
+    return V && D->getDecl() == V;
+  return !V && isa_and_nonnull<CXXThisExpr>(E);
+}
+
+/// The reference \p E is as a whole or by address (`bar`, `&bar`, `this`,
+/// through parentheses and casts).
+const Expr *wholeArgument(const Expr *E) {
   E = E->IgnoreParenCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(E);
       U && U->getOpcode() == UO_AddrOf)
     E = U->getSubExpr()->IgnoreParenCasts();
-  return dyn_cast<DeclRefExpr>(E);
+  return E;
 }
 
-/// Whether every reference to \p V under \p S is known: a recognised op's
-/// operand, or the whole argument of a helper whose parameter has only
-/// known references itself, and at least one (the helper issues
-/// recognised ops on it and nothing else; a body that the pass compiles
-/// out, CUTLASS's asm in the host pass, issues none), to a few calls deep.
-/// \p Count receives the number of known references.
+/// Whether every reference to \p V (`this` for null) under \p S is known:
+/// a recognised op's operand, or the whole argument (or the object) of a
+/// helper (a member) whose parameter (`this`) has only known references
+/// itself, and at least one: the helper issues recognised ops on it and
+/// nothing else (a body that the pass compiles out, CUTLASS's asm in the
+/// host pass, issues none), to a few calls deep. \p Count receives the
+/// number of known references.
 bool allRefsKnown(const Stmt *S, const ValueDecl *V, const KnownRefs &Known,
                   unsigned Depth, unsigned &Count) {
   if (!S)
     return true;
-  if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == V) {
-    Count += Known.count(D);
-    return Known.count(D);
+  if (refersTo(S, V)) {
+    bool K = Known.count(cast<Expr>(S));
+    Count += K;
+    return K;
   }
   if (const auto *L = dyn_cast<LambdaExpr>(S)) {
     for (const Expr *Init : L->capture_inits())
@@ -133,36 +142,53 @@ bool allRefsKnown(const Stmt *S, const ValueDecl *V, const KnownRefs &Known,
   const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr, *Def = nullptr;
   bool Helper = FD && FD->hasBody(Def) && Def && Depth < 4 &&
                 !isa<CXXOperatorCallExpr>(C);
+  const auto *MC = Helper ? dyn_cast<CXXMemberCallExpr>(C) : nullptr;
+  const auto *MD = MC ? dyn_cast<CXXMethodDecl>(Def) : nullptr;
+  auto Inside = [&](const Expr *Whole, const ValueDecl *Param) {
+    unsigned Inner = 0;
+    if (!allRefsKnown(Def->getBody(), Param, Known, Depth + 1, Inner) ||
+        Inner == 0)
+      return false;
+    Count += Inner;
+    return true;
+  };
   for (const Stmt *Child : S->children()) {
     unsigned I = 0;
     while (Helper && I < C->getNumArgs() && C->getArg(I) != Child)
       ++I;
-    const DeclRefExpr *Whole = Helper && I < C->getNumArgs() &&
-                                       I < Def->getNumParams()
-                                   ? wholeArgument(C->getArg(I))
-                                   : nullptr;
-    if (Whole && Whole->getDecl() == V && !Known.count(Whole)) {
-      unsigned Inner = 0;
-      if (!allRefsKnown(Def->getBody(), Def->getParamDecl(I), Known,
-                        Depth + 1, Inner) ||
-          Inner == 0)
+    const Expr *Whole = Helper && I < C->getNumArgs() &&
+                                I < Def->getNumParams()
+                            ? wholeArgument(C->getArg(I))
+                            : nullptr;
+    if (refersTo(Whole, V) && !Known.count(Whole)) {
+      if (!Inside(Whole, Def->getParamDecl(I)))
         return false;
-      Count += Inner;
       continue;
     }
+    // `b.f()`, `p->f()`: f's `this` stands for b.
+    if (MD && !MD->isStatic() && Child == MC->getCallee())
+      if (const auto *M = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+          M && refersTo(wholeArgument(M->getBase()), V) &&
+          !Known.count(wholeArgument(M->getBase()))) {
+        if (!Inside(wholeArgument(M->getBase()), nullptr))
+          return false;
+        continue;
+      }
     if (!allRefsKnown(Child, V, Known, Depth, Count))
       return false;
   }
   return true;
 }
 
-/// refsTo, and the references to parameters under \p S.
+/// The references to \p VD, to parameters and to `this` under \p S.
 void refsOrParamsTo(const Stmt *S, const VarDecl *VD, KnownRefs &Out) {
   if (!S)
     return;
   if (const auto *D = dyn_cast<DeclRefExpr>(S);
       D && (D->getDecl() == VD || isa<ParmVarDecl>(D->getDecl())))
     Out.insert(D);
+  if (const auto *T = dyn_cast<CXXThisExpr>(S))
+    Out.insert(T);
   for (const Stmt *Child : S->children())
     refsOrParamsTo(Child, VD, Out);
 }

@@ -162,7 +162,7 @@ protected:
   }
   /// A local pointer or reference stands for its initialiser.
   static const Expr *initialiser(const VarDecl *VD) {
-    return isa<ParmVarDecl>(VD) ? nullptr : VD->getInit();
+    return !VD || isa<ParmVarDecl>(VD) ? nullptr : VD->getInit();
   }
   std::optional<events::BarrierName> name(const std::string &Function) {
     return events::barrierNameOf(operand(Function), initialiser,
