@@ -87,8 +87,10 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
     if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl()); P && Bindings)
         if (const Expr *Arg = Bindings->lookup(P)) {
-          // Reading or writing the pointer itself touches no buffer.
-          if (Access && !Derefs && P->getType()->isPointerType())
+          // Reading or writing the pointer (or an integer address) itself
+          // touches no buffer.
+          if (Access && !Derefs &&
+              (P->getType()->isPointerType() || P->getType()->isIntegerType()))
             return nullptr;
           E = Arg;
           Access = false;
@@ -1293,6 +1295,10 @@ private:
     for (unsigned I = 0; I < FD->getNumParams() && I + Shift < C.getNumArgs();
          ++I) {
       const Expr *Arg = bound(C.getArg(I + Shift));
+      // An integer parameter given `smem_u32(p)` stands for p's address.
+      if (const auto *Conv = dyn_cast<CallExpr>(Arg->IgnoreParenCasts()))
+        if (const Expr *Ptr = Finder.addressHelperArgument(*Conv))
+          Arg = Ptr;
       Frame[FD->getParamDecl(I)] = Arg;
       bool Whole = false;
       SharedArg |= sharedRoot(Arg, Whole, bindings(), nullptr, false,
@@ -1345,7 +1351,13 @@ private:
       return This.empty() ? nullptr : This.back();
     if (const auto *P = dyn_cast<ParmVarDecl>(VD))
       return bindings() ? bindings()->lookup(P) : nullptr;
-    return Aliases.initOf(VD);
+    const Expr *Init = Aliases.initOf(VD);
+    // `uint32_t a = smem_u32(&bar)`: a stands for bar's address.
+    if (const auto *Conv =
+            dyn_cast_or_null<CallExpr>(Init ? Init->IgnoreParenCasts() : nullptr))
+      if (const Expr *Ptr = Finder.addressHelperArgument(*Conv))
+        return Ptr;
+    return Init;
   }
   /// \p E, or the argument a parameter \p E names stands for.
   const Expr *bound(const Expr *E) const {

@@ -30,6 +30,7 @@ void OrderingCheck::registerMatchers(MatchFinder *F) {
 
 void OrderingCheck::onEndOfTranslationUnit() {
   Model.reset();
+  Finder.reset();
   Reported.clear();
   Fixed.clear();
 }
@@ -116,81 +117,111 @@ const Expr *wholeArgument(const Expr *E) {
   return E;
 }
 
-/// Whether every reference to \p V (`this` for null) under \p S is known:
-/// a recognised op's operand, or the whole argument (or the object) of a
-/// helper (a member) whose parameter (`this`) has only known references
-/// itself, and at least one: the helper issues recognised ops on it and
-/// nothing else (a body that the pass compiles out, CUTLASS's asm in the
-/// host pass, issues none), to a few calls deep. \p Count receives the
-/// number of known references.
-bool allRefsKnown(const Stmt *S, const ValueDecl *V, const KnownRefs &Known,
-                  unsigned Depth, unsigned &Count) {
-  if (!S)
-    return true;
-  if (refersTo(S, V)) {
-    bool K = Known.count(cast<Expr>(S));
-    Count += K;
-    return K;
-  }
-  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
-    for (const Expr *Init : L->capture_inits())
-      if (!allRefsKnown(Init, V, Known, Depth, Count))
-        return false;
-    return allRefsKnown(L->getBody(), V, Known, Depth, Count);
-  }
-  const auto *C = dyn_cast<CallExpr>(S);
-  const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr, *Def = nullptr;
-  bool Helper = FD && FD->hasBody(Def) && Def && Depth < 4 &&
-                !isa<CXXOperatorCallExpr>(C);
-  const auto *MC = Helper ? dyn_cast<CXXMemberCallExpr>(C) : nullptr;
-  const auto *MD = MC ? dyn_cast<CXXMethodDecl>(Def) : nullptr;
-  auto Inside = [&](const Expr *Whole, const ValueDecl *Param) {
-    unsigned Inner = 0;
-    if (!allRefsKnown(Def->getBody(), Param, Known, Depth + 1, Inner) ||
-        Inner == 0)
-      return false;
-    Count += Inner;
-    return true;
-  };
-  for (const Stmt *Child : S->children()) {
-    unsigned I = 0;
-    while (Helper && I < C->getNumArgs() && C->getArg(I) != Child)
-      ++I;
-    const Expr *Whole = Helper && I < C->getNumArgs() &&
-                                I < Def->getNumParams()
-                            ? wholeArgument(C->getArg(I))
-                            : nullptr;
-    if (refersTo(Whole, V) && !Known.count(Whole)) {
-      if (!Inside(Whole, Def->getParamDecl(I)))
-        return false;
-      continue;
+/// Whether every reference to a barrier is known: a recognised op's
+/// operand (Known), or the whole argument (or the object) of a helper (a
+/// member) whose parameter (`this`) has only known references itself, and
+/// at least one: the helper issues recognised ops on it and nothing else
+/// (a body that the pass compiles out, CUTLASS's asm in the host pass,
+/// issues none); or the initialiser of a local that holds its address
+/// (`uint32_t a = smem_u32(&bar)`) whose references are all known, and at
+/// least one. To a few calls deep.
+struct KnownUses {
+  const KnownRefs &Known;
+  DeviceOpsFinder &Finder;
+
+  /// Whether the references to \p V (`this` for null) under \p S, in the
+  /// body \p Body, are all known; \p Count receives how many there are.
+  bool all(const Stmt *S, const Stmt *Body, const ValueDecl *V,
+           unsigned Depth, unsigned &Count) {
+    if (!S)
+      return true;
+    if (refersTo(S, V)) {
+      bool K = Known.count(cast<Expr>(S));
+      Count += K;
+      return K;
     }
-    // `b.f()`, `p->f()`: f's `this` stands for b.
-    if (MD && !MD->isStatic() && Child == MC->getCallee())
-      if (const auto *M = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
-          M && refersTo(wholeArgument(M->getBase()), V) &&
-          !Known.count(wholeArgument(M->getBase()))) {
-        if (!Inside(wholeArgument(M->getBase()), nullptr))
+    if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+      for (const Expr *Init : L->capture_inits())
+        if (!all(Init, Body, V, Depth, Count))
+          return false;
+      return all(L->getBody(), Body, V, Depth, Count);
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls()) {
+        const auto *L = dyn_cast<VarDecl>(D);
+        const Expr *Init = L ? L->getInit() : nullptr;
+        if (!Init)
+          continue;
+        if (L->isLocalVarDecl() && !L->isStaticLocal() &&
+            !L->getType()->isReferenceType() &&
+            refersTo(wholeArgument(Finder.lookThrough(Init)), V)) {
+          if (!inside(Body, L, Depth, Count))
+            return false;
+          continue;
+        }
+        if (!all(Init, Body, V, Depth, Count))
+          return false;
+      }
+      return true;
+    }
+    const auto *C = dyn_cast<CallExpr>(S);
+    const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr,
+                       *Def = nullptr;
+    bool Helper = FD && FD->hasBody(Def) && Def && Depth < 4 &&
+                  !isa<CXXOperatorCallExpr>(C);
+    const auto *MC = Helper ? dyn_cast<CXXMemberCallExpr>(C) : nullptr;
+    const auto *MD = MC ? dyn_cast<CXXMethodDecl>(Def) : nullptr;
+    for (const Stmt *Child : S->children()) {
+      unsigned I = 0;
+      while (Helper && I < C->getNumArgs() && C->getArg(I) != Child)
+        ++I;
+      const Expr *Whole = Helper && I < C->getNumArgs() &&
+                                  I < Def->getNumParams()
+                              ? wholeArgument(C->getArg(I))
+                              : nullptr;
+      if (refersTo(Whole, V) && !Known.count(Whole)) {
+        if (!inside(Def->getBody(), Def->getParamDecl(I), Depth + 1, Count))
           return false;
         continue;
       }
-    if (!allRefsKnown(Child, V, Known, Depth, Count))
-      return false;
+      // `b.f()`, `p->f()`: f's `this` stands for b.
+      if (MD && !MD->isStatic() && Child == MC->getCallee())
+        if (const auto *M =
+                dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+            M && refersTo(wholeArgument(M->getBase()), V) &&
+            !Known.count(wholeArgument(M->getBase()))) {
+          if (!inside(Def->getBody(), nullptr, Depth + 1, Count))
+            return false;
+          continue;
+        }
+      if (!all(Child, Body, V, Depth, Count))
+        return false;
+    }
+    return true;
   }
-  return true;
-}
 
-/// The references to \p VD, to parameters and to `this` under \p S.
-void refsOrParamsTo(const Stmt *S, const VarDecl *VD, KnownRefs &Out) {
+  /// Whether \p V (a parameter, `this`, a local) has references in
+  /// \p Body, all of them known.
+  bool inside(const Stmt *Body, const ValueDecl *V, unsigned Depth,
+              unsigned &Count) {
+    unsigned Inner = 0;
+    if (!all(Body, Body, V, Depth, Inner) || Inner == 0)
+      return false;
+    Count += Inner;
+    return true;
+  }
+};
+
+/// The references to variables, parameters and `this` under \p S.
+void refsOrParamsTo(const Stmt *S, KnownRefs &Out) {
   if (!S)
     return;
-  if (const auto *D = dyn_cast<DeclRefExpr>(S);
-      D && (D->getDecl() == VD || isa<ParmVarDecl>(D->getDecl())))
+  if (const auto *D = dyn_cast<DeclRefExpr>(S))
     Out.insert(D);
   if (const auto *T = dyn_cast<CXXThisExpr>(S))
     Out.insert(T);
   for (const Stmt *Child : S->children())
-    refsOrParamsTo(Child, VD, Out);
+    refsOrParamsTo(Child, Out);
 }
 
 /// Whether every loop around event \p Outer is around \p Inner too.
@@ -264,6 +295,8 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   if (!Model)
     Model = KernelModel::forTranslationUnit(*Result.Context);
+  if (!Finder)
+    Finder = DeviceOpsFinder::forTranslationUnit(*Result.Context);
   const KernelSequence *K = Model->sequenceOf(Fn);
   if (!K)
     return;
@@ -539,14 +572,15 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
         continue;
       // In a helper, the operand names the helper's parameter.
       if (const OpValue *V = barrierOperand(*KE.Op))
-        refsOrParamsTo(V->Written ? V->Written : V->E, VD, Known);
+        refsOrParamsTo(V->Written ? V->Written : V->E, Known);
     }
     // The body's references are counted only where the rule would report
     // with every use known.
     if (!Barrier || !First || !ord::uninitialised(true, Uses, Inits))
       continue;
     unsigned Count = 0;
-    bool AllKnown = allRefsKnown(Kernel.getBody(), VD, Known, 0, Count);
+    KnownUses Refs{Known, *Finder};
+    bool AllKnown = Refs.all(Kernel.getBody(), Kernel.getBody(), VD, 0, Count);
     if (!ord::uninitialised(AllKnown, Uses, Inits))
       continue;
     std::string Msg = "'" + VD->getName().str() +

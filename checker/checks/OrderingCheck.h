@@ -66,6 +66,9 @@ private:
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
   std::shared_ptr<KernelModel> Model;
+  /// The TU's finder (the model's): checkUninit looks through address
+  /// conversions with it.
+  std::shared_ptr<DeviceOpsFinder> Finder;
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
   std::set<SourceLocation::UIntTy> Fixed;
 };
