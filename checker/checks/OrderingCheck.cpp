@@ -369,7 +369,11 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
             " lets its group stay pending (" + std::to_string(F.Commits) +
             (F.Commits == 1 ? " group" : " groups") +
             " committed since the copy)";
-    std::string Msg = "generic store overwrites " + Name(F.First) +
+    std::string Writer = K->Seq[F.Second].Kind != ord::EventKind::Load
+                             ? "generic store"
+                         : K->Seq[F.Second].Tensor ? "TMA load"
+                                                   : "bulk load";
+    std::string Msg = Writer + " overwrites " + Name(F.First) +
                       " while the " + What(F.First) + " at line " +
                       Line(K->Events[F.First].Loc) + " may still read it: " +
                       Why + " (" + F.Rule + ")";

@@ -18,6 +18,12 @@ bool writes(const Event &E, int Object) {
   return E.Kind == EventKind::GenericWrite && E.Object == Object;
 }
 
+/// What overwrites a copy's source: a generic store, or a copy into it (a
+/// TMA or bulk load refilling the buffer a store still reads).
+bool overwrites(const Event &E, int Object) {
+  return writes(E, Object) || (E.Kind == EventKind::Load && E.Object == Object);
+}
+
 /// The first event (smallest id) of \p Marked where \p P holds, after
 /// \p From when given.
 template <typename Pred>
@@ -189,7 +195,8 @@ std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
       continue;
     std::vector<std::size_t> Path;
     auto W = nextWrite(
-        G, S, [&](std::size_t J) { return writes(Seq[J], St.Object); }, Path);
+        G, S, [&](std::size_t J) { return overwrites(Seq[J], St.Object); },
+        Path);
     Verdict V;
     scan(Seq, Path, V);
     if (W && V.State == Verdict::Uncovered)

@@ -118,7 +118,7 @@ std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
                                     const Flow &G);
 
 /// BULK-S2G-WAIT-BEFORE-REUSE / TMA-STORE-WAIT, on reuse: a generic store
-/// overwriting a buffer that a copy read before (later in the code, or
+/// (or a TMA or bulk load) overwriting a buffer that a copy read before (later in the code, or
 /// earlier in the same loop body, through the back edge) with no
 /// wait_group.read in between that covers the copy's group.
 std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,

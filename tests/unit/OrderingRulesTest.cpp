@@ -154,6 +154,19 @@ TEST(WaitBeforeExit, WaitOnlyBeforeTheStoreInTheLoop) {
 // Waits before reuse
 //===----------------------------------------------------------------------===//
 
+TEST(WaitBeforeReuse, CopyIntoTheSource) {
+  // A bulk or TMA load refilling the store's source overwrites it too.
+  Event Refill = ev(K::Load, 0);
+  auto F = waitBeforeReuse({store(0), ev(K::Commit), waitRead(1), Refill});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Second, 3u);
+  EXPECT_TRUE(
+      waitBeforeReuse({store(0), ev(K::Commit), waitRead(0), Refill}).empty());
+  // A load into another buffer overwrites nothing the store reads.
+  EXPECT_TRUE(
+      waitBeforeReuse({store(0), ev(K::Commit), ev(K::Load, 1)}).empty());
+}
+
 TEST(WaitBeforeReuse, ForwardWithoutWait) {
   auto F = waitBeforeReuse(
       {store(0), ev(K::Commit), ev(K::ThreadSync), ev(K::GenericWrite, 0)});

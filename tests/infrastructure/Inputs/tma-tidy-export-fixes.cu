@@ -47,6 +47,8 @@ __global__ void expectOffBy16(const char *Src) {
   __shared__ uint64_t Bar;
   uint32_t BarPtr = static_cast<uint32_t>(__cvta_generic_to_shared(&Bar));
   if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(BarPtr),
+                 "r"(1));
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
                  :: "r"(BarPtr), "r"(1024));
     asm volatile(
