@@ -318,6 +318,8 @@ struct Step {
   /// An index: a constant, or (Var) an expression.
   std::int64_t Index = 0;
   const Expr *Var = nullptr;
+  /// The number of elements of the array indexed (0: unknown).
+  std::uint64_t Extent = 0;
 };
 
 /// An offset in elements added to a pointer.
@@ -355,9 +357,13 @@ private:
     return R.Val.getInt().getExtValue();
   }
 
-  /// Adds an index step: the element \p Off of an array.
-  bool index(Offset Off) {
-    Steps.push_back({nullptr, Off.Const, Off.Var});
+  /// Adds an index step: the element \p Off of an array of type \p T.
+  bool index(Offset Off, QualType T = QualType()) {
+    std::uint64_t Extent = 0;
+    if (!T.isNull())
+      if (const auto *A = Ctx.getAsConstantArrayType(T))
+        Extent = A->getSize().getLimitedValue();
+    Steps.push_back({nullptr, Off.Const, Off.Var, Extent});
     return true;
   }
 
@@ -369,7 +375,9 @@ private:
     if (const auto *C = dyn_cast<CastExpr>(E)) {
       if (C->getCastKind() == CK_ArrayToPointerDecay) {
         // `arr`: the address of its element Off.
-        return index(Off) ? lvalue(C->getSubExpr()) : nullptr;
+        return index(Off, C->getSubExpr()->getType())
+                   ? lvalue(C->getSubExpr())
+                   : nullptr;
       }
       return address(C->getSubExpr(), Off);
     }
@@ -408,7 +416,7 @@ private:
       if (!VD)
         return nullptr;
       if (VD->getType()->isArrayType())
-        return index(Off) ? lvalue(E) : nullptr;
+        return index(Off, VD->getType()) ? lvalue(E) : nullptr;
       const Expr *Init = Subst(VD);
       return Init ? address(Init, Off) : nullptr;
     }
@@ -551,6 +559,10 @@ std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
     } else if (S.Var) {
       N.Key.AddInteger(3);
       S.Var->IgnoreParenImpCasts()->Profile(N.Key, Ctx, /*Canonical=*/true);
+      // One run-time index (with no constant added) selects a member of
+      // the family; more, or a mixed offset, leave it unknown.
+      N.Index = N.Fixed && S.Index == 0 ? S.Var : nullptr;
+      N.Members = N.Index ? S.Extent : 0;
       N.Fixed = false;
     } else {
       N.Key.AddInteger(2);

@@ -26,6 +26,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -135,8 +136,14 @@ struct BarrierName {
   const VarDecl *Root = nullptr;
   llvm::FoldingSetNodeID Key;
   bool Fixed = true;
-  /// "bar", "smem.full": the root and the fields on the way.
+  /// "bar", "smem.full": the root and the fields on the way; with Root,
+  /// the family of barriers the name is a member of (indices left out).
   std::string Display;
+  /// The one run-time index that selects the member (`full[k % S]`), and
+  /// the number of members of the array it indexes (0: unknown); null when
+  /// the name is fixed or has other run-time parts.
+  const Expr *Index = nullptr;
+  std::uint64_t Members = 0;
 };
 
 /// The expression a helper parameter or a local pointer or reference

@@ -826,7 +826,10 @@ private:
 
   /// The object of a barrier operand; -1 when it is no `__shared__`
   /// variable of the kernel the model can name.
-  int barrierObject(const OpValue &V, const VarDecl *&Var, bool &Fixed) {
+  /// With \p E, also its family and, for an init, whether it makes every
+  /// member of it.
+  int barrierObject(const OpValue &V, const VarDecl *&Var, bool &Fixed,
+                    Event *E = nullptr) {
     Var = nullptr;
     Fixed = false;
     if (!V.E)
@@ -837,7 +840,21 @@ private:
       return -1;
     Var = Id->Root;
     Fixed = Id->Fixed;
+    if (E) {
+      E->Family = familyOf(*Id);
+      E->AllMembers = E->Kind == EventKind::BarrierInit && Id->Index &&
+                      Model.everyMember(Id->Index, Id->Members);
+    }
     return objectOf(*Id);
+  }
+  /// The family of a barrier: its root and fields, whatever the indices.
+  int familyOf(const events::BarrierName &Id) {
+    auto Key = std::make_pair(Id.Root->getCanonicalDecl(), Id.Display);
+    for (std::size_t I = 0; I < FamilyKeys.size(); ++I)
+      if (FamilyKeys[I] == Key)
+        return static_cast<int>(I);
+    FamilyKeys.push_back(std::move(Key));
+    return static_cast<int>(FamilyKeys.size() - 1);
   }
 
   void read(const Expr *E, SourceLocation Loc) {
@@ -860,7 +877,7 @@ private:
     E.Kind = Kind;
     E.Role = Role;
     const VarDecl *Var = nullptr;
-    E.Object = barrierObject(V, Var, E.FixedObject);
+    E.Object = barrierObject(V, Var, E.FixedObject, &E);
     predicated(Site, [&] { emit(E, Site.Loc, Op, Var); });
   }
 
@@ -1230,7 +1247,7 @@ private:
     V.Written = V.E;
     const VarDecl *Var = nullptr;
     Event E;
-    E.Object = barrierObject(V, Var, E.FixedObject);
+    E.Object = barrierObject(V, Var, E.FixedObject, &E);
     if (E.Object < 0) {
       if (Role.BodyModelled)
         return false; // walk the body
@@ -1260,7 +1277,7 @@ private:
     Event E;
     E.Kind = EventKind::BarrierInit;
     const VarDecl *Var = nullptr;
-    E.Object = barrierObject(V, Var, E.FixedObject);
+    E.Object = barrierObject(V, Var, E.FixedObject, &E);
     emit(E, C.getBeginLoc(), std::nullopt, Var);
     return true;
   }
@@ -1474,6 +1491,7 @@ private:
   std::vector<std::pair<const VarDecl *, std::string>> BufferKeys;
   std::vector<int> BufferIds;
   std::vector<std::pair<llvm::FoldingSetNodeID, int>> BarrierKeys;
+  std::vector<std::pair<const VarDecl *, std::string>> FamilyKeys;
   /// Walking a helper, called (or constructed) in the body at ViaLoc.
   bool InHelper = false;
   /// Per helper being walked: its parameters' arguments.
@@ -1496,16 +1514,19 @@ void addReach(const DeviceOp &Op, KernelModel::Reach &R) {
     const auto &B = std::get<BulkCopy>(Op);
     if (B.Direction == device::BulkDirection::SharedToGlobal ||
         B.Direction == device::BulkDirection::SharedToCluster)
-      R.Store = true;
+      R.Threads = true;
     break;
   }
   case OpKind::TensorCopy: {
     const auto &T = std::get<TensorCopy>(Op);
     if (T.Direction == device::TensorDirection::Store ||
         T.Direction == device::TensorDirection::Reduce)
-      R.Store = true;
+      R.Threads = true;
     break;
   }
+  case OpKind::BarrierInit:
+    R.Threads = true;
+    break;
   default:
     break;
   }
@@ -1556,7 +1577,7 @@ KernelModel::Reach KernelModel::reachOf(
       return;
     Reach C = reachOf(D, Depth + 1, Walked, Mine);
     R.Tma |= C.Tma;
-    R.Store |= C.Store;
+    R.Threads |= C.Threads;
   };
   // Every statement the CFG may hold: the finder's list of the body's asm
   // statements, calls and lambdas (one walk per body, shared with the
@@ -1564,13 +1585,13 @@ KernelModel::Reach KernelModel::reachOf(
   // default arguments, opaque values and lambda bodies, read as bodies of
   // their own.
   std::vector<const Stmt *> Work{Def->getBody()};
-  while (!Work.empty() && !(R.Tma && R.Store)) {
+  while (!Work.empty() && !(R.Tma && R.Threads)) {
     const Stmt *Root = Work.back();
     Work.pop_back();
     if (!Root)
       continue;
     for (const DeviceOpsFinder::OpStmt &OS : Finder->opStmtsOf(Root)) {
-      if (R.Tma && R.Store)
+      if (R.Tma && R.Threads)
         break;
       const Stmt *S = OS.S;
       if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
@@ -1593,10 +1614,98 @@ KernelModel::Reach KernelModel::reachOf(
     for (const Expr *E : X.Hidden)
       Work.push_back(E);
   }
-  if (!Mine || (R.Tma && R.Store))
+  if (!Mine || (R.Tma && R.Threads))
     Reaches[{Def, Depth}] = R;
   Partial |= Mine;
   return R;
+}
+
+/// Whether \p E (an integer) folds to \p V.
+static bool foldsTo(const Expr *E, std::int64_t V, const ASTContext &Ctx) {
+  Expr::EvalResult R;
+  return E && !E->isValueDependent() && E->EvaluateAsInt(R, Ctx) &&
+         R.Val.getInt().getSignificantBits() <= 64 &&
+         R.Val.getInt().getExtValue() == V;
+}
+
+/// Whether \p E names \p V.
+static bool names(const Expr *E, const VarDecl *V) {
+  const auto *D = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  return D && D->getDecl() == V;
+}
+
+bool KernelModel::everyMember(const Expr *Index, std::uint64_t Members) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts());
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || Members == 0 || Members > (1u << 20) ||
+      !V->getType()->isIntegerType() || !V->hasLocalStorage())
+    return false;
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!FD || !FD->getBody())
+    return false;
+  const ParentMap &PM = Folder->parentsOf(FD);
+  // Up from the index to the loop that declares it: nothing on the way may
+  // run on some passes only.
+  const ForStmt *Loop = nullptr;
+  const Stmt *Prev = Ref;
+  for (const Stmt *P = PM.getParent(Ref); P && !Loop;
+       Prev = P, P = PM.getParent(P)) {
+    if (const auto *F = dyn_cast<ForStmt>(P)) {
+      const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+      if (Prev != F->getBody() || !DS || !DS->isSingleDecl() ||
+          DS->getSingleDecl() != V)
+        return false;
+      Loop = F;
+    } else if (isa<IfStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt,
+                   SwitchCase, ConditionalOperator, BinaryConditionalOperator,
+                   LambdaExpr, CXXTryStmt, StmtExpr>(P)) {
+      return false;
+    } else if (const auto *B = dyn_cast<BinaryOperator>(P);
+               B && B->isLogicalOp() && Prev == B->getRHS()) {
+      return false;
+    }
+  }
+  if (!Loop || !foldsTo(V->getInit(), 0, Ctx))
+    return false;
+  // s < Members, s != Members, s <= Members - 1.
+  const auto *C = dyn_cast_or_null<BinaryOperator>(
+      Loop->getCond() ? Loop->getCond()->IgnoreParenImpCasts() : nullptr);
+  auto N = static_cast<std::int64_t>(Members);
+  if (!C || !names(C->getLHS(), V) ||
+      !((C->getOpcode() == BO_LT || C->getOpcode() == BO_NE)
+            ? foldsTo(C->getRHS(), N, Ctx)
+            : C->getOpcode() == BO_LE && foldsTo(C->getRHS(), N - 1, Ctx)))
+    return false;
+  // ++s, s++, s += 1.
+  const Expr *Inc = Loop->getInc() ? Loop->getInc()->IgnoreParenImpCasts()
+                                   : nullptr;
+  bool Steps = false;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+    Steps = U->isIncrementOp() && names(U->getSubExpr(), V);
+  else if (const auto *A = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    Steps = A->getOpcode() == BO_AddAssign && names(A->getLHS(), V) &&
+            foldsTo(A->getRHS(), 1, Ctx);
+  if (!Steps)
+    return false;
+  // The body only reads s and leaves no pass early.
+  llvm::SmallVector<const Stmt *, 32> Work{Loop->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (isa<BreakStmt, ContinueStmt, ReturnStmt, GotoStmt, IndirectGotoStmt,
+            CXXThrowExpr>(S))
+      return false;
+    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == V) {
+      const auto *Cast =
+          dyn_cast_or_null<ImplicitCastExpr>(PM.getParentIgnoreParens(D));
+      if (!Cast || Cast->getCastKind() != CK_LValueToRValue)
+        return false;
+    }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return true;
 }
 
 bool KernelModel::showsNothing(const FunctionDecl *Def, unsigned Depth) {
@@ -1712,7 +1821,7 @@ const KernelSequence *KernelModel::sequenceOf(const FunctionDecl *Kernel) {
   if (!R.Tma)
     return nullptr;
   auto K = std::make_unique<KernelSequence>();
-  Builder B(Ctx, *this, *Finder, *K, QuietHelpers, Aliases, Guards, R.Store);
+  Builder B(Ctx, *this, *Finder, *K, QuietHelpers, Aliases, Guards, R.Threads);
   if (!B.run(Kernel) || !hasTmaOp(*K))
     return nullptr;
   It->second = std::move(K);

@@ -124,11 +124,18 @@ public:
 
   /// What the device ops in reach of a body can give its model: an op
   /// event that makes a kernel's sequence worth building (any op but a
-  /// fence), and a copy that reads shared memory (a Store event, the only
-  /// one whose rules read thread sets).
+  /// fence), and one whose rules read thread sets (a copy that reads shared
+  /// memory, a Store event; a barrier init, for MBAR-INIT-VISIBLE's roles).
   struct Reach {
-    bool Tma = false, Store = false;
+    bool Tma = false, Threads = false;
   };
+
+  /// Whether the barrier index \p Index takes every one of \p Members
+  /// values where it is evaluated: it is the counter of a loop `for (int
+  /// s = 0; s < Members; ++s)` that nothing else writes, and the
+  /// expression lies in that loop's body on every pass (no branch, nested
+  /// loop or jump around it). An init there initialises the whole family.
+  bool everyMember(const Expr *Index, std::uint64_t Members);
 
   /// Whether the walk of \p Def's body at depth \p Depth of the model's
   /// stack (the kernel's is 1), with no parameter standing for a shared

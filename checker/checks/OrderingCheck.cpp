@@ -392,9 +392,18 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
           << static_cast<unsigned>(F.Commits - 1);
   }
 
-  for (const ord::Finding &F : ord::initVisible(K->Seq, K->G)) {
-    std::string Msg = Name(F.First) +
-                      " is used by all threads here after its mbarrier.init "
+  for (const ord::Finding &F : ord::initVisible(K->Seq, K->G, K->Block)) {
+    // A role's use: a thread of it that runs no init.
+    const ord::Event &Init = K->Seq[F.First], &Use = K->Seq[F.Second];
+    std::optional<unsigned> Thread;
+    if (Use.Guarded && Use.Threads && Init.Threads)
+      Thread = ::tma::rules::threads::firstOutside(*Use.Threads, *Init.Threads,
+                                                   K->Block);
+    std::string Who = Thread ? "by thread " + std::to_string(*Thread) +
+                                   ", which runs no init of it,"
+                             : "by all threads";
+    std::string Msg = Name(F.Second) + " is used " + Who +
+                      " here after its mbarrier.init "
                       "at line " +
                       Line(K->Events[F.First].Loc) +
                       " with no __syncthreads() in between: other threads "

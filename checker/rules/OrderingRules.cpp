@@ -205,7 +205,8 @@ std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
   return Out;
 }
 
-std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G) {
+std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
+                                 threads::BlockSize Block) {
   std::vector<Finding> Out;
   for (std::size_t I = 0; I < Seq.size(); ++I) {
     const Event &Init = Seq[I];
@@ -215,14 +216,29 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G) {
     Flow::Set Before = G.search(I, false, false);
     if (first(Before, [&](std::size_t J) { return unknown(Seq[J]); }))
       continue;
-    // The first use by all threads after it; a thread barrier, an unknown
-    // or another barrier's wait (which may order the threads) on a path in
-    // between silences it.
+    // The barriers the init makes: its own, or every member of its family.
+    auto Made = [&](const Event &E) {
+      return E.Object == Init.Object ||
+             (Init.AllMembers && Init.Family >= 0 && E.Family == Init.Family);
+    };
+    // Some thread that uses the barrier runs no init: any, for a use by
+    // all threads; for a role's use, one of its threads that the thread
+    // sets prove runs no init, in a block of the largest size the kernel
+    // may run with (a role's branch is taken to run: the kernel is written
+    // for blocks that have the role).
+    auto Outsider = [&](const Event &E) {
+      return !E.Guarded ||
+             (E.Threads && Init.Threads &&
+              threads::firstOutside(*E.Threads, *Init.Threads, Block));
+    };
+    // The first such use after it; a thread barrier, an unknown or a wait
+    // on a barrier it does not make (which may order the threads) on a path
+    // in between silences it.
     auto Use = first(G.search(I, true, false), [&](std::size_t J) {
       const Event &E = Seq[J];
       return (E.Kind == EventKind::BarrierUse ||
               E.Kind == EventKind::BarrierWait) &&
-             E.Object == Init.Object && !E.Guarded;
+             Made(E) && Outsider(E);
     });
     if (!Use)
       continue;
@@ -230,7 +246,7 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G) {
     for (std::size_t J : G.between(I, *Use, false)) {
       const Event &E = Seq[J];
       Ordered |= E.Kind == EventKind::ThreadSync || unknown(E) ||
-                 (E.Kind == EventKind::BarrierWait && E.Object != Init.Object);
+                 (E.Kind == EventKind::BarrierWait && !Made(E));
     }
     if (!Ordered)
       Out.push_back({"MBAR-INIT-VISIBLE", I, *Use, std::nullopt, 0});

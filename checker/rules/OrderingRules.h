@@ -72,6 +72,13 @@ struct Event {
   std::optional<std::uint64_t> Depth;
   /// BarrierInit: the barrier is named without a varying index.
   bool FixedObject = false;
+  /// Barrier events: the family of barriers Object is a member of (an
+  /// array indexed by a run-time stage, `full[k % S]`, is one family; a
+  /// barrier named alone is a family of one); -1 when unknown.
+  int Family = -1;
+  /// BarrierInit: it initialises every member of Family (an init loop
+  /// over the whole array), not only Object.
+  bool AllMembers = false;
   /// BarrierUse: what it does.
   UseRole Role = UseRole::Other;
   /// Load: the barrier it completes on (-1: unknown).
@@ -125,9 +132,15 @@ std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
                                      const Flow &G);
 
 /// MBAR-INIT-VISIBLE: a barrier initialised by some threads (the init is
-/// guarded) and then used by all threads (no guard, no jump before it) with
-/// no thread barrier in between.
-std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G);
+/// guarded) and then used by threads outside that set with no thread
+/// barrier in between: by all threads (no guard, no jump before it), or,
+/// where both thread sets are known, by a set with a thread that runs no
+/// init in a block of \p Block.Max threads (a producer or consumer role,
+/// taken to exist in the blocks the kernel is written for). An
+/// init of every member of a family (an init loop) is an init of each
+/// member used later.
+std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
+                                 threads::BlockSize Block = {});
 
 /// MBAR-REINIT-INVAL: mbarrier.init of one fixed barrier inside a loop that
 /// also uses it, with no mbarrier.inval in that loop.

@@ -133,8 +133,9 @@ inline std::vector<Finding> waitBeforeExit(const Kern &K) {
 inline std::vector<Finding> waitBeforeReuse(const Kern &K) {
   return ordering::waitBeforeReuse(K.Seq, K.G);
 }
-inline std::vector<Finding> initVisible(const Kern &K) {
-  return ordering::initVisible(K.Seq, K.G);
+inline std::vector<Finding> initVisible(const Kern &K,
+                                        threads::BlockSize B = {}) {
+  return ordering::initVisible(K.Seq, K.G, B);
 }
 inline std::vector<Finding> reinitInLoop(const Kern &K) {
   return ordering::reinitInLoop(K.Seq, K.G);

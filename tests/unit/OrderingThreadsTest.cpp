@@ -8,7 +8,9 @@
 // BULK-WAITGROUP-SCOPE decided by thread sets where they are known (the
 // same thread in two blocks, a warp waiting for one thread), the guards'
 // control flow where they are not; TMA-STORE-FENCE with fences that do or do
-// not run in the writing threads.
+// not run in the writing threads; MBAR-INIT-VISIBLE for barriers used by
+// a role (a producer or consumer branch) and for families initialised in
+// a loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -213,6 +215,87 @@ TEST(FenceBeforeStore, FencesInTwoBranches) {
   auto U = fenceBeforeStore(Upper.done());
   ASSERT_EQ(U.size(), 1u);
   EXPECT_EQ(U[0].First, 2u);
+}
+
+/// A barrier event on member \p Object of family \p Family.
+Event member(K Kind, int Object, int Family,
+             std::shared_ptr<const th::ThreadSet> T) {
+  Event E = ev(Kind, Object, std::move(T));
+  E.Family = Family;
+  return E;
+}
+
+TEST(InitVisible, RoleUsesOutsideTheInitialisingThreads) {
+  auto High = set(th::ThreadSet().under(
+      th::Cond::atom(th::ThreadExpr(), th::Cmp::GE, 32), true));
+  // if (t == 0) init(b); if (t >= 32) wait(b);
+  auto Make = [&](std::shared_ptr<const th::ThreadSet> User, bool Sync) {
+    std::vector<std::vector<Event>> G = {{ev(K::BarrierInit, 0, thread0())},
+                                         {},
+                                         {ev(K::BarrierWait, 0, User)}};
+    if (Sync)
+      G[1].push_back(ev(K::ThreadSync, -1, everyone()));
+    return blocks(G, {true, false, true});
+  };
+  auto F = initVisible(Make(High, false), th::BlockSize{1, 256});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].First, 0u);
+  EXPECT_EQ(F[0].Second, 1u);
+  EXPECT_TRUE(initVisible(Make(High, true), th::BlockSize{1, 256}).empty());
+  // The initialising thread itself uses it (a producer that initialised).
+  EXPECT_TRUE(initVisible(Make(thread0(), false), th::BlockSize{1, 256})
+                  .empty());
+  // Threads 32 and up do not exist in blocks of at most 32 threads.
+  EXPECT_TRUE(initVisible(Make(High, false), th::BlockSize{1, 32}).empty());
+  // An unknown set for the role: silent.
+  EXPECT_TRUE(initVisible(Make(nullptr, false), th::BlockSize{1, 256})
+                  .empty());
+}
+
+TEST(InitVisible, InitLoopMakesEveryMember) {
+  // if (t == 0) for (s...) init(&full[s]); wait(&full[k % S]);
+  auto Make = [&](bool All, bool Sync) {
+    Prog P;
+    P.ifElse([&](Prog &Q) {
+      Q.loop([&](Prog &R) {
+        Event Init = member(K::BarrierInit, 0, 7, thread0());
+        Init.AllMembers = All;
+        R << Init;
+      });
+    });
+    if (Sync)
+      P << ev(K::ThreadSync, -1, everyone());
+    P << member(K::BarrierWait, 1, 7, everyone());
+    return P.done();
+  };
+  auto F = initVisible(Make(true, false));
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Second, 1u);
+  EXPECT_TRUE(initVisible(Make(true, true)).empty());
+  // An init of some members only says nothing of member 1.
+  EXPECT_TRUE(initVisible(Make(false, false)).empty());
+  // Another family's member, and a wait on another family in between.
+  Prog Other;
+  Other.ifElse([&](Prog &Q) {
+    Event Init = member(K::BarrierInit, 0, 7, thread0());
+    Init.AllMembers = true;
+    Q << Init;
+  });
+  Other << member(K::BarrierWait, 2, 8, everyone())
+        << member(K::BarrierWait, 1, 7, everyone());
+  EXPECT_TRUE(initVisible(Other.done()).empty());
+  // A wait on another member of the family it makes orders nothing.
+  Prog Same;
+  Same.ifElse([&](Prog &Q) {
+    Event Init = member(K::BarrierInit, 0, 7, thread0());
+    Init.AllMembers = true;
+    Q << Init;
+  });
+  Same.ifElse([&](Prog &Q) { Q << member(K::BarrierWait, 3, 7, thread0()); });
+  Same << member(K::BarrierWait, 1, 7, everyone());
+  auto S = initVisible(Same.done());
+  ASSERT_EQ(S.size(), 1u);
+  EXPECT_EQ(S[0].Second, 2u);
 }
 
 } // namespace
