@@ -14,9 +14,10 @@
 //
 // The link wraps clang::PrecompiledPreamble::Build (-Wl,--wrap, see
 // CMakeLists.txt) and hands it clangd's callbacks behind a forwarder that
-// keeps the bodies outside system headers, and those of CUTLASS and CuTe
-// (whose barriers and TMA atoms the checks read) wherever they are. The
-// bodies of system headers (the C++ library, CUDA's own) stay skipped.
+// keeps the bodies outside system headers, and those of CUTLASS, CuTe and
+// CCCL's cuda:: (whose barriers, TMA atoms and memcpy_async the checks read)
+// wherever they are. The other bodies of system headers (the C++ library,
+// cuda::std, the CUDA runtime) stay skipped.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,14 +34,30 @@ namespace {
 
 using namespace clang;
 
-/// Whether \p D is declared in namespace cutlass or cute (at any depth).
-bool inCutlassOrCute(const Decl *D) {
+/// Whether \p D is declared in a library whose bodies the checks read
+/// where they are system headers: CUTLASS and CuTe (barriers, TMA atoms),
+/// CCCL's cuda:: and cuda::device:: (memcpy_async's TMA path), not the
+/// standard library of cuda::std.
+bool inReadLibrary(const Decl *D) {
+  const NamespaceDecl *Outer = nullptr;
   for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      if (const IdentifierInfo *II = NS->getIdentifier();
-          II && (II->isStr("cutlass") || II->isStr("cute")))
-        return true;
-  return false;
+      Outer = NS;
+  auto Name = [](const NamespaceDecl *NS) {
+    const IdentifierInfo *II = NS ? NS->getIdentifier() : nullptr;
+    return II ? II->getName() : llvm::StringRef();
+  };
+  if (!Outer)
+    return false;
+  if (Name(Outer) == "cutlass" || Name(Outer) == "cute")
+    return true;
+  if (Name(Outer) != "cuda")
+    return false;
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && !NS->isInline() && NS != Outer && Name(NS) == "std")
+      return false;
+  return true;
 }
 
 /// clangd's preamble callbacks, keeping the bodies the checks read.
@@ -67,7 +84,7 @@ public:
       return false;
     const SourceManager &SM = D->getASTContext().getSourceManager();
     SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
-    return Loc.isValid() && SM.isInSystemHeader(Loc) && !inCutlassOrCute(D);
+    return Loc.isValid() && SM.isInSystemHeader(Loc) && !inReadLibrary(D);
   }
 
 private:

@@ -23,15 +23,15 @@
 //   its meaning for all other checks.
 //
 // * nvcc compile databases. clangd rejects nvcc command lines ("Unknown
-//   argument") and does not find CCCL (<cuda/barrier>). tma-clangd reads the
-//   compile_commands.json that clangd would use (--compile-commands-dir, else
-//   the working directory or its build/), translates it with tma-tidy's code
-//   (tidy/CompileCommands.h: nvcc flags, the toolkit, include/cccl), picks one
-//   CUDA pass per .cu file (the device pass of the first architecture by
-//   default, --tma-cuda-pass=host for the host pass), writes the result to
-//   its cache directory and gives clangd that directory. A database with
-//   nothing to change is left to clangd. Restart tma-clangd after
-//   reconfiguring the project.
+//   argument") and does not find CCCL (<cuda/barrier>). Every database that
+//   clangd loads, wherever it finds it and whenever it reloads it, is
+//   translated in memory (DatabaseTranslation.cpp), one CUDA pass per .cu
+//   file: the device pass of the first architecture by default,
+//   --tma-cuda-pass=host for the host pass. Nothing is written.
+//
+// * The tma- checks are on by default, on top of the project's .clang-tidy
+//   (DefaultChecks.cpp); the preamble keeps the bodies of the project's
+//   headers (PreambleBodies.cpp).
 //
 // * Links. clangd links a clang-tidy diagnostic to
 //   clang.llvm.org/extra/clang-tidy/checks/<module>/<check>.html, which does
@@ -42,19 +42,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "clangd/DatabaseTranslation.h"
 #include "rules/RuleReference.h"
-#include "tidy/CompileCommands.h"
-#include "tidy/NvccFlags.h"
 
 #include "clang-tidy/ClangTidyModule.h"
-#include "clang/Tooling/JSONCompilationDatabase.h"
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "clang/Basic/Version.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
-#include <set>
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -73,6 +68,26 @@ extern volatile int TmaModuleAnchorSource;
 [[maybe_unused]] static int TmaModuleAnchorDestination = TmaModuleAnchorSource;
 
 namespace {
+
+/// tma-clangd's options, after clangd's in --help (clangd hides options of
+/// other categories; tma-clangd takes these off the command line itself).
+llvm::cl::extrahelp TmaHelp(R"(
+tma-clangd options (clangd 22 with the tma- checks built in):
+
+  --tma-cuda-pass=device|host  The CUDA pass clangd analyses for each CUDA
+                               file: the device pass of its first GPU
+                               architecture (default) or the host pass.
+  --tma-rule-docs-url=<url>    Base of each tma- diagnostic's link to its
+                               rule (<url>/<RULE-ID>.md). Default:
+                               )" TMA_RULE_DOCS_URL R"(
+
+  The tma- checks run on top of what the project's .clang-tidy and .clangd
+  enable; `.clangd` `Diagnostics: ClangTidy: Remove: [tma-*]` turns them
+  off. Compile databases are found as clangd finds them
+  (--compile-commands-dir, .clangd CompileFlags.CompilationDatabase, the
+  first compile_commands.json or build/compile_commands.json above a file)
+  and their nvcc commands translated in memory; nothing is written.
+)");
 
 /// The name under which TmaTidyModule.cpp registers the module.
 constexpr llvm::StringLiteral TmaModuleName = "tma-module";
@@ -172,10 +187,6 @@ void rewriteDocLinks(llvm::json::Value &Params) {
 /// What tma-clangd takes out of the command line before clangd sees it.
 struct ClangdArgs {
   std::vector<std::string> Args;
-  /// --compile-commands-dir, if given.
-  std::optional<std::string> CompileCommandsDir;
-  /// --tma-cuda-pass: "device" (the default) or "host".
-  std::string CudaPass = "device";
 };
 
 std::optional<ClangdArgs> scanArgs(int Argc, char *Argv[]) {
@@ -195,8 +206,7 @@ std::optional<ClangdArgs> scanArgs(int Argc, char *Argv[]) {
           return std::string(Argv[++I]);
         return std::nullopt;
       };
-      if (Name == "tma-rule-docs-url" || Name == "tma-cuda-pass" ||
-          Name == "compile-commands-dir") {
+      if (Name == "tma-rule-docs-url" || Name == "tma-cuda-pass") {
         std::optional<std::string> Taken = Take();
         if (!Taken) {
           llvm::errs() << "tma-clangd: error: --" << Name
@@ -212,9 +222,7 @@ std::optional<ClangdArgs> scanArgs(int Argc, char *Argv[]) {
                          << *Taken << "'\n";
             return std::nullopt;
           }
-          Result.CudaPass = *Taken;
-        } else {
-          Result.CompileCommandsDir = *Taken;
+          tma::clangd::cudaPassChoice() = *Taken;
         }
         continue;
       }
@@ -222,124 +230,6 @@ std::optional<ClangdArgs> scanArgs(int Argc, char *Argv[]) {
     Result.Args.push_back(Arg.str());
   }
   return Result;
-}
-
-/// The database clangd would read: --compile-commands-dir, else the working
-/// directory or its build/ (where an editor started at the project root
-/// finds it). Its directory, or nullopt.
-std::optional<std::string> findDatabaseDir(const ClangdArgs &Args) {
-  std::vector<std::string> Candidates;
-  if (Args.CompileCommandsDir) {
-    Candidates.push_back(*Args.CompileCommandsDir);
-  } else {
-    llvm::SmallString<256> Cwd;
-    if (llvm::sys::fs::current_path(Cwd))
-      return std::nullopt;
-    Candidates.push_back(Cwd.str().str());
-    llvm::SmallString<256> Build(Cwd);
-    llvm::sys::path::append(Build, "build");
-    Candidates.push_back(Build.str().str());
-  }
-  for (const std::string &Dir : Candidates) {
-    llvm::SmallString<256> File(Dir);
-    llvm::sys::path::append(File, "compile_commands.json");
-    if (llvm::sys::fs::exists(File))
-      return Dir;
-  }
-  return std::nullopt;
-}
-
-/// Writes the database of DatabaseDir as clangd should read it (nvcc
-/// translated, include/cccl, one CUDA pass) into tma-clangd's cache; its
-/// directory, or nullopt when nothing needed changing or it cannot.
-std::optional<std::string> translatedDatabaseDir(llvm::StringRef DatabaseDir,
-                                                 const ClangdArgs &Args) {
-  std::string Error;
-  llvm::SmallString<256> File(DatabaseDir);
-  llvm::sys::path::append(File, "compile_commands.json");
-  std::unique_ptr<clang::tooling::JSONCompilationDatabase> Database =
-      clang::tooling::JSONCompilationDatabase::loadFromFile(
-          File, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
-  if (!Database) {
-    llvm::errs() << "tma-clangd: " << Error << "\n";
-    return std::nullopt;
-  }
-  using namespace tma::driver;
-  bool Changed = false;
-  std::set<std::pair<std::string, std::vector<std::string>>> Noted;
-  llvm::json::Array Entries;
-  for (clang::tooling::CompileCommand &Command :
-       Database->getAllCompileCommands()) {
-    bool FromNvcc = false;
-    std::vector<std::string> Notes;
-    if (std::optional<std::vector<std::string>> Translated =
-            translateCommand(Command, TMA_CLANG_EXECUTABLE, Notes)) {
-      if (Noted.insert({Command.Filename, *Translated}).second)
-        for (const std::string &Note : Notes)
-          llvm::errs() << "tma-clangd: note: " << Command.Filename << ": "
-                       << Note << "\n";
-      Command.CommandLine = std::move(*Translated);
-      FromNvcc = Changed = true;
-    }
-    if (isCudaCompile(Command.CommandLine, Command.Filename)) {
-      Changed |= addToolkitIncludes(Command.CommandLine);
-      CudaPassOptions Options;
-      Options.NvccArchMacros = FromNvcc;
-      std::vector<CudaPass> Passes =
-          splitCudaPasses(Command.CommandLine, Options);
-      // splitCudaPasses lists the device passes first, the host pass last.
-      const CudaPass *Chosen = nullptr;
-      for (const CudaPass &Pass : Passes)
-        if ((Pass.Name == "host") == (Args.CudaPass == "host")) {
-          Chosen = &Pass;
-          break;
-        }
-      if (Chosen && FromNvcc) {
-        Command.CommandLine = Chosen->Args;
-      } else if (Chosen && Args.CudaPass == "host") {
-        Command.CommandLine = Chosen->Args;
-        Changed = true;
-      }
-    }
-    llvm::json::Array Arguments;
-    for (const std::string &Arg : Command.CommandLine)
-      Arguments.push_back(Arg);
-    Entries.push_back(llvm::json::Object{{"directory", Command.Directory},
-                                         {"file", Command.Filename},
-                                         {"arguments", std::move(Arguments)}});
-  }
-  if (!Changed)
-    return std::nullopt;
-
-  llvm::SmallString<256> Dir;
-  if (!llvm::sys::path::cache_directory(Dir))
-    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Dir);
-  llvm::SmallString<256> Absolute(DatabaseDir);
-  llvm::sys::fs::make_absolute(Absolute);
-  llvm::sys::path::append(
-      Dir, "tma-clangd",
-      llvm::formatv("{0:x16}-{1}", llvm::xxh3_64bits(Absolute.str()),
-                    Args.CudaPass)
-          .str());
-  if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
-    llvm::errs() << "tma-clangd: cannot create " << Dir << ": "
-                 << EC.message() << "\n";
-    return std::nullopt;
-  }
-  File = Dir;
-  llvm::sys::path::append(File, "compile_commands.json");
-  std::error_code EC;
-  llvm::raw_fd_ostream Out(File, EC);
-  if (EC) {
-    llvm::errs() << "tma-clangd: cannot write " << File << ": "
-                 << EC.message() << "\n";
-    return std::nullopt;
-  }
-  Out << llvm::formatv("{0:2}", llvm::json::Value(std::move(Entries)));
-  llvm::errs() << "tma-clangd: compile commands of " << DatabaseDir
-               << " translated for clangd (" << Args.CudaPass
-               << " pass) into " << Dir << "\n";
-  return Dir.str().str();
 }
 
 } // namespace
@@ -391,17 +281,19 @@ int main(int Argc, char *Argv[]) {
   std::optional<ClangdArgs> Scanned = scanArgs(Argc, Argv);
   if (!Scanned)
     return 1;
-  // --check=FILE and the like run without an editor; the database is the
-  // same either way.
-  if (std::optional<std::string> Dir = findDatabaseDir(*Scanned)) {
-    if (std::optional<std::string> Translated =
-            translatedDatabaseDir(*Dir, *Scanned))
-      Scanned->CompileCommandsDir = *Translated;
-  }
   std::vector<std::string> Owned = std::move(Scanned->Args);
-  if (Scanned->CompileCommandsDir)
-    Owned.insert(Owned.begin() + 1,
-                 "--compile-commands-dir=" + *Scanned->CompileCommandsDir);
+  // clangd's version printer replaces llvm::cl's, extra printers included:
+  // tma-clangd answers --version itself, naming both.
+  for (const std::string &Arg : llvm::ArrayRef(Owned).drop_front())
+    if (Arg == "--")
+      break;
+    else if (Arg == "--version" || Arg == "-version") {
+      llvm::outs() << "tma-clangd " << TMA_TIDY_VERSION
+                   << " (the tma- checks of tma-tidy " << TMA_TIDY_VERSION
+                   << ", built into "
+                   << clang::getClangToolFullVersion("clangd") << ")\n";
+      return 0;
+    }
   // TMA_CLANG_RESOURCE_DIR comes from CMakeLists.txt. If it is gone (the
   // binary moved to another machine), clangd's own guess is the best left.
   std::vector<char *> Args;
