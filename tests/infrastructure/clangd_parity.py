@@ -17,7 +17,9 @@ DIR/src/*.cu when there is none; FILE relative to DIR), the same with the
 database's command and `tma-*`, tma-clangd started in DIR.
 
 A note with no location (clangd drops it) is left out of the plugin's side;
-a note with a fix is the quick fix clangd offers (the fix is compared).
+a note with a fix is the quick fix clangd offers (the fix is compared); a
+warning in a header with a note in the file is shown, as clangd shows it, at
+that note.
 clangd's index of the standard library is off (a user config), so that
 each server exits as soon as its file is checked.
 
@@ -97,13 +99,24 @@ def plugin_side(args, workdir, source, compile_args, checks):
     errors = 0
     for d in data.get("Diagnostics") or []:
         m = d["DiagnosticMessage"]
-        if os.path.realpath(m.get("FilePath", "")) != os.path.realpath(source):
+        main = os.path.realpath(source)
+        at = None
+        if os.path.realpath(m.get("FilePath", "")) == main:
+            at = (m["FilePath"], m["FileOffset"])
+        else:
+            # clangd shows a diagnostic of a header at its first note in
+            # the file (toLSPDiags), and not the others.
+            for n in d.get("Notes") or []:
+                if os.path.realpath(n.get("FilePath", "")) == main:
+                    at = (n["FilePath"], n["FileOffset"])
+                    break
+        if at is None:
             continue
         if d["DiagnosticName"] == "clang-diagnostic-error":
             errors += 1
         if not checks(d["DiagnosticName"]):
             continue
-        l, c = where(m["FilePath"], m["FileOffset"])
+        l, c = where(*at)
         entry = ["%d:%d %s %s" % (l, c, d["DiagnosticName"],
                                   uncap(m["Message"]))]
         fix_lines = reps(m)
@@ -121,8 +134,14 @@ def plugin_side(args, workdir, source, compile_args, checks):
     return result, errors
 
 
+TMA_CHECKS = ["tma-bulk-copy", "tma-descriptor", "tma-encode-result",
+              "tma-expect-tx", "tma-ordering", "tma-tensor-map-placement"]
+
+
 def clangd_side(args, workdir, source, checks):
-    """tma-clangd's diagnostics of source, reduced (only checks' codes)."""
+    """tma-clangd's diagnostics of source, reduced (only checks' codes).
+    tma-clangd adds tma-* to the .clang-tidy's checks: the user config
+    removes the other tma- checks, so that both sides run the same."""
     env = dict(os.environ)
     env.pop("CLANGD_FLAGS", None)
     # The user config: no index of the standard library, which clangd
@@ -132,6 +151,10 @@ def clangd_side(args, workdir, source, checks):
     os.makedirs(os.path.join(config, "clangd"), exist_ok=True)
     with open(os.path.join(config, "clangd", "config.yaml"), "w") as f:
         f.write("Index:\n  StandardLibrary: No\n")
+        others = [c for c in TMA_CHECKS if not checks(c)]
+        if others:
+            f.write("Diagnostics:\n  ClangTidy:\n    Remove: [%s]\n" %
+                    ", ".join(others))
     env["XDG_CONFIG_HOME"] = config
     env["XDG_CACHE_HOME"] = os.path.join(workdir, ".cache")
     argv = [os.path.abspath(args.clangd), "--background-index=false",
