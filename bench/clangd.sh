@@ -29,6 +29,9 @@
 # tma-clangd keeps the bodies of the project's headers (PreambleBodies.cpp),
 # built once per change of the includes, in both runs.
 #
+# PARITY=1: no count; compares tma-clangd's diagnostics of each TU with the
+# plugin's (tests/infrastructure/clangd_parity.py --database) instead.
+#
 # env: CHEAP, REALCODE, OUT (default /tmp/tma-clangd-icount), LABEL, KEEP=1
 #      (keep the callgrind files), DRY=1 (no valgrind: each run once, showing
 #      its errors and the module's TMA_TIDY_STATS line).
@@ -145,6 +148,16 @@ out, root, path, *args = sys.argv[1:]
 json.dump([{"directory": root, "file": path, "arguments": args}],
           open(out, "w"), indent=1)
 PY
+  if [[ -n ${PARITY:-} ]]; then
+    # The parity of tma-clangd with the plugin's device (or host) pass on
+    # this TU: every tma- diagnostic, note and fix (clangd_parity.py).
+    plugin=$(dirname "$CLANGD")/../lib/TmaTidy.so
+    python3 "$here/../tests/infrastructure/clangd_parity.py" \
+      --clangd "$clangd" --clang-tidy "${CLANG_TIDY:-clang-tidy-22}" \
+      --plugin "$plugin" --work "$OUT/$id.parity" --jobs 1 --timeout 900 \
+      --database "$db/compile_commands.json" | sed "s|^parity:|$name parity:|"
+    continue
+  fi
   config "$OUT/$id.base.xdg" "$CHEAP" "tma-*"
   config "$OUT/$id.tma.xdg" "$CHEAP, tma-*"
   run=("$clangd" --check="$path" --check-locations=false

@@ -11,6 +11,11 @@ enables the RUN line's checks and options:
     compile_commands.json: published diagnostics, their related
     information (notes) and the edits of their quick fixes.
 
+For each entry of a database given (--database FILE: clang commands, one
+CUDA pass each), the same with every tma- check, tma-clangd reading the
+database through --compile-commands-dir (bench/clangd.sh PARITY=1 on the
+real code).
+
 For each project given (--project DIR FILE: headers under DIR/include, a
 compile_commands.json at DIR, written for clang with --cuda-real for every
 DIR/src/*.cu when there is none; FILE relative to DIR), the same with the
@@ -60,11 +65,12 @@ def line_col(data, offset):
     return line, col + 1
 
 
-def plugin_side(args, workdir, source, compile_args, checks):
+def plugin_side(args, workdir, source, compile_args, checks, scratch=None):
     """The plugin's diagnostics of source, reduced as clangd shows them: a
     note with a fix is the fix's title (not a note), a note with no
     location is not shown. Returns them and the clang errors' count."""
-    fixes = os.path.join(workdir, os.path.basename(source) + ".fixes.yaml")
+    fixes = os.path.join(scratch or workdir,
+                         os.path.basename(source) + ".fixes.yaml")
     cmd = [args.clang_tidy, "--load=" + args.plugin,
            "--export-fixes=" + fixes, source, "--"] + compile_args
     run = subprocess.run(cmd, cwd=workdir, stdout=subprocess.PIPE,
@@ -138,7 +144,7 @@ TMA_CHECKS = ["tma-bulk-copy", "tma-descriptor", "tma-encode-result",
               "tma-expect-tx", "tma-ordering", "tma-tensor-map-placement"]
 
 
-def clangd_side(args, workdir, source, checks):
+def clangd_side(args, workdir, source, checks, scratch=None, extra=()):
     """tma-clangd's diagnostics of source, reduced (only checks' codes).
     tma-clangd adds tma-* to the .clang-tidy's checks: the user config
     removes the other tma- checks, so that both sides run the same."""
@@ -147,7 +153,8 @@ def clangd_side(args, workdir, source, checks):
     # The user config: no index of the standard library, which clangd
     # builds in the background after the first diagnostics (30-60 s of a
     # CPU, and an exit that waits for it).
-    config = os.path.join(workdir, ".tma-parity-config")
+    scratch = scratch or workdir
+    config = os.path.join(scratch, ".tma-parity-config")
     os.makedirs(os.path.join(config, "clangd"), exist_ok=True)
     with open(os.path.join(config, "clangd", "config.yaml"), "w") as f:
         f.write("Index:\n  StandardLibrary: No\n")
@@ -156,10 +163,10 @@ def clangd_side(args, workdir, source, checks):
             f.write("Diagnostics:\n  ClangTidy:\n    Remove: [%s]\n" %
                     ", ".join(others))
     env["XDG_CONFIG_HOME"] = config
-    env["XDG_CACHE_HOME"] = os.path.join(workdir, ".cache")
+    env["XDG_CACHE_HOME"] = os.path.join(scratch, ".cache")
     argv = [os.path.abspath(args.clangd), "--background-index=false",
-            "--log=" + os.environ.get("TMA_PARITY_LOG", "error")]
-    logname = os.path.join(workdir, os.path.basename(source) + ".clangd.log")
+            "--log=" + os.environ.get("TMA_PARITY_LOG", "error")] + list(extra)
+    logname = os.path.join(scratch, os.path.basename(source) + ".clangd.log")
     log = open(logname, "w")
     server = lsp_client.Server(argv, workdir, env, log,
                                time.monotonic() + args.timeout)
@@ -240,6 +247,10 @@ def compare(args, name, workdir, source, compile_args, checks, db_args=None):
     clangd, errors = clangd_side(args, workdir, source, checks)
     if plugin_errors:
         errors = []
+    return len(plugin), report(name, plugin, clangd, errors)
+
+
+def report(name, plugin, clangd, errors):
     a, b = flatten(plugin), flatten(clangd)
     lines = []
     if a != b:
@@ -250,7 +261,7 @@ def compare(args, name, workdir, source, compile_args, checks, db_args=None):
             "plugin", "tma-clangd", lineterm=""))
     if errors:
         lines += ["%s: tma-clangd reports clang errors" % name] + errors
-    return len(a), lines
+    return lines
 
 
 RUN = re.compile(r"//\s*RUN:\s*(%check_clang_tidy\s.*)$")
@@ -368,18 +379,52 @@ def guarded(function, args, what, *rest):
         return str(what), 0, ["%s: %s: %s" % (what, type(e).__name__, e)]
 
 
+def check_database(args, database, index):
+    """One entry of a compile database (clang syntax, one CUDA pass): the
+    plugin on its command, tma-clangd started in its directory with
+    --compile-commands-dir (the real-code bench's TUs, bench/clangd.sh)."""
+    with open(database) as f:
+        entry = json.load(f)[index]
+    source = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
+    words = entry.get("arguments") or shlex.split(entry["command"])
+    compile_args = []
+    words = words[1:]
+    while words:
+        w = words.pop(0)
+        if w == "-o" and words:
+            words.pop(0)
+        elif w != "-c" and os.path.normpath(
+                os.path.join(entry["directory"], w)) != source:
+            compile_args.append(w)
+    work = os.path.join(args.work, "db-%03d" % index)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    all_tma = lambda code: code.startswith("tma-")
+    plugin, plugin_errors = plugin_side(args, entry["directory"], source,
+                                        compile_args, all_tma, work)
+    clangd, errors = clangd_side(
+        args, entry["directory"], source, all_tma, work,
+        ["--compile-commands-dir=" + os.path.dirname(os.path.abspath(
+            database))])
+    if plugin_errors:
+        errors = []
+    return source, len(plugin), report(source, plugin, clangd, errors)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--clangd", required=True)
     p.add_argument("--clang-tidy", required=True)
     p.add_argument("--plugin", required=True)
-    p.add_argument("--cuda-stub", required=True)
-    p.add_argument("--cuda-real", required=True)
+    p.add_argument("--cuda-stub", default="")
+    p.add_argument("--cuda-real", default="")
     p.add_argument("--work", required=True, help="scratch directory")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--timeout", type=float, default=120)
     p.add_argument("--project", nargs=2, action="append", default=[],
                    metavar=("DIR", "FILE"))
+    p.add_argument("--database", action="append", default=[],
+                   help="every entry of a compile_commands.json")
     p.add_argument("--lit-dir", action="append", default=[],
                    help="every *.cu test of DIR")
     p.add_argument("tests", nargs="*")
@@ -398,6 +443,11 @@ def main():
                 for i, t in enumerate(args.tests)]
         jobs += [pool.submit(guarded, check_project, args, d, f)
                  for d, f in args.project]
+        for database in args.database:
+            with open(database) as f:
+                n = len(json.load(f))
+            jobs += [pool.submit(guarded, check_database, args, database, i)
+                     for i in range(n)]
         for job in jobs:
             name, count, lines = job.result()
             files += 1
