@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclBase.h"
 #include "clang/Basic/SourceManager.h"
@@ -84,7 +85,10 @@ public:
       return false;
     const SourceManager &SM = D->getASTContext().getSourceManager();
     SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
-    return Loc.isValid() && SM.isInSystemHeader(Loc) && !inReadLibrary(D);
+    // Device functions of system headers too: the model reads what a
+    // type's operators do (cuda_bf16.hpp's operator* reads its operands).
+    return Loc.isValid() && SM.isInSystemHeader(Loc) && !inReadLibrary(D) &&
+           !(D->hasAttrs() && D->hasAttr<CUDADeviceAttr>());
   }
 
 private:
