@@ -958,7 +958,10 @@ private:
       // A 1-D copy reads all of the buffer only when its size says so.
       if (Whole && Size) {
         // Through a helper's size parameter (`bulkStore(dst, buf, n)`).
-        auto Bytes = foldInt(bound(Size->Written), Ctx);
+        // An immediate size has no expression (a PTX literal).
+        std::optional<std::uint64_t> Bytes = Size->Imm;
+        if (!Bytes && Size->Written)
+          Bytes = foldInt(bound(Size->Written), Ctx);
         E.WholeObject =
             Bytes && !VD->getType()->isIncompleteType() &&
             *Bytes == static_cast<std::uint64_t>(
