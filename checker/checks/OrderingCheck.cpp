@@ -458,6 +458,23 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     NoteOp(F.First, "generic load of " + Name(F.First) + " here");
   }
 
+  for (const ord::Finding &F : ord::asyncWarHandOff(K->Seq, K->G)) {
+    std::size_t Arrive = *F.Wait;
+    std::string Msg = LoadWhat(F.Second) + " overwrites " + Name(F.Second) +
+                      " that generic loads read at line " +
+                      Line(K->Events[F.First].Loc) +
+                      " and hand back through the arrive on " + Name(Arrive) +
+                      " at line " + Line(K->Events[Arrive].Loc) +
+                      " with no fence.proxy.async before it: the copy may "
+                      "overtake the reads (ASYNC-WAR-FENCE)";
+    if (!Warn(K->Events[F.Second].Loc, Msg))
+      continue;
+    NoteOp(F.First, "generic load of " + Name(F.First) + " here");
+    NoteOp(Arrive, "each reading thread must execute "
+                   "fence.proxy.async.shared::cta after its reads, before "
+                   "this arrive");
+  }
+
   for (const ord::Finding &F : ord::expectAfterArrive(K->Seq, K->G)) {
     std::string Msg = "expect-tx on " + Name(F.Second) +
                       " after an arrive on it at line " +

@@ -382,6 +382,61 @@ std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq,
   return Out;
 }
 
+std::vector<Finding> asyncWarHandOff(const std::vector<Event> &Seq,
+                                     const Flow &G) {
+  std::vector<Finding> Out;
+  ByObject Reads(Seq, EventKind::GenericRead);
+  auto Fences = [&](std::size_t J) {
+    EventKind K = Seq[J].Kind;
+    return K == EventKind::ProxyFence || K == EventKind::ThreadSync ||
+           unknown(Seq[J]);
+  };
+  for (std::size_t L = 0; L < Seq.size(); ++L) {
+    const Event &Ld = Seq[L];
+    if (Ld.Kind != EventKind::Load || Ld.Object < 0 ||
+        Reads[Ld.Object].empty())
+      continue;
+    // The families whose waits come last before the copy (in its loop,
+    // through the back edge).
+    const Flow::Set *Loop = G.loopOf(L);
+    Flow::Set Before = G.search(
+        L, false, Loop != nullptr,
+        [&](std::size_t J) { return Seq[J].Kind == EventKind::BarrierWait; },
+        Loop);
+    std::vector<int> Released;
+    for (std::size_t J = 0; J < Seq.size(); ++J)
+      if (Before[J] && Seq[J].Kind == EventKind::BarrierWait &&
+          Seq[J].Family >= 0)
+        Released.push_back(Seq[J].Family);
+    if (Released.empty())
+      continue;
+    auto HandsBack = [&](std::size_t J) {
+      const Event &E = Seq[J];
+      return E.Kind == EventKind::BarrierUse && E.Role == UseRole::Arrive &&
+             std::find(Released.begin(), Released.end(), E.Family) !=
+                 Released.end();
+    };
+    for (std::size_t R : Reads[Ld.Object]) {
+      // Reads with a path to the copy are asyncWarFence's.
+      if (G.reaches(R, L, true))
+        continue;
+      auto A = first(G.search(R, true, false,
+                              [&](std::size_t J) {
+                                return Fences(J) || HandsBack(J);
+                              }),
+                     HandsBack);
+      if (!A)
+        continue;
+      std::vector<std::size_t> Path = G.between(R, *A, false);
+      if (std::any_of(Path.begin(), Path.end(), Fences))
+        continue;
+      Out.push_back({"ASYNC-WAR-FENCE", R, L, *A, 0});
+      break;
+    }
+  }
+  return Out;
+}
+
 std::vector<Finding> expectAfterArrive(const std::vector<Event> &Seq,
                                        const Flow &G) {
   std::vector<Finding> Out;

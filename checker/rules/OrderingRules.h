@@ -162,6 +162,15 @@ std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
 std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq,
                                    const Flow &G);
 
+/// ASYNC-WAR-FENCE across roles: a copy into a buffer, issued after a wait
+/// on a barrier of family E (the producer waits on `empty[s]`), and generic
+/// reads of that buffer by threads whose code has no path to the copy (a
+/// consumer branch) that hand the buffer back with a plain arrive on a
+/// member of E and no fence.proxy.async (nor a thread barrier or an
+/// unknown) between the reads and the arrive. Wait holds the arrive.
+std::vector<Finding> asyncWarHandOff(const std::vector<Event> &Seq,
+                                     const Flow &G);
+
 /// MBAR-EXPECT-BEFORE-LAST-ARRIVE: a plain arrive on a barrier followed on
 /// one path by an expect-tx (without arrival) on the same barrier, with no
 /// wait in between: the arrive may complete the phase before its bytes are

@@ -298,4 +298,42 @@ TEST(InitVisible, InitLoopMakesEveryMember) {
   EXPECT_EQ(S[0].Second, 2u);
 }
 
+TEST(AsyncWarHandOff, ReadersArriveOnTheFamilyTheProducerWaitsOn) {
+  // if (producer) loop { wait(empty[s]); load(tile) } else loop { read(tile);
+  // [fence;] arrive(empty[s]) }
+  auto Make = [&](bool Fence, int ArriveFamily) {
+    Prog P;
+    P.ifElse(
+        [&](Prog &Q) {
+          Q.loop([&](Prog &R) {
+            R << member(K::BarrierWait, 1, 5, thread0())
+              << ev(K::Load, 0, thread0());
+          });
+        },
+        [&](Prog &Q) {
+          Q.loop([&](Prog &R) {
+            R << ev(K::GenericRead, 0, nullptr);
+            if (Fence)
+              R << ev(K::ProxyFence, -1, nullptr);
+            Event A = member(K::BarrierUse, 2, ArriveFamily, nullptr);
+            A.Role = UseRole::Arrive;
+            R << A;
+          });
+        });
+    return P.done();
+  };
+  Kern Bad = Make(false, 5);
+  auto F = asyncWarHandOff(Bad.Seq, Bad.G);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "ASYNC-WAR-FENCE");
+  EXPECT_EQ(F[0].First, 2u);
+  EXPECT_EQ(F[0].Second, 1u);
+  EXPECT_EQ(F[0].Wait, std::optional<std::size_t>(3));
+  Kern Fenced = Make(true, 5);
+  EXPECT_TRUE(asyncWarHandOff(Fenced.Seq, Fenced.G).empty());
+  // An arrive on another family hands nothing to this producer.
+  Kern Other = Make(false, 6);
+  EXPECT_TRUE(asyncWarHandOff(Other.Seq, Other.G).empty());
+}
+
 } // namespace

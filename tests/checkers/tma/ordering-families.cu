@@ -134,6 +134,7 @@ __global__ void __launch_bounds__(384) rolesNoSync(const char *src,
       // CHECK-NOTES: :[[@LINE-21]]:7: note: initialised here, by the threads of this branch only
       // CHECK-NOTES: :[[@LINE-97]]:3: note: issued here
       out[k * 256 + threadIdx.x - 32] = tile[s][threadIdx.x - 32];
+      ptx::fence_proxy_async(ptx::space_shared);
       arriveOn(&empty[s]);
     }
   }
@@ -176,6 +177,7 @@ __global__ void __launch_bounds__(384) rolesSynced(const char *src,
       const int s = k % Stages;
       waitParity(&full[s], (k / Stages) & 1);
       out[k * 256 + threadIdx.x - 32] = tile[s][threadIdx.x - 32];
+      ptx::fence_proxy_async(ptx::space_shared);
       arriveOn(&empty[s]);
     }
   }

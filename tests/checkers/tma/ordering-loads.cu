@@ -129,6 +129,8 @@ __global__ void warpSpecialised(const float *src, float *out, int iters) {
       int s = k % 4;
       waitParity(&full[s], (k / 4) & 1);
       acc += buf[s][threadIdx.x];
+      // The readers' fence before they hand the stage back (ASYNC-WAR-FENCE).
+      ptx::fence_proxy_async(ptx::space_shared);
       ptx::mbarrier_arrive(&empty[s]);
     }
     out[threadIdx.x] = acc;
