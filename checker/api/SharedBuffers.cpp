@@ -59,9 +59,57 @@ void SharedBuffers::Location::addIndex(std::optional<std::int64_t> Elem,
     return;
   }
   Offset = *Offset + *Known * *Elem;
-  if (Mod)
+  if (Mod) {
+    // Another run-time part: no stage family any more (the caller makes a
+    // new one).
+    Members = 0;
     Stride = std::gcd(
         Stride, Mod * static_cast<std::uint64_t>(*Elem < 0 ? -*Elem : *Elem));
+  }
+}
+
+bool SharedBuffers::ringIndex(const Expr *E, std::uint64_t N,
+                              const CallContext *Context, unsigned Depth) {
+  if (!E || Depth > MaxDepth || N < 2)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+    return VD && !isa<ParmVarDecl>(VD) && VD->hasLocalStorage() &&
+           VD->getInit() && isNeverReassigned(VD) &&
+           ringIndex(VD->getInit(), N, Context, Depth + 1);
+  }
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B || B->getOpcode() != BO_Rem ||
+      foldIndex(B->getRHS(), Context) != static_cast<std::int64_t>(N))
+    return false;
+  // The counter of a `for` around the index, stepping by one.
+  const auto *Ref = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts());
+  const auto *K = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  const auto *FD =
+      K ? dyn_cast_or_null<FunctionDecl>(K->getParentFunctionOrMethod())
+        : nullptr;
+  if (!FD || !FD->getBody() || !K->getType()->isIntegerType())
+    return false;
+  const ParentMap &PM = Folder.parentsOf(FD);
+  for (const Stmt *P = PM.getParent(Ref); P; P = PM.getParent(P)) {
+    const auto *F = dyn_cast<ForStmt>(P);
+    const auto *Init = F ? dyn_cast_or_null<DeclStmt>(F->getInit()) : nullptr;
+    if (!Init || !Init->isSingleDecl() || Init->getSingleDecl() != K)
+      continue;
+    const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
+    auto Names = [&](const Expr *X) {
+      const auto *R = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
+      return R && R->getDecl() == K;
+    };
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+      return U->isIncrementOp() && Names(U->getSubExpr());
+    if (const auto *A = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+      return A->getOpcode() == BO_AddAssign && Names(A->getLHS()) &&
+             foldIndex(A->getRHS(), Context) == 1;
+    return false;
+  }
+  return false;
 }
 
 std::pair<std::optional<std::int64_t>, std::uint64_t>
@@ -510,7 +558,18 @@ SharedBuffers::object(const Expr *E, const CallContext *Context,
       return std::nullopt;
     std::optional<std::int64_t> Elem = sizeOf(ASE->getType(), Ctx);
     auto [K, Mod] = affineIndex(ASE->getIdx(), Context, Depth + 1);
+    bool Runtime = L->Stride != 0;
     L->addIndex(Elem, K, Mod);
+    // The first run-time part, a ring index over the array's stages: a
+    // stage family.
+    const auto *Arr = Ctx.getAsConstantArrayType(
+        ASE->getBase()->IgnoreParenImpCasts()->getType());
+    if (Mod && !Runtime && Elem && *Elem > 0 && Arr && L->Offset &&
+        ringIndex(ASE->getIdx(), Arr->getSize().getLimitedValue(), Context,
+                  Depth + 1)) {
+      L->Members = Arr->getSize().getLimitedValue();
+      L->MemberStride = static_cast<std::uint64_t>(*Elem);
+    }
     return L;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -606,6 +665,11 @@ SharedBuffer SharedBuffers::describe(const Location &L) const {
   B.Extern = VD->hasExternalStorage();
   B.Offset = L.Offset;
   // An offset known modulo a stride is no offset for the size rules.
+  if (L.Offset && L.Stride && L.Members) {
+    B.Members = L.Members;
+    B.Member0 = *L.Offset;
+    B.MemberStride = L.MemberStride;
+  }
   if (L.Offset && L.Stride) {
     B.Offset = std::nullopt;
     B.Stride = L.Stride;

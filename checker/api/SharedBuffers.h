@@ -67,6 +67,14 @@ struct SharedBuffer {
   /// Stride bytes. 0: not known in this form either.
   std::uint64_t Stride = 0;
   std::int64_t Residue = 0;
+  /// A stage family (issue 24): the only run-time part of the address is a
+  /// ring index over an array of Members stages (`buf[k % S]` with S the
+  /// array's extent and k a counted loop's counter), which takes every
+  /// stage; stage m starts Member0 + m * MemberStride bytes into the
+  /// variable. 0: no such family.
+  std::uint64_t Members = 0;
+  std::int64_t Member0 = 0;
+  std::uint64_t MemberStride = 0;
 };
 
 /// The alignment guaranteed for the address \p B describes (see
@@ -115,11 +123,19 @@ private:
     /// The largest alignment of a type that the variable's start (offset a
     /// multiple of it) was cast to a pointer to.
     std::uint64_t CastAlign = 0;
+    /// A stage family: the ring index of the last run-time index added
+    /// (SharedBuffer::Members), with the bytes per stage.
+    std::uint64_t Members = 0, MemberStride = 0;
     /// Adds Elem bytes times the index \p Index (folded, or known as
     /// `Known + a multiple of Mod`).
     void addIndex(std::optional<std::int64_t> Elem,
                   std::optional<std::int64_t> Known, std::uint64_t Mod);
   };
+  /// Whether the index \p E takes every value of [0, \p N) (a ring index):
+  /// `k % N`, k the counter of an enclosing `for` stepping by one, directly
+  /// or through a local never reassigned (`const int s = k % N;`).
+  bool ringIndex(const Expr *E, std::uint64_t N, const CallContext *Context,
+                 unsigned Depth);
   /// \p E as `Known + a multiple of Mod` under \p Context (Mod 0: E folds
   /// to Known).
   std::pair<std::optional<std::int64_t>, std::uint64_t>

@@ -887,6 +887,17 @@ void BulkCopyCheck::checkSmemAlign(
   if (!B)
     return;
   std::optional<DeviceViolation> Violation = Rule(addressAlignOf(*B));
+  // A stage family: the first stage that breaks the rule (issue 24).
+  std::string Stage;
+  if (!Violation && B->Members)
+    if (auto M = ::tma::rules::firstMemberViolation(
+            B->BaseAlign, !B->Extern && !B->RoundedTo, B->Members, B->Member0,
+            B->MemberStride, Rule)) {
+      Violation = std::move(M->Violation);
+      Stage = ": stage " + std::to_string(M->Member) + " starts " +
+              std::to_string(M->Offset) + " bytes into '" +
+              B->Var->getNameAsString() + "', so its";
+    }
   if (!Violation)
     return;
   // An address that only forwards a parameter of a helper is reported where
@@ -895,8 +906,8 @@ void BulkCopyCheck::checkSmemAlign(
   const Expr *Arg = forwardedFrom(V.E, Outer);
   SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
   if (!warnOnce(Loc,
-                OpName + " " + Violation->Message + " (" + Violation->RuleId +
-                    ")",
+                OpName + Stage + " " + Violation->Message + " (" +
+                    Violation->RuleId + ")",
                 SM))
     return;
   SourceLocation VarLoc = SM.getFileLoc(B->Var->getLocation());

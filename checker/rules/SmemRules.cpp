@@ -11,7 +11,7 @@
 
 #include "rules/SmemRules.h"
 #include "rules/DataTypes.h"
-
+#include <algorithm>
 #include <string>
 
 namespace tma::rules {
@@ -71,6 +71,23 @@ Known addressAlign(Known BaseAlign, std::optional<std::int64_t> Offset,
   if (!BaseIsWholeGuarantee)
     return std::nullopt;
   return BaseAlign;
+}
+
+std::optional<MemberViolation>
+firstMemberViolation(Known BaseAlign, bool Whole, std::uint64_t Members,
+                     std::int64_t Member0, std::uint64_t Stride,
+                     std::optional<DeviceViolation> (*Rule)(Known)) {
+  // Offsets repeat modulo the largest alignment a rule asks for (a
+  // swizzle's 1024 bytes) after at most that many members.
+  Members = std::min<std::uint64_t>(Members, 1024);
+  if (Stride == 0 || Stride > (std::uint64_t(1) << 30))
+    return std::nullopt;
+  for (std::uint64_t M = 0; M < Members; ++M) {
+    std::int64_t Offset = Member0 + static_cast<std::int64_t>(M * Stride);
+    if (auto V = Rule(addressAlign(BaseAlign, Offset, Whole)))
+      return MemberViolation{M, Offset, std::move(*V)};
+  }
+  return std::nullopt;
 }
 
 std::optional<std::uint64_t> swizzleRepeatBytes(std::uint64_t Swizzle) {

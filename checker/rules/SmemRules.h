@@ -44,6 +44,24 @@ std::uint64_t lowestPowerOfTwo(std::int64_t Offset);
 Known addressAlign(Known BaseAlign, std::optional<std::int64_t> Offset,
                    bool BaseIsWholeGuarantee);
 
+/// A stage family's member that breaks an alignment rule.
+struct MemberViolation {
+  std::uint64_t Member = 0;
+  /// Its byte offset into the buffer.
+  std::int64_t Offset = 0;
+  DeviceViolation Violation;
+};
+
+/// The first member of a stage family (issue 24: stage m lies
+/// \p Member0 + m * \p Stride bytes into a buffer whose start is
+/// \p BaseAlign-aligned, \p Whole as for addressAlign) whose address breaks
+/// \p Rule: a value rule on a family reports when some in-bounds member
+/// breaks it, not only when every member does.
+std::optional<MemberViolation>
+firstMemberViolation(Known BaseAlign, bool Whole, std::uint64_t Members,
+                     std::int64_t Member0, std::uint64_t Stride,
+                     std::optional<DeviceViolation> (*Rule)(Known));
+
 /// swizzleRepeat() (tma/rules/CopyBytes.h), std::nullopt for NONE and
 /// invalid values.
 std::optional<std::uint64_t> swizzleRepeatBytes(std::uint64_t Swizzle);

@@ -220,3 +220,30 @@ TEST(TmaSmemFootprint, Message) {
 }
 
 } // namespace
+
+// A stage family reports its first member that breaks the rule (issue 24).
+TEST(FirstMemberViolation, NamesTheFirstBreakingStage) {
+  // [2][32] halves in a 128-byte aligned buffer: stage 1 at 64 bytes.
+  auto M = firstMemberViolation(128, true, 2, 0, 64, checkTmaSmemAlign128);
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->Member, 1u);
+  EXPECT_EQ(M->Offset, 64);
+  EXPECT_EQ(M->Violation.RuleId, std::string("TMA-SMEM-ALIGN-128"));
+  // 128-byte stages: every stage aligned.
+  EXPECT_FALSE(firstMemberViolation(128, true, 4, 0, 128, checkTmaSmemAlign128));
+  // One stage only: nothing but stage 0, which is aligned.
+  EXPECT_FALSE(firstMemberViolation(128, true, 1, 0, 64, checkTmaSmemAlign128));
+  // Stage 0 already misaligned: stage 0 is named.
+  auto Z = firstMemberViolation(128, true, 2, 16, 128, checkTmaSmemAlign128);
+  ASSERT_TRUE(Z);
+  EXPECT_EQ(Z->Member, 0u);
+  // An unknown base alignment proves nothing.
+  EXPECT_FALSE(firstMemberViolation(std::nullopt, true, 2, 0, 64,
+                                    checkTmaSmemAlign128));
+  // Bulk copies: 24-byte rows, stage 1 is 8-byte aligned.
+  auto B = firstMemberViolation(
+      128, true, 4, 0, 24,
+      [](Known A) { return checkBulkAddrAlign16(A); });
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Member, 1u);
+}
