@@ -332,10 +332,27 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
 
   for (const ord::Finding &F : ord::fenceBeforeStore(K->Seq, K->G, K->Block)) {
     const KernelEvent &S = K->Events[F.Second];
+    // A fence on the way that comes after the hand-off (every path from
+    // the write to it passes a thread barrier).
+    std::optional<std::size_t> Late;
+    ord::Flow::Set BeforeSync =
+        K->G.search(F.First, true, false, [&](std::size_t J) {
+          return K->Seq[J].Kind == ord::EventKind::ThreadSync;
+        });
+    for (std::size_t J : K->G.between(F.First, F.Second, false))
+      if (K->Seq[J].Kind == ord::EventKind::ProxyFence && !BeforeSync[J]) {
+        Late = J;
+        break;
+      }
     std::string Msg = What(F.Second) + " reads " + Name(F.Second) +
                       " written by generic stores at line " +
                       Line(K->Events[F.First].Loc) +
-                      " with no fence.proxy.async in between (" + F.Rule + ")";
+                      (Late ? " with no fence.proxy.async before the thread "
+                              "barrier that hands it over (the fence at line " +
+                                  Line(K->Events[*Late].Loc) +
+                                  " comes after it)"
+                            : " with no fence.proxy.async in between") +
+                      " (" + F.Rule + ")";
     if (!Warn(S.Loc, Msg, fenceFix(*K, F, Body, SM, LO)))
       continue;
     NoteOp(F.First, "generic store to " + Name(F.First) + " here");

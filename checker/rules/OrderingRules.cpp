@@ -142,11 +142,25 @@ std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
         continue;
       std::vector<const threads::ThreadSet *> Fences;
       bool Silent = false;
+      // When some writing thread does not issue the copy, the buffer is
+      // handed over by a thread barrier: a fence that every path from the
+      // write reaches only through a thread barrier comes after the
+      // hand-off and orders nothing for the issuing thread.
+      bool HandedOver =
+          Seq[W].Threads && Seq[S].Threads &&
+          threads::provenOutside(*Seq[W].Threads, {Seq[S].Threads.get()},
+                                 Block);
+      Flow::Set BeforeSync;
+      if (HandedOver)
+        BeforeSync = G.search(W, true, false, [&](std::size_t J) {
+          return Seq[J].Kind == EventKind::ThreadSync;
+        });
       for (std::size_t J : G.between(W, S, false)) {
         const Event &E = Seq[J];
         if (unknown(E) || (E.Kind == EventKind::ProxyFence && !E.Threads))
           Silent = true;
-        else if (E.Kind == EventKind::ProxyFence)
+        else if (E.Kind == EventKind::ProxyFence &&
+                 (!HandedOver || BeforeSync[J]))
           Fences.push_back(E.Threads.get());
       }
       // A writing thread that runs none of the fences on the way.

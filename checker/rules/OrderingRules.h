@@ -110,8 +110,10 @@ struct Finding {
 /// BULK-S2G-FENCE-BEFORE / TMA-STORE-FENCE: a copy reading a buffer that
 /// generic stores wrote before it with no fence.proxy.async in between, in
 /// the writing threads: a fence that the thread sets prove some writing
-/// thread (of a block of \p Block) does not run does not count; any other
-/// fence silences the pair.
+/// thread (of a block of \p Block) does not run does not count, nor, when
+/// some writing thread does not issue the copy, one that every path from
+/// the write reaches only through a thread barrier (the fence must precede
+/// the hand-off); any other fence silences the pair.
 std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
                                       const Flow &G,
                                       threads::BlockSize Block = {});

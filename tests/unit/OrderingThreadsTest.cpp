@@ -336,4 +336,28 @@ TEST(AsyncWarHandOff, ReadersArriveOnTheFamilyTheProducerWaitsOn) {
   EXPECT_TRUE(asyncWarHandOff(Other.Seq, Other.G).empty());
 }
 
+TEST(FenceBeforeStore, FenceAfterTheHandOffDoesNotCount) {
+  // write (all); [fence;] sync; [fence;] if (t == 0) store
+  auto Make = [&](bool Before) {
+    std::vector<Event> Top = {ev(K::GenericWrite, 0, everyone())};
+    if (Before)
+      Top.push_back(ev(K::ProxyFence, -1, everyone()));
+    Top.push_back(ev(K::ThreadSync, -1, everyone()));
+    if (!Before)
+      Top.push_back(ev(K::ProxyFence, -1, everyone()));
+    return blocks({Top, {store(thread0())}}, {false, true});
+  };
+  auto F = fenceBeforeStore(Make(false), th::BlockSize{128, 128});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].First, 0u);
+  EXPECT_TRUE(fenceBeforeStore(Make(true), th::BlockSize{128, 128}).empty());
+  // Thread 0 writes and stores: its fence after the barrier counts.
+  Kern Own = blocks({{ev(K::GenericWrite, 0, thread0())},
+                     {ev(K::ThreadSync, -1, everyone()),
+                      ev(K::ProxyFence, -1, everyone())},
+                     {store(thread0())}},
+                    {true, false, true});
+  EXPECT_TRUE(fenceBeforeStore(Own, th::BlockSize{128, 128}).empty());
+}
+
 } // namespace
