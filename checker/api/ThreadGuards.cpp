@@ -6,6 +6,7 @@
 
 #include "api/ThreadGuards.h"
 #include "api/BarrierPhases.h"
+#include "api/ClusterRank.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -525,6 +526,9 @@ bool ThreadGuards::uniformImpl(const Expr *E, Resolver R, unsigned Depth) {
            uniformImpl(C->getTrueExpr(), R, Depth + 1) &&
            uniformImpl(C->getFalseExpr(), R, Depth + 1);
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // The CTA's rank in its cluster (%cluster_ctarank).
+    if (readsClusterRank(Call))
+      return true;
     // A one-return helper of uniform arguments (`min(a, b)`, `ceil_div`).
     const FunctionDecl *FD = Call->getDirectCallee();
     if (!FD || (isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic()))

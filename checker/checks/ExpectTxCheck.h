@@ -9,6 +9,7 @@
 
 #include "api/DeviceOpsFinder.h"
 #include "api/MapLink.h"
+#include "api/ClusterRank.h"
 #include "api/ThreadGuards.h"
 #include "folding/ConstantFolder.h"
 
@@ -69,6 +70,8 @@ private:
   std::unique_ptr<MapLinker> Linker;
   /// The threads that issue each op (MBAR-TX-ISSUERS).
   std::unique_ptr<ThreadGuards> Guards;
+  /// Values that depend on the CTA's rank in its cluster (multicast).
+  std::unique_ptr<ClusterRank> Ranks;
   /// (location, message) pairs already reported in this translation unit.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
   /// The references under a function body (ExpectTxCheck.cpp's

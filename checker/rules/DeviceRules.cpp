@@ -184,6 +184,43 @@ checkMbarTxEqualsBytes(const std::vector<Known> &Expected,
 }
 
 std::optional<DeviceViolation>
+checkMbarTxClusterBytes(const std::vector<Known> &Expected,
+                        const std::vector<Known> &Delivered,
+                        const std::string &Barrier, std::uint64_t Rank,
+                        std::uint64_t Ctas) {
+  if (Expected.empty())
+    return std::nullopt;
+  std::uint64_t N = 0, M = 0;
+  for (const Known &E : Expected) {
+    if (!E)
+      return std::nullopt;
+    N += asU32(*E);
+  }
+  for (const Known &D : Delivered) {
+    if (!D)
+      return std::nullopt;
+    M += asU32(*D);
+  }
+  if (N == M)
+    return std::nullopt;
+  const std::string Where = "in CTA " + std::to_string(Rank) +
+                            " of the cluster of " + std::to_string(Ctas);
+  if (Delivered.empty())
+    return make("MBAR-TX-EQUALS-BYTES", DeviceParam::TxCount, N, 0,
+                "expect-tx of " + bytes(N) + " on '" + Barrier + "' " + Where +
+                    ", but no copy of the cluster completes on it there: its "
+                    "phase never completes",
+                "send the bytes to this CTA (a multicast mask that includes "
+                "it), or expect none here");
+  return make("MBAR-TX-EQUALS-BYTES", DeviceParam::TxCount, N, M,
+              Where + ", expect-tx of " + bytes(N) + " on '" + Barrier +
+                  "' but the copies of the cluster completing on it in this "
+                  "phase deliver " +
+                  bytes(M),
+              "expect " + bytes(M) + " in CTA " + std::to_string(Rank));
+}
+
+std::optional<DeviceViolation>
 checkMbarTxIssuers(const std::vector<Known> &Expected,
                    const std::vector<unsigned> &ExpectIssuers,
                    const std::vector<Known> &Delivered,

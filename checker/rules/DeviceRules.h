@@ -141,6 +141,19 @@ checkMbarTxEqualsBytes(const std::vector<Known> &Expected,
                        const std::string &Barrier,
                        std::uint64_t SelfExpected = 0);
 
+/// MBAR-TX-EQUALS-BYTES in a cluster: in the CTA of rank \p Rank of a
+/// cluster of \p Ctas, the expect-tx counts \p Expected of this CTA add up
+/// to the bytes \p Delivered by the copies of the whole cluster that complete
+/// on this CTA's barrier (a multicast completes its bytes on the barrier at
+/// the same offset in every CTA of its mask). An empty \p Delivered with a
+/// non-zero count: no copy of the cluster sends the bytes, the phase never
+/// completes. Silent on an unknown value and when nothing is expected.
+std::optional<DeviceViolation>
+checkMbarTxClusterBytes(const std::vector<Known> &Expected,
+                        const std::vector<Known> &Delivered,
+                        const std::string &Barrier, std::uint64_t Rank,
+                        std::uint64_t Ctas);
+
 /// MBAR-TX-ISSUERS (tma-rules.md 11.A): MBAR-TX-EQUALS-BYTES with each op
 /// counted once per thread that issues it: \p ExpectIssuers[i] threads run
 /// the expect-tx of \p Expected[i] bytes, \p CopyIssuers[j] threads the

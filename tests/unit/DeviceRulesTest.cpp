@@ -250,6 +250,31 @@ TEST(MbarTxEqualsBytes, Mismatch) {
   EXPECT_EQ(V->Suggestion, "expect 1040 bytes");
 }
 
+TEST(MbarTxClusterBytes, PerCta) {
+  // Equal, unknown, or nothing expected: silent.
+  EXPECT_FALSE(checkMbarTxClusterBytes({3072}, {1024, 2048}, "bar", 1, 2));
+  EXPECT_FALSE(checkMbarTxClusterBytes({1024}, {std::nullopt}, "bar", 0, 2));
+  EXPECT_FALSE(checkMbarTxClusterBytes({}, {2048}, "bar", 0, 2));
+  // A multicast of another CTA that this CTA's expect-tx leaves out.
+  auto V = checkMbarTxClusterBytes({1024}, {1024, 2048}, "bar", 1, 2);
+  ASSERT_TRUE(V);
+  EXPECT_STREQ(V->RuleId, "MBAR-TX-EQUALS-BYTES");
+  EXPECT_EQ(V->Value, 1024u);
+  EXPECT_EQ(V->Limit, 3072u);
+  EXPECT_EQ(V->Message,
+            "in CTA 1 of the cluster of 2, expect-tx of 1024 bytes on 'bar' "
+            "but the copies of the cluster completing on it in this phase "
+            "deliver 3072 bytes");
+  EXPECT_EQ(V->Suggestion, "expect 3072 bytes in CTA 1");
+  // No copy of the cluster sends this CTA anything.
+  V = checkMbarTxClusterBytes({2048}, {}, "bar", 1, 2);
+  ASSERT_TRUE(V);
+  EXPECT_EQ(V->Limit, 0u);
+  EXPECT_EQ(V->Message, "expect-tx of 2048 bytes on 'bar' in CTA 1 of the "
+                        "cluster of 2, but no copy of the cluster completes "
+                        "on it there: its phase never completes");
+}
+
 TEST(MbarTxEqualsBytes, SumsBothSides) {
   auto V = checkMbarTxEqualsBytes({1000}, {512, 512}, "bar");
   ASSERT_TRUE(V);
