@@ -39,8 +39,8 @@ BASE = ['-x', 'cuda', '--cuda-path=/usr/local/cuda', '-I/usr/local/cuda/include/
 # Files of a repository that are someone else's library, not its kernels.
 EXCLUDE = re.compile(r'/(3rdparty|third-party|third_party|_deps)/')
 ONLY_UNDER = {'cutlass': '/examples/'}
-DIAG = re.compile(r'^(/[^:]+):(\d+):(\d+): (warning|error): (.*?)(?: \[([\w.,-]+)\])?$')
-NOT_A_FINDING = re.compile(r'^(coverage: |encode call|explain|tensor copy .* reads)')
+DIAG = re.compile(r'^(/[^:]+):(\d+):(\d+): (warning|error|note): (.*?)(?: \[([\w.,-]+)\])?$')
+NOT_A_FINDING = re.compile(r'^(coverage: |model: |encode call|explain|tensor copy .* reads)')
 
 
 def manifest(realcode):
@@ -117,11 +117,26 @@ def findings(txt):
     tma, errs, cov = set(), set(), []
     text = open(txt, errors='replace').read()
     crashed = bool(re.search(r'Stack dump|PLEASE submit a bug report|Segmentation fault', text))
+    kernel, events = '?', {}
     for line in text.split('\n'):
         m = DIAG.match(line)
         if not m:
             continue
         f, ln, col, sev, msg, chk = m.groups()
+        if sev == 'warning' and msg.startswith('model: kernel'):
+            kernel = re.match(r"model: kernel '([^']*)'", msg).group(1)
+            events = {}
+        if sev == 'note':
+            # ExplainModel: a note per event of the kernel above, and one at
+            # the op of an event issued in a helper.
+            e = re.match(r'model: event (\d+)(: .*| issued here)$', msg)
+            if e and e.group(2) != ' issued here':
+                events[e.group(1)] = e.group(2)[2:]
+                cov.append((f, int(ln), "model: event of '%s': %s" % (kernel, events[e.group(1)])))
+            elif e:
+                cov.append((f, int(ln), "model: event of '%s': %s (issued in a helper)" %
+                            (kernel, events.get(e.group(1), '?'))))
+            continue
         if chk and chk.startswith('tma-'):
             if NOT_A_FINDING.match(msg):
                 cov.append((f, int(ln), msg))
@@ -156,7 +171,11 @@ def implemented(plugin):
     return {r for k in M.KINDS for r in k.rules.split() if r.encode() in data}
 
 
-def reason(kind, p, s, cov, rel, rules_in_plugin):
+ORDERING = {'drop-proxy-fence', 'drop-wait-group', 'deepen-wait-group', 'drop-init-sync',
+            'drop-init', 'drop-wait', 'flip-parity'}
+
+
+def reason(kind, p, s, cov, rel, rules_in_plugin, orig_cov=()):
     claimed = M.KIND[kind].rules.split()
     if not set(claimed) & rules_in_plugin:
         return 'no rule of this plugin implements %s' % ' / '.join(claimed)
@@ -165,6 +184,20 @@ def reason(kind, p, s, cov, rel, rules_in_plugin):
                   if pre and f == p and abs(ln - s.line) <= 2 and m.startswith(pre))
     if near:
         return 'checker: ' + near[0][1][len('coverage: '):]
+    if kind in ORDERING:
+        # ExplainModel notes of the original: the events on the site's lines.
+        lines = range(s.line, s.line + s.snippet_lines)
+        ev = [m[len('model: '):] for f, ln, m in orig_cov
+              if f == p and ln in lines and m.startswith('model: event')]
+        none = sorted({m for f, ln, m in orig_cov if 'has no model' in m})
+        why = ''
+        if ev:
+            why = 'the model saw it (%s); no rule reported its change' % '; '.join(sorted(set(ev))[:3])
+        elif any(m.startswith('model: ') for _, _, m in orig_cov):
+            why = 'the site is no event of any kernel model of the TU' + (
+                ' (%d kernel(s) without a model)' % len(none) if none else '')
+        if why:
+            return why + ('; ' + KIND_NOTE[kind] if kind in KIND_NOTE else '')
     if kind in KIND_NOTE:
         return KIND_NOTE[kind]
     return 'no rule fired, no explanation from the checker (%s at %s:%d)' % (kind, rel(p), s.line)
@@ -191,7 +224,7 @@ def main():
     ap.add_argument('--limit', type=int, default=0, help='at most N mutants in all')
     ap.add_argument('--jobs', type=int, default=1)
     ap.add_argument('--list', action='store_true', help='list the sites, run nothing')
-    ap.add_argument('--config', default=os.path.join(BENCH, 'coverage-all.yaml'))
+    ap.add_argument('--config', default=os.path.join(HERE, 'config.yaml'))
     a = ap.parse_args()
     per = 0 if a.all else a.per
     kinds = {k.name for k in M.KINDS if re.search(a.kind, k.name)}
@@ -287,7 +320,7 @@ def main():
             res['why'] = '; '.join('%s:%d: %s' % (rel(f), ln, m) for f, ln, _, m, _ in new[:2])
         else:
             res['status'] = 'missed'
-            res['why'] = reason(kind, p, s, cov, rel, rules_in_plugin)
+            res['why'] = reason(kind, p, s, cov, rel, rules_in_plugin, o[2])
         with open(os.path.join(d, 'result.json'), 'w') as f:
             json.dump(res, f)
         return res

@@ -17,6 +17,7 @@ class Site:
     repl: str
     line: int
     snippet: str
+    snippet_lines: int = 1
 
 
 @dataclass
@@ -192,7 +193,7 @@ def line_of(text, off):
 def deletion(text, ns, kind, s, e):
     body = text[s:e]
     return Site(kind, s, e, '/*mutant*/;' + '\n' * body.count('\n'), line_of(text, s),
-                ' '.join(body.split())[:90])
+                ' '.join(body.split())[:90], body.count('\n') + 1)
 
 
 FENCE_CALL = r'\w*fence_proxy_async\w*|fence_view_async_shared|tma_store_fence'

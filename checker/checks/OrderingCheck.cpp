@@ -298,6 +298,8 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Finder)
     Finder = DeviceOpsFinder::forTranslationUnit(*Result.Context);
   const KernelSequence *K = Model->sequenceOf(Fn);
+  if (ExplainModel)
+    explainModel(*Fn, K, SM);
   if (!K)
     return;
 

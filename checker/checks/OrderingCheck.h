@@ -35,9 +35,11 @@ class OrderingCheck : public ClangTidyCheck {
 public:
   OrderingCheck(StringRef Name, ClangTidyContext *Context)
       : ClangTidyCheck(Name, Context),
-        WaitBeforeExit(Options.get("WaitBeforeExit", false)) {}
+        WaitBeforeExit(Options.get("WaitBeforeExit", false)),
+        ExplainModel(Options.get("ExplainModel", false)) {}
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
     Options.store(Opts, "WaitBeforeExit", WaitBeforeExit);
+    Options.store(Opts, "ExplainModel", ExplainModel);
     Options.store(Opts, "DisabledRules", Rules.option());
   }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
@@ -52,6 +54,10 @@ private:
   std::shared_ptr<SharedMatchers> Shared;
   void checkUninit(const FunctionDecl &Kernel, const KernelSequence &K,
                    const SourceManager &SM);
+  /// ExplainModel: the kernel's model, or why it has none
+  /// (checks/OrderingExplain.cpp).
+  void explainModel(const FunctionDecl &Kernel, const KernelSequence *K,
+                    const SourceManager &SM);
   /// Reports once per (location, message), unless DisabledRules names the
   /// message's rule.
   bool once(SourceLocation Loc, const std::string &Message);
@@ -63,6 +69,9 @@ private:
   /// catalogue marks the outcome of that UNCONFIRMED; real pipelines skip
   /// the final wait), not only before their source is overwritten.
   const bool WaitBeforeExit;
+  /// A debugging aid: a warning per kernel with the model the rules saw,
+  /// a note per event (what it names, which threads run it).
+  const bool ExplainModel;
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
   std::shared_ptr<KernelModel> Model;

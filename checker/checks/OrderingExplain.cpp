@@ -1,0 +1,144 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// tma-ordering's ExplainModel option (issue 28 item 1, first part): the
+// kernel model that the ordering rules saw, printed per kernel -- its events
+// in order, what each names and which threads run it -- or why a kernel has
+// none. A silence is then readable: a site that is no event, a barrier the
+// model cannot name, threads it cannot tell.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/OrderingCheck.h"
+#include "rules/OrderingRules.h"
+#include "rules/ThreadSets.h"
+
+#include <string>
+
+namespace ord = tma::rules::ordering;
+namespace thr = tma::rules::threads;
+
+namespace clang::tidy::tma {
+
+namespace {
+
+const char *kindName(ord::EventKind K) {
+  switch (K) {
+  case ord::EventKind::GenericWrite:
+    return "generic write";
+  case ord::EventKind::GenericRead:
+    return "generic read";
+  case ord::EventKind::Load:
+    return "copy into shared memory";
+  case ord::EventKind::Store:
+    return "copy out of shared memory";
+  case ord::EventKind::ProxyFence:
+    return "fence.proxy.async";
+  case ord::EventKind::ThreadSync:
+    return "thread barrier";
+  case ord::EventKind::Commit:
+    return "bulk-group commit";
+  case ord::EventKind::WaitGroup:
+    return "bulk-group wait";
+  case ord::EventKind::BarrierInit:
+    return "mbarrier init";
+  case ord::EventKind::BarrierUse:
+    return "mbarrier use";
+  case ord::EventKind::BarrierWait:
+    return "mbarrier wait";
+  case ord::EventKind::BarrierInval:
+    return "mbarrier inval";
+  case ord::EventKind::MapAcquire:
+    return "tensor-map acquire fence";
+  case ord::EventKind::MapWrite:
+    return "tensor-map write";
+  case ord::EventKind::Opaque:
+    return "opaque (the model cannot follow it: rules stay silent across it)";
+  }
+  return "?";
+}
+
+bool namesObject(ord::EventKind K) {
+  switch (K) {
+  case ord::EventKind::GenericWrite:
+  case ord::EventKind::GenericRead:
+  case ord::EventKind::Load:
+  case ord::EventKind::Store:
+  case ord::EventKind::BarrierInit:
+  case ord::EventKind::BarrierUse:
+  case ord::EventKind::BarrierWait:
+  case ord::EventKind::BarrierInval:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::string threadsOf(const ord::Event &E, thr::BlockSize Block) {
+  if (!E.Threads)
+    return "threads unknown";
+  if (E.Threads->Guards.empty())
+    return "all threads";
+  if (std::optional<unsigned> N = thr::issuers(*E.Threads, Block))
+    return std::to_string(*N) + " thread(s)";
+  return "guarded threads (count not known)";
+}
+
+} // namespace
+
+void OrderingCheck::explainModel(const FunctionDecl &Kernel,
+                                 const KernelSequence *K,
+                                 const SourceManager &SM) {
+  SourceLocation KL = SM.getFileLoc(Kernel.getLocation());
+  std::string Name = Kernel.getNameAsString();
+  if (!K) {
+    diag(KL, "model: kernel '%0' has no model: it issues no TMA or bulk "
+             "copy in reach, or its body is one the model cannot follow (an "
+             "indirect goto, asm goto, try, too many events): every ordering "
+             "rule is silent on it")
+        << Name;
+    return;
+  }
+  // The model computes thread sets only where a rule reads them (a copy out
+  // of shared memory): elsewhere every set is null, which is no "unknown".
+  bool Tracked = false;
+  for (const ord::Event &E : K->Seq)
+    Tracked |= E.Threads != nullptr;
+  diag(KL, "model: kernel '%0': %1 event(s), block size %2..%3%4")
+      << Name << static_cast<unsigned>(K->Seq.size()) << K->Block.Min
+      << K->Block.Max
+      << (Tracked ? "" : "; threads not tracked (no copy out of shared "
+                         "memory, no rule reads them)");
+  for (std::size_t I = 0; I < K->Seq.size(); ++I) {
+    const ord::Event &E = K->Seq[I];
+    const KernelEvent &KE = K->Events[I];
+    std::string Msg = "model: event " + std::to_string(I) + ": " +
+                      kindName(E.Kind);
+    if (namesObject(E.Kind))
+      Msg += E.Object < 0 ? " on an object the model cannot name"
+                          : " on '" + K->Names[E.Object] + "'";
+    if (E.Kind == ord::EventKind::Load && E.Barrier >= 0)
+      Msg += ", completing on '" + K->Names[E.Barrier] + "'";
+    if (E.Kind == ord::EventKind::WaitGroup)
+      Msg += E.Depth ? " " + std::to_string(*E.Depth) : " (depth unknown)";
+    if (E.Kind == ord::EventKind::BarrierUse)
+      Msg += E.Role == ord::UseRole::Arrive   ? " (arrive)"
+             : E.Role == ord::UseRole::Expect ? " (expect-tx)"
+                                              : " (copy or arrive.expect_tx)";
+    if (E.Guarded)
+      Msg += ", under a condition";
+    if (Tracked)
+      Msg += "; " + threadsOf(E, K->Block);
+    diag(SM.getFileLoc(KE.Loc), "%0", DiagnosticIDs::Note) << Msg;
+    if (!KE.InBody && KE.OpLoc.isValid() &&
+        !SM.isInSystemHeader(SM.getFileLoc(KE.OpLoc)))
+      diag(SM.getFileLoc(KE.OpLoc), "model: event %0 issued here",
+           DiagnosticIDs::Note)
+          << static_cast<unsigned>(I);
+  }
+}
+
+} // namespace clang::tidy::tma

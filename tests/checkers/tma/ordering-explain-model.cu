@@ -1,0 +1,90 @@
+// ExplainModel (off by default): tma-ordering prints, per kernel, the model
+// its rules saw -- a warning with the number of events and one note per
+// event in order (what it names, whether it runs under a condition, which
+// threads run it where the model tracks them) -- or why a kernel has none.
+// A debugging aid for silent rules (issue 28 item 1), like CoverageReport;
+// the file has no bug, so without the option nothing is reported.
+// RUN: %check_clang_tidy %s tma-ordering %t -- --load=%tma_plugin -config="{CheckOptions: {tma-ordering.ExplainModel: true}}" -- %cuda_stub_device
+// RUN: %check_clang_tidy %s tma-ordering %t -- --load=%tma_plugin -config="{CheckOptions: {tma-ordering.ExplainModel: true}}" -- %cuda_stub_host
+// RUN: %clang_tidy --load=%tma_plugin --checks='-*,tma-ordering' %s -- %cuda_stub_device 2>&1 | not grep 'warning: model'
+// RUN: %clang_tidy --load=%tma_plugin --checks='-*,tma-ordering' --dump-config %s -- %cuda_stub_host | FileCheck --check-prefix=CONFIG %s
+// CONFIG: tma-ordering.ExplainModel: 'false'
+
+#include <cstdint>
+#include <cuda.h>
+#include <cuda/barrier>
+#include <cuda/ptx>
+
+namespace cde = cuda::device::experimental;
+namespace cuda::ptx {
+inline namespace __4 {
+template <typename = void>
+__device__ static inline bool
+mbarrier_try_wait_parity(uint64_t *addr, const uint32_t &phaseParity);
+} // namespace __4
+} // namespace cuda::ptx
+namespace cuda::device::experimental {
+inline namespace __4 {
+__device__ void cp_async_bulk_commit_group();
+template <int N> __device__ void cp_async_bulk_wait_group_read();
+} // namespace __4
+} // namespace cuda::device::experimental
+
+namespace ptx = cuda::ptx;
+
+__device__ void waitParity(uint64_t *bar, uint32_t parity) {
+  while (!ptx::mbarrier_try_wait_parity(bar, parity)) {
+  }
+}
+
+// A load pipeline of one stage: no copy out of shared memory, so the model
+// computes no thread sets (no rule reads them).
+__global__ void loadKernel(const float *src, float *out) {
+  __shared__ alignas(16) float buf[256];
+  __shared__ uint64_t bar;
+  if (threadIdx.x == 0)
+    ptx::mbarrier_init(&bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta,
+                                   ptx::space_shared, &bar, sizeof(buf));
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, buf, src,
+                       sizeof(buf), &bar);
+  }
+  waitParity(&bar, 0);
+  out[threadIdx.x] = buf[threadIdx.x];
+}
+// CHECK-NOTES: :[[@LINE-15]]:17: warning: model: kernel 'loadKernel': 7 event(s), block size 1..1024; threads not tracked (no copy out of shared memory, no rule reads them) [tma-ordering]
+// CHECK-NOTES: :[[@LINE-12]]:5: note: model: event 0: mbarrier init on 'bar', under a condition
+// CHECK-NOTES: :[[@LINE-12]]:3: note: model: event 1: thread barrier
+// CHECK-NOTES: :[[@LINE-11]]:5: note: model: event 2: mbarrier use on 'bar' (copy or arrive.expect_tx), under a condition
+// CHECK-NOTES: :[[@LINE-10]]:5: note: model: event 3: mbarrier use on 'bar' (copy or arrive.expect_tx), under a condition
+// CHECK-NOTES: :[[@LINE-11]]:5: note: model: event 4: copy into shared memory on 'buf', completing on 'bar', under a condition
+// CHECK-NOTES: :[[@LINE-9]]:3: note: model: event 5: mbarrier wait on 'bar'
+// CHECK-NOTES: :[[@LINE-28]]:11: note: model: event 5 issued here
+// CHECK-NOTES: :[[@LINE-10]]:22: note: model: event 6: generic read on 'buf'
+
+// A tensor store: thread sets are tracked.
+__global__ void storeKernel(const __grid_constant__ CUtensorMap map) {
+  __shared__ alignas(128) float smem_c[32 * 32];
+  for (int i = threadIdx.x; i < 32 * 32; i += blockDim.x)
+    smem_c[i] = 1.0f;
+  cde::fence_proxy_async_shared_cta();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cde::cp_async_bulk_tensor_2d_shared_to_global(&map, 0, 0, smem_c);
+    cde::cp_async_bulk_commit_group();
+    cde::cp_async_bulk_wait_group_read<0>();
+  }
+}
+// CHECK-NOTES: :[[@LINE-12]]:17: warning: model: kernel 'storeKernel': 6 event(s), block size 1..1024 [tma-ordering]
+// CHECK-NOTES: :[[@LINE-10]]:15: note: model: event 0: generic write on 'smem_c'; threads unknown
+// CHECK-NOTES: :[[@LINE-10]]:3: note: model: event 1: fence.proxy.async; all threads
+// CHECK-NOTES: :[[@LINE-10]]:3: note: model: event 2: thread barrier; all threads
+// CHECK-NOTES: :[[@LINE-9]]:5: note: model: event 3: copy out of shared memory on 'smem_c', under a condition; 1 thread(s)
+// CHECK-NOTES: :[[@LINE-9]]:5: note: model: event 4: bulk-group commit, under a condition; 1 thread(s)
+// CHECK-NOTES: :[[@LINE-9]]:5: note: model: event 5: bulk-group wait 0, under a condition; 1 thread(s)
+
+// No TMA or bulk copy: no model.
+__global__ void noCopy(float *out) { out[threadIdx.x] = 1.0f; }
+// CHECK-NOTES: :[[@LINE-1]]:17: warning: model: kernel 'noCopy' has no model: it issues no TMA or bulk copy in reach, or its body is one the model cannot follow (an indirect goto, asm goto, try, too many events): every ordering rule is silent on it [tma-ordering]
