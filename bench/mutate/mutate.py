@@ -164,6 +164,11 @@ KIND_NOTE = {'drop-wait-group': 'tma-ordering.WaitBeforeExit is off: a copy not 
              'deepen-wait-group': 'tma-ordering.WaitBeforeExit is off (see drop-wait-group)'}
 
 
+# Whether the plugin has tma-ordering's ExplainModel (older ones do not: then
+# the absence of model notes says nothing).
+EXPLAIN_MODEL = False
+
+
 def implemented(plugin):
     """The claimed rule ids whose name the plugin holds (a rule the plugin
     cannot report explains every miss of its kind)."""
@@ -196,6 +201,9 @@ def reason(kind, p, s, cov, rel, rules_in_plugin, orig_cov=()):
         elif any(m.startswith('model: ') for _, _, m in orig_cov):
             why = 'the site is no event of any kernel model of the TU' + (
                 ' (%d kernel(s) without a model)' % len(none) if none else '')
+        elif EXPLAIN_MODEL:
+            why = ('no kernel of the TU has an ordering model (no kernel instantiated, or '
+                   'none issues a TMA or bulk copy)')
         if why:
             return why + ('; ' + KIND_NOTE[kind] if kind in KIND_NOTE else '')
     if kind in KIND_NOTE:
@@ -268,6 +276,8 @@ def main():
     plugin = os.path.join(a.out, 'plugin.so')
     shutil.copy(a.plugin, plugin)
     rules_in_plugin = implemented(plugin)
+    global EXPLAIN_MODEL
+    EXPLAIN_MODEL = b'ExplainModel' in open(plugin, 'rb').read()
     with open(os.path.join(a.out, 'command.txt'), 'w') as f:
         f.write(' '.join(sys.argv) + '\nplugin: %s\n' % os.path.realpath(a.plugin))
 
