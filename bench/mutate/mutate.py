@@ -14,7 +14,7 @@ reviewed baseline ones: an original is never mutated).
     bench/mutate/mutate.py [--plugin SO] [--repo RE] [--kind RE] [--per N | --all]
                            [--limit N] [--jobs N] [--list] [--out DIR]
 
-Default: a sample of --per 2 sites per (repository, kind), every repository.
+Default: a sample of --per 1 site per (repository, kind), every repository.
 """
 import argparse
 import concurrent.futures as cf
@@ -227,7 +227,7 @@ def main():
     ap.add_argument('--repo', default='.', help='regex on the repository name')
     ap.add_argument('--kind', default='.', help='regex on the mutation kind')
     ap.add_argument('--file', default='.', help='regex on the mutated file path')
-    ap.add_argument('--per', type=int, default=2, help='sites per (repository, kind); 0 = all')
+    ap.add_argument('--per', type=int, default=1, help='sites per (repository, kind); 0 = all')
     ap.add_argument('--all', action='store_true', help='every site (same as --per 0)')
     ap.add_argument('--limit', type=int, default=0, help='at most N mutants in all')
     ap.add_argument('--jobs', type=int, default=1)

@@ -114,9 +114,21 @@ def statement(ns, pos):
         j += 1
     if j >= n:
         return None
-    # Skip leading whitespace so the replacement starts on the statement line.
-    while start < j and ns[start].isspace():
-        start += 1
+    # Skip leading blanks and preprocessor lines (`#if` right before the
+    # statement) so the replacement starts on the statement line.
+    while True:
+        while start < j and ns[start].isspace():
+            start += 1
+        if start < j and ns[start] == '#':
+            nl = ns.find('\n', start)
+            if nl < 0 or nl >= j:
+                return None
+            start = nl + 1
+            continue
+        break
+    # A statement split by a directive (`#else` inside it) is not deleted.
+    if re.search(r'\n[ \t]*#', ns[start:j + 1]):
+        return None
     return start, j + 1
 
 
@@ -130,6 +142,13 @@ def match_brace(ns, j):
             if depth == 0:
                 return k
     return None
+
+
+def open_angle(seg):
+    """A template argument list left open (`size_bytes<T, args...>`): the
+    comma does not end an argument."""
+    seg = re.sub(r'<<|>>|->|<=|>=', '', seg)
+    return seg.count('<') > seg.count('>')
 
 
 def call_args(ns, lparen):
@@ -146,7 +165,7 @@ def call_args(ns, lparen):
                 if ns[s:k].strip():
                     args.append((s, k))
                 return args, k
-        elif c == ',' and depth == 1:
+        elif c == ',' and depth == 1 and not open_angle(ns[s:k]):
             args.append((s, k))
             s = k + 1
         elif c == ';' and depth:
@@ -208,6 +227,16 @@ WAIT_CALL = (r'wait|mbarrier_wait\w*|wait_barrier|mbar_wait|mbarrier_try_wait\w*
              r'wait_parity|barrier_wait|consumer_wait|wait_on_barrier|mbar_try_wait')
 TX_CALL = (r'expect_bytes|barrier_arrive_tx|mbarrier_arrive_expect_tx|arrive_and_expect_tx|'
            r'expect_tx|mbarrier_expect_tx|arrive_expect_tx|expect_transaction|set_expect_tx')
+def tx_arg(args):
+    """Which argument of an expect-tx call is the byte count: not the barrier,
+    a predicate, a CTA id or a cuda::ptx tag; the one that says bytes or size,
+    else the last one left."""
+    idx = [i for i, t in enumerate(args) if not re.search(
+        r'(?i)\bpred|cta_id|\bcta\b|mask|^\s*&|bar|storage\(\)|sem_|scope_|space_', t)]
+    kw = [i for i in idx if re.search(r'(?i)byte|size|tx|sizeof', args[i])]
+    return kw[0] if kw else (idx[-1] if idx else None)
+
+
 BARLIKE = re.compile(r'(?i)bar|mbar|full|empty|sem|pipe|producer|consumer')
 
 
@@ -291,7 +320,10 @@ def sites(text, kinds):
             a = call_args(ns, lp)
             if not a or not a[0]:
                 continue
-            s, e = a[0][-1]
+            k = tx_arg([text[x:y] for x, y in a[0]])
+            if k is None:
+                continue
+            s, e = a[0][k]
             arg = text[s:e]
             if not arg.strip() or 'cuda::ptx' in arg:
                 continue
