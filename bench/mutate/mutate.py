@@ -180,6 +180,33 @@ ORDERING = {'drop-proxy-fence', 'drop-wait-group', 'deepen-wait-group', 'drop-in
             'drop-init', 'drop-wait', 'flip-parity'}
 
 
+EVENT = re.compile(r"event of '([^']*)': (mbarrier \w+) on '([^']*)'")
+
+
+def barrier_names(ev, orig_cov, kind):
+    """Why an init has no use in the model: the kernel's barriers are named
+    by expression, and the names at init and at use differ (`full[i]` in the
+    init loop, `full[qidx]` at the wait)."""
+    kernels = {m.group(1) for m in (re.match(r"event of '([^']*)'", e) for e in ev) if m}
+    out = []
+    for k in sorted(kernels):
+        inits, uses, unguarded = set(), set(), set()
+        for _, _, msg in orig_cov:
+            m = EVENT.search(msg)
+            if m and m.group(1) == k:
+                (inits if m.group(2) == 'mbarrier init' else uses).add(m.group(3))
+                if m.group(2) != 'mbarrier init' and 'under a condition' not in msg:
+                    unguarded.add(m.group(3))
+        if inits and uses and not inits & uses:
+            out.append("in '%s' the model names barriers differently at init (%s) and at use (%s): "
+                       "an index it does not track, no init-use pair" %
+                       (k, ', '.join(sorted(inits)[:3]), ', '.join(sorted(uses)[:3])))
+        elif kind == 'drop-init-sync' and inits & uses and not inits & unguarded:
+            out.append("in '%s' every use of %s runs under a condition (MBAR-INIT-VISIBLE reports "
+                       "a use by all threads only)" % (k, ', '.join(sorted(inits & uses)[:3])))
+    return '; '.join(out)
+
+
 def reason(kind, p, s, cov, rel, rules_in_plugin, orig_cov=()):
     claimed = M.KIND[kind].rules.split()
     if not set(claimed) & rules_in_plugin:
@@ -198,6 +225,9 @@ def reason(kind, p, s, cov, rel, rules_in_plugin, orig_cov=()):
         why = ''
         if ev:
             why = 'the model saw it (%s); no rule reported its change' % '; '.join(sorted(set(ev))[:3])
+            split = barrier_names(ev, orig_cov, kind) if kind in ('drop-init', 'drop-init-sync') else ''
+            if split:
+                why += '; ' + split
         elif any(m.startswith('model: ') for _, _, m in orig_cov):
             why = 'the site is no event of any kernel model of the TU' + (
                 ' (%d kernel(s) without a model)' % len(none) if none else '')
