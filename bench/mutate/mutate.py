@@ -263,7 +263,11 @@ def main():
     ap.add_argument('--jobs', type=int, default=1)
     ap.add_argument('--list', action='store_true', help='list the sites, run nothing')
     ap.add_argument('--config', default=os.path.join(HERE, 'config.yaml'))
+    ap.add_argument('--rereport', metavar='DIR',
+                    help='recompute the reasons and the report of an earlier run in DIR, run nothing')
     a = ap.parse_args()
+    if a.rereport:
+        return rereport(a)
     per = 0 if a.all else a.per
     kinds = {k.name for k in M.KINDS if re.search(a.kind, k.name)}
 
@@ -371,6 +375,37 @@ def main():
             results.append(r)
             print('[%s] %s %s:%d (%ss)%s' % (r['status'], r['kind'], r['file'], r['line'], r['secs'],
                                              ('  ' + r['why'][:160]) if r.get('why') else ''), flush=True)
+    report(results, orig, need, a, rel)
+    return 0
+
+
+def rereport(a):
+    """The report of the run in a.rereport with this script's reasons (the
+    checker's outputs are kept there; the sites are found again)."""
+    global EXPLAIN_MODEL
+    d = a.rereport
+    plugin = os.path.join(d, 'plugin.so')
+    rules_in_plugin = implemented(plugin)
+    EXPLAIN_MODEL = b'ExplainModel' in open(plugin, 'rb').read()
+    a.plugin = open(os.path.join(d, 'command.txt')).read().split('plugin: ')[-1].strip()
+    a.out = d
+    rel = lambda p: os.path.relpath(p, a.realcode)  # noqa: E731
+    results = json.load(open(os.path.join(d, 'results.json')))
+    tus = {t['n']: t for t in manifest(a.realcode)}
+    orig = {}
+    for r in results:
+        n = int(r['tu'].split()[0])
+        if n not in orig:
+            orig[n] = findings(os.path.join(d, 'orig', '%d.txt' % n))
+        if r['status'] != 'missed':
+            continue
+        p = os.path.join(a.realcode, r['file'])
+        site = [x for x in M.sites(open(p, errors='replace').read(), {r['kind']})
+                if x.line == r['line'] and x.snippet == r['snippet']]
+        if site:
+            cov = findings(os.path.join(d, 'm%03d' % r['i'], 'out.txt'))[2]
+            r['why'] = reason(r['kind'], p, site[0], cov, rel, rules_in_plugin, orig[n][2])
+    need = [tus[n] for n in sorted(orig)]
     report(results, orig, need, a, rel)
     return 0
 
