@@ -9,6 +9,8 @@
 #include "checks/SharedMatchers.h"
 #include "api/CudaTarget.h"
 #include "api/EncodeCall.h"
+#include "api/OwnKernelMaps.h"
+#include "rules/ArchRules.h"
 #include "checks/ContextNotes.h"
 #include "checks/Explain.h"
 #include "rules/TiledRules.h"
@@ -58,7 +60,9 @@ void DescriptorCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void DescriptorCheck::onEndOfTranslationUnit() {
+  OwnMaps.reset();
   Linker.reset();
+  Finder.reset();
   Folder.reset();
   Target.reset();
   Explained.clear();
@@ -242,6 +246,14 @@ evaluate(const FoldedOperands &Ops, const rules::EncodeRuleOptions &Opts) {
                                            Ops.Desc.DataType);
   }
   return {};
+}
+
+/// Sets the target of every descriptor in \p Ops.
+static void setTarget(FoldedOperands &Ops,
+                      const std::optional<rules::GpuTarget> &T) {
+  Ops.Desc.Target = T;
+  Ops.Im2col.Target = T;
+  Ops.Wide.Target = T;
 }
 
 /// The value operands of each encoder: scalars, then arrays (with the
@@ -459,7 +471,20 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
     if (ExplainDescriptors && *Kind == EncodeKind::Tiled)
       explain(*Call, *Ops, SM);
     BestKnown = std::max(BestKnown, knownOperands(*Ops));
-    for (rules::Violation &V : evaluate(*Ops, Opts)) {
+    std::vector<rules::Violation> Violations = evaluate(*Ops, Opts);
+    // TMAP-ENC-ARCH: the unit's target applies only to a map its own
+    // kernels read (rules::mapEncodeTarget); linked only when it matters.
+    if (llvm::any_of(Violations, [](const rules::Violation &V) {
+          return V.RuleId == std::string_view("TMAP-ENC-ARCH");
+        })) {
+      std::optional<rules::GpuTarget> MapTarget = rules::mapEncodeTarget(
+          *Target, readByOwnKernel(*Call, Context, *Result.Context));
+      if (!MapTarget) {
+        setTarget(*Ops, MapTarget);
+        Violations = evaluate(*Ops, Opts);
+      }
+    }
+    for (rules::Violation &V : Violations) {
       const Expr *Written = encodeArgument(*Call, *Kind, V.Parameter);
       if (!Written)
         continue;
@@ -532,6 +557,20 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
            "in instantiation of %0 requested here", DiagnosticIDs::Note)
           << Fn;
   }
+}
+
+bool DescriptorCheck::readByOwnKernel(const CallExpr &Call,
+                                      const CallContext *Context,
+                                      ASTContext &Ctx) {
+  if (!OwnMaps) {
+    if (!Linker)
+      Linker = std::make_unique<MapLinker>(*Folder, Ctx);
+    Finder = DeviceOpsFinder::forTranslationUnit(Ctx);
+    OwnMaps = std::make_unique<OwnKernelMaps>(Ctx, *Folder, *Finder, *Linker);
+  }
+  bool Read = OwnMaps->readByOwnKernel(&Call, Context);
+  Folder->enterContext(Context);
+  return Read;
 }
 
 void DescriptorCheck::linkReplacedMap(const CallExpr &Call,

@@ -9,6 +9,7 @@
 
 #include "api/EncodeCall.h"
 #include "api/MapLink.h"
+#include "api/OwnKernelMaps.h"
 #include "folding/ConstantFolder.h"
 #include "rules/Im2colRules.h"
 #include "rules/Target.h"
@@ -95,6 +96,10 @@ private:
   void linkReplacedMap(const CallExpr &Call, const FunctionDecl *Fn,
                        const CallContext *Context, FoldedOperands &Ops,
                        ASTContext &Ctx);
+  /// Whether the map \p Call writes in \p Context is read by a kernel of
+  /// this translation unit that one of its launches passes it to.
+  bool readByOwnKernel(const CallExpr &Call, const CallContext *Context,
+                       ASTContext &Ctx);
   void suggest(const rules::Suggestion &S, const Expr *Arg,
                const FoldedOperands &Ops,
                const ast_matchers::MatchFinder::MatchResult &Result);
@@ -116,6 +121,9 @@ private:
   /// Links cuTensorMapReplaceAddress's map to its encode call (built on
   /// first use).
   std::unique_ptr<MapLinker> Linker;
+  /// TMAP-ENC-ARCH: the maps this TU's kernels read (built on first use).
+  std::shared_ptr<DeviceOpsFinder> Finder;
+  std::unique_ptr<OwnKernelMaps> OwnMaps;
   /// For __CUDA_ARCH_LIST__ (api/CudaTarget.h).
   Preprocessor *PP = nullptr;
   /// The newest GPU the TU's maps can be used on, computed once per TU.

@@ -188,6 +188,14 @@ checkDeviceFeatureArch(DeviceFeature F, const std::optional<GpuTarget> &T,
                              ", or guard the code with " + Guard};
 }
 
+std::optional<GpuTarget>
+mapEncodeTarget(const std::optional<GpuTarget> &UnitTarget,
+                bool ReadByOwnKernel) {
+  if (!ReadByOwnKernel)
+    return std::nullopt;
+  return UnitTarget;
+}
+
 std::vector<DeviceFeature> featuresOfOpcode(std::string_view Opcode) {
   std::vector<std::string_view> P = splitDots(Opcode);
   std::vector<DeviceFeature> F;

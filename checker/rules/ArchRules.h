@@ -90,6 +90,15 @@ std::optional<DeviceViolation>
 checkDeviceFeatureArch(DeviceFeature F, const std::optional<GpuTarget> &T,
                        std::string_view Form = {});
 
+/// TMAP-ENC-ARCH's target for one map encoded in host code: the newest GPU
+/// the translation unit's kernels run on (\p UnitTarget, newestEncodeTarget)
+/// applies only to a map that a launch of this translation unit passes to a
+/// kernel it compiles (\p ReadByOwnKernel). Any other map may be read by
+/// kernels built elsewhere for newer GPUs (a Hopper dispatch file encoding
+/// maps for Blackwell kernels): no target, the rule is silent.
+std::optional<GpuTarget> mapEncodeTarget(const std::optional<GpuTarget> &UnitTarget,
+                                         bool ReadByOwnKernel);
+
 /// The features of one PTX instruction, from its opcode with every
 /// qualifier ("cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4
 /// .mbarrier::complete_tx::bytes"). Instructions outside section 7 have
