@@ -38,7 +38,7 @@
 # Instruction counts instead of times (callgrind; stable on a shared machine):
 #   ICOUNT=1 bench/cost.sh [PLUGIN]   the real TUs of issue 15's table through
 #                     bench/icount.sh (share of clang-tidy's instructions)
-#   SHAPES="asm devcalls encodes lambdas callsites instances array loop" bench/cost.sh
+#   SHAPES="asm devcalls encodes restores lambdas callsites instances array loop" bench/cost.sh
 #                     each input shape of gen_helpers.py --shape at the sizes
 #                     of SIZES_<shape> (or 1 + four doublings of its default),
 #                     under callgrind: the module's instructions (measured -
@@ -91,7 +91,7 @@ if [[ -n ${SHAPES:-} ]]; then
     $sudo apt-get install -y -qq valgrind >/dev/null || exit 1; }
   stub=$(cd "$here/../tests/checkers/Inputs/Headers" && pwd)
   # The sizes of bench/README.md's rows (1 and four doublings of these).
-  declare -A DEF=([asm]=100 [devcalls]=100 [encodes]=100 [lambdas]=8
+  declare -A DEF=([asm]=100 [devcalls]=100 [encodes]=100 [restores]=100 [lambdas]=8
                   [callsites]=250 [instances]=50 [array]=10000 [loop]=1000)
   : >"$OUT/shapes.tsv"
   for shape in $SHAPES; do

@@ -309,6 +309,27 @@ def shape_encodes(n):
     return "\n".join(out)
 
 
+def shape_restores(n):
+    """N encode calls in one function, each after every element of the
+    shared local arrays (dims, strides, box) is assigned again (issue 24),
+    in a block under an `if` (in the body itself they were linear)."""
+    out = ["void f(CUtensorMap *m, void *src) {",
+           "  cuuint64_t dims[2];",
+           "  cuuint64_t strides[1];",
+           "  cuuint32_t box[2];",
+           "  cuuint32_t es[2] = {1, 1};",
+           "  if (src) {"]
+    for i in range(n):
+        out.append(f"  dims[0] = 64; dims[1] = {64 + i}; strides[0] = 256;")
+        out.append(f"  box[0] = {8 * (i % 32 + 1)};"
+                   f" box[1] = {300 if i % 50 == 7 else 64};")
+        out.append(f"  cuTensorMapEncodeTiled(&m[{i}], CU_TENSOR_MAP_DATA_TYPE_FLOAT32,"
+                   " 2, src, dims, strides, box, es, MODES);")
+    out.append("  }")
+    out.append("}")
+    return "\n".join(out)
+
+
 def shape_lambdas(n):
     """Lambdas nested N deep, each with an encode and a device op."""
     out = ["void f(CUtensorMap *m, void *src) {",
@@ -411,7 +432,7 @@ def shape_devcalls(n):
     return "\n".join(out)
 
 
-SHAPES = {"asm": shape_asm, "devcalls": shape_devcalls, "encodes": shape_encodes, "lambdas": shape_lambdas,
+SHAPES = {"asm": shape_asm, "devcalls": shape_devcalls, "encodes": shape_encodes, "restores": shape_restores, "lambdas": shape_lambdas,
           "callsites": shape_callsites, "instances": shape_instances,
           "array": shape_array, "loop": shape_loop}
 

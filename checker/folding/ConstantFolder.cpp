@@ -1072,12 +1072,6 @@ std::optional<bool> ConstantFolder::runsUnderFoldedIfs(const Stmt *Write,
   return Runs;
 }
 
-unsigned ConstantFolder::topOf(const ParentMap &PM, const Stmt *S,
-                               const CompoundStmt *Body) {
-  const Stmt *Top = ancestryOf(PM).topOf(S, Body);
-  return Top ? Positions.of(Body, Top) : ~0u;
-}
-
 Ancestry &ConstantFolder::ancestryOf(const ParentMap &PM) {
   auto &A = Ancestries[&PM];
   if (!A)
@@ -1171,56 +1165,157 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
   // Reads change nothing: only the other uses are applied (each site
   // scanned every read of the array, D^2 for D nested lambdas).
   llvm::ArrayRef<const DeclRefExpr *> Uses = writesOf(VD, PM);
-  const auto *Block = dyn_cast<CompoundStmt>(Body);
-  unsigned SiteTop = Block ? topOf(PM, UseSite, Block) : ~0u;
-  // Without gotos, a use in a top-level statement of the body before the
-  // site's acts the same for every later site, and one after it is after
-  // the site: the state after the earlier statements is computed once per
-  // array, context and depth and carried forward from site to site (each
-  // site paid for every store before it: N encode calls re-storing shared
-  // arrays cost N^2).
-  bool Prefix = SiteTop != ~0u && !hasJumps(Body) && LoopValues.empty();
-  if (Prefix) {
-    auto [It, New] = UsesSorted.try_emplace(VD, true);
-    if (New)
-      for (size_t I = 1; I < Uses.size() && It->second; ++I)
-        It->second = topOf(PM, Uses[I - 1], Block) <= topOf(PM, Uses[I], Block) &&
-                     topOf(PM, Uses[I], Block) != ~0u;
-    Prefix = It->second && (Uses.empty() || topOf(PM, Uses[0], Block) != ~0u);
-  }
-  if (!Prefix) {
+  auto ApplyAll = [&] {
     for (const DeclRefExpr *DRE : Uses)
       if (!Apply(DRE, A))
         return;
-    return;
+  };
+  // Without gotos, the uses in the statements of a block before the one
+  // that holds the site act the same for every later site in the block, and
+  // those after it are after the site; so do the uses before the block when
+  // only blocks and `if`s lie between it and the body. The state before the
+  // site's statement is carried from site to site, per block (each site
+  // paid for every store before it: N encode calls re-storing shared arrays
+  // cost N^2, in the body or in a block nested in it).
+  const auto *Block = dyn_cast<CompoundStmt>(Body);
+  if (!Block || hasJumps(Body) || !LoopValues.empty())
+    return ApplyAll();
+  // The statements from the site up to the body.
+  llvm::SmallVector<const Stmt *, 32> Path;
+  for (const Stmt *X = UseSite; X != Body;
+       X = PM.getParent(const_cast<Stmt *>(X))) {
+    if (!X || Path.size() > MaxStmtDepth)
+      return ApplyAll();
+    Path.push_back(X);
   }
-  auto [It, New] =
-      Prefixes.try_emplace({VD, Current, A.Elems.size(), Depth}, StorePrefix{});
-  StorePrefix Local;
-  StorePrefix *P = &It->second;
-  if (New) {
-    P->A = A;
-  } else if (SiteTop < P->Top) {
-    // A site before the one the state was carried to: start again.
-    Local.A = A;
-    P = &Local;
+  if (Path.empty())
+    return ApplyAll();
+  std::reverse(Path.begin(), Path.end());
+  // The blocks from the body down to the site through blocks and `if`s,
+  // and the position in each of the statement that holds the site.
+  llvm::SmallVector<const CompoundStmt *, 4> Blocks{Block};
+  llvm::SmallVector<unsigned, 4> Tops;
+  for (size_t I = 0; I < Path.size();) {
+    Tops.push_back(Positions.of(Blocks.back(), Path[I]));
+    size_t J = I;
+    if (const auto *If = dyn_cast<IfStmt>(Path[J]);
+        If && J + 1 < Path.size() &&
+        (Path[J + 1] == If->getThen() || Path[J + 1] == If->getElse()))
+      ++J;
+    const auto *Inner = dyn_cast<CompoundStmt>(Path[J]);
+    if (!Inner || J + 1 >= Path.size())
+      break;
+    Blocks.push_back(Inner);
+    I = J + 1;
   }
-  while (P->Next < Uses.size() && !P->Escaped &&
-         topOf(PM, Uses[P->Next], Block) < SiteTop) {
-    if (!Apply(Uses[P->Next], P->A))
-      P->Escaped = true;
-    ++P->Next;
-  }
-  P->Top = SiteTop;
+  StorePrefix *P = storePrefix(VD, A, Blocks, Tops, Blocks.size() - 1, Uses,
+                               PM, Depth, Apply);
+  if (!P)
+    return ApplyAll();
   A = P->A;
   if (P->Escaped)
     return;
-  for (size_t I = P->Next; I < Uses.size(); ++I) {
-    if (topOf(PM, Uses[I], Block) > SiteTop)
-      break; // After the site.
+  // The uses in the site's statement.
+  size_t I = P->Next;
+  for (; I < P->End; ++I) {
+    if (positionIn(PM, Uses[I], P->Block) > Tops.back())
+      break;
     if (!Apply(Uses[I], A))
       return;
   }
+  // The later statements of the site's block are after the site; the rest
+  // of each statement around the block (an `else`, a condition after it)
+  // may not be, up to the body.
+  I = P->End;
+  for (StorePrefix *X = P; X->Parent; X = X->Parent) {
+    StorePrefix *Y = X->Parent;
+    for (; I < Y->End; ++I) {
+      if (positionIn(PM, Uses[I], Y->Block) > X->ParentTop)
+        break;
+      if (!Apply(Uses[I], A))
+        return;
+    }
+    I = Y->End;
+  }
+}
+
+unsigned ConstantFolder::positionIn(const ParentMap &PM, const Stmt *S,
+                                    const CompoundStmt *Block) {
+  const Stmt *Child = S;
+  for (unsigned Steps = 0; Steps <= MaxStmtDepth; ++Steps) {
+    const Stmt *Parent = PM.getParent(const_cast<Stmt *>(Child));
+    if (!Parent)
+      return NotIn;
+    if (Parent == Block)
+      return Positions.of(Block, Child);
+    Child = Parent;
+  }
+  return Unknown;
+}
+
+ConstantFolder::StorePrefix *ConstantFolder::storePrefix(
+    const VarDecl *VD, const FoldedArray &Init,
+    llvm::ArrayRef<const CompoundStmt *> Blocks, llvm::ArrayRef<unsigned> Tops,
+    size_t Level, llvm::ArrayRef<const DeclRefExpr *> Uses,
+    const ParentMap &PM, unsigned Depth,
+    llvm::function_ref<bool(const DeclRefExpr *, FoldedArray &)> Apply) {
+  const CompoundStmt *B = Blocks[Level];
+  auto Key = std::make_tuple(VD, Current, Init.Elems.size(), Depth, B);
+  auto [It, New] = Prefixes.try_emplace(Key, StorePrefix{});
+  StorePrefix &P = It->second;
+  if (New) {
+    P.Block = B;
+    P.Valid = false;
+    if (Level == 0) {
+      P.A = Init;
+    } else {
+      StorePrefix *Up = storePrefix(VD, Init, Blocks, Tops, Level - 1, Uses,
+                                    PM, Depth, Apply);
+      if (!Up)
+        return nullptr;
+      P.Parent = Up;
+      P.ParentTop = Tops[Level - 1];
+      P.A = Up->A;
+      P.Next = Up->Next;
+      P.Escaped = Up->Escaped;
+      // The uses in the parent's statement before the block (a condition).
+      for (; P.Next < Up->End; ++P.Next) {
+        if (positionIn(PM, Uses[P.Next], B) != NotIn)
+          break;
+        unsigned T = positionIn(PM, Uses[P.Next], Up->Block);
+        if (T != P.ParentTop)
+          return nullptr; // After the block, or out of order.
+        if (!P.Escaped && !Apply(Uses[P.Next], P.A))
+          P.Escaped = true;
+      }
+    }
+    // The uses in the block: in the order of its statements, and (in the
+    // body) all of them.
+    unsigned Last = 0;
+    for (P.End = P.Next; P.End < Uses.size(); ++P.End) {
+      unsigned T = positionIn(PM, Uses[P.End], B);
+      if (T == Unknown || (T != NotIn && T < Last))
+        return nullptr;
+      if (T == NotIn)
+        break;
+      Last = T;
+    }
+    if (Level == 0 && P.End != Uses.size())
+      return nullptr;
+    P.Valid = true;
+  }
+  // A prefix found out of order, or a site before the one the state was
+  // carried to: every use is applied instead.
+  if (!P.Valid || Tops[Level] < P.Top)
+    return nullptr;
+  for (; P.Next < P.End && !P.Escaped; ++P.Next) {
+    if (positionIn(PM, Uses[P.Next], B) >= Tops[Level])
+      break;
+    if (!Apply(Uses[P.Next], P.A))
+      P.Escaped = true;
+  }
+  P.Top = Tops[Level];
+  return &P;
 }
 
 //===----------------------------------------------------------------------===//

@@ -279,19 +279,44 @@ private:
                                          const Stmt *Body, unsigned Depth);
   void applyStores(const VarDecl *VD, const Expr *UseSite, FoldedArray &A,
                    unsigned Depth);
-  /// The position of the top-level statement of \p Body that holds \p S
-  /// (~0u: none).
-  unsigned topOf(const ParentMap &PM, const Stmt *S, const CompoundStmt *Body);
   /// The memoised chains of \p PM, a map of parentsOf.
   Ancestry &ancestryOf(const ParentMap &PM);
-  /// What applyStores knows after the uses of an array in the top-level
-  /// statements before Top, carried from site to site.
+  /// What applyStores knows after the uses of an array that lie before the
+  /// statement at position Top of Block, carried from site to site. Block
+  /// is the body or a block nested in it through blocks and `if`s only
+  /// (uses before such a block, or after the site within it, act the same
+  /// for every site in it); Parent is the prefix of the block around it,
+  /// whose statement at ParentTop holds it. Uses [Next, End) lie in Block.
   struct StorePrefix {
     FoldedArray A;
     size_t Next = 0;
+    size_t End = 0;
     unsigned Top = 0;
     bool Escaped = false;
+    const CompoundStmt *Block = nullptr;
+    StorePrefix *Parent = nullptr;
+    unsigned ParentTop = 0;
+    /// The uses came in the order of the statements when it was built.
+    bool Valid = false;
   };
+  /// The deepest statement chain applyStores follows.
+  static constexpr unsigned MaxStmtDepth = 256;
+  static constexpr unsigned NotIn = ~0u, Unknown = ~0u - 1;
+  /// The position in \p Block of its statement that holds \p S; NotIn when
+  /// S is not in Block, Unknown past MaxStmtDepth.
+  unsigned positionIn(const ParentMap &PM, const Stmt *S,
+                      const CompoundStmt *Block);
+  /// The prefix of the array \p VD for sites in \p Block at or after
+  /// position \p Top (its uses before Top applied); null when the uses do
+  /// not come in the order of the statements (then every use is applied).
+  StorePrefix *storePrefix(const VarDecl *VD, const FoldedArray &Init,
+                           llvm::ArrayRef<const CompoundStmt *> Blocks,
+                           llvm::ArrayRef<unsigned> Tops, size_t Level,
+                           llvm::ArrayRef<const DeclRefExpr *> Uses,
+                           const ParentMap &PM, unsigned Depth,
+                           llvm::function_ref<bool(const DeclRefExpr *,
+                                                   FoldedArray &)>
+                               Apply);
   std::optional<FoldedInt> foldParam(const ParmVarDecl *PVD, unsigned Depth);
   std::optional<FoldedArray> foldParamArray(const ParmVarDecl *PVD,
                                             unsigned MaxElems, unsigned Depth);
@@ -402,7 +427,8 @@ private:
   llvm::DenseMap<const Stmt *, bool> Jumps;
   llvm::DenseMap<const Stmt *, std::unique_ptr<ParentMap>> Parents;
   BlockPositions Positions;
-  std::map<std::tuple<const VarDecl *, const CallContext *, size_t, unsigned>,
+  std::map<std::tuple<const VarDecl *, const CallContext *, size_t, unsigned,
+                      const CompoundStmt *>,
            StorePrefix>
       Prefixes;
   llvm::DenseMap<const ParentMap *, std::unique_ptr<Ancestry>> Ancestries;
@@ -415,8 +441,6 @@ private:
   /// The outermost function around a lambda's call operator through the
   /// lambdas around it (parentsOf(const FunctionDecl *)).
   llvm::DenseMap<const FunctionDecl *, const FunctionDecl *> OutermostOf;
-  /// Whether an array's uses come in the order of the body's statements.
-  llvm::DenseMap<const VarDecl *, bool> UsesSorted;
   llvm::DenseMap<const Stmt *, llvm::DenseMap<const VarDecl *,
                                               std::vector<const DeclRefExpr *>>>
       Uses;
