@@ -269,14 +269,30 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
     else if (const auto *T = std::get_if<TensorCopy>(&Op))
       checkLinkedMap(*T, Name, Context, SM);
     checkOperands(Op, Name, Fn, Context, Result);
-    if (const OpValue *Smem = smemOperand(Op))
-      checkSmemAlign(Site, *Smem, Name, Context,
-                     std::holds_alternative<BulkCopy>(Op)
-                         ? [](::tma::rules::Known A) {
-                             return ::tma::rules::checkBulkAddrAlign16(A);
-                           }
-                         : ::tma::rules::checkTmaSmemAlign128,
-                     Result);
+    if (const OpValue *Smem = smemOperand(Op)) {
+      // A tensor copy's box needs the swizzle repeat of its map in the end:
+      // the suggestion says so at once.
+      ::tma::rules::Known Swizzle;
+      if (const auto *T = std::get_if<TensorCopy>(&Op)) {
+        if (auto Map = Linker->mapOf(T->Map.E, Context))
+          Swizzle = Map->Desc.Swizzle;
+        Folder->enterContext(Context);
+      }
+      if (std::holds_alternative<BulkCopy>(Op))
+        checkSmemAlign(
+            Site, *Smem, Name, Context,
+            [](::tma::rules::Known A) {
+              return ::tma::rules::checkBulkAddrAlign16(A);
+            },
+            Result);
+      else
+        checkSmemAlign(
+            Site, *Smem, Name, Context,
+            [&](::tma::rules::Known A) {
+              return ::tma::rules::checkTmaSmemAlign128(A, Swizzle);
+            },
+            Result, ::tma::rules::tmaSmemAlignNeeded(Swizzle));
+    }
     if (const OpValue *Bar = barrierOperand(Op)) {
       checkSmemAlign(Site, *Bar, Name, Context,
                      ::tma::rules::checkMbarLocationAlign, Result);
@@ -878,8 +894,9 @@ static std::string startNote(const SharedBuffer &B) {
 void BulkCopyCheck::checkSmemAlign(
     const OpSite &Site, const OpValue &V, const std::string &OpName,
     const CallContext *Context,
-    std::optional<DeviceViolation> (*Rule)(::tma::rules::Known),
-    const MatchFinder::MatchResult &Result) {
+    llvm::function_ref<std::optional<DeviceViolation>(::tma::rules::Known)>
+        Rule,
+    const MatchFinder::MatchResult &Result, std::uint64_t Needed) {
   const SourceManager &SM = *Result.SourceManager;
   if (!V.Present || !V.E)
     return;
@@ -931,11 +948,28 @@ void BulkCopyCheck::checkSmemAlign(
                    OpName, Loc, SM);
   // An extern pool's start or a rounded address is not the declaration's to
   // raise: only the offset helps.
+  if (!Needed)
+    Needed = Violation->Limit;
   std::string Suggestion = B->Extern || B->RoundedTo
                                ? "keep the offset into it a multiple of " +
-                                     std::to_string(Violation->Limit) + " bytes"
+                                     std::to_string(Needed) + " bytes"
                                : Violation->Suggestion;
-  diag(Loc, "%0", DiagnosticIDs::Note) << Suggestion;
+  {
+  auto Note = diag(Loc, "%0", DiagnosticIDs::Note) << Suggestion;
+  // The buffer's start itself: raising its written alignas(N) is certain.
+  const auto *Align = B->Var->getAttr<AlignedAttr>();
+  const auto *Lit =
+      Align && Align->isAlignmentExpr() && Align->getAlignmentExpr()
+          ? dyn_cast<IntegerLiteral>(
+                Align->getAlignmentExpr()->IgnoreParenImpCasts())
+          : nullptr;
+  if (Lit && !B->Extern && !B->RoundedTo && !B->Stride && B->Offset &&
+      *B->Offset == 0 && !Lit->getBeginLoc().isMacroID() &&
+      !SM.isInSystemHeader(SM.getFileLoc(Lit->getBeginLoc())) &&
+      Lit->getValue().getLimitedValue() < Needed)
+    Note << FixItHint::CreateReplacement(Lit->getSourceRange(),
+                                         std::to_string(Needed));
+  }
   if (Arg == V.E && CurrentFn && CurrentFn->isTemplateInstantiation() &&
       CurrentFn->getPointOfInstantiation().isValid())
     diag(SM.getFileLoc(CurrentFn->getPointOfInstantiation()),

@@ -171,8 +171,11 @@ private:
   void checkSmemAlign(
       const OpSite &Site, const OpValue &V, const std::string &OpName,
       const CallContext *Context,
-      std::optional<::tma::rules::DeviceViolation> (*Rule)(::tma::rules::Known),
-      const ast_matchers::MatchFinder::MatchResult &Result);
+      llvm::function_ref<std::optional<::tma::rules::DeviceViolation>(
+          ::tma::rules::Known)>
+          Rule,
+      const ast_matchers::MatchFinder::MatchResult &Result,
+      std::uint64_t Needed = 0);
   template <typename RuleFn>
   void checkValue(const OpSite &Site, const OpValue &V,
                   const std::string &OpName, const CallContext *Context,

@@ -510,7 +510,8 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
         ++Findings[It->second].Others;
         continue;
       }
-      Findings.push_back({std::move(V), Ops, Arg, Loc, std::move(Message), 0});
+      Findings.push_back(
+          {std::move(V), Ops, Arg, Loc, std::move(Message), 0, false});
     }
   }
   Folder->enterContext(nullptr);
@@ -543,6 +544,30 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
          "arguments, checks %plural{1:it|:them}1 at run time",
          DiagnosticIDs::Remark)
         << Names << static_cast<unsigned>(BestUnknown.size());
+  }
+
+  // Fixes of one call never fight: a fix computed from an operand that
+  // another fix changes, or a second fix of the same operand, is left to
+  // the note's text (the fixed call is checked again on the next run).
+  std::map<std::pair<Param, unsigned>, size_t> FixedBy;
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    const auto &S = Findings[I].V.Suggested;
+    if (S && certainFix(*S, Findings[I].Arg, *Findings[I].Ops, SM) &&
+        !FixedBy.try_emplace({S->Parameter, S->Index.value_or(0)}, I).second)
+      Findings[I].NoFix = true;
+  }
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    Finding &F = Findings[I];
+    auto ChangedByOther = [&](Param P, std::optional<unsigned> Index) {
+      auto It = FixedBy.find({P, Index.value_or(0)});
+      return It != FixedBy.end() && It->second != I;
+    };
+    if (F.V.Suggested &&
+        (ChangedByOther(F.V.Parameter, F.V.Index) ||
+         llvm::any_of(F.V.AlsoUses, [&](const auto &U) {
+           return ChangedByOther(U.first, U.second);
+         })))
+      F.NoFix = true;
   }
 
   for (const Finding &F : Findings) {
@@ -668,7 +693,7 @@ void DescriptorCheck::report(const Finding &F,
     }
 
   if (const auto &S = V.Suggested)
-    suggest(*S, Arg, Ops, Result);
+    suggest(*S, Arg, Ops, !F.NoFix, Result);
 }
 
 void DescriptorCheck::notePointer(const PointerAlign &A, Param P,
@@ -699,7 +724,7 @@ void DescriptorCheck::notePointer(const PointerAlign &A, Param P,
 }
 
 void DescriptorCheck::suggest(const rules::Suggestion &S, const Expr *Arg,
-                              const FoldedOperands &Ops,
+                              const FoldedOperands &Ops, bool WithFix,
                               const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   const LangOptions &LangOpts = Result.Context->getLangOpts();
@@ -720,13 +745,113 @@ void DescriptorCheck::suggest(const rules::Suggestion &S, const Expr *Arg,
   if (SM.isInSystemHeader(L))
     return;
   auto Note = diag(L, "%0", DiagnosticIDs::Note) << S.Text;
+  if (!WithFix)
+    return;
+  if (std::optional<SourceRange> Fix = certainFix(S, Arg, Ops, SM))
+    Note << FixItHint::CreateReplacement(
+        CharSourceRange::getTokenRange(*Fix),
+        S.Spelling.empty() ? std::to_string(S.Value) : S.Spelling);
+}
+
+std::optional<SourceRange> certainFix(const rules::Suggestion &S,
+                                      const Expr *Arg,
+                                      const FoldedOperands &Ops,
+                                      const SourceManager &SM) {
+  if (S.Kind != rules::Suggestion::SetValue)
+    return std::nullopt;
+  auto It = Ops.Origins.find({S.Parameter, S.Index.value_or(0)});
+  const Origin *O = It == Ops.Origins.end() ? nullptr : &It->second;
+  SourceRange R = O ? O->Range : Arg->getSourceRange();
+  if (SM.isInSystemHeader(SM.getFileLoc(R.getBegin())))
+    return std::nullopt;
   const Expr *Source = O ? O->Source : Arg;
   // A value that came through a parameter is shared with other callers.
   bool Shared = O && !O->Through.empty();
   if (Source && !Shared && isReplaceableLiteral(Source) && isEditable(R, SM))
-    Note << FixItHint::CreateReplacement(
-        CharSourceRange::getTokenRange(R),
-        S.Spelling.empty() ? std::to_string(S.Value) : S.Spelling);
+    return R;
+  return std::nullopt;
 }
+
+/// Sets operand \p P (element \p I) of the tiled descriptor \p D and of
+/// the map \p M to \p V; false for an operand that neither holds.
+static bool setOperand(rules::TiledDescriptor &D, rules::MapDescriptor &M,
+                       Param P, std::optional<unsigned> I, uint64_t V) {
+  auto Elem = [&](rules::KnownArray &A) {
+    unsigned K = I.value_or(0);
+    if (A.Elems.size() <= K)
+      A.Elems.resize(K + 1);
+    A.Elems[K] = V;
+  };
+  switch (P) {
+  case Param::TensorDataType:
+    D.DataType = M.DataType = V;
+    return true;
+  case Param::TensorRank:
+    D.Rank = M.Rank = V;
+    return true;
+  case Param::BoxDim:
+    Elem(D.BoxDim);
+    Elem(M.BoxDim);
+    return true;
+  case Param::ElementStrides:
+    Elem(D.ElementStrides);
+    Elem(M.ElementStrides);
+    return true;
+  case Param::Interleave:
+    D.Interleave = M.Interleave = V;
+    return true;
+  case Param::Swizzle:
+    D.Swizzle = M.Swizzle = V;
+    return true;
+  case Param::GlobalDim:
+    Elem(D.GlobalDim);
+    return true;
+  case Param::GlobalStrides:
+    Elem(D.GlobalStrides);
+    return true;
+  case Param::L2Promotion:
+    D.L2Promotion = V;
+    return true;
+  case Param::OobFill:
+    D.OobFill = V;
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::optional<rules::MapDescriptor>
+mapAfterFixes(const KnownMap &Map, ConstantFolder &Folder, ASTContext &Ctx) {
+  const CallExpr *Call = Map.Link.Encode;
+  // Only tiled maps: the fixes of the im2col encoders are not modelled here.
+  if (!Call || Map.Link.Kind != EncodeKind::Tiled)
+    return std::nullopt;
+  const CallContext *Saved = Folder.currentContext();
+  Folder.enterContext(Map.Link.Context);
+  FoldedOperands Ops =
+      foldOperands(*Call, Map.Link.Kind, Folder, Ctx, std::nullopt);
+  rules::TiledRuleOptions Opts;
+  std::vector<rules::Violation> Violations = evaluate(Ops, Opts);
+  rules::MapDescriptor Fixed = Map.Desc;
+  bool Certain = true;
+  for (const rules::Violation &V : Violations) {
+    const Expr *Written = encodeArgument(*Call, Map.Link.Kind, V.Parameter);
+    const CallContext *Outer = Map.Link.Context;
+    const Expr *Arg = Written ? forwardedFrom(Written, Outer) : nullptr;
+    if (!V.Suggested || !Arg ||
+        !certainFix(*V.Suggested, Arg, Ops, Ctx.getSourceManager()) ||
+        !setOperand(Ops.Desc, Fixed, V.Suggested->Parameter,
+                    V.Suggested->Index, V.Suggested->Value)) {
+      Certain = false;
+      break;
+    }
+  }
+  Folder.enterContext(Saved);
+  // A map its fixes do not make right changes by hand.
+  if (!Certain || (!Violations.empty() && !evaluate(Ops, Opts).empty()))
+    return std::nullopt;
+  return Fixed;
+}
+
 
 } // namespace clang::tidy::tma

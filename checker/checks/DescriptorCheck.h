@@ -85,6 +85,8 @@ private:
     SourceLocation Loc;
     std::string Message;
     unsigned Others;
+    /// The suggestion's fix-it would fight another fix of the call.
+    bool NoFix;
   };
   void report(const Finding &F,
               const ast_matchers::MatchFinder::MatchResult &Result);
@@ -101,7 +103,7 @@ private:
   bool readByOwnKernel(const CallExpr &Call, const CallContext *Context,
                        ASTContext &Ctx);
   void suggest(const rules::Suggestion &S, const Expr *Arg,
-               const FoldedOperands &Ops,
+               const FoldedOperands &Ops, bool WithFix,
                const ast_matchers::MatchFinder::MatchResult &Result);
 
   const bool StrideUnitHeuristics;
@@ -134,6 +136,23 @@ private:
   /// Encode calls already given the SuggestRuntimeCheck remark.
   std::set<SourceLocation::UIntTy> Suggested;
 };
+
+/// The source range that the fix-it of \p S replaces (the literal the value
+/// came from, in code the user edits, not shared with other callers), or
+/// std::nullopt when its spelling is not certain: then the note says what
+/// to do and carries no fix-it.
+std::optional<SourceRange> certainFix(const rules::Suggestion &S,
+                                      const Expr *Arg,
+                                      const FoldedOperands &Ops,
+                                      const SourceManager &SM);
+
+/// The map \p Map as tma-descriptor's own fix-its on its encode call leave
+/// it: every broken rule of the call has a certain fix, each fixed value
+/// replaces the folded one, and the fixed call breaks no rule. Otherwise
+/// std::nullopt: the map will change by hand, and a fix computed from it
+/// (an expect-tx byte count) would fight that change.
+std::optional<rules::MapDescriptor>
+mapAfterFixes(const KnownMap &Map, ConstantFolder &Folder, ASTContext &Ctx);
 
 } // namespace clang::tidy::tma
 

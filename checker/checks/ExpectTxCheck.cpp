@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/ExpectTxCheck.h"
+#include "checks/DescriptorCheck.h"
 #include "checks/SharedMatchers.h"
 #include "api/BarrierPhases.h"
 #include "api/KernelEvents.h"
@@ -1407,14 +1408,48 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
               !W->getEndLoc().isMacroID())
             Lit = W;
         }
+        // The count the fix writes comes from the maps as tma-descriptor's
+        // fixes of their encode calls leave them (a box fix changes the
+        // bytes): no fix-it when a map would change by hand.
+        std::optional<uint64_t> FixTo = V->Limit;
+        if (Lit && llvm::any_of(Group, [&](unsigned I) {
+              return std::holds_alternative<TensorCopy>(Ops[I].Op);
+            })) {
+          uint64_t Total = 0;
+          for (unsigned I : Group) {
+            if (!FixTo || std::holds_alternative<ExpectTx>(Ops[I].Op))
+              continue;
+            rules::Known Bytes = InOpContext(I, [&]() -> rules::Known {
+              const auto *T = std::get_if<TensorCopy>(&Ops[I].Op);
+              if (!T)
+                return delivered(Ops[I].Op);
+              auto Map = Linker->mapOf(T->Map.E, Folder->currentContext());
+              auto Fixed = Map ? mapAfterFixes(*Map, *Folder, *Result.Context)
+                               : std::nullopt;
+              return Fixed ? rules::tensorCopyBytes(*Fixed,
+                                                    copyModeOf(T->Mode))
+                           : std::nullopt;
+            });
+            if (Bytes && Ops[I].Loop) {
+              auto N = tripCount(Ops[I].Loop, PM, *Folder);
+              Bytes = N ? rules::Known(*Bytes * *N) : std::nullopt;
+            }
+            if (Bytes)
+              Total += *Bytes;
+            else
+              FixTo.reset();
+          }
+          if (FixTo)
+            FixTo = Total - std::min(Total, SelfExpected);
+        }
         {
           auto D = diag(Loc, "%0") << Message;
           // Expecting 0 is not a fix: the suggestion says to remove it.
-          if (Lit && V->Limit == 0)
-            Lit = nullptr;
-          if (Lit)
+          if (Lit && FixTo && *FixTo != 0 && Expected.front() != FixTo)
             D << FixItHint::CreateReplacement(Lit->getSourceRange(),
-                                              std::to_string(V->Limit));
+                                              std::to_string(*FixTo));
+          else
+            Lit = nullptr;
         }
         for (unsigned G = 0; G < Group.size(); ++G) {
           unsigned I = Group[G];
@@ -1441,8 +1476,18 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
                  DiagnosticIDs::Note)
                 << Issuers[G] << (Issuers[G] != 1);
         }
-        if (!Lit)
+        if (!Lit && FixTo == V->Limit)
           diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
+        else if (!Lit && FixTo && Expected.front() == FixTo)
+          diag(Loc,
+               "the count is right once the fixes of the tensor map's "
+               "encode call are applied",
+               DiagnosticIDs::Note);
+        else if (!Lit)
+          diag(Loc,
+               "fix the tensor map's encode call first: the byte count "
+               "follows from its box",
+               DiagnosticIDs::Note);
       }
       Folder->enterContext(nullptr);
       Cover(AllKnown

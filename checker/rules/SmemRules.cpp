@@ -102,9 +102,23 @@ std::optional<DeviceViolation> checkBulkAddrAlign16(Known AddressAlign,
                     "that a bulk copy needs", Operand);
 }
 
-std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign) {
-  return checkAlign("TMA-SMEM-ALIGN-128", AddressAlign, TmaSmemAlign,
-                    "that a tensor copy's box needs");
+std::uint64_t tmaSmemAlignNeeded(Known Swizzle) {
+  std::optional<std::uint64_t> Repeat =
+      Swizzle ? swizzleRepeatBytes(*Swizzle) : std::nullopt;
+  return Repeat && *Repeat > TmaSmemAlign ? *Repeat : TmaSmemAlign;
+}
+
+std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign,
+                                                    Known Swizzle) {
+  std::optional<DeviceViolation> V =
+      checkAlign("TMA-SMEM-ALIGN-128", AddressAlign, TmaSmemAlign,
+                 "that a tensor copy's box needs");
+  std::uint64_t Needed = tmaSmemAlignNeeded(Swizzle);
+  // Fixed to 128 alone, the address would then break TMA-SMEM-ALIGN-SWIZZLE.
+  if (V && Needed > TmaSmemAlign)
+    V->Suggestion = alignSuggestion(Needed) + ", after which " +
+                    swizzleName(*Swizzle) + " repeats";
+  return V;
 }
 
 std::optional<DeviceViolation> checkMbarLocationAlign(Known AddressAlign) {

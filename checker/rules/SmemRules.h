@@ -95,8 +95,16 @@ enum class BarrierSpace { Unknown, Local, Global, StaticLocal, Constant };
 std::optional<DeviceViolation> checkMbarLocationSpace(BarrierSpace Space);
 
 /// TMA-SMEM-ALIGN-128: the shared-memory box of a tensor copy is 128-byte
-/// aligned. \p AddressAlign from addressAlign().
-std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign);
+/// aligned. \p AddressAlign from addressAlign(). \p Swizzle, the swizzle of
+/// the map the copy reads when known: the suggestion states the alignment
+/// the copy needs in the end (tmaSmemAlignNeeded), not 128 first.
+std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign,
+                                                    Known Swizzle = {});
+
+/// The alignment the shared-memory box of a tensor copy needs in the end:
+/// 128 bytes, or the repeat of the map's swizzle \p Swizzle when larger
+/// (TMA-SMEM-ALIGN-SWIZZLE: 1024 for CU_TENSOR_MAP_SWIZZLE_128B).
+std::uint64_t tmaSmemAlignNeeded(Known Swizzle);
 
 /// TMA-SMEM-ALIGN-SWIZZLE: the shared-memory box of a tensor copy whose map
 /// swizzles (\p Swizzle, a CUtensorMapSwizzle value) is aligned to the
