@@ -54,7 +54,7 @@ cleanup() {
 trap cleanup EXIT
 
 # The project, configured with nvcc (its compile database is nvcc's).
-project="$root/tests/codechecker/project"
+project="$root/contrib/codechecker/project"
 cmake -S "$project" -B "$work/build" -G Ninja \
   -DCMAKE_CUDA_COMPILER="$nvcc" >"$work/cmake.log" 2>&1 ||
   { cat "$work/cmake.log"; exit 1; }
