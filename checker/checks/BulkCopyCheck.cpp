@@ -278,20 +278,13 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
           Swizzle = Map->Desc.Swizzle;
         Folder->enterContext(Context);
       }
-      if (std::holds_alternative<BulkCopy>(Op))
-        checkSmemAlign(
-            Site, *Smem, Name, Context,
-            [](::tma::rules::Known A) {
-              return ::tma::rules::checkBulkAddrAlign16(A);
-            },
-            Result);
-      else
-        checkSmemAlign(
-            Site, *Smem, Name, Context,
-            [&](::tma::rules::Known A) {
-              return ::tma::rules::checkTmaSmemAlign128(A, Swizzle);
-            },
-            Result, ::tma::rules::tmaSmemAlignNeeded(Swizzle));
+      checkSmemAlign(Site, *Smem, Name, Context,
+                     std::holds_alternative<BulkCopy>(Op)
+                         ? [](::tma::rules::Known A) {
+                             return ::tma::rules::checkBulkAddrAlign16(A);
+                           }
+                         : ::tma::rules::checkTmaSmemAlign128,
+                     Result, Swizzle);
     }
     if (const OpValue *Bar = barrierOperand(Op)) {
       checkSmemAlign(Site, *Bar, Name, Context,
@@ -894,9 +887,8 @@ static std::string startNote(const SharedBuffer &B) {
 void BulkCopyCheck::checkSmemAlign(
     const OpSite &Site, const OpValue &V, const std::string &OpName,
     const CallContext *Context,
-    llvm::function_ref<std::optional<DeviceViolation>(::tma::rules::Known)>
-        Rule,
-    const MatchFinder::MatchResult &Result, std::uint64_t Needed) {
+    std::optional<DeviceViolation> (*Rule)(::tma::rules::Known),
+    const MatchFinder::MatchResult &Result, ::tma::rules::Known Swizzle) {
   const SourceManager &SM = *Result.SourceManager;
   if (!V.Present || !V.E)
     return;
@@ -948,8 +940,13 @@ void BulkCopyCheck::checkSmemAlign(
                    OpName, Loc, SM);
   // An extern pool's start or a rounded address is not the declaration's to
   // raise: only the offset helps.
-  if (!Needed)
-    Needed = Violation->Limit;
+  // A tensor copy's box needs its map's swizzle repeat in the end: the
+  // suggestion says so at once.
+  std::uint64_t Needed = Violation->Limit;
+  if (Violation->RuleId == std::string_view("TMA-SMEM-ALIGN-128")) {
+    Needed = ::tma::rules::tmaSmemAlignNeeded(Swizzle);
+    Violation->Suggestion = ::tma::rules::tmaSmemAlignSuggestion(Swizzle);
+  }
   std::string Suggestion = B->Extern || B->RoundedTo
                                ? "keep the offset into it a multiple of " +
                                      std::to_string(Needed) + " bytes"

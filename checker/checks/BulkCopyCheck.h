@@ -171,11 +171,9 @@ private:
   void checkSmemAlign(
       const OpSite &Site, const OpValue &V, const std::string &OpName,
       const CallContext *Context,
-      llvm::function_ref<std::optional<::tma::rules::DeviceViolation>(
-          ::tma::rules::Known)>
-          Rule,
+      std::optional<::tma::rules::DeviceViolation> (*Rule)(::tma::rules::Known),
       const ast_matchers::MatchFinder::MatchResult &Result,
-      std::uint64_t Needed = 0);
+      ::tma::rules::Known Swizzle = std::nullopt);
   template <typename RuleFn>
   void checkValue(const OpSite &Site, const OpValue &V,
                   const std::string &OpName, const CallContext *Context,

@@ -108,17 +108,18 @@ std::uint64_t tmaSmemAlignNeeded(Known Swizzle) {
   return Repeat && *Repeat > TmaSmemAlign ? *Repeat : TmaSmemAlign;
 }
 
-std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign,
-                                                    Known Swizzle) {
-  std::optional<DeviceViolation> V =
-      checkAlign("TMA-SMEM-ALIGN-128", AddressAlign, TmaSmemAlign,
-                 "that a tensor copy's box needs");
+std::string tmaSmemAlignSuggestion(Known Swizzle) {
   std::uint64_t Needed = tmaSmemAlignNeeded(Swizzle);
   // Fixed to 128 alone, the address would then break TMA-SMEM-ALIGN-SWIZZLE.
-  if (V && Needed > TmaSmemAlign)
-    V->Suggestion = alignSuggestion(Needed) + ", after which " +
-                    swizzleName(*Swizzle) + " repeats";
-  return V;
+  if (Needed > TmaSmemAlign)
+    return alignSuggestion(Needed) + ", after which " + swizzleName(*Swizzle) +
+           " repeats";
+  return alignSuggestion(TmaSmemAlign);
+}
+
+std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign) {
+  return checkAlign("TMA-SMEM-ALIGN-128", AddressAlign, TmaSmemAlign,
+                    "that a tensor copy's box needs");
 }
 
 std::optional<DeviceViolation> checkMbarLocationAlign(Known AddressAlign) {

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace tma::rules {
 
@@ -95,11 +96,13 @@ enum class BarrierSpace { Unknown, Local, Global, StaticLocal, Constant };
 std::optional<DeviceViolation> checkMbarLocationSpace(BarrierSpace Space);
 
 /// TMA-SMEM-ALIGN-128: the shared-memory box of a tensor copy is 128-byte
-/// aligned. \p AddressAlign from addressAlign(). \p Swizzle, the swizzle of
-/// the map the copy reads when known: the suggestion states the alignment
-/// the copy needs in the end (tmaSmemAlignNeeded), not 128 first.
-std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign,
-                                                    Known Swizzle = {});
+/// aligned. \p AddressAlign from addressAlign().
+std::optional<DeviceViolation> checkTmaSmemAlign128(Known AddressAlign);
+
+/// TMA-SMEM-ALIGN-128's suggestion for a copy whose map has the swizzle
+/// \p Swizzle (when known): it states the alignment the box needs in the end
+/// (tmaSmemAlignNeeded), not 128 first.
+std::string tmaSmemAlignSuggestion(Known Swizzle);
 
 /// The alignment the shared-memory box of a tensor copy needs in the end:
 /// 128 bytes, or the repeat of the map's swizzle \p Swizzle when larger
