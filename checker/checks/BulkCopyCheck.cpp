@@ -951,22 +951,7 @@ void BulkCopyCheck::checkSmemAlign(
                                ? "keep the offset into it a multiple of " +
                                      std::to_string(Needed) + " bytes"
                                : Violation->Suggestion;
-  {
-  auto Note = diag(Loc, "%0", DiagnosticIDs::Note) << Suggestion;
-  // The buffer's start itself: raising its written alignas(N) is certain.
-  const auto *Align = B->Var->getAttr<AlignedAttr>();
-  const auto *Lit =
-      Align && Align->isAlignmentExpr() && Align->getAlignmentExpr()
-          ? dyn_cast<IntegerLiteral>(
-                Align->getAlignmentExpr()->IgnoreParenImpCasts())
-          : nullptr;
-  if (Lit && !B->Extern && !B->RoundedTo && !B->Stride && B->Offset &&
-      *B->Offset == 0 && !Lit->getBeginLoc().isMacroID() &&
-      !SM.isInSystemHeader(SM.getFileLoc(Lit->getBeginLoc())) &&
-      Lit->getValue().getLimitedValue() < Needed)
-    Note << FixItHint::CreateReplacement(Lit->getSourceRange(),
-                                         std::to_string(Needed));
-  }
+  diag(Loc, "%0", DiagnosticIDs::Note) << Suggestion;
   if (Arg == V.E && CurrentFn && CurrentFn->isTemplateInstantiation() &&
       CurrentFn->getPointOfInstantiation().isValid())
     diag(SM.getFileLoc(CurrentFn->getPointOfInstantiation()),

@@ -1,14 +1,13 @@
 // Input of fix-notes-interacting.test: several findings whose fixes
 // interact: the box of the map (too wide for its swizzle), the expect-tx
-// count of the copy that reads it (computed from the box), the
-// destination's alignment (the map's 128B swizzle needs 1024), and the
-// strides (in elements).
+// count of the copy that reads it (computed from the box), and the strides
+// (in elements).
 #include <cstdint>
 #include <cuda.h>
 #include <cuda_runtime.h>
 
 __global__ void load(const __grid_constant__ CUtensorMap map, int *out) {
-  __shared__ alignas(16) uint16_t tile[128 * 64];
+  __shared__ alignas(1024) uint16_t tile[128 * 64];
   __shared__ alignas(8) uint64_t bar;
   uint32_t b = static_cast<uint32_t>(__cvta_generic_to_shared(&bar));
   uint32_t d = static_cast<uint32_t>(__cvta_generic_to_shared(tile));
