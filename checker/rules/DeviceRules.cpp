@@ -145,23 +145,28 @@ std::optional<DeviceViolation> checkTmaCoordCount(Known Dims, Known Coords,
                   " takes exactly " + std::to_string(Expected));
 }
 
+// The byte counts added up, or nothing when one of them is unknown.
+static std::optional<std::uint64_t> sumOf(const std::vector<Known> &Counts) {
+  std::uint64_t Sum = 0;
+  for (const Known &C : Counts) {
+    if (!C)
+      return std::nullopt;
+    Sum += asU32(*C);
+  }
+  return Sum;
+}
+
 std::optional<DeviceViolation>
 checkMbarTxEqualsBytes(const std::vector<Known> &Expected,
                        const std::vector<Known> &Delivered,
                        const std::string &Barrier, std::uint64_t SelfExpected) {
   if (Expected.empty() || Delivered.empty())
     return std::nullopt;
-  std::uint64_t N = 0, M = 0;
-  for (const Known &E : Expected) {
-    if (!E)
-      return std::nullopt;
-    N += asU32(*E);
-  }
-  for (const Known &D : Delivered) {
-    if (!D)
-      return std::nullopt;
-    M += asU32(*D);
-  }
+  std::optional<std::uint64_t> SumExpected = sumOf(Expected),
+                               SumDelivered = sumOf(Delivered);
+  if (!SumExpected || !SumDelivered)
+    return std::nullopt;
+  std::uint64_t N = *SumExpected, M = *SumDelivered;
   if (N == M)
     return std::nullopt;
   // What the explicit expect-tx should count: the copies that expect their
@@ -190,17 +195,11 @@ checkMbarTxClusterBytes(const std::vector<Known> &Expected,
                         std::uint64_t Ctas) {
   if (Expected.empty())
     return std::nullopt;
-  std::uint64_t N = 0, M = 0;
-  for (const Known &E : Expected) {
-    if (!E)
-      return std::nullopt;
-    N += asU32(*E);
-  }
-  for (const Known &D : Delivered) {
-    if (!D)
-      return std::nullopt;
-    M += asU32(*D);
-  }
+  std::optional<std::uint64_t> SumExpected = sumOf(Expected),
+                               SumDelivered = sumOf(Delivered);
+  if (!SumExpected || !SumDelivered)
+    return std::nullopt;
+  std::uint64_t N = *SumExpected, M = *SumDelivered;
   if (N == M)
     return std::nullopt;
   const std::string Where = "in CTA " + std::to_string(Rank) +
