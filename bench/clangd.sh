@@ -31,6 +31,8 @@
 #
 # PARITY=1: no count; compares tma-clangd's diagnostics of each TU with the
 # plugin's (tests/infrastructure/clangd_parity.py --database) instead.
+# ALL=1: every TU of bench/realcode/manifest.tsv instead of the TU arguments
+# (PARITY=1 ALL=1: the real-code bench's clangd mode, issue 25 item 1).
 #
 # env: CHEAP, REALCODE, OUT (default /tmp/tma-clangd-icount), LABEL, KEEP=1
 #      (keep the callgrind files), DRY=1 (no valgrind: each run once, showing
@@ -62,7 +64,12 @@ clangd=$(mktemp "$OUT/tma-clangd.XXXXXX") && cp "$CLANGD" "$clangd" &&
   chmod 755 "$clangd" || exit 1
 trap 'rm -f "$clangd"' EXIT
 
-if (($# == 0)); then
+if [[ -n ${ALL:-} ]]; then
+  # Every TU of the manifest (the real-code bench's 107), as it lists it.
+  mapfile -t all < <(awk -F'\t' '!/^#/ && NF >= 3 { print $1 "\t" $2 "\t" $3 }' \
+    "$MANIFEST")
+  set -- "${all[@]}"
+elif (($# == 0)); then
   set -- \
     $'ThunderKittens\tkernels/gemm/bf16_h100/bf16_h100_gemm.cu\thost' \
     $'flashinfer\tcsrc/xqa/mha_sm90.cu\tdevice' \
@@ -153,7 +160,7 @@ PY
     # this TU: every tma- diagnostic, note and fix (clangd_parity.py).
     plugin=$(dirname "$CLANGD")/../lib/TmaTidy.so
     python3 "$here/../tests/infrastructure/clangd_parity.py" \
-      --clangd "$clangd" --clang-tidy "${CLANG_TIDY:-clang-tidy-22}" \
+      --clangd "$clangd" --clang-tidy "${CLANG_TIDY:-$(command -v clang-tidy-22)}" \
       --plugin "$plugin" --work "$OUT/$id.parity" --jobs 1 --timeout 900 \
       --database "$db/compile_commands.json" | sed "s|^parity:|$name parity:|"
     continue

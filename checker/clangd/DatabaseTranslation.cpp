@@ -15,7 +15,10 @@
 // one CUDA pass per CUDA file (the device pass of the first architecture, or
 // the host pass with --tma-cuda-pass=host). Wherever clangd finds a database,
 // and whenever it reloads it, the translation follows; nothing is written.
-// What the translation leaves out is logged once per command.
+// What the translation leaves out is logged once per command, and kept per
+// file for commandProblems (tma-clangd's one diagnostic at the top of the
+// file). A database that clang's loader rejects for one bad entry keeps its
+// other entries; the bad entry's file is told why.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,9 +27,13 @@
 #include "tidy/NvccFlags.h"
 
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -42,11 +49,24 @@ std::string &cudaPassChoice() {
 
 namespace {
 
-/// Rewrites \p Command for clangd; true when it changed.
-bool translateForClangd(clang::tooling::CompileCommand &Command) {
+/// commandProblems' answers: by fileKey, from the last load that listed the
+/// file.
+struct Problems {
+  std::mutex Lock;
+  llvm::StringMap<std::vector<std::string>> ByFile;
+};
+
+Problems &problems() {
+  static Problems Instance;
+  return Instance;
+}
+
+/// Rewrites \p Command for clangd; true when it changed. Notes gets what the
+/// translation left out.
+bool translateForClangd(clang::tooling::CompileCommand &Command,
+                        std::vector<std::string> &Notes) {
   using namespace tma::driver;
   bool Changed = false, FromNvcc = false;
-  std::vector<std::string> Notes;
   if (std::optional<std::vector<std::string>> Translated =
           translateCommand(Command, TMA_CLANG_EXECUTABLE, Notes)) {
     // Several databases (and reloads) may translate the same command.
@@ -78,7 +98,33 @@ bool translateForClangd(clang::tooling::CompileCommand &Command) {
   return Changed;
 }
 
+/// The fileKey of a database entry, when it names its file and directory.
+std::optional<std::string> entryFile(const llvm::json::Value &Entry) {
+  const llvm::json::Object *Object = Entry.getAsObject();
+  if (!Object)
+    return std::nullopt;
+  std::optional<llvm::StringRef> File = Object->getString("file");
+  std::optional<llvm::StringRef> Directory = Object->getString("directory");
+  if (!File || !Directory)
+    return std::nullopt;
+  clang::tooling::CompileCommand Command;
+  Command.Filename = File->str();
+  Command.Directory = Directory->str();
+  return tma::driver::fileKey(Command);
+}
+
 } // namespace
+
+std::vector<std::string> commandProblems(llvm::StringRef File) {
+  llvm::SmallString<256> Key(File);
+  llvm::sys::path::remove_dots(Key, /*remove_dot_dot=*/true);
+  llvm::sys::path::native(Key);
+  Problems &P = problems();
+  std::lock_guard<std::mutex> Guard(P.Lock);
+  auto It = P.ByFile.find(Key);
+  return It == P.ByFile.end() ? std::vector<std::string>() : It->second;
+}
+
 } // namespace tma::clangd
 
 using LoadResult = std::unique_ptr<clang::tooling::JSONCompilationDatabase>;
@@ -99,18 +145,71 @@ LoadResult tmaLoadFromBuffer(llvm::StringRef DatabaseString,
             "EN4llvm9StringRefERNSt7__cxx1112basic_stringIcSt11char_traitsIcES"
             "aIcEEENS0_21JSONCommandLineSyntaxE");
 
+/// The entries of a database that clang's loader rejects as a whole (one
+/// entry without "file", a "command" that is not a string, ...), each
+/// loaded alone: those that load, or nullptr when none does. Problems gets
+/// each rejected entry's file and reason.
+static LoadResult
+loadReadableEntries(llvm::StringRef DatabaseString,
+                    clang::tooling::JSONCommandLineSyntax Syntax,
+                    std::map<std::string, std::vector<std::string>> &Problems) {
+  llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(DatabaseString);
+  if (!Parsed) {
+    llvm::consumeError(Parsed.takeError());
+    return nullptr;
+  }
+  const llvm::json::Array *Entries = Parsed->getAsArray();
+  if (!Entries)
+    return nullptr;
+  llvm::json::Array Kept;
+  for (const llvm::json::Value &Entry : *Entries) {
+    std::string Error;
+    std::string Alone =
+        llvm::formatv("{0}", llvm::json::Value(llvm::json::Array{Entry}))
+            .str();
+    if (clangLoadFromBuffer(Alone, Error, Syntax)) {
+      Kept.push_back(Entry);
+      continue;
+    }
+    std::optional<std::string> File = tma::clangd::entryFile(Entry);
+    llvm::errs() << "tma-clangd: note: "
+                 << (File ? *File : std::string("a compile database entry"))
+                 << ": left out of the compile database: " << Error << "\n";
+    if (File)
+      Problems[*File].push_back(
+          "its entry in the compile database cannot be read (" +
+          llvm::StringRef(Error).rtrim(" .").str() +
+          "), so clangd guesses its command from another entry");
+  }
+  if (Kept.empty())
+    return nullptr;
+  std::string Error;
+  return clangLoadFromBuffer(
+      llvm::formatv("{0}", llvm::json::Value(std::move(Kept))).str(), Error,
+      Syntax);
+}
+
 LoadResult tmaLoadFromBuffer(llvm::StringRef DatabaseString,
                              std::string &ErrorMessage,
                              clang::tooling::JSONCommandLineSyntax Syntax) {
+  // What went wrong with each file's command in this load; every file the
+  // load lists gets an entry, so that a re-configured database clears the
+  // problems of the last one.
+  std::map<std::string, std::vector<std::string>> Problems;
   LoadResult Database =
       clangLoadFromBuffer(DatabaseString, ErrorMessage, Syntax);
+  if (!Database)
+    Database = loadReadableEntries(DatabaseString, Syntax, Problems);
   if (!Database)
     return Database;
   bool Changed = false;
   llvm::json::Array Entries;
   for (clang::tooling::CompileCommand &Command :
        Database->getAllCompileCommands()) {
-    Changed |= tma::clangd::translateForClangd(Command);
+    std::vector<std::string> Notes;
+    std::string Key = tma::driver::fileKey(Command);
+    Changed |= tma::clangd::translateForClangd(Command, Notes);
+    llvm::append_range(Problems[Key], Notes);
     llvm::json::Array Arguments;
     for (const std::string &Arg : Command.CommandLine)
       Arguments.push_back(Arg);
@@ -120,6 +219,15 @@ LoadResult tmaLoadFromBuffer(llvm::StringRef DatabaseString,
     if (!Command.Output.empty())
       Entry["output"] = Command.Output;
     Entries.push_back(std::move(Entry));
+  }
+  {
+    tma::clangd::Problems &P = tma::clangd::problems();
+    std::lock_guard<std::mutex> Guard(P.Lock);
+    for (auto &[File, Notes] : Problems)
+      if (Notes.empty())
+        P.ByFile.erase(File);
+      else
+        P.ByFile[File] = std::move(Notes);
   }
   if (!Changed)
     return Database;

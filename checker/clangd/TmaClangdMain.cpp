@@ -33,6 +33,10 @@
 //   (DefaultChecks.cpp); the preamble keeps the bodies of the project's
 //   headers (PreambleBodies.cpp).
 //
+// * A compile command that could not be used as the database has it (an
+//   nvcc flag the translation left out, an unreadable entry) gets one
+//   diagnostic at the top of its file, added to publishDiagnostics.
+//
 // * Links. clangd links a clang-tidy diagnostic to
 //   clang.llvm.org/extra/clang-tidy/checks/<module>/<check>.html, which does
 //   not exist for tma- checks. tma-clangd rewrites the link of each tma-
@@ -86,7 +90,9 @@ tma-clangd options (clangd 22 with the tma- checks built in):
   off. Compile databases are found as clangd finds them
   (--compile-commands-dir, .clangd CompileFlags.CompilationDatabase, the
   first compile_commands.json or build/compile_commands.json above a file)
-  and their nvcc commands translated in memory; nothing is written.
+  and their nvcc commands translated in memory; nothing is written. A
+  command that cannot be used as it is (a flag clang does not know, an
+  unreadable entry) gets one warning at the top of its file.
 )");
 
 /// The name under which TmaTidyModule.cpp registers the module.
@@ -184,6 +190,58 @@ void rewriteDocLinks(llvm::json::Value &Params) {
   }
 }
 
+/// The path of a file: URI (clangd percent-encodes what is not plain).
+std::optional<std::string> pathOfUri(llvm::StringRef Uri) {
+  if (!Uri.consume_front("file://"))
+    return std::nullopt;
+  std::string Path;
+  for (std::size_t I = 0; I < Uri.size(); ++I) {
+    unsigned Byte = 0;
+    if (Uri[I] == '%' && I + 2 < Uri.size() &&
+        !Uri.substr(I + 1, 2).getAsInteger(16, Byte)) {
+      Path.push_back(static_cast<char>(Byte));
+      I += 2;
+    } else {
+      Path.push_back(Uri[I]);
+    }
+  }
+  return Path;
+}
+
+/// When the compile command of the file could not be used as the database
+/// has it (an nvcc flag left out, an unreadable entry), one diagnostic at
+/// the top of the file says so, in place of a screen of driver errors.
+void addCommandProblem(llvm::json::Value &Params) {
+  llvm::json::Object *Object = Params.getAsObject();
+  llvm::json::Array *Diagnostics =
+      Object ? Object->getArray("diagnostics") : nullptr;
+  std::optional<llvm::StringRef> Uri =
+      Object ? Object->getString("uri") : std::nullopt;
+  std::optional<std::string> Path = Uri ? pathOfUri(*Uri) : std::nullopt;
+  if (!Diagnostics || !Path)
+    return;
+  std::vector<std::string> Problems = tma::clangd::commandProblems(*Path);
+  if (Problems.empty())
+    return;
+  // A few are enough to act on; the log lists them all.
+  constexpr std::size_t Shown = 3;
+  std::string Message =
+      "tma-clangd could not use this file's compile command as it is: ";
+  for (std::size_t I = 0; I < Problems.size() && I < Shown; ++I)
+    Message += (I ? "; " : "") + Problems[I];
+  if (Problems.size() > Shown)
+    Message += "; and " + std::to_string(Problems.size() - Shown) +
+               " more (clangd's log lists them)";
+  llvm::json::Object Start{{"line", 0}, {"character", 0}};
+  llvm::json::Object Diag{
+      {"range", llvm::json::Object{{"start", llvm::json::Object(Start)},
+                                   {"end", llvm::json::Object(Start)}}},
+      {"severity", 2},
+      {"source", "tma-clangd"},
+      {"message", std::move(Message)}};
+  Diagnostics->insert(Diagnostics->begin(), std::move(Diag));
+}
+
 /// What tma-clangd takes out of the command line before clangd sees it.
 struct ClangdArgs {
   std::vector<std::string> Args;
@@ -254,6 +312,7 @@ llvm::json::Value
 tmaPublishToJSON(const clang::clangd::PublishDiagnosticsParams &Params) {
   llvm::json::Value Result = clangdPublishToJSON(Params);
   rewriteDocLinks(Result);
+  addCommandProblem(Result);
   return Result;
 }
 

@@ -168,6 +168,17 @@ def main():
     parser.add_argument("--timeout", type=float, default=60,
                         help="seconds for the whole session")
     parser.add_argument("--log", help="file for clangd's stderr")
+    parser.add_argument("--then", action="append", default=[],
+                        metavar="COMMAND",
+                        help="after the diagnostics, run this shell command "
+                        "(re-configure the project), wait --then-wait "
+                        "seconds, edit the file (a newline at its end) and "
+                        "print the diagnostics of the re-check after "
+                        "'recheck N'; repeatable")
+    parser.add_argument("--then-wait", type=float, default=6,
+                        help="seconds between a --then command and the edit "
+                        "(clangd looks at a compile_commands.json again "
+                        "when it is 5 s old)")
     parser.add_argument("clangd_args", nargs="*",
                         help="extra clangd arguments (after --)")
     args = parser.parse_args()
@@ -201,7 +212,7 @@ def main():
     server = Server(argv, os.path.abspath(args.cwd), env, log,
                     time.monotonic() + args.timeout)
     try:
-        run(server, source, text, args.show_href)
+        run(server, source, text, args.show_href, args.then, args.then_wait)
     except (LspError, OSError) as e:
         print("error: %s" % e, flush=True)
         server.proc.kill()
@@ -210,28 +221,32 @@ def main():
     return 0
 
 
-def run(server, source, text, show_href=False):
-    uri = "file://" + source
-    server.request("initialize", {
-        "processId": os.getpid(),
-        "rootUri": "file://" + os.path.dirname(source),
-        "capabilities": {
-            "textDocument": {
-                "publishDiagnostics": {"relatedInformation": True},
-                "codeAction": {"codeActionLiteralSupport": {
-                    "codeActionKind": {"valueSet": ["quickfix", "refactor"]}}},
-            },
-        },
-    })
-    server.notify("initialized", {})
-    server.notify("textDocument/didOpen", {"textDocument": {
-        "uri": uri, "languageId": "cuda", "version": 1, "text": text}})
-
+def print_diagnostics(server, uri, version, show_href, settle=False):
+    """Waits for the diagnostics of the file's version, prints them and
+    returns them sorted. settle: the last diagnostics of the version before
+    clangd is idle (a changed compile command gives first those of the AST
+    on the old preamble, then those on the new one)."""
     published = server.wait(
         lambda m: m.get("method") == "textDocument/publishDiagnostics"
         and m["params"]["uri"] == uri
-        and m["params"].get("version") == 1,
+        and m["params"].get("version") == version,
         "publishDiagnostics")
+    # Settled: a publication of the version, then clangd idle with no
+    # preamble built in between ("parsing includes").
+    clean = True
+    while settle:
+        m = server.wait(
+            lambda m: m.get("params", {}).get("uri") == uri and m.get(
+                "method") in ("textDocument/publishDiagnostics",
+                              "textDocument/clangd.fileStatus"),
+            "clangd to be idle")
+        if m["method"] == "textDocument/publishDiagnostics":
+            if m["params"].get("version") == version:
+                published, clean = m, True
+        elif "parsing includes" in m["params"].get("state", ""):
+            clean = False
+        elif m["params"].get("state") == "idle" and clean:
+            break
     diagnostics = sorted(published["params"]["diagnostics"],
                          key=lambda d: (d["range"]["start"]["line"],
                                         d["range"]["start"]["character"]))
@@ -245,6 +260,28 @@ def run(server, source, text, show_href=False):
         for related in d.get("relatedInformation", []):
             print("  note %s: %s" % (span(related["location"]["range"]),
                                       related["message"]), flush=True)
+    return diagnostics
+
+
+def run(server, source, text, show_href=False, then=(), then_wait=6):
+    uri = "file://" + source
+    server.request("initialize", {
+        "processId": os.getpid(),
+        "initializationOptions": {"clangdFileStatus": True},
+        "rootUri": "file://" + os.path.dirname(source),
+        "capabilities": {
+            "textDocument": {
+                "publishDiagnostics": {"relatedInformation": True},
+                "codeAction": {"codeActionLiteralSupport": {
+                    "codeActionKind": {"valueSet": ["quickfix", "refactor"]}}},
+            },
+        },
+    })
+    server.notify("initialized", {})
+    server.notify("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "cuda", "version": 1, "text": text}})
+
+    diagnostics = print_diagnostics(server, uri, 1, show_href)
 
     # The fixes clangd offers for each clang-tidy diagnostic.
     for d in diagnostics:
@@ -273,6 +310,18 @@ def run(server, source, text, show_href=False):
             for n, line in enumerate(after):
                 if n >= len(before) or line != before[n]:
                     print("  fixed %d: %s" % (n + 1, line.strip()), flush=True)
+
+    # Re-configurations: each followed by an edit, as a user would make, so
+    # that clangd asks for the file's compile command again.
+    for n, command in enumerate(then, start=2):
+        subprocess.run(command, shell=True, check=True)
+        time.sleep(then_wait)
+        text += "\n"
+        server.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": n},
+            "contentChanges": [{"text": text}]})
+        print("recheck %d" % (n - 1), flush=True)
+        print_diagnostics(server, uri, n, show_href, settle=True)
 
     server.request("shutdown", None)
     server.notify("exit", None)
