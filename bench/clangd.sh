@@ -34,12 +34,20 @@
 # ALL=1: every TU of bench/realcode/manifest.tsv instead of the TU arguments
 # (PARITY=1 ALL=1: the real-code bench's clangd mode, issue 25 item 1).
 #
+# FIRST=1: the first diagnostics instead of the re-check: the whole
+# `--check` run is counted, from the start (preamble with the headers, AST,
+# checks).
+# BASECLANGD=/usr/lib/llvm-22/bin/clangd: the baseline is stock clangd (the
+# same clang libraries, no module: no tma- check, no header bodies in the
+# preamble) instead of tma-clangd with tma-* removed.
+#
 # env: CHEAP, REALCODE, OUT (default /tmp/tma-clangd-icount), LABEL, KEEP=1
 #      (keep the callgrind files), DRY=1 (no valgrind: each run once, showing
 #      its errors and the module's TMA_TIDY_STATS line).
 # The baseline count of a TU is kept in $OUT/ID.base.ir and reused by later
 # runs (it runs none of the module's code); REBASE=1 counts it again.
-# Prints one tab-separated line per TU: name, base Ir, measured Ir, share %,
+# Prints one tab-separated line per TU: name, mode (first or recheck), base
+# Ir, measured Ir, share %,
 # tma- diagnostics of the measured run, LABEL; appends it to $OUT/clangd.tsv.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -105,6 +113,14 @@ count() {
       grep -E 'tma-tidy stats|errors|^E\[' >&2
     echo 1; return
   fi
+  if [[ -n ${FIRST:-} ]]; then
+    # The first diagnostics: the whole run, from the start (the preamble
+    # with the headers, the AST, the checks).
+    env XDG_CONFIG_HOME="$xdg" valgrind --tool=callgrind \
+      --callgrind-out-file="$out" "$@" >"$out.log" 2>&1
+    awk '/^(summary|totals):/ { print $2; exit }' "$out"
+    return
+  fi
   # Instrumentation starts once the preamble is built (callgrind_control),
   # so that the headers are parsed at valgrind's lighter speed; collection
   # starts at the entry of ParsedAST::build, which comes after the headers
@@ -169,12 +185,23 @@ PY
   config "$OUT/$id.tma.xdg" "$CHEAP, tma-*"
   run=("$clangd" --check="$path" --check-locations=false
        --compile-commands-dir="$db" --tma-cuda-pass="$pass")
+  # The baseline: tma-clangd with tma-* removed, or stock clangd (BASECLANGD,
+  # the same clang libraries; it keeps no header bodies in the preamble and
+  # has no tma- option).
+  baserun=("${run[@]}")
+  [[ -n ${BASECLANGD:-} ]] &&
+    baserun=("$BASECLANGD" --check="$path" --check-locations=false
+             --compile-commands-dir="$db")
+  mode=${FIRST:+first}; mode=${mode:-recheck}
+  basefile=$OUT/$id.base.ir
+  [[ -n ${BASECLANGD:-} || -n ${FIRST:-} ]] &&
+    basefile=$OUT/$id.$mode.$(basename "${BASECLANGD:-tma-clangd}").base.ir
   base=
-  [[ -z ${REBASE:-} && -z ${DRY:-} && -s $OUT/$id.base.ir ]] &&
-    base=$(<"$OUT/$id.base.ir")
+  [[ -z ${REBASE:-} && -z ${DRY:-} && -s $basefile ]] &&
+    base=$(<"$basefile")
   if [[ -z $base ]]; then
-    base=$(cd "$root" && count "$OUT/$id.base.cg" "$OUT/$id.base.xdg" "${run[@]}")
-    [[ -n $base && -z ${DRY:-} ]] && echo "$base" >"$OUT/$id.base.ir"
+    base=$(cd "$root" && count "$OUT/$id.base.cg" "$OUT/$id.base.xdg" "${baserun[@]}")
+    [[ -n $base && -z ${DRY:-} ]] && echo "$base" >"$basefile"
   fi
   meas=$(cd "$root" && count "$OUT/$id.tma.cg" "$OUT/$id.tma.xdg" "${run[@]}")
   if [[ -z $base || -z $meas ]]; then
@@ -182,7 +209,7 @@ PY
   fi
   diags=$(grep -c "\\[tma-" "$OUT/$id.tma.cg.log" 2>/dev/null)
   share=$(awk -v b="$base" -v m="$meas" 'BEGIN { printf "%.2f", 100 * (m - b) / m }')
-  printf '%s\t%s\t%s\t%s %%\t%s\t%s\n' "$name" "$base" "$meas" "$share" \
-    "$diags" "${LABEL:-$CLANGD}" | tee -a "$OUT/clangd.tsv"
+  printf '%s\t%s\t%s\t%s\t%s %%\t%s\t%s\n' "$name" "$mode" "$base" "$meas" \
+    "$share" "$diags" "${LABEL:-$CLANGD}" | tee -a "$OUT/clangd.tsv"
   [[ ${KEEP:-} == 1 ]] || rm -f "$OUT/$id.base.cg" "$OUT/$id.tma.cg"
 done
