@@ -52,6 +52,7 @@ void ExpectTxCheck::onEndOfTranslationUnit() {
   Linker.reset();
   Guards.reset();
   Ranks.reset();
+  Peers.reset();
   Finder.reset();
   Folder.reset();
   Reported.clear();
@@ -67,6 +68,9 @@ enum class TxRole {
   /// A load the model counts but for its CTA mask: its bytes complete on
   /// the barrier of every CTA of the mask (counted per CTA of a cluster).
   Multicast,
+  /// A counted copy or expect-tx on the barrier of the CTA that its mapa
+  /// names (TxOp::PeerRank): counted per CTA of a cluster.
+  Remote,
   Unknown, ///< completes bytes the model cannot count (tensor, reduce...)
 };
 
@@ -86,6 +90,9 @@ struct TxOp {
   /// A copy of an inner counted loop, counted in the region around the loop
   /// once per iteration.
   const ForStmt *Loop = nullptr;
+  /// A Remote op: the rank of the CTA whose barrier it names (in the
+  /// function that holds the op: the innermost frame's).
+  const Expr *PeerRank = nullptr;
   const CallExpr *via() const {
     return Frames.empty() ? nullptr : Frames.front().first;
   }
@@ -145,7 +152,7 @@ bool sameKey(const BarrierIdentity &A, const BarrierIdentity &B) {
 /// arrive/wait members or its init.
 bool isKnownUse(const ParentMap &PM, const DeclRefExpr *DRE,
                 const llvm::SmallPtrSetImpl<const Stmt *> &OpSites,
-                DeviceOpsFinder &Finder) {
+                DeviceOpsFinder &Finder, PeerAddresses &Peers) {
   const Stmt *Child = DRE;
   for (const Stmt *Cur = PM.getParent(DRE); Cur;
        Child = Cur, Cur = PM.getParent(Cur)) {
@@ -153,6 +160,11 @@ bool isKnownUse(const ParentMap &PM, const DeclRefExpr *DRE,
       return true;
     if (isa<DeclStmt>(Cur))
       return true;
+    // The address mapped to a peer CTA by an asm of its own, and the local
+    // it writes, followed as a holder of the address (taintedBy).
+    if (const auto *A = dyn_cast<GCCAsmStmt>(Cur))
+      if (auto M = mapaAsm(*A); M && (M->Addr == Child || M->Out == Child))
+        return true;
     if (isa<GCCAsmStmt>(Cur) || isa<AsmStmt>(Cur) || isa<LambdaExpr>(Cur) ||
         isa<ReturnStmt>(Cur) || isa<CXXConstructExpr>(Cur) ||
         isa<InitListExpr>(Cur))
@@ -161,7 +173,8 @@ bool isKnownUse(const ParentMap &PM, const DeclRefExpr *DRE,
       return false;
     if (const auto *Call = dyn_cast<CallExpr>(Cur)) {
       // An address helper (`smem_u32(&bar)`) keeps the barrier's identity.
-      if (Finder.addressHelperArgument(*Call) == Child)
+      if (Finder.addressHelperArgument(*Call) == Child ||
+          Peers.mappedArgument(*Call) == Child)
         continue;
       const FunctionDecl *FD = Call->getDirectCallee();
       if (!FD || !FD->getIdentifier())
@@ -193,7 +206,7 @@ bool isKnownUse(const ParentMap &PM, const DeclRefExpr *DRE,
 /// `bar.arrive()`) or an mbarrier state is a value.
 llvm::SmallPtrSet<const VarDecl *, 4>
 taintedBy(const VarDecl *Root, llvm::ArrayRef<const DeclRefExpr *> BodyRefs,
-          const ParentMap &PM, DeviceOpsFinder &Finder) {
+          const ParentMap &PM, DeviceOpsFinder &Finder, PeerAddresses &Peers) {
   llvm::SmallPtrSet<const VarDecl *, 4> Tainted;
   Tainted.insert(Root);
   for (bool Grew = true; Grew;) {
@@ -205,8 +218,18 @@ taintedBy(const VarDecl *Root, llvm::ArrayRef<const DeclRefExpr *> BodyRefs,
       const Stmt *Child = D;
       for (const Stmt *P = PM.getParent(D); P; Child = P, P = PM.getParent(P)) {
         if (const auto *Call = dyn_cast<CallExpr>(P);
-            Call && Finder.addressHelperArgument(*Call) != Child)
+            Call && Finder.addressHelperArgument(*Call) != Child &&
+            Peers.mappedArgument(*Call) != Child)
           break;
+        // `asm("mapa..." : "=r"(peer) : "r"(addr), "r"(rank))`: peer holds
+        // the address (in another CTA).
+        if (const auto *A = dyn_cast<GCCAsmStmt>(P)) {
+          if (auto M = mapaAsm(*A); M && M->Addr == Child)
+            if (const auto *O = dyn_cast<DeclRefExpr>(M->Out->IgnoreParens()))
+              if (const auto *V = dyn_cast<VarDecl>(O->getDecl()))
+                Grew |= Tainted.insert(V).second;
+          break;
+        }
         if (const auto *DS = dyn_cast<DeclStmt>(P)) {
           for (const Decl *Dd : DS->decls())
             if (const auto *V = dyn_cast<VarDecl>(Dd))
@@ -410,6 +433,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     Guards = std::make_unique<ThreadGuards>(*Result.Context, Folder);
   if (!Ranks)
     Ranks = std::make_unique<ClusterRank>(*Folder);
+  if (!Peers)
+    Peers = std::make_unique<PeerAddresses>(*Finder, *Folder);
   const Stmt *Body = Fn->getBody();
   const bool Kernel = M.Kernel;
 
@@ -434,7 +459,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   using Frame = std::pair<const CallExpr *, const FunctionDecl *>;
   auto Add = [&](const DeviceOp &Op, const Stmt *S, bool Straight,
                  llvm::ArrayRef<Frame> Frames, const Expr *BarrierArg,
-                 std::optional<BarrierIdentity> MemberId = std::nullopt) {
+                 std::optional<BarrierIdentity> MemberId = std::nullopt,
+                 const Expr *PeerRank = nullptr) {
     const CallExpr *Via = Frames.empty() ? nullptr : Frames.front().first;
     OpSites.insert(S);
     const OpValue *Bar = nullptr;
@@ -458,6 +484,36 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     }
     if (Role == TxRole::Unknown && isCountedMulticast(Op))
       Role = TxRole::Multicast;
+    // The barrier an op names directly, mapped to a peer CTA (a helper's
+    // op comes with its PeerRank from Expand).
+    const Expr *BarE = Via ? BarrierArg : Bar ? Bar->E : nullptr;
+    if (!Via && BarE && !std::holds_alternative<Wait>(Op) &&
+        !std::holds_alternative<BarrierInit>(Op))
+      if (auto P = Peers->peerOf(BarE)) {
+        BarE = Finder->lookThrough(P->Local);
+        PeerRank = P->Rank;
+      }
+    if (PeerRank) {
+      // Counted per CTA of the cluster: an expect-tx, a DSMEM push or a
+      // load (`.cta_group::2` too) whose barrier is the peer's.
+      Role = TxRole::Unknown;
+      if (const auto *E = std::get_if<ExpectTx>(&Op)) {
+        if (!E->Predicated && !E->Incomplete)
+          Role = TxRole::Remote;
+      } else if (const auto *B = std::get_if<BulkCopy>(&Op)) {
+        if ((B->Direction == device::BulkDirection::GlobalToShared ||
+             B->Direction == device::BulkDirection::SharedToCluster) &&
+            B->Reduce == device::ReduceOp::None && !B->CtaMask.Present &&
+            !B->Predicated && !B->Incomplete && !B->IgnoreLeft.Present &&
+            !B->OwnsExpectTx)
+          Role = TxRole::Remote;
+      } else if (const auto *T = std::get_if<TensorCopy>(&Op)) {
+        TensorCopy One = *T;
+        One.CtaGroup.reset();
+        if (isCountedTensorLoad(One))
+          Role = TxRole::Remote;
+      }
+    }
     // A wait straight through its helpers, which may return only once its
     // phase completes (below, with the parent map), and an init.
     if (const auto *W = std::get_if<Wait>(&Op)) {
@@ -483,7 +539,6 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     if (!Straight)
       Role = TxRole::Unknown;
-    const Expr *BarE = Via ? BarrierArg : Bar->E;
     TxOp T{Op,
            S,
            Role,
@@ -493,6 +548,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
            phasePlaceOf(Folder->parentsOf(Body), S, Body),
            SM.getFileLoc(Via ? Via->getBeginLoc() : siteOf(Op).Loc),
            {Frames.begin(), Frames.end()}};
+    T.PeerRank = Role == TxRole::Remote ? PeerRank : nullptr;
     Ops.push_back(std::move(T));
   };
   // The ops of a __device__ helper called at Call, seen at the call. An op
@@ -509,11 +565,11 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     const Stmt *HBody = H->getBody();
     const ParentMap &HPM = Folder->parentsOf(HBody);
     const std::vector<const DeclRefExpr *> &Refs = refsOf(HBody);
-    auto Tainted = taintedBy(P, Refs, HPM, *Finder);
+    auto Tainted = taintedBy(P, Refs, HPM, *Finder, *Peers);
     return llvm::all_of(Refs, [&](const DeclRefExpr *D) {
       const auto *VD = dyn_cast<VarDecl>(D->getDecl());
       return !VD || !Tainted.count(VD) ||
-             isKnownUse(HPM, D, HelperSites[H], *Finder);
+             isKnownUse(HPM, D, HelperSites[H], *Finder, *Peers);
     });
   };
   struct PendingOp {
@@ -523,6 +579,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     const Expr *Arg;
     std::optional<BarrierIdentity> MemberId;
     bool HasBarrier;
+    /// The op's barrier is mapped to the CTA of this rank (mapa).
+    const Expr *PeerRank = nullptr;
   };
   std::vector<PendingOp> Pending;
   // Object: the caller's object of the outermost call, a method (null for
@@ -615,9 +673,18 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           const auto *Init = std::get_if<BarrierInit>(&Op);
           if (Init)
             Bar = &Init->Barrier;
+          // A barrier address mapped to a peer CTA: its identity is the
+          // address mapped, the rank an expression of this helper.
+          const Expr *BarE = Bar ? Bar->E : nullptr;
+          const Expr *PeerRank = nullptr;
+          if (BarE && !Init && !std::holds_alternative<Wait>(Op))
+            if (auto P = Peers->peerOf(BarE)) {
+              BarE = Finder->lookThrough(P->Local);
+              PeerRank = P->Rank;
+            }
           const ParmVarDecl *Param =
-              Bar && Bar->E ? barrierParameter(Bar->E, Helper, *Finder, *Folder)
-                            : nullptr;
+              BarE ? barrierParameter(BarE, Helper, *Finder, *Folder)
+                   : nullptr;
           std::optional<BarrierIdentity> MemberId;
           // The barrier as a field of the object of the method frame \p K
           // (\p BE in its body): `&this->b`, a barrier object field
@@ -670,12 +737,13 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             }
           }
           if (Bar && !Param && !MemberId)
-            FieldBarrier(Bar->E, Frames.size() - 1);
+            FieldBarrier(BarE, Frames.size() - 1);
           // (A wait's barrier is no transaction op's: NestedUnknown below.)
           Pending.push_back({Op, Straight, {Frames.begin(), Frames.end()}, Arg,
                              std::move(MemberId),
                              Bar && Bar->Present && !Init &&
-                                 !std::holds_alternative<Wait>(Op)});
+                                 !std::holds_alternative<Wait>(Op),
+                             PeerRank});
         }
         for (size_t N = 0; N < Nested.size(); ++N) {
           const auto &[NC, FD] = Nested[N];
@@ -730,7 +798,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       if (NestedUnknown && P.Frames.size() > 1)
         continue;
       Add(P.Op, &Call, P.Straight && !(NestedUnknown && P.Frames.size() == 1),
-          P.Frames, P.Arg, std::move(P.MemberId));
+          P.Frames, P.Arg, std::move(P.MemberId), P.PeerRank);
     }
   };
   // A statement outside system headers. Asked after the finder's memoised
@@ -867,11 +935,11 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     for (const VarDecl *Root : Roots) {
       if (!Root->isLocalVarDecl() || !Root->hasAttr<CUDASharedAttr>())
         continue;
-      auto Tainted = taintedBy(Root, BodyRefs, PM, *Finder);
+      auto Tainted = taintedBy(Root, BodyRefs, PM, *Finder, *Peers);
       if (llvm::any_of(BodyRefs, [&](const DeclRefExpr *D) {
             const auto *VD = dyn_cast<VarDecl>(D->getDecl());
             return VD && Tainted.count(VD) &&
-                   !isKnownUse(PM, D, OpSites, *Finder);
+                   !isKnownUse(PM, D, OpSites, *Finder, *Peers);
           }))
         continue;
       const TxOp *FirstExpect = nullptr, *FirstCopy = nullptr;
@@ -1013,14 +1081,18 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       }
       return true;
     };
-    // Which CTAs run each op of the group, each in one thread.
+    // Which CTAs run each op of the group, and how many threads of a CTA
+    // issue it (MBAR-TX-ISSUERS: one per warp under elect.sync, ...).
     std::vector<llvm::SmallVector<bool, 16>> In(Group.size());
+    std::vector<unsigned> Issuers(Group.size());
     for (unsigned G = 0; G < Group.size(); ++G) {
       const TxOp &T = Ops[Group[G]];
       auto Threads = Guards->threadsAt(T.Site, Fn);
-      if (!Threads || ::tma::rules::threads::issuers(*Threads, Block) !=
-                          std::optional<unsigned>(1))
+      auto N = Threads ? ::tma::rules::threads::issuers(*Threads, Block)
+                       : std::nullopt;
+      if (!N || *N == 0)
         return "";
+      Issuers[G] = *N;
       for (uint64_t R = 0; R < Ctas; ++R) {
         auto Runs = RunsIn(T, R);
         if (!Runs)
@@ -1036,6 +1108,22 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       Folder->enterContext(Saved);
       return K;
     };
+    auto Times = [](::tma::rules::Known K, unsigned N) -> ::tma::rules::Known {
+      if (!K)
+        return std::nullopt;
+      return *K * N;
+    };
+    // The CTA whose barrier a Remote op issued in CTA From names.
+    auto TargetOf = [&](const TxOp &T,
+                        uint64_t From) -> std::optional<uint64_t> {
+      OpValue V;
+      V.E = V.Written = T.PeerRank;
+      V.Present = true;
+      auto To = ValueIn(T, V, From);
+      if (!To || *To >= Ctas)
+        return std::nullopt;
+      return *To;
+    };
     bool Equal = true;
     for (const CallContext *Context :
          Folder->contextsOf(CallSiteContexts ? Fn : nullptr)) {
@@ -1045,24 +1133,49 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         continue;
       Folder->enterContext(Context);
       // Per CTA: what it expects, what the cluster delivers to it, and the
-      // multicasts from other CTAs among those (for notes).
+      // ops of other CTAs among those (for notes): multicasts (Mask) and
+      // ops on a peer's barrier (Remote).
       struct Arrival {
         unsigned Op;
         uint64_t From, Mask;
+        bool Remote;
+        unsigned Issuers;
       };
       for (uint64_t R = 0; R < Ctas && Equal; ++R) {
         std::vector<::tma::rules::Known> Expected, Delivered;
-        std::vector<Arrival> Multicasts;
-        for (unsigned G = 0; G < Group.size(); ++G) {
+        std::vector<Arrival> Arrivals;
+        bool Unknown = false;
+        for (unsigned G = 0; G < Group.size() && !Unknown; ++G) {
           const TxOp &T = Ops[Group[G]];
-          if (const auto *E = std::get_if<ExpectTx>(&T.Op)) {
+          const auto *E = std::get_if<ExpectTx>(&T.Op);
+          if (T.Role == TxRole::Remote) {
+            for (uint64_t From = 0; From < Ctas; ++From) {
+              if (!In[G][From])
+                continue;
+              auto To = TargetOf(T, From);
+              if (!To) {
+                Unknown = true;
+                break;
+              }
+              if (*To != R)
+                continue;
+              if (E)
+                Expected.push_back(
+                    Times(ValueIn(T, E->Bytes, From), Issuers[G]));
+              else
+                Delivered.push_back(Times(DeliveredBy(T), Issuers[G]));
+              Arrivals.push_back({Group[G], From, 0, true, Issuers[G]});
+            }
+            continue;
+          }
+          if (E) {
             if (In[G][R])
-              Expected.push_back(ValueIn(T, E->Bytes, R));
+              Expected.push_back(Times(ValueIn(T, E->Bytes, R), Issuers[G]));
             continue;
           }
           if (T.Role == TxRole::Copy) {
             if (In[G][R])
-              Delivered.push_back(DeliveredBy(T));
+              Delivered.push_back(Times(DeliveredBy(T), Issuers[G]));
             continue;
           }
           const OpValue *Mask = nullptr;
@@ -1075,16 +1188,17 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
               continue;
             auto M = ValueIn(T, *Mask, From);
             if (!M) {
-              Folder->enterContext(nullptr);
-              return "";
+              Unknown = true;
+              break;
             }
             if (*M >> R & 1) {
-              Delivered.push_back(DeliveredBy(T));
-              Multicasts.push_back({Group[G], From, *M});
+              Delivered.push_back(Times(DeliveredBy(T), Issuers[G]));
+              Arrivals.push_back({Group[G], From, *M, false, Issuers[G]});
             }
           }
         }
-        if (llvm::any_of(Expected, [](const auto &K) { return !K; }) ||
+        if (Unknown ||
+            llvm::any_of(Expected, [](const auto &K) { return !K; }) ||
             llvm::any_of(Delivered, [](const auto &K) { return !K; })) {
           Folder->enterContext(nullptr);
           return "";
@@ -1094,10 +1208,12 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         if (!V)
           continue;
         Equal = false;
+        // The first expect-tx that counts in this CTA.
         unsigned FirstExpect = Group.front();
-        for (unsigned I : Group)
-          if (std::holds_alternative<ExpectTx>(Ops[I].Op)) {
-            FirstExpect = I;
+        for (unsigned G = 0; G < Group.size(); ++G)
+          if (std::holds_alternative<ExpectTx>(Ops[Group[G]].Op) &&
+              (Ops[Group[G]].Role == TxRole::Remote || In[G][R])) {
+            FirstExpect = Group[G];
             break;
           }
         SourceLocation Loc = Ops[FirstExpect].Loc;
@@ -1110,14 +1226,48 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         diag(SM.getFileLoc(Cluster->From), "the cluster has %0 CTAs: %1",
              DiagnosticIDs::Note)
             << std::to_string(Ctas) << Cluster->How;
-        for (const Arrival &A : Multicasts)
-          diag(Ops[A.Op].Loc,
-               "this multicast from CTA %0 (mask 0x%1) delivers %2 bytes to "
-               "'%3' in CTA %4",
-               DiagnosticIDs::Note)
-              << std::to_string(A.From) << llvm::utohexstr(A.Mask)
-              << std::to_string(DeliveredBy(Ops[A.Op]).value_or(0)) << Name
-              << std::to_string(R);
+        for (const Arrival &A : Arrivals) {
+          const TxOp &T = Ops[A.Op];
+          if (!A.Remote)
+            diag(T.Loc,
+                 "this multicast from CTA %0 (mask 0x%1) delivers %2 bytes to "
+                 "'%3' in CTA %4",
+                 DiagnosticIDs::Note)
+                << std::to_string(A.From) << llvm::utohexstr(A.Mask)
+                << std::to_string(DeliveredBy(T).value_or(0)) << Name
+                << std::to_string(R);
+          else if (std::holds_alternative<ExpectTx>(T.Op))
+            diag(T.Loc,
+                 "this expect-tx in CTA %0 counts on '%1' of CTA %2: mapa "
+                 "names that CTA's barrier",
+                 DiagnosticIDs::Note)
+                << std::to_string(A.From) << Name << std::to_string(R);
+          else
+            diag(T.Loc,
+                 "this copy in CTA %0 delivers %1 bytes to '%2' of CTA %3: "
+                 "mapa names that CTA's barrier",
+                 DiagnosticIDs::Note)
+                << std::to_string(A.From)
+                << std::to_string(DeliveredBy(T).value_or(0)) << Name
+                << std::to_string(R);
+        }
+        for (unsigned G = 0; G < Group.size(); ++G) {
+          if (Issuers[G] == 1)
+            continue;
+          const TxOp &T = Ops[Group[G]];
+          if (Block.exact())
+            diag(T.Loc,
+                 "issued by %0 threads of each CTA's block of %1 threads, "
+                 "each counting its bytes (MBAR-TX-ISSUERS)",
+                 DiagnosticIDs::Note)
+                << Issuers[G] << Block.Max;
+          else
+            diag(T.Loc,
+                 "issued by %0 threads of each CTA, each counting its bytes "
+                 "(MBAR-TX-ISSUERS)",
+                 DiagnosticIDs::Note)
+                << Issuers[G];
+        }
         diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
       }
       Folder->enterContext(nullptr);
@@ -1218,9 +1368,12 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
               !Guards->threadOnly(If->getCond()))
             Issuers.clear();
       const bool Counted = !Issuers.empty();
+      // Multicasts and ops on a peer's barrier are counted CTA by CTA of
+      // the cluster (ClusterPhase): the reasons below that it answers.
       bool HasExpect = false, HasCopy = false, HasMulticast = false;
       for (unsigned I : Group)
-        HasMulticast |= Ops[I].Role == TxRole::Multicast;
+        HasMulticast |= Ops[I].Role == TxRole::Multicast ||
+                        Ops[I].Role == TxRole::Remote;
       for (unsigned I : Group) {
         const TxOp &T = Ops[I];
         if (T.Role == TxRole::Unknown)
@@ -1228,6 +1381,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
               "a tensor, multicast, reduce or predicated op completes on it");
         if (T.Role == TxRole::Multicast)
           Unsure("a multicast completes on it", true);
+        if (T.Role == TxRole::Remote)
+          Unsure("an op on it names a peer CTA's barrier (mapa)", true);
         if (T.Place.Unclear)
           Unsure("control flow the model does not follow");
         HasExpect |= T.Role == TxRole::Expect;
@@ -1244,7 +1399,11 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         if (!Counted && T.Place.Branches != Ops[Group.front()].Place.Branches)
           Unsure("ops under different guards", HasMulticast);
       }
-      if (!HasExpect)
+      const bool HasRemoteExpect = llvm::any_of(Group, [&](unsigned I) {
+        return Ops[I].Role == TxRole::Remote &&
+               std::holds_alternative<ExpectTx>(Ops[I].Op);
+      });
+      if (!HasExpect && !HasRemoteExpect)
         continue;
       if (!HasCopy)
         Unsure("no counted copy on it in the phase", HasMulticast);
@@ -1262,7 +1421,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             IdVars.insert(VD);
       }
       llvm::SmallPtrSet<const VarDecl *, 4> Tainted =
-          taintedBy(Id.Root, BodyRefs, PM, *Finder);
+          taintedBy(Id.Root, BodyRefs, PM, *Finder, *Peers);
       for (const DeclRefExpr *D : BodyRefs) {
         const auto *VD = dyn_cast<VarDecl>(D->getDecl());
         // Only the barrier's variables matter: asked before the walk up
@@ -1270,7 +1429,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         if (!VD || (!Tainted.count(VD) && !IdVars.count(VD)) ||
             !isWithin(PM, D, Region))
           continue;
-        if (Tainted.count(VD) && !isKnownUse(PM, D, OpSites, *Finder))
+        if (Tainted.count(VD) &&
+            !isKnownUse(PM, D, OpSites, *Finder, *Peers))
           Unsure("the barrier is passed to a function or stored");
         // A write of the root redirects a pointer read from it, unless it
         // is an op's own call (`pipe.expect(n)` on a non-const method).

@@ -10,6 +10,7 @@
 #include "api/DeviceOpsFinder.h"
 #include "api/MapLink.h"
 #include "api/ClusterRank.h"
+#include "api/PeerAddress.h"
 #include "api/ThreadGuards.h"
 #include "folding/ConstantFolder.h"
 
@@ -30,9 +31,10 @@ class SharedMatchers;
 /// of known size or a tensor load whose map is linked to its encode call: the
 /// expect-tx counts on one barrier in one phase region (the innermost loop
 /// body, or the function body) must add up to the bytes of the copies
-/// completing on it there. Silent wherever the model is unsure (multicast, CTA
-/// pairs, reductions, unknown sizes, the barrier passed to an unknown function,
-/// possible aliases, nested loops).
+/// completing on it there; in a known cluster, CTA by CTA of it (multicast,
+/// copies and expect-tx on a peer CTA's barrier through `mapa`). Silent
+/// wherever the model is unsure (reductions, unknown sizes or ranks, the
+/// barrier passed to an unknown function, possible aliases, nested loops).
 ///
 /// For the user-facing documentation see: docs/checks/tma-expect-tx.md
 class ExpectTxCheck : public ClangTidyCheck {
@@ -72,6 +74,8 @@ private:
   std::unique_ptr<ThreadGuards> Guards;
   /// Values that depend on the CTA's rank in its cluster (multicast).
   std::unique_ptr<ClusterRank> Ranks;
+  /// Barrier addresses mapped to a peer CTA (`mapa`).
+  std::unique_ptr<PeerAddresses> Peers;
   /// (location, message) pairs already reported in this translation unit.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
   /// The references under a function body (ExpectTxCheck.cpp's

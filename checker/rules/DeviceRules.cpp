@@ -209,8 +209,8 @@ checkMbarTxClusterBytes(const std::vector<Known> &Expected,
                 "expect-tx of " + bytes(N) + " on '" + Barrier + "' " + Where +
                     ", but no copy of the cluster completes on it there: its "
                     "phase never completes",
-                "send the bytes to this CTA (a multicast mask that includes "
-                "it), or expect none here");
+                "send the bytes to this CTA (a multicast mask or a mapa "
+                "rank that names it), or expect none here");
   return make("MBAR-TX-EQUALS-BYTES", DeviceParam::TxCount, N, M,
               Where + ", expect-tx of " + bytes(N) + " on '" + Barrier +
                   "' but the copies of the cluster completing on it in this "

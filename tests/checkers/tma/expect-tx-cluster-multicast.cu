@@ -108,7 +108,7 @@ maskMissesExpecter(const char *src) {
     expectTx(&bar, 2048);
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: expect-tx of 2048 bytes on 'bar' in CTA 1 of the cluster of 2, but no copy of the cluster completes on it there: its phase never completes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
     // CHECK-NOTES: :{{[0-9]+}}:17: note: the cluster has 2 CTAs: __cluster_dims__(2, 1, 1) of 'maskMissesExpecter'
-    // CHECK-NOTES: :[[@LINE-3]]:5: note: send the bytes to this CTA (a multicast mask that includes it), or expect none here
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: send the bytes to this CTA (a multicast mask or a mapa rank that names it), or expect none here
     if (rank == 0)
       loadMulticast(shared, src, &bar, 2048, 0x1);
   }
