@@ -93,6 +93,8 @@ struct TxOp {
   /// A Remote op: the rank of the CTA whose barrier it names (in the
   /// function that holds the op: the innermost frame's).
   const Expr *PeerRank = nullptr;
+  /// PeerRank is an expression of the checked body (not of a helper).
+  bool PeerRankHere = false;
   const CallExpr *via() const {
     return Frames.empty() ? nullptr : Frames.front().first;
   }
@@ -486,12 +488,16 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       Role = TxRole::Multicast;
     // The barrier an op names directly, mapped to a peer CTA (a helper's
     // op comes with its PeerRank from Expand).
+    // A helper's barrier parameter may get a mapped address from this body
+    // (`load(dst, map, peer(&bar, leader))`): its rank is this body's.
     const Expr *BarE = Via ? BarrierArg : Bar ? Bar->E : nullptr;
-    if (!Via && BarE && !std::holds_alternative<Wait>(Op) &&
+    bool RankHere = !Via;
+    if (!PeerRank && BarE && !std::holds_alternative<Wait>(Op) &&
         !std::holds_alternative<BarrierInit>(Op))
       if (auto P = Peers->peerOf(BarE)) {
         BarE = Finder->lookThrough(P->Local);
         PeerRank = P->Rank;
+        RankHere = true;
       }
     if (PeerRank) {
       // Counted per CTA of the cluster: an expect-tx, a DSMEM push or a
@@ -549,6 +555,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
            SM.getFileLoc(Via ? Via->getBeginLoc() : siteOf(Op).Loc),
            {Frames.begin(), Frames.end()}};
     T.PeerRank = Role == TxRole::Remote ? PeerRank : nullptr;
+    T.PeerRankHere = RankHere;
     Ops.push_back(std::move(T));
   };
   // The ops of a __device__ helper called at Call, seen at the call. An op
@@ -1119,8 +1126,22 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       OpValue V;
       V.E = V.Written = T.PeerRank;
       V.Present = true;
-      auto To = ValueIn(T, V, From);
+      std::optional<uint64_t> To;
+      if (!T.PeerRankHere) {
+        To = ValueIn(T, V, From);
+      } else if (Ranks->dependsOnRank(T.PeerRank)) {
+        if (auto X = Ranks->valueIn(T.PeerRank, From); X && *X >= 0)
+          To = static_cast<uint64_t>(*X);
+      } else {
+        To = foldOperand(V);
+      }
       if (!To || *To >= Ctas)
+        return std::nullopt;
+      // `.cta_group::2`: only the leader CTA of the issuer's pair, where
+      // the address and the pair's routing (tma-rules.md, INFERRED) agree.
+      if (const auto *C = std::get_if<TensorCopy>(&T.Op);
+          C && C->CtaGroup && *C->CtaGroup == 2 &&
+          *To != (From & ~uint64_t{1}))
         return std::nullopt;
       return *To;
     };

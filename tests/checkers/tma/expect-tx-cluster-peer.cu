@@ -230,11 +230,12 @@ rankOutsideCluster() {
 // of the tile, both completing on the leader CTA 0's barrier. The leader
 // must expect both halves.
 __device__ __forceinline__ void loadPair(void *dst, const CUtensorMap *map,
-                                         uint64_t *bar, int x, int y) {
+                                         uint64_t *bar, uint32_t to, int x,
+                                         int y) {
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
                "mbarrier::complete_tx::bytes.cta_group::2"
                " [%0], [%1, {%3, %4}], [%2];"
-               :: "r"(smem(dst)), "l"(map), "r"(peer(bar, 0)), "r"(x), "r"(y)
+               :: "r"(smem(dst)), "l"(map), "r"(peer(bar, to)), "r"(x), "r"(y)
                : "memory");
 }
 
@@ -252,7 +253,20 @@ pairLoad(const __grid_constant__ CUtensorMap map) {
   // CHECK-NOTES: :[[@LINE+3]]:5: note: this copy in CTA 1 delivers 8192 bytes to 'bar' of CTA 0: mapa names that CTA's barrier
   // CHECK-NOTES: :[[@LINE-5]]:5: note: expect 16384 bytes in CTA 0
   if (threadIdx.x == 0)
-    loadPair(tile, &map, &bar, 0, rank * 64);
+    loadPair(tile, &map, &bar, 0, 0, rank * 64);
+}
+
+// The odd CTA of the pair as the barrier's CTA: how the pair routes that
+// signal is not documented, silent.
+__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(128)
+pairLoadToOdd(const __grid_constant__ CUtensorMap map) {
+  __shared__ alignas(128) unsigned short tile[64 * 64];
+  __shared__ uint64_t bar;
+  const uint32_t rank = ctaRank();
+  if (rank == 1 && threadIdx.x == 0)
+    expectTx(&bar, 1000);
+  if (threadIdx.x == 0)
+    loadPair(tile, &map, &bar, 1, 0, rank * 64);
 }
 
 void runPair(unsigned short *ptr) {
@@ -268,6 +282,7 @@ void runPair(unsigned short *ptr) {
                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   pairLoad<8192><<<2, 128>>>(map);
   pairLoad<16384><<<2, 128>>>(map);
+  pairLoadToOdd<<<2, 128>>>(map);
 }
 
 void launchAll() {
