@@ -7,6 +7,7 @@
 #include "api/KernelModel.h"
 #include "api/BarrierPhases.h"
 #include "api/KernelEvents.h"
+#include "api/MapAddress.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -14,6 +15,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -65,6 +67,16 @@ const Expr *LocalAliases::initOf(const VarDecl *VD) {
     return VD->getInit();
   if (!T->isPointerType() && !T->isIntegerType())
     return nullptr;
+  return neverWritten(VD) ? VD->getInit() : nullptr;
+}
+
+bool LocalAliases::neverWritten(const VarDecl *VD) {
+  const llvm::DenseSet<const VarDecl *> *W = writtenIn(VD);
+  return W && !W->count(VD);
+}
+
+const llvm::DenseSet<const VarDecl *> *
+LocalAliases::writtenIn(const VarDecl *VD) {
   const auto *FD =
       dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
   if (!FD || !FD->getBody())
@@ -72,7 +84,7 @@ const Expr *LocalAliases::initOf(const VarDecl *VD) {
   auto [It, Inserted] = Written.try_emplace(FD);
   if (Inserted)
     collectWritten(FD->getBody(), It->second);
-  return It->second.count(VD) ? nullptr : VD->getInit();
+  return &It->second;
 }
 
 const VarDecl *sharedRoot(const Expr *E, bool &Whole,
@@ -750,6 +762,32 @@ private:
   /// TMAP-INFLIGHT-IMMUTABLE: a store into a `CUtensorMap` that a kernel
   /// pointer parameter points to (through subscripts, members, casts).
   void mapWrite(const Expr *Lhs, SourceLocation Loc) {
+    if (mapPartWrite(Lhs, Loc) || !holdsMap(Lhs->getType(), 0))
+      return;
+    // A whole map, or an object holding one, stored through a pointer
+    // the map's address names.
+    if (std::optional<MapAddress> A = mapAddress(Lhs))
+      mapEvent(EventKind::MapWrite, mapObjectAt(*A, Lhs), Loc);
+  }
+  /// A type that is, or holds, a `CUtensorMap`.
+  static bool holdsMap(QualType T, unsigned Depth) {
+    if (Depth > 4 || T.isNull())
+      return false;
+    if (const auto *AT = T->getAsArrayTypeUnsafe())
+      return holdsMap(AT->getElementType(), Depth + 1);
+    const auto *RD = T->getAsRecordDecl();
+    if (!RD || RD->isDependentType())
+      return false;
+    if (RD->getIdentifier() && RD->getName().starts_with("CUtensorMap"))
+      return true;
+    const RecordDecl *Def = RD->getDefinition();
+    return Def && llvm::any_of(Def->fields(), [&](const FieldDecl *F) {
+             return holdsMap(F->getType(), Depth + 1);
+           });
+  }
+  /// A store into (a part of) the map a `CUtensorMap *` parameter of the
+  /// kernel points to (through subscripts, members, casts).
+  bool mapPartWrite(const Expr *Lhs, SourceLocation Loc) {
     bool Derefs = false;
     const Expr *E = Lhs;
     while (E) {
@@ -759,14 +797,15 @@ private:
         if (const ParamBindings *B = bindings(); P && B)
           if (const Expr *Arg = B->lookup(P)) {
             if (!Derefs)
-              return; // the helper's own pointer, not the map
+              return true; // the helper's own pointer, not the map
             E = Arg;
             continue;
           }
         if (!Derefs || !P || !isTensorMapPointer(P->getType()))
-          return;
-        mapEvent(EventKind::MapWrite, mapObject(E), Loc);
-        return;
+          return false;
+        int Map = mapObject(E);
+        mapEvent(EventKind::MapWrite, Map, Loc);
+        return Map >= 0;
       }
       if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
         Derefs = true;
@@ -776,7 +815,7 @@ private:
         E = M->getBase();
       } else if (const auto *U = dyn_cast<UnaryOperator>(E)) {
         if (U->getOpcode() != UO_Deref && U->getOpcode() != UO_AddrOf)
-          return;
+          return false;
         Derefs |= U->getOpcode() == UO_Deref;
         E = U->getSubExpr();
       } else if (const auto *C = dyn_cast<CastExpr>(E)) {
@@ -785,9 +824,10 @@ private:
                  B && B->isAdditiveOp()) {
         E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
       } else {
-        return;
+        return false;
       }
     }
+    return false;
   }
   static bool isTensorMapPointer(QualType T) {
     if (!T->isPointerType())
@@ -885,12 +925,39 @@ private:
   /// (global memory); -1 for anything else.
   int mapObject(const OpValue &V) { return V.E ? mapObject(V.E) : -1; }
   int mapObject(const Expr *E) {
-    const auto *D = dyn_cast<DeclRefExpr>(bound(E)->IgnoreParenImpCasts());
-    const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
-    if (!P || !P->getType()->isPointerType() ||
-        P->getDeclContext() != Stack.front())
-      return -1;
-    return objectOf(P, "");
+    std::optional<MapAddress> A = mapAddress(E);
+    return A ? mapObjectAt(*A, bound(E)) : -1;
+  }
+  std::optional<MapAddress> mapAddress(const Expr *E) {
+    return Maps.of(E, Stack.front(), [this](const ParmVarDecl *P) {
+      const ParamBindings *B = bindings();
+      const Expr *Arg = B ? B->lookup(P) : nullptr;
+      return Arg ? Finder.lookThrough(Arg) : nullptr;
+    });
+  }
+  /// The map object at \p A, named after \p Spelt (the operand as the
+  /// kernel writes it) when it is first seen.
+  int mapObjectAt(const MapAddress &A, const Expr *Spelt) {
+    for (const auto &[Key, Id] : MapKeys)
+      if (Key == A)
+        return Id;
+    std::string Name = A.Root->getName().str();
+    if (A.Offset != 0)
+      Name += " + " + std::to_string(A.Offset) + " bytes";
+    if (Spelt) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      CharSourceRange R = CharSourceRange::getTokenRange(
+          Spelt->IgnoreParenImpCasts()->getSourceRange());
+      llvm::StringRef Text =
+          R.getBegin().isMacroID() || R.getEnd().isMacroID()
+              ? llvm::StringRef()
+              : Lexer::getSourceText(R, SM, Ctx.getLangOpts());
+      Text = Text.ltrim("&*").trim();
+      if (!Text.empty() && Text.size() <= 48 && !Text.contains('\n'))
+        Name = Text.str();
+    }
+    MapKeys.push_back({A, newObject(A.Root, std::move(Name))});
+    return MapKeys.back().second;
   }
 
   /// A copy into shared memory: what it writes and where it completes.
@@ -1495,6 +1562,8 @@ private:
   std::vector<int> BufferIds;
   std::vector<std::pair<llvm::FoldingSetNodeID, int>> BarrierKeys;
   std::vector<std::pair<const VarDecl *, std::string>> FamilyKeys;
+  std::vector<std::pair<MapAddress, int>> MapKeys;
+  MapAddresses Maps{Ctx, Aliases};
   /// Walking a helper, called (or constructed) in the body at ViaLoc.
   bool InHelper = false;
   /// Per helper being walked: its parameters' arguments.

@@ -93,8 +93,12 @@ class LocalAliases {
 public:
   /// The initialiser \p VD stands for, or null.
   const Expr *initOf(const VarDecl *VD);
+  /// Whether no use of the pointer or integer \p VD (a local or a
+  /// parameter) may write it.
+  bool neverWritten(const VarDecl *VD);
 
 private:
+  const llvm::DenseSet<const VarDecl *> *writtenIn(const VarDecl *VD);
   /// Per function: the pointer and integer locals that some use may write.
   llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const VarDecl *>> Written;
 };

@@ -635,8 +635,9 @@ std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq,
         },
         Path);
     // What lies between the copy and the write: a load completes only
-    // through a wait (any wait may pass its completion on), a store through
-    // a wait_group deep enough.
+    // through a wait (any mbarrier wait may pass its completion on; a
+    // wait_group, as kernels wait for a load's read of its map before
+    // rewriting it), a store through a wait_group deep enough.
     Verdict V;
     if (Cp.Kind == EventKind::Store) {
       scan(Seq, Path, V);
@@ -645,7 +646,8 @@ std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq,
         if (V.State == Verdict::Uncovered && unknown(Seq[J]))
           V.State = Verdict::Unknown;
         else if (V.State == Verdict::Uncovered &&
-                 Seq[J].Kind == EventKind::BarrierWait)
+                 (Seq[J].Kind == EventKind::BarrierWait ||
+                  Seq[J].Kind == EventKind::WaitGroup))
           V.State = Verdict::Covered;
     }
     if (W && V.State == Verdict::Uncovered)

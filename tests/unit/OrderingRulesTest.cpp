@@ -550,6 +550,10 @@ TEST(MapRewriteInFlight, LoadThenRewriteWithoutWait) {
   EXPECT_TRUE(mapRewriteInFlight({mapped(load(0, 1), 7),
                                   ev(K::BarrierWait, 5), mapWrite(7)})
                   .empty());
+  // A wait_group in between: kernels wait so for a load's read of its map.
+  EXPECT_TRUE(mapRewriteInFlight({mapped(load(0, 1), 7), ev(K::Commit),
+                                  waitRead(0), mapWrite(7)})
+                  .empty());
 }
 
 TEST(MapRewriteInFlight, StoreAgainstTheWaitDepth) {
