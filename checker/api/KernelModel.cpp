@@ -1324,14 +1324,20 @@ private:
       simple(EventKind::Opaque, C.getBeginLoc());
       return true;
     }
+    auto Emit = [&] {
+      std::size_t Before = Out.Events.size();
+      emit(E, C.getBeginLoc(), std::nullopt, Var);
+      if (Out.Events.size() > Before)
+        Out.Events.back().Operand = V.E;
+    };
     if (Arrives) {
       E.Kind = EventKind::BarrierUse;
       E.Role = ::tma::rules::ordering::UseRole::Arrive;
-      emit(E, C.getBeginLoc(), std::nullopt, Var);
+      Emit();
     }
     if (Waits) {
       E.Kind = EventKind::BarrierWait;
-      emit(E, C.getBeginLoc(), std::nullopt, Var);
+      Emit();
     }
     return true;
   }

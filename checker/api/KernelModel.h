@@ -62,6 +62,9 @@ struct KernelEvent {
   std::optional<DeviceOp> Op;
   /// The buffer or barrier variable the event names (Object >= 0).
   const VarDecl *Var = nullptr;
+  /// The barrier operand of an event read from a call that is no device
+  /// op (cuda::barrier's arrive and wait members): a known use of it.
+  const Expr *Operand = nullptr;
   /// The event lies in the kernel's own body, not in a helper.
   bool InBody = true;
 };

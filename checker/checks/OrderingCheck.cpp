@@ -617,8 +617,10 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
         break;
       }
       const KernelEvent &KE = K.Events[I];
-      if (!KE.Op)
+      if (!KE.Op) {
+        refsOrParamsTo(KE.Operand, Known);
         continue;
+      }
       // In a helper, the operand names the helper's parameter.
       if (const OpValue *V = barrierOperand(*KE.Op))
         refsOrParamsTo(V->Written ? V->Written : V->E, Known);
