@@ -664,6 +664,25 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
         Inner = Obj->IgnoreParenCasts();
       }
     }
+    // A local pointer (or reference) of the device function: what it was
+    // initialised with when nothing changes it later, or the one map that
+    // every assignment of it designates.
+    if (const VarDecl *Local = varOf(Inner);
+        Local && !isa<ParmVarDecl>(Local) && Local->hasLocalStorage() &&
+        !Local->hasAttr<CUDASharedAttr>()) {
+      const bool Ref = Local->getType()->isReferenceType();
+      if (!Ref && (Object || !Local->getType()->isPointerType()))
+        break;
+      if (Ref || Folder.isNeverWritten(Local)) {
+        if (!Local->getInit())
+          break;
+        E = Local->getInit();
+        Object = Ref;
+        continue;
+      }
+      It->second = reassignedMap(Local, Path, C);
+      return It->second;
+    }
     // A __constant__ map, set by the host with cudaMemcpyToSymbol. (A
     // __device__ map may also be written by device code: not followed.)
     if (const VarDecl *Var = varOf(Inner); Object && Var &&
@@ -723,6 +742,30 @@ std::optional<KnownMap> MapLinker::mapOf(const Expr *Map,
     C = C->Parent;
   }
   return std::nullopt;
+}
+
+std::optional<KnownMap> MapLinker::reassignedMap(const VarDecl *Local,
+                                                 PathRef Path,
+                                                 const CallContext *Context) {
+  std::optional<std::vector<const Expr *>> Sources =
+      Path.empty() ? Folder.assignmentsOf(Local) : std::nullopt;
+  if (!Sources)
+    return std::nullopt;
+  if (const Expr *Init = Local->getInit())
+    Sources->push_back(Init);
+  std::optional<KnownMap> One;
+  for (const Expr *S : *Sources) {
+    // A null pointer designates no map: a copy through it would fault.
+    if (S->IgnoreParenCasts()->isNullPointerConstant(
+            Ctx, Expr::NPC_ValueDependentIsNotNull))
+      continue;
+    std::optional<KnownMap> M = mapOf(S, Context);
+    if (!M || (One && (One->Link.Encode != M->Link.Encode ||
+                       One->Link.Context != M->Link.Context)))
+      return std::nullopt;
+    One = M;
+  }
+  return One;
 }
 
 std::optional<KnownMap> MapLinker::hostMapOf(const Expr *Map,

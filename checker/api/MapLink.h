@@ -7,7 +7,9 @@
 // The host-to-device map link: from the tensor-map operand of a device op,
 // through the kernel parameter and the launch that binds it, back to the
 // host encode call that wrote the map. It follows locals, globals,
-// `__constant__` maps set with cudaMemcpyToSymbol, device copies made with
+// `__constant__` maps set with cudaMemcpyToSymbol, device-side local
+// pointers and references (never written, or every assignment the same
+// map), device copies made with
 // cudaMemcpy, helpers that encode through an out-parameter, and functions
 // and lambdas that return a map, getters that return a part of their object
 // (device) and constructors that encode into a field (host), ThunderKittens'
@@ -111,6 +113,10 @@ private:
   /// \p Path inside the symbol.
   std::optional<LinkedMap> fromSymbol(const VarDecl *Var, PathRef Path,
                                       const CallExpr *&Copy);
+  /// The map that every non-null assignment of the device-side local
+  /// pointer \p Local designates (\p Path empty), in \p Context.
+  std::optional<KnownMap> reassignedMap(const VarDecl *Local, PathRef Path,
+                                        const CallContext *Context);
   /// The map at \p Path inside the object that the pointer \p E points to.
   std::optional<LinkedMap> fromPointer(const Expr *E, Place P, unsigned Depth,
                                        PathRef Path = {});

@@ -211,6 +211,25 @@ bool ConstantFolder::isNeverWritten(const VarDecl *VD) {
   return NeverWritten[VD] = !Written;
 }
 
+std::optional<std::vector<const Expr *>>
+ConstantFolder::assignmentsOf(const VarDecl *VD) {
+  const Stmt *Body = bodyOf(VD);
+  if (!Body)
+    return std::nullopt;
+  const ParentMap &PM = parentsOf(Body);
+  std::vector<const Expr *> Out;
+  for (const DeclRefExpr *Use : usesOf(VD)) {
+    if (!mayWrite(PM, Use))
+      continue;
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(PM.getParentIgnoreParens(Use));
+    if (!BO || BO->getOpcode() != BO_Assign ||
+        BO->getLHS()->IgnoreParens() != Use)
+      return std::nullopt;
+    Out.push_back(BO->getRHS());
+  }
+  return Out;
+}
+
 //===----------------------------------------------------------------------===//
 // Integers
 //===----------------------------------------------------------------------===//

@@ -207,6 +207,11 @@ public:
   /// address, its elements or fields) after its initialisation.
   bool isNeverWritten(const VarDecl *VD);
 
+  /// The right-hand sides of the plain assignments `VD = x` of the local
+  /// \p VD, when every use that may write it is one (no `++`, no address
+  /// taken); std::nullopt otherwise. Its initialiser is not among them.
+  std::optional<std::vector<const Expr *>> assignmentsOf(const VarDecl *VD);
+
   /// The value of the integer or enumeration expression \p E, converted to
   /// E's type, or std::nullopt when it is not provably constant.
   std::optional<FoldedInt> foldInt(const Expr *E);
