@@ -7,6 +7,7 @@
 #include "checks/BulkCopyCheck.h"
 #include "api/CudaTarget.h"
 #include "api/LaunchCluster.h"
+#include "api/TensorCopyFacts.h"
 #include "checks/SharedMatchers.h"
 #include "rules/ArchRules.h"
 #include "checks/Explain.h"
@@ -14,6 +15,7 @@
 #include "rules/DeviceRules.h"
 #include "rules/FormRules.h"
 #include "rules/SmemRules.h"
+#include "rules/TensorCopySite.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -55,7 +57,7 @@ void BulkCopyCheck::onEndOfTranslationUnit() {
   Buffers.reset();
   Finder.reset();
   Folder.reset();
-  Reported.clear();
+  Report.clear();
   Stubs.clear();
   PassToolkit.reset();
   AsmArchTarget.reset();
@@ -247,7 +249,7 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
         V ? Name + ": operand folded in " + std::to_string(Known) + " of " +
                 std::to_string(Contexts.size()) + " context(s)"
           : Name + ": no value operand";
-    if (Reported.insert({Loc.getRawEncoding(), Message}).second)
+    if (Report.record(Loc, Message))
       diag(Loc, "coverage: %0") << Message;
   }
   for (const CallContext *Context : Contexts) {
@@ -306,37 +308,12 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
   Folder->enterContext(nullptr);
 }
 
-/// PTX's spelling of a reduction operator; empty for None.
-static std::string reduceOpName(device::ReduceOp Op) {
-  switch (Op) {
-  case device::ReduceOp::None:
-    return "";
-  case device::ReduceOp::Add:
-    return "add";
-  case device::ReduceOp::Min:
-    return "min";
-  case device::ReduceOp::Max:
-    return "max";
-  case device::ReduceOp::Inc:
-    return "inc";
-  case device::ReduceOp::Dec:
-    return "dec";
-  case device::ReduceOp::And:
-    return "and";
-  case device::ReduceOp::Or:
-    return "or";
-  case device::ReduceOp::Xor:
-    return "xor";
-  }
-  return "";
-}
-
 void BulkCopyCheck::checkForm(const DeviceOp &Op, const std::string &OpName,
                               const SourceManager &SM) {
   SourceLocation Loc = SM.getFileLoc(siteOf(Op).Loc);
   auto Report = [&](const std::optional<DeviceViolation> &V) {
     if (V)
-      warnOnce(Loc, OpName + " " + V->Message + " (" + V->RuleId + ")", SM);
+      warnOnce(Loc, SiteReporter::message(OpName, " ", *V), SM);
   };
   if (const auto *B = std::get_if<BulkCopy>(&Op)) {
     // The wrappers do not name the type: their overloads enforce it.
@@ -435,7 +412,7 @@ void BulkCopyCheck::checkOperands(const DeviceOp &Op,
       Info.push_back(foldValue(V));
     if (auto V = ::tma::rules::checkTmaIm2colInfo(copyModeOf(T->Mode),
                                                   T->Dims, Info))
-      warnOnce(Loc, OpName + " " + V->Message + " (" + V->RuleId + ")", SM);
+      warnOnce(Loc, SiteReporter::message(OpName, " ", *V), SM);
     return;
   }
   // Stores and reductions: every coordinate non-negative.
@@ -453,43 +430,10 @@ void BulkCopyCheck::checkOperands(const DeviceOp &Op,
         if (A->Elems[I])
           if (auto V = ::tma::rules::checkTmaStoreNonneg(
                   I, asU64(A->Elems[I]->Value))) {
-            warnOnce(Loc, OpName + " " + V->Message + " (" + V->RuleId + ")",
+            warnOnce(Loc, SiteReporter::message(OpName, " ", *V),
                      SM);
             break;
           }
-}
-
-/// The rule model's name of a tensor copy's direction.
-static ::tma::rules::CopyDirection copyDirectionOf(device::TensorDirection D) {
-  switch (D) {
-  case device::TensorDirection::Load:
-    return ::tma::rules::CopyDirection::Load;
-  case device::TensorDirection::Store:
-    return ::tma::rules::CopyDirection::Store;
-  case device::TensorDirection::Reduce:
-    return ::tma::rules::CopyDirection::Reduce;
-  case device::TensorDirection::Prefetch:
-    return ::tma::rules::CopyDirection::Prefetch;
-  }
-  return ::tma::rules::CopyDirection::Load;
-}
-
-::tma::rules::Known BulkCopyCheck::firstCoordinate(const TensorCopy &T) {
-  if (!T.Coords.empty()) {
-    const OpValue &C = T.Coords.front();
-    if (C.Imm)
-      return C.Imm;
-    if (C.Written)
-      if (auto V = Folder->foldInt(C.Written))
-        return asU64(V->Value);
-    return std::nullopt;
-  }
-  if (T.CoordArray.Written)
-    if (auto A =
-            Folder->foldArray(T.CoordArray.Written, T.CoordArray.Written, 1);
-        A && !A->Elems.empty() && A->Elems.front())
-      return asU64(A->Elems.front()->Value);
-  return std::nullopt;
 }
 
 bool BulkCopyCheck::feasible() {
@@ -503,25 +447,7 @@ bool BulkCopyCheck::feasible() {
 
 bool BulkCopyCheck::warnOnce(SourceLocation Loc, const std::string &Message,
                              const SourceManager &SM) {
-  if (Loc.isInvalid() || SM.isInSystemHeader(Loc) || !Rules.allows(Message) ||
-      Reported.count({Loc.getRawEncoding(), Message}) || !feasible())
-    return false;
-  Reported.insert({Loc.getRawEncoding(), Message});
-  diag(Loc, "%0") << Message;
-  return true;
-}
-
-/// The element size of a static `__shared__` array (or scalar) of a
-/// builtin arithmetic type; unknown for extern pools, whose declared type is
-/// often only storage, and for class types (vector types, __half).
-static ::tma::rules::Known elementBytesOf(const SharedBuffer &B) {
-  if (B.Extern)
-    return std::nullopt;
-  const ASTContext &Ctx = B.Var->getASTContext();
-  QualType T = Ctx.getBaseElementType(B.Var->getType());
-  if (T->isDependentType() || !T->isArithmeticType() || T->isBooleanType())
-    return std::nullopt;
-  return static_cast<std::uint64_t>(Ctx.getTypeSizeInChars(T).getQuantity());
+  return Report.warnOnce(Loc, Message, SM);
 }
 
 void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
@@ -540,74 +466,29 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
                        "(none of this translation unit reaches it through a "
                        "kernel launch or cudaMemcpyToSymbol): map rules stay "
                        "silent";
-    if (Loc.isValid() && !SM.isInSystemHeader(Loc) &&
-        !Reported.count({Loc.getRawEncoding(), "explain: " + Text}) &&
-        feasible() &&
-        Reported.insert({Loc.getRawEncoding(), "explain: " + Text}).second)
+    if (Report.firstTime(Loc, "explain: " + Text, SM))
       diag(Loc, "explain: %0") << Text;
   }
   if (!Map)
     return;
-  ::tma::rules::CopyMode Mode = copyModeOf(T.Mode);
-  const ::tma::rules::MapDescriptor &D = Map->Desc;
-  const CallExpr *Encode = Map->Link.Encode;
-  // A wrong mode makes the other comparisons meaningless: report the mode.
-  if (auto V =
-          ::tma::rules::checkTmaModeMatchesMap(Mode, D.Encoder, D.WideMode)) {
-    reportLinked(T, OpName, *V, Encode, *Map, Context, SM);
-    return;
-  }
-  if (T.Dims)
-    if (auto V = ::tma::rules::checkTmaDimEqRank(T.Dims, D.Rank, Mode))
-      reportLinked(T, OpName, *V, Encode->getArg(2), *Map, Context, SM);
-  // Packed sub-byte maps: the direction, and the first coordinate.
-  ::tma::rules::CopyDirection Dir = copyDirectionOf(T.Direction);
-  if (auto V = ::tma::rules::checkTmaPackedDirection(D.DataType, Dir))
-    reportLinked(T, OpName, *V, Encode->getArg(1), *Map, Context, SM);
-  if (auto V = ::tma::rules::checkTmaPackedCoord0(D.DataType, Dir,
-                                                  firstCoordinate(T)))
-    reportLinked(T, OpName, *V, Encode->getArg(1), *Map, Context, SM);
-  if (auto V = ::tma::rules::checkTmaStoreCoordAlign(D.DataType, Mode, Dir,
-                                                     firstCoordinate(T)))
-    reportLinked(T, OpName, *V, Encode->getArg(1), *Map, Context, SM);
-  bool Upper = false;
-  if (auto V = ::tma::rules::checkTmaStoreIm2colCorners(D, Mode, Dir, Upper))
-    reportLinked(T, OpName, *V, Encode->getArg(Upper ? 7 : 6), *Map, Context,
-                 SM);
-  if (auto V = ::tma::rules::checkTmaGather4(D, Mode))
-    reportLinked(T, OpName, *V, Map->BoxArg ? Map->BoxArg : Encode, *Map,
-                 Context, SM);
-  if (T.Direction == device::TensorDirection::Reduce)
-    if (auto V = ::tma::rules::checkTmaReduceOpType(D.DataType,
-                                                    reduceOpName(T.Reduce)))
-      reportLinked(T, OpName, *V, Encode->getArg(1), *Map, Context, SM);
-  // The shared-memory box against the map's swizzle and box size.
-  auto Buffer = Buffers->resolve(T.Smem);
-  if (!Buffer)
-    return;
-  if (auto V = ::tma::rules::checkTmaSmemElemType(D.DataType,
-                                                  elementBytesOf(*Buffer)))
-    reportLinked(T, OpName, *V, Encode->getArg(1), *Map, Context, SM,
-                 &*Buffer);
-  if (D.Encoder == ::tma::rules::MapEncoder::Tiled)
-    if (auto V = ::tma::rules::checkTmaSmemAlignSwizzle(addressAlignOf(*Buffer),
-                                                        D.Swizzle))
-      reportLinked(T, OpName, *V, Encode->getArg(9), *Map, Context, SM,
-                   &*Buffer);
-  if (T.Direction == device::TensorDirection::Load)
-    if (auto V = ::tma::rules::checkTmaSmemFootprint(
-            Buffer->BytesToEnd, ::tma::rules::tensorCopyBytes(D, Mode)))
-      reportLinked(T, OpName, *V, Map->BoxArg, *Map, Context, SM, &*Buffer);
+  // Facts, then rules, then report: the site's record once, every violation
+  // of it, each reported at the fact it names.
+  LinkedCopySite Site = linkedCopySite(T, *Map, *Folder, *Buffers);
+  for (const ::tma::rules::LinkedCopyViolation &V :
+       ::tma::rules::checkLinkedTensorCopy(Site.Facts))
+    reportLinked(T, OpName, V, *Map, Context, SM,
+                 V.AboutBuffer && Site.Buffer ? &*Site.Buffer : nullptr);
 }
 
 void BulkCopyCheck::reportLinked(const TensorCopy &T, const std::string &OpName,
-                                 const DeviceViolation &V, const Expr *About,
+                                 const ::tma::rules::LinkedCopyViolation &LV,
                                  const KnownMap &Map,
                                  const CallContext *Context,
                                  const SourceManager &SM,
                                  const SharedBuffer *Buffer) {
+  const DeviceViolation &V = LV.Violation;
   SourceLocation Loc = SM.getFileLoc(T.Loc);
-  if (!warnOnce(Loc, OpName + ": " + V.Message + " (" + V.RuleId + ")", SM))
+  if (!warnOnce(Loc, SiteReporter::message(OpName, ": ", V), SM))
     return;
   if (Buffer) {
     diag(SM.getFileLoc(Buffer->Var->getLocation()),
@@ -618,6 +499,7 @@ void BulkCopyCheck::reportLinked(const TensorCopy &T, const std::string &OpName,
     noteBufferCall(*this, bufferCall(*Folder, Buffer->Var, Context, SM),
                    Buffer->Var, OpName, Loc, SM);
   }
+  const Expr *About = encodeOperand(Map, LV.MapOperand);
   SourceLocation AboutLoc = SM.getFileLoc(About->getBeginLoc());
   diag(AboutLoc, "the tensor map is encoded here", DiagnosticIDs::Note);
   // The calls that bound the operand, when it came through parameters.
@@ -628,7 +510,7 @@ void BulkCopyCheck::reportLinked(const TensorCopy &T, const std::string &OpName,
     noteBindings(*this, *Folder, Value->From.Through, AboutLoc, SM, Context);
   noteHandoff(*this, Map, SM);
   if (!V.Suggestion.empty())
-    diag(Loc, "%0", DiagnosticIDs::Note) << V.Suggestion;
+    Report.note(Loc, V.Suggestion);
 }
 
 /// The shared::cta operand of a bulk or tensor copy: the destination of
@@ -718,10 +600,7 @@ void BulkCopyCheck::checkGlobalAlign(
   const Expr *Arg = forwardedFrom(V->E, Outer);
   SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
   if (SM.isInSystemHeader(Loc) ||
-      !warnOnce(Loc,
-                OpName + " " + Violation->Message + " (" + Violation->RuleId +
-                    ")",
-                SM))
+      !warnOnce(Loc, SiteReporter::message(OpName, " ", *Violation), SM))
     return;
   std::string Offset = std::to_string(A->Offset) +
                        (A->Offset == 1 || A->Offset == -1 ? " byte" : " bytes");
@@ -742,11 +621,8 @@ void BulkCopyCheck::checkGlobalAlign(
           << std::to_string(A->BaseAlign);
   }
   noteBindings(*this, *Folder, A->Through, Loc, SM, Context);
-  SourceLocation OpLoc = SM.getFileLoc(OpSiteLoc);
-  if (Arg != V->E && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))
-    diag(OpLoc, "passed to %0 of %1 here", DiagnosticIDs::Note)
-        << What << OpName;
-  diag(Loc, "%0", DiagnosticIDs::Note) << Violation->Suggestion;
+  Report.notePassedTo(Arg != V->E, OpSiteLoc, Loc, What, OpName, SM);
+  Report.note(Loc, Violation->Suggestion);
 }
 
 /// The state space of the variable \p VD when it is not shared memory.
@@ -848,20 +724,14 @@ void BulkCopyCheck::checkBarrierSpace(const OpSite &Site, const OpValue &V,
   if (!Violation || !Object)
     return;
   SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
-  if (!warnOnce(Loc,
-                OpName + " " + Violation->Message + " (" + Violation->RuleId +
-                    ")",
-                SM))
+  if (!warnOnce(Loc, SiteReporter::message(OpName, " ", *Violation), SM))
     return;
   diag(SM.getFileLoc(Object->getLocation()), "%0 is declared here",
        DiagnosticIDs::Note)
       << Object;
-  SourceLocation OpLoc = SM.getFileLoc(Site.Loc);
-  if (Arg != V.E && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))
-    diag(OpLoc, "passed to the mbarrier operand of %0 here",
-         DiagnosticIDs::Note)
-        << OpName;
-  diag(Loc, "%0", DiagnosticIDs::Note) << Violation->Suggestion;
+  Report.notePassedTo(Arg != V.E, Site.Loc, Loc, "the mbarrier operand",
+                      OpName, SM);
+  Report.note(Loc, Violation->Suggestion);
 }
 
 /// What is certain about the start of \p B, for a note.
@@ -914,9 +784,7 @@ void BulkCopyCheck::checkSmemAlign(
   const CallContext *Outer = Context;
   const Expr *Arg = forwardedFrom(V.E, Outer);
   SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
-  if (!warnOnce(Loc,
-                OpName + Stage + " " + Violation->Message + " (" +
-                    Violation->RuleId + ")",
+  if (!warnOnce(Loc, SiteReporter::message(OpName + Stage, " ", *Violation),
                 SM))
     return;
   SourceLocation VarLoc = SM.getFileLoc(B->Var->getLocation());
@@ -930,12 +798,10 @@ void BulkCopyCheck::checkSmemAlign(
                               : "%0; the address is %1 bytes into it",
          DiagnosticIDs::Note)
         << startNote(*B) << std::to_string(B->Offset.value_or(0));
-  SourceLocation OpLoc = SM.getFileLoc(Site.Loc);
-  if (Arg != V.E && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))
-    diag(OpLoc, "passed to the shared-memory address of %0 here",
-         DiagnosticIDs::Note)
-        << OpName;
-  else if (Arg == V.E)
+  const bool Forwarded = Arg != V.E;
+  Report.notePassedTo(Forwarded, Site.Loc, Loc, "the shared-memory address",
+                      OpName, SM);
+  if (!Forwarded)
     noteBufferCall(*this, bufferCall(*Folder, B->Var, Context, SM), B->Var,
                    OpName, Loc, SM);
   // An extern pool's start or a rounded address is not the declaration's to
@@ -951,12 +817,8 @@ void BulkCopyCheck::checkSmemAlign(
                                ? "keep the offset into it a multiple of " +
                                      std::to_string(Needed) + " bytes"
                                : Violation->Suggestion;
-  diag(Loc, "%0", DiagnosticIDs::Note) << Suggestion;
-  if (Arg == V.E && CurrentFn && CurrentFn->isTemplateInstantiation() &&
-      CurrentFn->getPointOfInstantiation().isValid())
-    diag(SM.getFileLoc(CurrentFn->getPointOfInstantiation()),
-         "in instantiation of %0 requested here", DiagnosticIDs::Note)
-        << CurrentFn;
+  Report.note(Loc, Suggestion);
+  Report.noteInstantiation(Forwarded, CurrentFn, SM);
 }
 
 template <typename RuleFn>
@@ -985,43 +847,21 @@ void BulkCopyCheck::checkValue(const OpSite &Site, const OpValue &V,
   const CallContext *Outer = Context;
   const Expr *Arg = V.Written ? forwardedFrom(V.Written, Outer) : nullptr;
   SourceLocation Loc = SM.getFileLoc(Arg ? Arg->getBeginLoc() : Site.Loc);
-  if (!warnOnce(Loc,
-                OpName + " " + Violation->Message + " (" + Violation->RuleId +
-                    ")",
-                SM))
+  if (!warnOnce(Loc, SiteReporter::message(OpName, " ", *Violation), SM))
     return;
   const char *Param = ::tma::rules::deviceParamName(Violation->Parameter);
-
-  // Where the value came from, when not from the reported expression.
-  if (Folded && Folded->From.Range.isValid()) {
-    SourceLocation L = SM.getFileLoc(Folded->From.Range.getBegin());
-    if (L != Loc && !SM.isInSystemHeader(L))
-      diag(L, "%0 = %1 comes from here", DiagnosticIDs::Note)
-          << Param << toString(Folded->Value, 10);
-  }
-  // The calls that bound the parameters the value was read through,
-  // innermost first.
+  // Where the value came from and the calls that bound it.
   if (Folded)
-    noteBindings(*this, *Folder, Folded->From.Through, Loc, SM, Context);
-
+    Report.noteOrigin(*Folded, Param, Loc, *Folder, Context, SM);
   if (ExtraNote && ExtraNote->first.isValid() &&
       !SM.isInSystemHeader(SM.getFileLoc(ExtraNote->first)))
-    diag(SM.getFileLoc(ExtraNote->first), "%0", DiagnosticIDs::Note)
-        << ExtraNote->second;
-  // A value reported at a caller: the op that receives it.
-  SourceLocation OpLoc = SM.getFileLoc(Site.Loc);
-  if (Arg != V.Written && OpLoc != Loc && !SM.isInSystemHeader(OpLoc))
-    diag(OpLoc, "passed to the %0 of %1 here", DiagnosticIDs::Note)
-        << Param << OpName;
+    Report.note(SM.getFileLoc(ExtraNote->first), ExtraNote->second);
+  const bool Forwarded = Arg != V.Written;
+  Report.notePassedTo(Forwarded, Site.Loc, Loc, std::string("the ") + Param,
+                      OpName, SM);
   if (!Violation->Suggestion.empty())
-    diag(Loc, "%0", DiagnosticIDs::Note) << Violation->Suggestion;
-  // A value of a template instantiation: which one. A forwarded operand is
-  // reported at the caller, where the instantiation says nothing more.
-  if (Arg == V.Written && CurrentFn && CurrentFn->isTemplateInstantiation() &&
-      CurrentFn->getPointOfInstantiation().isValid())
-    diag(SM.getFileLoc(CurrentFn->getPointOfInstantiation()),
-         "in instantiation of %0 requested here", DiagnosticIDs::Note)
-        << CurrentFn;
+    Report.note(Loc, Violation->Suggestion);
+  Report.noteInstantiation(Forwarded, CurrentFn, SM);
 }
 
 } // namespace clang::tidy::tma

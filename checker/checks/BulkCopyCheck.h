@@ -16,6 +16,8 @@
 #include "rules/PtxIsaRules.h"
 
 #include "checks/RuleFilter.h"
+#include "checks/SiteReporter.h"
+#include "rules/TensorCopySite.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
@@ -57,10 +59,11 @@ private:
   std::shared_ptr<SharedMatchers> Shared;
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
+  /// Every diagnostic goes through it (checks/SiteReporter.h); it asks
+  /// feasible() before it warns.
+  SiteReporter Report{*this, Rules, [this] { return feasible(); }};
   void checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                const ast_matchers::MatchFinder::MatchResult &Result);
-  /// The first coordinate of \p T in the current context.
-  ::tma::rules::Known firstCoordinate(const TensorCopy &T);
   /// \p V folded in the current context.
   ::tma::rules::Known foldValue(const OpValue &V);
   /// The rules of one op's own form, checked once (no value needed):
@@ -89,14 +92,15 @@ private:
   };
   /// The context being checked (Site null: none, everything may report).
   PendingRun Pending;
-  /// TMA-MODE-MATCHES-MAP and TMA-DIM-EQ-RANK against the map that
-  /// \p Context's launch passes.
+  /// The rules of a tensor copy against the map that \p Context's launch
+  /// passes (rules/TensorCopySite.h), on the site's facts
+  /// (api/TensorCopyFacts.h).
   void checkLinkedMap(const TensorCopy &T, const std::string &OpName,
                       const CallContext *Context, const SourceManager &SM);
-  /// Reports a rule broken against a linked map, with notes at \p About (an
-  /// operand of the encode call), the map's hand-off and \p Buffer.
+  /// Reports a rule broken against a linked map, with notes at the encode
+  /// operand the violation names, the map's hand-off and \p Buffer.
   void reportLinked(const TensorCopy &T, const std::string &OpName,
-                    const ::tma::rules::DeviceViolation &V, const Expr *About,
+                    const ::tma::rules::LinkedCopyViolation &V,
                     const KnownMap &Map, const CallContext *Context,
                     const SourceManager &SM,
                     const SharedBuffer *Buffer = nullptr);
@@ -202,9 +206,6 @@ private:
   std::optional<std::pair<SourceLocation, std::string>> ExtraNote;
   /// The function whose op is being checked.
   const FunctionDecl *CurrentFn = nullptr;
-  /// (location, message) pairs already reported in this translation unit:
-  /// template instantiations and contexts repeat the same op.
-  std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
 };
 
 } // namespace clang::tidy::tma

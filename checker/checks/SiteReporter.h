@@ -1,0 +1,104 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one place where a check turns the rule model's violations into
+// diagnostics: a warning once per (location, message) and translation unit,
+// through DisabledRules, outside system headers and only where the site may
+// run; then the notes that map the facts a violation is about to the source
+// (where a folded value came from, the calls that bound it, the operand of
+// the op it was passed to, the instantiation, the encode operand of a
+// linked map) and the suggestion.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_CHECKS_SITEREPORTER_H
+#define TMA_TIDY_CHECKS_SITEREPORTER_H
+
+#include "api/MapLink.h"
+#include "checks/RuleFilter.h"
+#include "folding/ConstantFolder.h"
+#include "rules/DeviceRules.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/FunctionExtras.h"
+#include <set>
+#include <string>
+
+namespace clang::tidy::tma {
+
+class SiteReporter {
+public:
+  /// \p MayReport is asked once a warning would be emitted (and only then:
+  /// the feasibility of a call-site context folds every branch on the way
+  /// to the site); false keeps it silent.
+  SiteReporter(ClangTidyCheck &Check, const RuleFilter &Rules,
+               llvm::unique_function<bool()> MayReport)
+      : Check(Check), Rules(Rules), MayReport(std::move(MayReport)) {}
+
+  /// "OP<Sep>message (RULE-ID)": a device violation's warning text.
+  static std::string message(llvm::StringRef OpName, llvm::StringRef Sep,
+                             const ::tma::rules::DeviceViolation &V);
+
+  /// Warns \p Message at \p Loc once per translation unit, outside system
+  /// headers, when DisabledRules allows it and the site may run; false when
+  /// nothing was reported.
+  bool warnOnce(SourceLocation Loc, const std::string &Message,
+                const SourceManager &SM);
+
+  /// Whether \p Key (a remark, e.g. an ExplainDescriptors text) is new at
+  /// \p Loc and may be reported there; records it. No DisabledRules: a remark
+  /// names no rule.
+  bool firstTime(SourceLocation Loc, const std::string &Key,
+                 const SourceManager &SM);
+
+  /// Records \p Key at \p Loc; whether it was new. For reports that no
+  /// filter applies to (a debugging aid's).
+  bool record(SourceLocation Loc, const std::string &Key) {
+    return Reported.insert({Loc.getRawEncoding(), Key}).second;
+  }
+
+  /// A note "%0" with \p Text at \p Loc.
+  void note(SourceLocation Loc, llvm::StringRef Text);
+
+  /// Where the folded value \p Folded of operand \p Param came from, when
+  /// not from the reported expression at \p WarnLoc ("P = V comes from
+  /// here"), then the calls that bound the parameters it was read through,
+  /// innermost first. Leaves \p Folder in \p Context.
+  void noteOrigin(const FoldedInt &Folded, llvm::StringRef Param,
+                  SourceLocation WarnLoc, ConstantFolder &Folder,
+                  const CallContext *Context, const SourceManager &SM);
+
+  /// A value reported at a caller (\p Forwarded): the op at \p OpLoc that
+  /// receives it, "passed to <What> of OP here".
+  void notePassedTo(bool Forwarded, SourceLocation OpLoc,
+                    SourceLocation WarnLoc, llvm::StringRef What,
+                    llvm::StringRef OpName, const SourceManager &SM);
+
+  /// A value of a template instantiation \p Fn: which one (none for a
+  /// value reported at a caller, \p Forwarded, where it says nothing more).
+  void noteInstantiation(bool Forwarded, const FunctionDecl *Fn,
+                         const SourceManager &SM);
+
+  /// Forgets the translation unit's reports.
+  void clear() { Reported.clear(); }
+
+private:
+  ClangTidyCheck &Check;
+  const RuleFilter &Rules;
+  llvm::unique_function<bool()> MayReport;
+  /// (location, message) pairs already reported in this translation unit:
+  /// template instantiations and contexts repeat the same op.
+  std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
+};
+
+/// The operand of \p Map's encode call that holds the fact \p P (a driver
+/// parameter, as rules name it; Param::Encoder: the call itself; the box:
+/// the operand KnownMap keeps for notes), for notes on a linked map.
+const Expr *encodeOperand(const KnownMap &Map, ::tma::rules::Param P);
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_CHECKS_SITEREPORTER_H
