@@ -23,7 +23,10 @@
 namespace clang::tidy::tma {
 
 class SharedMatchers;
+namespace placement {
 class PlacementBodies;
+}
+using placement::PlacementBodies;
 
 /// What the pre-scan of a __device__ function (mayHoldSite) found, per
 /// declaration context (outside and inside a lambda) and per body.
