@@ -185,6 +185,44 @@ std::optional<unsigned> asmSharedReadOperand(llvm::StringRef Opcode,
   return std::nullopt;
 }
 
+llvm::SmallVector<unsigned, 2> mmaDescriptorOperands(llvm::StringRef Opcode,
+                                                     llvm::StringRef Operands) {
+  llvm::SmallVector<unsigned, 2> Out;
+  bool Wgmma = Opcode.starts_with("wgmma.mma_async");
+  // tcgen05.mma{.sp,.ws}.cta_group.kind: a and b come first in every form.
+  bool Umma =
+      Opcode == "tcgen05.mma" || Opcode.starts_with("tcgen05.mma.");
+  if (!Wgmma && !Umma)
+    return Out;
+  // The operands at the top level, braces and brackets kept whole.
+  llvm::SmallVector<llvm::StringRef, 6> Parts;
+  unsigned Nest = 0;
+  std::size_t Start = 0;
+  for (std::size_t I = 0; I < Operands.size() && Parts.size() < 3; ++I) {
+    char C = Operands[I];
+    if (C == '{' || C == '[')
+      ++Nest;
+    else if ((C == '}' || C == ']') && Nest)
+      --Nest;
+    else if (C == ',' && !Nest) {
+      Parts.push_back(Operands.slice(Start, I).trim());
+      Start = I + 1;
+    }
+  }
+  if (Parts.size() < 3)
+    Parts.push_back(Operands.drop_front(Start).trim());
+  if (Parts.size() < 3)
+    return Out;
+  // a (a register fragment or a tensor-memory address is no descriptor),
+  // then b.
+  for (llvm::StringRef P : {Parts[1], Parts[2]}) {
+    unsigned N = 0;
+    if (P.consume_front("%") && !P.consumeInteger(10, N) && P.empty())
+      Out.push_back(N);
+  }
+  return Out;
+}
+
 llvm::SmallVector<AsmLine, 4> asmLines(llvm::StringRef Text) {
   llvm::SmallVector<AsmLine, 4> Out;
   llvm::SmallVector<llvm::StringRef, 16> Lines;
@@ -212,6 +250,8 @@ llvm::SmallVector<AsmLine, 4> asmLines(llvm::StringRef Text) {
     } else if (auto Read = asmSharedReadOperand(Opcode, Operands)) {
       L.Kind = AsmLineKind::SharedRead;
       L.Address = Read;
+    } else if (!mmaDescriptorOperands(Opcode, Operands).empty()) {
+      L.Kind = AsmLineKind::MmaRead;
     } else if (Opcode.starts_with("cp.async.wait_group") ||
                Opcode.starts_with("cp.async.wait_all")) {
       L.Kind = AsmLineKind::CpAsyncWait;

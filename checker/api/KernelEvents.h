@@ -78,6 +78,14 @@ BarrierMember barrierMember(const CXXMethodDecl &MD);
 std::optional<unsigned> asmSharedReadOperand(llvm::StringRef Opcode,
                                              llvm::StringRef Operands);
 
+/// The asm operand numbers of the shared-memory matrix descriptors that an
+/// MMA instruction reads: `wgmma.mma_async {d..}, a, b, ...` (a unless it
+/// is a register fragment `{..}`), `tcgen05.mma [d], a, b, idesc, ...` (a
+/// unless it is a tensor-memory address `[..]`). Empty for any other
+/// instruction.
+llvm::SmallVector<unsigned, 2> mmaDescriptorOperands(llvm::StringRef Opcode,
+                                                     llvm::StringRef Operands);
+
 /// The `[%n]` memory operand of an instruction's operand list.
 std::optional<unsigned> memoryOperand(llvm::StringRef Operands);
 
@@ -88,6 +96,8 @@ enum class AsmLineKind {
   WaitGroup,   ///< cp.async.bulk.wait_group{.read} N
   SharedWrite, ///< stmatrix, st.shared: a generic store to shared memory
   SharedRead,  ///< ld.shared, ldmatrix (asmSharedReadOperand)
+  MmaRead,     ///< wgmma.mma_async, tcgen05.mma: shared-memory descriptors
+               ///< (mmaDescriptorOperands)
   CpAsyncWait, ///< cp.async.wait_group / wait_all: a wait on no barrier
   ThreadSync,  ///< bar.*, barrier.*
   Inval,       ///< mbarrier.inval
@@ -102,7 +112,7 @@ struct AsmLine {
   std::optional<unsigned> Address;
 };
 /// The instructions of \p Text that give the model something, in text
-/// order (those that give nothing, wgmma, mov, setmaxnreg, arithmetic, are
+/// order (those that give nothing, wgmma.fence, mov, setmaxnreg, arithmetic, are
 /// left out): a text for which it is empty shows no event but its ops.
 llvm::SmallVector<AsmLine, 4> asmLines(llvm::StringRef Text);
 

@@ -44,6 +44,16 @@ void collectWritten(const Stmt *S, llvm::DenseSet<const VarDecl *> &Out) {
       Out.insert(VD);
     return;
   }
+  if (const auto *A = dyn_cast<GCCAsmStmt>(S)) {
+    // An input operand is read, whether the target's constraint takes it
+    // as a value or (the host pass: "l" is no x86 register) an lvalue.
+    for (const Expr *O : A->outputs())
+      collectWritten(O, Out);
+    for (const Expr *In : A->inputs())
+      if (!isa<DeclRefExpr>(In->IgnoreParenImpCasts()))
+        collectWritten(In, Out);
+    return;
+  }
   if (const auto *L = dyn_cast<LambdaExpr>(S)) {
     // A capture by reference may write it in the lambda.
     for (const LambdaCapture &Cap : L->captures())
@@ -529,7 +539,8 @@ private:
         !Out.Seq.empty() && Out.G.nodeOf(Out.Seq.size() - 1) == Cur) {
       const Event &Last = Out.Seq.back();
       if (Last.Kind == E.Kind && Last.Object == E.Object &&
-          Last.Guarded == E.Guarded && Last.Threads == E.Threads)
+          Last.Mma == E.Mma && Last.Guarded == E.Guarded &&
+          Last.Threads == E.Threads)
         return;
     }
     KernelEvent K;
@@ -1191,6 +1202,105 @@ private:
     emit(E, Loc, std::nullopt, VD);
   }
 
+  /// The shared pointer the matrix descriptor \p E is built from: through
+  /// helper parameters, locals never written after their initialisation (a
+  /// descriptor object's later field writes advance its address within the
+  /// buffer it starts in), a descriptor object's conversion to its integer,
+  /// `|` and `+` with a part that is no address, and calls of helpers that
+  /// build it from a pointer parameter (descriptorParam); null when it is
+  /// none.
+  const Expr *descriptorPointer(const Expr *E) {
+    for (unsigned Steps = 0; E && Steps < 32; ++Steps) {
+      E = E->IgnoreParenCasts();
+      if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
+        E = M->getSubExpr();
+        continue;
+      }
+      if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
+        E = B->getSubExpr();
+        continue;
+      }
+      if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+        const CXXConstructorDecl *Ctor = C->getConstructor();
+        E = Ctor && Ctor->isCopyOrMoveConstructor() && C->getNumArgs() == 1
+                ? C->getArg(0)
+                : nullptr;
+        continue;
+      }
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+        E = isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl())
+                ? MC->getImplicitObjectArgument()
+                : nullptr;
+        continue;
+      }
+      if (const auto *M = dyn_cast<MemberExpr>(E)) {
+        // `desc.desc_`: the integer of a descriptor object.
+        E = !M->isArrow() && M->getType()->isIntegerType() &&
+                    M->getBase()->getType()->isRecordType()
+                ? M->getBase()
+                : nullptr;
+        continue;
+      }
+      if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+        const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+        if (const auto *P = dyn_cast_or_null<ParmVarDecl>(VD)) {
+          E = bindings() ? bindings()->lookup(P) : nullptr;
+          continue;
+        }
+        if (VD && VD->getType()->isRecordType() && VD->isLocalVarDecl() &&
+            !VD->isStaticLocal() && !VD->hasAttr<CUDASharedAttr>())
+          E = VD->getInit();
+        else
+          E = VD ? Aliases.initOf(VD) : nullptr;
+        continue;
+      }
+      if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+        if (B->getOpcode() != BO_Add && B->getOpcode() != BO_Or)
+          return nullptr;
+        const Expr *L = descriptorPointer(B->getLHS());
+        const Expr *R = descriptorPointer(B->getRHS());
+        return L && R ? nullptr : L ? L : R;
+      }
+      if (const auto *C = dyn_cast<CallExpr>(E)) {
+        if (const Expr *Arg = Finder.addressHelperArgument(*C))
+          return Arg;
+        const FunctionDecl *FD = C->getDirectCallee();
+        const FunctionDecl *Def = nullptr;
+        if (!FD || !FD->hasBody(Def) || !Def)
+          return nullptr;
+        std::optional<unsigned> I = Model.descriptorParam(Def);
+        unsigned Shift = isa<CXXOperatorCallExpr>(C) ? 1 : 0;
+        return I && *I + Shift < C->getNumArgs() ? C->getArg(*I + Shift)
+                                                  : nullptr;
+      }
+      return nullptr;
+    }
+    return nullptr;
+  }
+
+  /// `wgmma.mma_async` / `tcgen05.mma` reading the buffer that its
+  /// shared-memory descriptor operand %n describes (silent when the
+  /// descriptor's buffer is unknown).
+  void mmaRead(const GCCAsmStmt &S, unsigned Index, SourceLocation Loc) {
+    if (Index < S.getNumOutputs() ||
+        Index - S.getNumOutputs() >= S.getNumInputs())
+      return;
+    const Expr *Ptr =
+        descriptorPointer(S.getInputExpr(Index - S.getNumOutputs()));
+    bool Whole = false;
+    std::string Path;
+    const VarDecl *VD =
+        Ptr ? sharedRoot(Ptr, Whole, bindings(), &Path, false, &Aliases)
+            : nullptr;
+    if (!VD)
+      return;
+    Event E;
+    E.Kind = EventKind::GenericRead;
+    E.Mma = true;
+    E.Object = objectOf(VD, Path);
+    emit(E, Loc, std::nullopt, VD);
+  }
+
   void asmEvents(const GCCAsmStmt &S) {
     SourceLocation Loc = S.getAsmLoc();
     const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
@@ -1224,6 +1334,10 @@ private:
         break;
       case AsmLineKind::SharedRead:
         asmAccess(S, L.Address, EventKind::GenericRead, Loc);
+        break;
+      case AsmLineKind::MmaRead:
+        for (unsigned N : events::mmaDescriptorOperands(L.Opcode, L.Operands))
+          mmaRead(S, N, Loc);
         break;
       case AsmLineKind::CpAsyncWait:
         // cp.async copies (cuda::pipeline<thread_scope_thread>'s
@@ -1396,6 +1510,12 @@ private:
       bool Whole = false;
       SharedArg |= sharedRoot(Arg, Whole, bindings(), nullptr, false,
                               &Aliases) != nullptr;
+      // A matrix descriptor of a shared buffer (an MMA helper's operand).
+      if (!SharedArg && !Arg->getType()->isPointerType() &&
+          (Arg->getType()->isIntegerType() || Arg->getType()->isRecordType()))
+        if (const Expr *Ptr = descriptorPointer(Arg))
+          SharedArg = sharedRoot(Ptr, Whole, bindings(), nullptr, false,
+                                 &Aliases) != nullptr;
       MapArg = MapArg || namesMapPointer(Arg);
     }
     // A member of a barrier or pipeline object in shared memory: `this`
@@ -1784,6 +1904,44 @@ bool KernelModel::everyMember(const Expr *Index, std::uint64_t Members) {
       Work.push_back(Child);
   }
   return true;
+}
+
+std::optional<unsigned>
+KernelModel::descriptorParam(const FunctionDecl *Def) {
+  auto [It, Inserted] = DescParams.try_emplace(Def);
+  if (!Inserted)
+    return It->second;
+  QualType Ret = Def->getReturnType();
+  if (!Def->getBody() || Ret->isIncompleteType() ||
+      Ret->isDependentType() ||
+      !(Ret->isIntegerType() || Ret->isRecordType()) ||
+      Ctx.getTypeSize(Ret) != 64)
+    return std::nullopt;
+  std::optional<unsigned> Found;
+  bool Ambiguous = false;
+  llvm::SmallVector<const Stmt *, 32> Work{Def->getBody()};
+  while (!Work.empty() && !Ambiguous) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *C = dyn_cast<CallExpr>(S))
+      if (const Expr *Arg = Finder->addressHelperArgument(*C)) {
+        const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenCasts());
+        const auto *P =
+            Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+        if (!P || P->getDeclContext() != Def ||
+            !P->getType()->isPointerType() ||
+            (Found && *Found != P->getFunctionScopeIndex()))
+          Ambiguous = true;
+        else
+          Found = P->getFunctionScopeIndex();
+      }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  if (Ambiguous)
+    Found.reset();
+  return DescParams[Def] = Found;
 }
 
 bool KernelModel::showsNothing(const FunctionDecl *Def, unsigned Depth) {

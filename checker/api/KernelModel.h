@@ -155,6 +155,13 @@ public:
   /// depth. The model then neither builds the helper's CFG nor walks it.
   bool showsNothing(const FunctionDecl *Def, unsigned Depth);
 
+  /// For a helper that builds a shared-memory matrix descriptor from one
+  /// of its pointer parameters (its body converts that parameter, and no
+  /// other, with `__cvta_generic_to_shared` or an address helper, and it
+  /// returns an integer or a descriptor object): the parameter's index.
+  /// Memoised.
+  std::optional<unsigned> descriptorParam(const FunctionDecl *Def);
+
 private:
   using Chain = llvm::SmallVector<const FunctionDecl *, 8>;
   bool silent(const FunctionDecl *Def, unsigned Depth, Chain &Scan,
@@ -183,6 +190,7 @@ private:
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> Silent;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelSequence>> Memo;
   llvm::DenseMap<const FunctionDecl *, std::shared_ptr<BodyGraph>> Graphs;
+  llvm::DenseMap<const FunctionDecl *, std::optional<unsigned>> DescParams;
   /// Helpers that show no event unless given a shared buffer: walked once.
   llvm::DenseSet<const FunctionDecl *> QuietHelpers;
   LocalAliases Aliases;

@@ -449,8 +449,12 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     int B = K->Seq[I].Barrier;
     return B < 0 ? "its mbarrier" : "'" + K->Names[B] + "'";
   };
+  auto ReadWhat = [&](std::size_t I) -> std::string {
+    return K->Seq[I].Mma ? "the MMA (shared-memory descriptor) reads "
+                         : "generic load reads ";
+  };
   for (const ord::Finding &F : ord::loadWaitBeforeRead(K->Seq, K->G)) {
-    std::string Msg = "generic load reads " + Name(F.Second) + " while the " +
+    std::string Msg = ReadWhat(F.Second) + Name(F.Second) + " while the " +
                       LoadWhat(F.First) + " at line " +
                       Line(K->Events[F.First].Loc) + " may still write it: ";
     if (F.Wait)
@@ -464,6 +468,20 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     NoteOp(F.First, "the " + LoadWhat(F.First) + " into " + Name(F.First) +
                         " completes on " + BarrierName(F.First));
+  }
+
+  for (const ord::Finding &F : ord::loadWaitAcrossRoles(K->Seq, K->G)) {
+    std::string Msg = ReadWhat(F.Second) + Name(F.Second) +
+                      " that the " + LoadWhat(F.First) + " at line " +
+                      Line(K->Events[F.First].Loc) +
+                      " (in other threads' code) writes, with no wait on " +
+                      BarrierName(F.First) + " before it on this path "
+                      "(TMA-LOAD-WAIT-BEFORE-READ)";
+    if (!Warn(K->Events[F.Second].Loc, Msg))
+      continue;
+    NoteOp(F.First, "the " + LoadWhat(F.First) + " into " + Name(F.First) +
+                        " completes on " + BarrierName(F.First) +
+                        "; wait on it before reading");
   }
 
   for (const ord::Finding &F : ord::asyncWarFence(K->Seq, K->G)) {

@@ -115,8 +115,9 @@ void OrderingCheck::explainModel(const FunctionDecl &Kernel,
   for (std::size_t I = 0; I < K->Seq.size(); ++I) {
     const ord::Event &E = K->Seq[I];
     const KernelEvent &KE = K->Events[I];
-    std::string Msg = "model: event " + std::to_string(I) + ": " +
-                      kindName(E.Kind);
+    std::string Msg =
+        "model: event " + std::to_string(I) + ": " +
+        (E.Mma ? "MMA read (shared-memory descriptor)" : kindName(E.Kind));
     if (namesObject(E.Kind))
       Msg += E.Object < 0 ? " on an object the model cannot name"
                           : " on '" + K->Names[E.Object] + "'";

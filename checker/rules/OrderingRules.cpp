@@ -7,6 +7,7 @@
 #include "rules/OrderingRules.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace tma::rules::ordering {
 
@@ -100,9 +101,12 @@ std::optional<std::size_t> nextWrite(const Flow &G, std::size_t C, Pred IsWrite,
 /// searches of N events).
 class ByObject {
 public:
-  ByObject(const std::vector<Event> &Seq, EventKind K) {
+  /// \p GenericOnly: no MMA read (Event::Mma).
+  ByObject(const std::vector<Event> &Seq, EventKind K,
+           bool GenericOnly = false) {
     for (std::size_t J = 0; J < Seq.size(); ++J)
-      if (Seq[J].Kind == K && Seq[J].Object >= 0) {
+      if (Seq[J].Kind == K && Seq[J].Object >= 0 &&
+          !(GenericOnly && Seq[J].Mma)) {
         if (Of.size() <= static_cast<std::size_t>(Seq[J].Object))
           Of.resize(Seq[J].Object + 1);
         Of[Seq[J].Object].push_back(J);
@@ -337,6 +341,89 @@ std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
   return Out;
 }
 
+std::vector<Finding> loadWaitAcrossRoles(const std::vector<Event> &Seq,
+                                         const Flow &G) {
+  std::vector<Finding> Out;
+  ByObject Reads(Seq, EventKind::GenericRead);
+  ByObject Loads(Seq, EventKind::Load);
+  ByObject Writes(Seq, EventKind::GenericWrite);
+  // What may make the read wait: any barrier's wait (it may alias), a
+  // thread barrier (the producer may wait before it), an unknown.
+  std::vector<std::size_t> Orders;
+  for (std::size_t J = 0; J < Seq.size(); ++J) {
+    EventKind K = Seq[J].Kind;
+    if (K == EventKind::BarrierWait || K == EventKind::ThreadSync ||
+        unknown(Seq[J]))
+      Orders.push_back(J);
+  }
+  auto Silences = [&](std::size_t J, int Object) {
+    EventKind K = Seq[J].Kind;
+    return K == EventKind::BarrierWait || K == EventKind::ThreadSync ||
+           unknown(Seq[J]) || writes(Seq[J], Object);
+  };
+  // Per copy, computed on first need: what it reaches, what reaches it
+  // (round loops), and what comes before it in its pass.
+  struct Reach {
+    Flow::Set After, Before, Earlier;
+  };
+  std::vector<std::unique_ptr<Reach>> Of(Seq.size());
+  auto reach = [&](std::size_t L) -> const Reach & {
+    if (!Of[L])
+      Of[L] = std::make_unique<Reach>(Reach{G.search(L, true, true),
+                                            G.search(L, false, true),
+                                            G.search(L, false, false)});
+    return *Of[L];
+  };
+  std::vector<bool> Reported(Seq.size(), false);
+  for (std::size_t R = 0; R < Seq.size(); ++R) {
+    const Event &Rd = Seq[R];
+    if (Rd.Kind != EventKind::GenericRead || Rd.Object < 0 ||
+        Loads[Rd.Object].empty())
+      continue;
+    // A generic write of the buffer before it on every path gives it other
+    // data.
+    const auto &Ws = Writes[Rd.Object];
+    if (std::any_of(Ws.begin(), Ws.end(),
+                    [&](std::size_t W) { return G.dominates(W, R); }))
+      continue;
+    // Backwards in the innermost loop around the read, round its back
+    // edge: a wait there orders the read from the second pass on, and a
+    // wait under a guard (one lane) before a warp barrier the model does
+    // not see.
+    if (const Flow::Set *Loop = G.loopOf(R)) {
+      Flow::Set Before =
+          G.search(R, false, true,
+                   [&](std::size_t J) { return Silences(J, Rd.Object); },
+                   Loop);
+      bool Silent = false;
+      for (std::size_t J = 0; J < Seq.size() && !Silent; ++J)
+        Silent = Before[J] && Silences(J, Rd.Object);
+      if (Silent)
+        continue;
+    }
+    for (std::size_t L : Loads[Rd.Object]) {
+      if (Reported[L])
+        continue;
+      const Reach &RL = reach(L);
+      // A path between them: loadWaitBeforeRead's, or a read before the
+      // copy.
+      if (RL.After[R] || RL.Before[R])
+        continue;
+      // An ordering event before the read on every path that does not
+      // also come before the copy (which it cannot wait for); an unknown
+      // anywhere before the read.
+      if (std::any_of(Orders.begin(), Orders.end(), [&](std::size_t J) {
+            return G.dominates(J, R) && (unknown(Seq[J]) || !RL.Earlier[J]);
+          }))
+        continue;
+      Reported[L] = true;
+      Out.push_back({"TMA-LOAD-WAIT-BEFORE-READ", L, R, std::nullopt, 0});
+      break;
+    }
+  }
+  return Out;
+}
+
 static bool ordersWar(const Event &E) {
   switch (E.Kind) {
   case EventKind::BarrierUse:
@@ -358,7 +445,8 @@ static bool ordersWar(const Event &E) {
 std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq,
                                    const Flow &G) {
   std::vector<Finding> Out;
-  ByObject Reads(Seq, EventKind::GenericRead);
+  // An MMA's read orders with a later copy through the async proxy itself.
+  ByObject Reads(Seq, EventKind::GenericRead, /*GenericOnly=*/true);
   for (std::size_t L = 0; L < Seq.size(); ++L) {
     const Event &Ld = Seq[L];
     if (Ld.Kind != EventKind::Load || Ld.Object < 0)
@@ -367,7 +455,7 @@ std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq,
     if (Candidates.empty())
       continue;
     auto IsRead = [&](std::size_t J) {
-      return Seq[J].Kind == EventKind::GenericRead &&
+      return Seq[J].Kind == EventKind::GenericRead && !Seq[J].Mma &&
              Seq[J].Object == Ld.Object;
     };
     // Backwards from the copy: in the innermost loop around it (through
@@ -399,7 +487,7 @@ std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq,
 std::vector<Finding> asyncWarHandOff(const std::vector<Event> &Seq,
                                      const Flow &G) {
   std::vector<Finding> Out;
-  ByObject Reads(Seq, EventKind::GenericRead);
+  ByObject Reads(Seq, EventKind::GenericRead, /*GenericOnly=*/true);
   auto Fences = [&](std::size_t J) {
     EventKind K = Seq[J].Kind;
     return K == EventKind::ProxyFence || K == EventKind::ThreadSync ||

@@ -68,6 +68,11 @@ struct Event {
   bool WholeObject = false;
   /// Store: a tensor store or reduction (TMA-STORE-*), not a 1-D bulk copy.
   bool Tensor = false;
+  /// GenericRead: an MMA reads the buffer through a shared-memory
+  /// descriptor (wgmma.mma_async, tcgen05.mma): the async proxy reads it,
+  /// so it waits for a copy's barrier as a load does but needs no proxy
+  /// fence before a later copy into it (ASYNC-WAR-FENCE skips it).
+  bool Mma = false;
   /// WaitGroup: N; std::nullopt when it does not fold.
   std::optional<std::uint64_t> Depth;
   /// BarrierInit: the barrier is named without a varying index.
@@ -155,6 +160,16 @@ std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq, const Flow &G);
 /// is then set to it.
 std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
                                         const Flow &G);
+
+/// TMA-LOAD-WAIT-BEFORE-READ across roles: a read of a buffer that copies
+/// into it write in code with no path to or from the read (a producer
+/// branch; the read is a consumer's), where no mbarrier wait, thread
+/// barrier, unknown or generic write of the buffer comes before the read
+/// on every path from the kernel's entry, and none lies in the innermost
+/// loop around the read (a wait by one lane, then `__syncwarp`): the
+/// consumer reads the stage without waiting for its copy.
+std::vector<Finding> loadWaitAcrossRoles(const std::vector<Event> &Seq,
+                                         const Flow &G);
 
 /// ASYNC-WAR-FENCE (its blatant half): a copy into a buffer that generic
 /// loads read before it (earlier in the code, or later in the same loop
