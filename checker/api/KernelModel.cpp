@@ -680,7 +680,13 @@ private:
             U = Under[D];
           } else if (I.Edge >= 0) {
             U = Under[D] || !isLoop(I.Idom->getTerminatorStmt());
-            if (Sets[D])
+            const auto *For =
+                dyn_cast_or_null<ForStmt>(I.Idom->getTerminatorStmt());
+            // A thread-strided loop's body runs in the threads that reach
+            // it, each on its own elements.
+            if (For && I.Edge == 0 && Guards.threadStrided(*For))
+              S = Sets[D];
+            else if (Sets[D])
               if (auto C = edgeGuard(*I.Idom, I.Edge))
                 S = C->first.K == Cond::True
                         ? Sets[D]

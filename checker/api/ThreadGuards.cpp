@@ -459,6 +459,46 @@ bool ThreadGuards::threadOnly(const Expr *C) {
   return G && !hasUniformPart(*G);
 }
 
+bool ThreadGuards::threadStrided(const ForStmt &F) {
+  // The counter and its first value.
+  const VarDecl *V = nullptr;
+  const Expr *First = nullptr;
+  if (const auto *D = dyn_cast_or_null<DeclStmt>(F.getInit());
+      D && D->isSingleDecl()) {
+    V = dyn_cast<VarDecl>(D->getSingleDecl());
+    First = V ? V->getInit() : nullptr;
+  } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(F.getInit());
+             B && B->getOpcode() == BO_Assign) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts());
+    V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    First = B->getRHS();
+  }
+  if (!V || !First || !V->getType()->isIntegerType() ||
+      !threadExpr(First, nullptr, 0))
+    return false;
+  auto IsV = [V](const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return Ref && Ref->getDecl() == V;
+  };
+  const auto *C = dyn_cast_or_null<BinaryOperator>(F.getCond());
+  if (!C ||
+      (C->getOpcode() != BO_LT && C->getOpcode() != BO_LE &&
+       C->getOpcode() != BO_NE) ||
+      !IsV(C->getLHS()) || !uniform(C->getRHS()))
+    return false;
+  const auto *Inc = dyn_cast_or_null<BinaryOperator>(F.getInc());
+  if (!Inc)
+    return false;
+  if (Inc->getOpcode() == BO_AddAssign)
+    return IsV(Inc->getLHS()) && uniform(Inc->getRHS());
+  if (Inc->getOpcode() != BO_Assign || !IsV(Inc->getLHS()))
+    return false;
+  const auto *Sum = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParenImpCasts());
+  return Sum && Sum->getOpcode() == BO_Add &&
+         ((IsV(Sum->getLHS()) && uniform(Sum->getRHS())) ||
+          (IsV(Sum->getRHS()) && uniform(Sum->getLHS())));
+}
+
 bool ThreadGuards::uniform(const Expr *E, Resolver R) {
   return uniformImpl(E, R, 0);
 }

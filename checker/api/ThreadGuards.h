@@ -55,6 +55,12 @@ public:
   /// Whether \p E has one value in every thread of the block.
   bool uniform(const Expr *E, Resolver R = nullptr);
 
+  /// Whether \p F is a thread-strided loop, `for (int i = f(t); i < N; i
+  /// += S)` with f(t) a thread expression (threadIdx.x, a lane or a rank
+  /// derived from it) and N and S the same in every thread: its body runs
+  /// in every thread that reaches the loop (the threads share the work),
+  /// not in a subset chosen by the condition.
+  bool threadStrided(const ForStmt &F);
   /// Whether \p C is a condition on the thread alone: known, and with no
   /// part that is the same in every thread (such a part decides whether
   /// the guarded code runs at all, not in which threads).
