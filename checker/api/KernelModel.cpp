@@ -573,8 +573,15 @@ private:
     for (auto &[Key, Obj] : BarrierKeys)
       if (Key == Id.Key)
         return Obj;
+    // A barrier in a struct laid over a raw buffer (`sram.bar_empty[s]`
+    // with `sram` a cast of `sbuffer`) is named with the fields on the way
+    // (`sbuffer.bar_empty`), not as the buffer; a struct or barrier class
+    // variable keeps its own name.
+    const Type *T = Id.Root->getType()->getBaseElementTypeUnsafe();
     BarrierKeys.push_back(
-        {Id.Key, newObject(Id.Root, Id.Root->getName().str())});
+        {Id.Key, newObject(Id.Root, T->isRecordType()
+                                        ? Id.Root->getName().str()
+                                        : Id.Display)});
     return BarrierKeys.back().second;
   }
   int newObject(const VarDecl *VD, std::string Name) {

@@ -298,10 +298,14 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Finder)
     Finder = DeviceOpsFinder::forTranslationUnit(*Result.Context);
   const KernelSequence *K = Model->sequenceOf(Fn);
-  if (ExplainModel)
-    explainModel(*Fn, K, SM);
-  if (!K)
+  if (!K) {
+    if (ExplainModel)
+      explainModel(*Fn, K, SM);
     return;
+  }
+  // ExplainModel: why each rule stayed silent, recorded where it decides.
+  ord::Silences Silences;
+  ord::Silences *Why = ExplainModel ? &Silences : nullptr;
 
   auto Line = [&](SourceLocation L) {
     return std::to_string(SM.getPresumedLineNumber(SM.getFileLoc(L)));
@@ -332,7 +336,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
       diag(SM.getFileLoc(E.OpLoc), "issued here", DiagnosticIDs::Note);
   };
 
-  for (const ord::Finding &F : ord::fenceBeforeStore(K->Seq, K->G, K->Block)) {
+  for (const ord::Finding &F : ord::fenceBeforeStore(K->Seq, K->G, K->Block, Why)) {
     const KernelEvent &S = K->Events[F.Second];
     // A fence on the way that comes after the hand-off (every path from
     // the write to it passes a thread barrier).
@@ -364,8 +368,17 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                          "hands the buffer to the issuing thread");
   }
 
+  if (Why && !WaitBeforeExit)
+    for (std::size_t S = 0; S < K->Seq.size(); ++S)
+      if (K->Seq[S].Kind == ord::EventKind::Store)
+        Why->push_back({K->Seq[S].Tensor ? "TMA-STORE-WAIT"
+                                         : "BULK-S2G-WAIT-BEFORE-REUSE",
+                        S,
+                        "option WaitBeforeExit is off: a copy not waited for "
+                        "before the kernel exits is not reported",
+                        std::nullopt});
   for (const ord::Finding &F :
-       WaitBeforeExit ? ord::waitBeforeExit(K->Seq, K->G)
+       WaitBeforeExit ? ord::waitBeforeExit(K->Seq, K->G, Why)
                       : std::vector<ord::Finding>()) {
     std::string Msg = What(F.First) + " reads " + Name(F.First) +
                       " but the kernel can exit after it with no "
@@ -375,7 +388,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     Warn(K->Events[F.First].Loc, Msg);
   }
 
-  for (const ord::Finding &F : ord::waitBeforeReuse(K->Seq, K->G)) {
+  for (const ord::Finding &F : ord::waitBeforeReuse(K->Seq, K->G, Why)) {
     std::string Why;
     if (!F.Wait)
       Why = "no cp.async.bulk.wait_group.read in between covers its group";
@@ -411,7 +424,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
           << static_cast<unsigned>(F.Commits - 1);
   }
 
-  for (const ord::Finding &F : ord::initVisible(K->Seq, K->G, K->Block)) {
+  for (const ord::Finding &F : ord::initVisible(K->Seq, K->G, K->Block, Why)) {
     // A role's use: a thread of it that runs no init.
     const ord::Event &Init = K->Seq[F.First], &Use = K->Seq[F.Second];
     std::optional<unsigned> Thread;
@@ -453,7 +466,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     return K->Seq[I].Mma ? "the MMA (shared-memory descriptor) reads "
                          : "generic load reads ";
   };
-  for (const ord::Finding &F : ord::loadWaitBeforeRead(K->Seq, K->G)) {
+  for (const ord::Finding &F : ord::loadWaitBeforeRead(K->Seq, K->G, Why)) {
     std::string Msg = ReadWhat(F.Second) + Name(F.Second) + " while the " +
                       LoadWhat(F.First) + " at line " +
                       Line(K->Events[F.First].Loc) + " may still write it: ";
@@ -484,7 +497,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                         "; wait on it before reading");
   }
 
-  for (const ord::Finding &F : ord::asyncWarFence(K->Seq, K->G)) {
+  for (const ord::Finding &F : ord::asyncWarFence(K->Seq, K->G, Why)) {
     std::string Msg = LoadWhat(F.Second) + " overwrites " + Name(F.Second) +
                       " that generic loads read at line " +
                       Line(K->Events[F.First].Loc) +
@@ -587,31 +600,67 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
           << static_cast<unsigned>(F.Commits - 1);
   }
 
-  checkUninit(*Fn, *K, SM);
+  checkUninit(*Fn, *K, SM, Why);
+  if (ExplainModel)
+    explainModel(*Fn, K, SM, Silences);
 }
 
 void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
                                 const KernelSequence &K,
-                                const SourceManager &SM) {
-  // An init whose barrier the model cannot name may be any barrier's.
-  for (const ord::Event &E : K.Seq)
-    if (E.Kind == ord::EventKind::BarrierInit && E.Object < 0)
+                                const SourceManager &SM, ord::Silences *Why) {
+  const char *Rule = "MBAR-UNINIT";
+  // The first use of each barrier variable, where a silence is told.
+  auto FirstUse = [&](const VarDecl *VD) -> std::optional<std::size_t> {
+    for (std::size_t I = 0; I < K.Seq.size(); ++I)
+      if ((K.Seq[I].Kind == ord::EventKind::BarrierUse ||
+           K.Seq[I].Kind == ord::EventKind::BarrierWait) &&
+          K.Seq[I].Object >= 0 && K.Objects[K.Seq[I].Object] == VD)
+        return I;
+    return std::nullopt;
+  };
+  auto Quiet = [&](const VarDecl *VD, const char *Text,
+                   std::optional<std::size_t> At = std::nullopt) {
+    if (!Why)
       return;
+    if (std::optional<std::size_t> U = FirstUse(VD))
+      Why->push_back({Rule, *U, Text, At});
+  };
+  // An init whose barrier the model cannot name may be any barrier's.
+  for (std::size_t I = 0; I < K.Seq.size(); ++I)
+    if (K.Seq[I].Kind == ord::EventKind::BarrierInit && K.Seq[I].Object < 0) {
+      if (Why)
+        for (std::size_t U = 0; U < K.Seq.size(); ++U)
+          if ((K.Seq[U].Kind == ord::EventKind::BarrierUse ||
+               K.Seq[U].Kind == ord::EventKind::BarrierWait) &&
+              K.Seq[U].Object >= 0 && FirstUse(K.Objects[K.Seq[U].Object]) == U)
+            Why->push_back({Rule, U,
+                            "an mbarrier.init of a barrier the model cannot "
+                            "name may initialise this one",
+                            I});
+      return;
+    }
   llvm::SmallPtrSet<const VarDecl *, 8> Done;
   for (const VarDecl *VD : K.Objects) {
     // A barrier of the kernel's own (every use is in its body), a uint64_t
     // or a barrier class, or an array of them: no struct of several.
-    if (!Done.insert(VD).second || !VD->isLocalVarDecl() ||
-        VD->getParentFunctionOrMethod() != &Kernel)
+    if (!Done.insert(VD).second)
       continue;
+    if (!VD->isLocalVarDecl() || VD->getParentFunctionOrMethod() != &Kernel) {
+      Quiet(VD, "the barrier's variable is not declared in this kernel: "
+                "code elsewhere may initialise it");
+      continue;
+    }
     QualType T = VD->getType();
     while (const ArrayType *A = T->getAsArrayTypeUnsafe())
       T = A->getElementType();
     const auto *RD = T->getAsCXXRecordDecl();
     if (!T->isIntegerType() &&
         !(RD && RD->getIdentifier() &&
-          RD->getName().contains_insensitive("barrier")))
+          RD->getName().contains_insensitive("barrier"))) {
+      Quiet(VD, "the barrier is part of a variable of several members (a "
+                "shared struct): its other members are not followed");
       continue;
+    }
     unsigned Uses = 0, Inits = 0;
     std::optional<std::size_t> First;
     bool Barrier = true;
@@ -645,13 +694,19 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
     }
     // The body's references are counted only where the rule would report
     // with every use known.
+    if (!Barrier && First && Inits == 0)
+      Quiet(VD, "the variable also holds buffers (a byte array carved into "
+                "barriers and tiles): the barriers in it are not told apart");
     if (!Barrier || !First || !ord::uninitialised(true, Uses, Inits))
       continue;
     unsigned Count = 0;
     KnownUses Refs{Known, *Finder};
     bool AllKnown = Refs.all(Kernel.getBody(), Kernel.getBody(), VD, 0, Count);
-    if (!ord::uninitialised(AllKnown, Uses, Inits))
+    if (!ord::uninitialised(AllKnown, Uses, Inits)) {
+      Quiet(VD, "a reference to the barrier that no event accounts for (a "
+                "call or pointer the model does not follow) may initialise it");
       continue;
+    }
     std::string Msg = "'" + VD->getName().str() +
                       "' is used here but no mbarrier.init in this kernel "
                       "initialises it (MBAR-UNINIT)";

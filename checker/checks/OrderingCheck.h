@@ -52,12 +52,16 @@ public:
 private:
   /// The module's shared matchers (checks/SharedMatchers.h).
   std::shared_ptr<SharedMatchers> Shared;
+  /// MBAR-UNINIT; with \p Why, records why it stays silent on a barrier.
   void checkUninit(const FunctionDecl &Kernel, const KernelSequence &K,
-                   const SourceManager &SM);
-  /// ExplainModel: the kernel's model, or why it has none
-  /// (checks/OrderingExplain.cpp).
+                   const SourceManager &SM,
+                   ::tma::rules::ordering::Silences *Why = nullptr);
+  /// ExplainModel: the kernel's model, or why it has none, and why each
+  /// rule stayed silent on the events it looked at (\p Why, recorded by
+  /// the rules themselves; checks/OrderingExplain.cpp).
   void explainModel(const FunctionDecl &Kernel, const KernelSequence *K,
-                    const SourceManager &SM);
+                    const SourceManager &SM,
+                    const ::tma::rules::ordering::Silences &Why = {});
   /// Reports once per (location, message), unless DisabledRules names the
   /// message's rule.
   bool once(SourceLocation Loc, const std::string &Message);

@@ -91,7 +91,8 @@ std::string threadsOf(const ord::Event &E, thr::BlockSize Block) {
 
 void OrderingCheck::explainModel(const FunctionDecl &Kernel,
                                  const KernelSequence *K,
-                                 const SourceManager &SM) {
+                                 const SourceManager &SM,
+                                 const ord::Silences &Why) {
   SourceLocation KL = SM.getFileLoc(Kernel.getLocation());
   std::string Name = Kernel.getNameAsString();
   if (!K) {
@@ -139,6 +140,27 @@ void OrderingCheck::explainModel(const FunctionDecl &Kernel,
       diag(SM.getFileLoc(KE.OpLoc), "model: event %0 issued here",
            DiagnosticIDs::Note)
           << static_cast<unsigned>(I);
+  }
+  // Why each rule stayed silent on the events it looked at, in the rules'
+  // own words, at the event (and, for one in a helper, at its op).
+  for (const ord::Silence &S : Why) {
+    std::string Msg = "model: silent: " + std::string(S.Rule) + " on event " +
+                      std::to_string(S.Site);
+    int O = K->Seq[S.Site].Object;
+    if (namesObject(K->Seq[S.Site].Kind) && O >= 0)
+      Msg += " ('" + K->Names[O] + "')";
+    Msg += ": " + S.Why;
+    if (S.At)
+      Msg += " (event " + std::to_string(*S.At) + ", line " +
+             std::to_string(
+                 SM.getPresumedLineNumber(SM.getFileLoc(K->Events[*S.At].Loc))) +
+             ")";
+    const KernelEvent &KE = K->Events[S.Site];
+    SourceLocation L = !KE.InBody && KE.OpLoc.isValid() &&
+                               !SM.isInSystemHeader(SM.getFileLoc(KE.OpLoc))
+                           ? KE.OpLoc
+                           : KE.Loc;
+    diag(SM.getFileLoc(L), "%0", DiagnosticIDs::Note) << Msg;
   }
 }
 

@@ -14,6 +14,13 @@ namespace tma::rules::ordering {
 namespace {
 
 bool isStore(const Event &E) { return E.Kind == EventKind::Store; }
+
+/// Records why \p Rule stays silent on event \p Site (ExplainModel).
+void silent(Silences *Why, const char *Rule, std::size_t Site,
+            const char *Text, std::optional<std::size_t> At = std::nullopt) {
+  if (Why)
+    Why->push_back({Rule, Site, Text, At});
+}
 bool unknown(const Event &E) { return E.Kind == EventKind::Opaque; }
 bool writes(const Event &E, int Object) {
   return E.Kind == EventKind::GenericWrite && E.Object == Object;
@@ -42,6 +49,8 @@ struct Verdict {
   enum { Covered, Uncovered, Unknown } State = Uncovered;
   std::optional<std::size_t> Wait;
   unsigned Commits = 0;
+  /// The event that covered the group or made the verdict unknown.
+  std::optional<std::size_t> By;
 };
 
 /// Feeds the events \p Path (in path order) into \p V.
@@ -54,9 +63,11 @@ void scan(const std::vector<Event> &Seq, const std::vector<std::size_t> &Path,
     const Event &E = Seq[J];
     if (unknown(E)) {
       V.State = Verdict::Unknown;
+      V.By = J;
     } else if (E.Kind == EventKind::Commit) {
       ++Commits;
     } else if (E.Kind == EventKind::WaitGroup) {
+      V.By = J;
       if (!E.Depth)
         V.State = Verdict::Unknown;
       // wait_group N leaves at most N of the latest groups pending: the
@@ -130,22 +141,38 @@ const char *waitRule(const Event &Store) {
 } // namespace
 
 std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
-                                      const Flow &G, threads::BlockSize Block) {
+                                      const Flow &G, threads::BlockSize Block,
+                                      Silences *Why) {
   std::vector<Finding> Out;
   for (std::size_t S = 0; S < Seq.size(); ++S) {
-    if (!isStore(Seq[S]) || Seq[S].Object < 0)
+    if (!isStore(Seq[S]))
       continue;
+    const char *Rule =
+        Seq[S].Tensor ? "TMA-STORE-FENCE" : "BULK-S2G-FENCE-BEFORE";
+    if (Seq[S].Object < 0) {
+      silent(Why, Rule, S, "buffer unknown: the model cannot name the copy's "
+                           "source");
+      continue;
+    }
     // The latest writes of the buffer on the paths to the copy, nearest
     // first; an unknown on the way makes a pair unproven, and so does a
     // fence on the way unless its threads are known: it counts only if it
     // runs in the writing threads.
     auto IsWrite = [&](std::size_t J) { return writes(Seq[J], Seq[S].Object); };
     Flow::Set Near = G.search(S, false, false, IsWrite);
+    // Why the nearest write made no finding, when none did.
+    std::optional<Silence> First;
+    bool Found = false;
+    auto Quiet = [&](const char *Text, std::optional<std::size_t> At) {
+      if (Why && !First)
+        First = Silence{Rule, S, Text, At};
+    };
     for (std::size_t W = S; W-- > 0;) {
       if (!Near[W] || !IsWrite(W))
         continue;
       std::vector<const threads::ThreadSet *> Fences;
       bool Silent = false;
+      std::optional<std::size_t> SilentAt, FenceAt;
       // When some writing thread does not issue the copy, the buffer is
       // handed over by a thread barrier: a fence that every path from the
       // write reaches only through a thread barrier comes after the
@@ -161,28 +188,52 @@ std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
         });
       for (std::size_t J : G.between(W, S, false)) {
         const Event &E = Seq[J];
-        if (unknown(E) || (E.Kind == EventKind::ProxyFence && !E.Threads))
+        if (unknown(E) || (E.Kind == EventKind::ProxyFence && !E.Threads)) {
+          if (!Silent)
+            SilentAt = J;
           Silent = true;
-        else if (E.Kind == EventKind::ProxyFence &&
-                 (!HandedOver || BeforeSync[J]))
+        } else if (E.Kind == EventKind::ProxyFence &&
+                   (!HandedOver || BeforeSync[J])) {
           Fences.push_back(E.Threads.get());
+          if (!FenceAt)
+            FenceAt = J;
+        }
+      }
+      if (Silent) {
+        Quiet(unknown(Seq[*SilentAt])
+                  ? "an opaque event lies between the nearest generic write "
+                    "and the copy"
+                  : "a fence.proxy.async whose threads are not known lies "
+                    "between the nearest generic write and the copy",
+              SilentAt);
+        continue;
       }
       // A writing thread that runs none of the fences on the way.
-      if (Silent || (!Fences.empty() &&
-                     !(Seq[W].Threads &&
-                       threads::provenOutside(*Seq[W].Threads, Fences, Block))))
+      if (!Fences.empty() &&
+          !(Seq[W].Threads &&
+            threads::provenOutside(*Seq[W].Threads, Fences, Block))) {
+        Quiet("a fence.proxy.async lies between the nearest generic write and "
+              "the copy, and no writing thread is proven to skip it",
+              FenceAt);
         continue;
-      Out.push_back(
-          {Seq[S].Tensor ? "TMA-STORE-FENCE" : "BULK-S2G-FENCE-BEFORE", W, S,
-           std::nullopt, 0});
+      }
+      Out.push_back({Rule, W, S, std::nullopt, 0});
+      Found = true;
       break;
+    }
+    if (Why && !Found) {
+      if (!First)
+        First = Silence{Rule, S,
+                        "no generic write of the buffer on a path to the copy",
+                        std::nullopt};
+      Why->push_back(*First);
     }
   }
   return Out;
 }
 
 std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
-                                    const Flow &G) {
+                                    const Flow &G, Silences *Why) {
   std::vector<Finding> Out;
   for (std::size_t S = 0; S < Seq.size(); ++S) {
     if (!isStore(Seq[S]))
@@ -195,45 +246,97 @@ std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
       return Seq[J].Kind == EventKind::WaitGroup;
     };
     Flow::Set Later = G.search(S, true, false);
-    bool Silent =
-        G.reachesExit(S, true, Stop) ||
+    bool Early = G.reachesExit(S, true, Stop);
+    auto After =
         first(Later, [&](std::size_t J) { return Stop(J) || unknown(Seq[J]); });
-    if (!Silent && G.reachesExit(S, false, Stop))
+    if (Early)
+      silent(Why, waitRule(Seq[S]), S,
+             "an early return is reached from the copy with no wait_group "
+             "before it (other threads may take it)");
+    else if (After)
+      silent(Why, waitRule(Seq[S]), S,
+             Stop(*After) ? "a cp.async.bulk.wait_group follows the copy on "
+                            "some path"
+                          : "an opaque event follows the copy",
+             After);
+    else if (!G.reachesExit(S, false, Stop))
+      silent(Why, waitRule(Seq[S]), S, "no path from the copy ends the kernel");
+    else
       Out.push_back({waitRule(Seq[S]), S, S, std::nullopt, 0});
   }
   return Out;
 }
 
 std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
-                                     const Flow &G) {
+                                     const Flow &G, Silences *Why) {
   std::vector<Finding> Out;
   for (std::size_t S = 0; S < Seq.size(); ++S) {
     const Event &St = Seq[S];
-    if (!isStore(St) || !St.WholeObject || St.Object < 0)
+    if (!isStore(St))
       continue;
+    if (St.Object < 0) {
+      silent(Why, waitRule(St), S,
+             "buffer unknown: the model cannot name the copy's source");
+      continue;
+    }
+    if (!St.WholeObject) {
+      silent(Why, waitRule(St), S,
+             "the copy reads a part of the buffer chosen by an index: a later "
+             "write may be of another part");
+      continue;
+    }
     std::vector<std::size_t> Path;
     auto W = nextWrite(
         G, S, [&](std::size_t J) { return overwrites(Seq[J], St.Object); },
         Path);
     Verdict V;
     scan(Seq, Path, V);
-    if (W && V.State == Verdict::Uncovered)
+    if (!W)
+      silent(Why, waitRule(St), S,
+             "no write of the buffer after the copy (nor round its loop)");
+    else if (V.State == Verdict::Covered)
+      silent(Why, waitRule(St), S,
+             "a wait_group.read completes its group before the next write",
+             V.By);
+    else if (V.State == Verdict::Unknown)
+      silent(Why, waitRule(St), S,
+             unknown(Seq[*V.By]) ? "an opaque event lies between the copy and "
+                                   "the next write"
+                                 : "a wait_group of unknown depth lies between "
+                                   "the copy and the next write",
+             V.By);
+    else
       Out.push_back({waitRule(St), S, *W, V.Wait, V.Commits});
   }
   return Out;
 }
 
 std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
-                                 threads::BlockSize Block) {
+                                 threads::BlockSize Block, Silences *Why) {
+  const char *Rule = "MBAR-INIT-VISIBLE";
   std::vector<Finding> Out;
   for (std::size_t I = 0; I < Seq.size(); ++I) {
     const Event &Init = Seq[I];
-    if (Init.Kind != EventKind::BarrierInit || Init.Object < 0 || !Init.Guarded)
+    if (Init.Kind != EventKind::BarrierInit)
       continue;
+    if (Init.Object < 0) {
+      silent(Why, Rule, I, "barrier unknown: the model cannot name it");
+      continue;
+    }
+    if (!Init.Guarded) {
+      silent(Why, Rule, I,
+             "the init runs under no condition: every thread initialises it");
+      continue;
+    }
     // An unknown before the init may leave only the initialising threads.
     Flow::Set Before = G.search(I, false, false);
-    if (first(Before, [&](std::size_t J) { return unknown(Seq[J]); }))
+    if (auto U = first(Before, [&](std::size_t J) { return unknown(Seq[J]); })) {
+      silent(Why, Rule, I,
+             "an opaque event before the init may leave only the "
+             "initialising threads",
+             U);
       continue;
+    }
     // The barriers the init makes: its own, or every member of its family.
     auto Made = [&](const Event &E) {
       return E.Object == Init.Object ||
@@ -252,22 +355,54 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
     // The first such use after it; a thread barrier, an unknown or a wait
     // on a barrier it does not make (which may order the threads) on a path
     // in between silences it.
-    auto Use = first(G.search(I, true, false), [&](std::size_t J) {
+    auto IsUse = [&](std::size_t J) {
       const Event &E = Seq[J];
       return (E.Kind == EventKind::BarrierUse ||
               E.Kind == EventKind::BarrierWait) &&
-             Made(E) && Outsider(E);
+             Made(E);
+    };
+    Flow::Set After = G.search(I, true, false);
+    auto Use = first(After, [&](std::size_t J) {
+      return IsUse(J) && Outsider(Seq[J]);
     });
-    if (!Use)
+    if (!Use) {
+      auto Any = first(After, IsUse);
+      if (!Any)
+        silent(Why, Rule, I,
+               "no use of this barrier after the init (the model may name it "
+               "differently at its uses)");
+      else if (!Seq[*Any].Threads || !Init.Threads)
+        silent(Why, Rule, I,
+               "every later use runs under a condition, and the threads of "
+               "the init or of the use are not known",
+               Any);
+      else
+        silent(Why, Rule, I,
+               "every later use runs under a condition, in threads that also "
+               "run the init",
+               Any);
       continue;
-    bool Ordered = false;
+    }
+    std::optional<std::size_t> Ordered;
     for (std::size_t J : G.between(I, *Use, false)) {
       const Event &E = Seq[J];
-      Ordered |= E.Kind == EventKind::ThreadSync || unknown(E) ||
-                 (E.Kind == EventKind::BarrierWait && !Made(E));
+      if (!Ordered && (E.Kind == EventKind::ThreadSync || unknown(E) ||
+                       (E.Kind == EventKind::BarrierWait && !Made(E))))
+        Ordered = J;
     }
-    if (!Ordered)
-      Out.push_back({"MBAR-INIT-VISIBLE", I, *Use, std::nullopt, 0});
+    if (Ordered)
+      silent(Why, Rule, I,
+             Seq[*Ordered].Kind == EventKind::ThreadSync
+                 ? "a thread barrier lies between the init and the first use "
+                   "by other threads"
+             : unknown(Seq[*Ordered])
+                 ? "an opaque event lies between the init and the first use "
+                   "by other threads"
+                 : "a wait on another barrier lies between the init and the "
+                   "first use by other threads",
+             Ordered);
+    else
+      Out.push_back({Rule, I, *Use, std::nullopt, 0});
   }
   return Out;
 }
@@ -305,15 +440,25 @@ std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq,
 }
 
 std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
-                                        const Flow &G) {
+                                        const Flow &G, Silences *Why) {
+  const char *Rule = "TMA-LOAD-WAIT-BEFORE-READ";
   std::vector<Finding> Out;
   ByObject Reads(Seq, EventKind::GenericRead);
   for (std::size_t L = 0; L < Seq.size(); ++L) {
-    if (Seq[L].Kind != EventKind::Load || Seq[L].Object < 0)
+    if (Seq[L].Kind != EventKind::Load)
       continue;
+    if (Seq[L].Object < 0) {
+      silent(Why, Rule, L,
+             "buffer unknown: the model cannot name the copy's destination");
+      continue;
+    }
     const auto &Candidates = Reads[Seq[L].Object];
-    if (Candidates.empty())
+    if (Candidates.empty()) {
+      silent(Why, Rule, L,
+             "no generic read of the buffer in the model (reads through "
+             "wgmma descriptors or helpers it cannot follow are none)");
       continue;
+    }
     // The first read of the buffer on a path from the copy; any mbarrier
     // wait or unknown on a path in between silences it.
     Flow::Set Reached = G.search(L, true, false);
@@ -323,17 +468,35 @@ std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
         Read = J;
         break;
       }
-    if (!Read)
+    if (!Read) {
+      bool Round = Why && std::any_of(Candidates.begin(), Candidates.end(),
+                               [&](std::size_t R) {
+                                 return G.reaches(L, R, true);
+                               });
+      silent(Why, Rule, L,
+             Round ? "the generic reads of the buffer follow the copy only "
+                     "round a loop (the next pass's reads are not paired)"
+                   : "the generic reads of the buffer lie on no path from "
+                     "the copy (another role's branch: the hand-off between "
+                     "roles is not modelled for this rule)");
       continue;
-    std::optional<std::size_t> GroupWait;
-    bool Silent = false;
+    }
+    std::optional<std::size_t> GroupWait, SilentAt;
     for (std::size_t J : G.between(L, *Read, false)) {
       const Event &E = Seq[J];
-      Silent |= E.Kind == EventKind::BarrierWait || unknown(E);
+      if (!SilentAt && (E.Kind == EventKind::BarrierWait || unknown(E)))
+        SilentAt = J;
       if (E.Kind == EventKind::WaitGroup && (!GroupWait || J < *GroupWait))
         GroupWait = J;
     }
-    if (!Silent)
+    if (SilentAt)
+      silent(Why, Rule, L,
+             unknown(Seq[*SilentAt])
+                 ? "an opaque event lies between the copy and the first read"
+                 : "an mbarrier wait lies between the copy and the first read "
+                   "(any barrier's wait counts)",
+             SilentAt);
+    else
       Out.push_back(
           {GroupWait ? "BULK-WAITGROUP-SCOPE" : "TMA-LOAD-WAIT-BEFORE-READ", L,
            *Read, GroupWait, 0});
@@ -443,17 +606,25 @@ static bool ordersWar(const Event &E) {
 }
 
 std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq,
-                                   const Flow &G) {
+                                   const Flow &G, Silences *Why) {
+  const char *Rule = "ASYNC-WAR-FENCE";
   std::vector<Finding> Out;
   // An MMA's read orders with a later copy through the async proxy itself.
   ByObject Reads(Seq, EventKind::GenericRead, /*GenericOnly=*/true);
   for (std::size_t L = 0; L < Seq.size(); ++L) {
     const Event &Ld = Seq[L];
-    if (Ld.Kind != EventKind::Load || Ld.Object < 0)
+    if (Ld.Kind != EventKind::Load)
       continue;
+    if (Ld.Object < 0) {
+      silent(Why, Rule, L,
+             "buffer unknown: the model cannot name the copy's destination");
+      continue;
+    }
     const auto &Candidates = Reads[Ld.Object];
-    if (Candidates.empty())
+    if (Candidates.empty()) {
+      silent(Why, Rule, L, "no generic read of the buffer in the model");
       continue;
+    }
     auto IsRead = [&](std::size_t J) {
       return Seq[J].Kind == EventKind::GenericRead && !Seq[J].Mma &&
              Seq[J].Object == Ld.Object;
@@ -473,8 +644,14 @@ std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq,
     for (auto It = Candidates.end(); It != Split && !Read;)
       if (Reached[*--It])
         Read = *It;
-    if (!Read)
+    if (!Read) {
+      silent(Why, Rule, L,
+             "no generic read of the buffer before the copy (or round its "
+             "loop) without a fence, thread barrier, mbarrier wait or arrive "
+             "or an opaque event in between (a hand-off across roles is "
+             "judged apart)");
       continue;
+    }
     bool Ordered = false;
     for (std::size_t J : G.between(*Read, L, Loop != nullptr, Loop))
       Ordered |= ordersWar(Seq[J]);

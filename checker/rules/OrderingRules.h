@@ -112,6 +112,20 @@ struct Finding {
   unsigned Commits = 0;
 };
 
+/// Why a rule stayed silent on an event it was about (issue 28 item 1,
+/// tma-ordering.ExplainModel): worded by the rule's own code where it
+/// decides, so that the explanation cannot drift from the decision. Site
+/// is the event the rule looked at (a copy, an init); At the event that
+/// silenced it, when one did.
+struct Silence {
+  const char *Rule = nullptr;
+  std::size_t Site = 0;
+  std::string Why;
+  std::optional<std::size_t> At;
+};
+/// Where a rule records its silences; null (the default) records nothing.
+using Silences = std::vector<Silence>;
+
 /// BULK-S2G-FENCE-BEFORE / TMA-STORE-FENCE: a copy reading a buffer that
 /// generic stores wrote before it with no fence.proxy.async in between, in
 /// the writing threads: a fence that the thread sets prove some writing
@@ -121,7 +135,8 @@ struct Finding {
 /// the hand-off); any other fence silences the pair.
 std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
                                       const Flow &G,
-                                      threads::BlockSize Block = {});
+                                      threads::BlockSize Block = {},
+                                      Silences *Why = nullptr);
 
 /// BULK-S2G-WAIT-BEFORE-REUSE / TMA-STORE-WAIT, at exit: a copy reading
 /// shared memory after which the kernel can run to its end and no
@@ -129,14 +144,14 @@ std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
 /// again: a wait before the copy in its loop does not wait for the last
 /// one). An early return reached with no wait silences it.
 std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
-                                    const Flow &G);
+                                    const Flow &G, Silences *Why = nullptr);
 
 /// BULK-S2G-WAIT-BEFORE-REUSE / TMA-STORE-WAIT, on reuse: a generic store
 /// (or a TMA or bulk load) overwriting a buffer that a copy read before (later in the code, or
 /// earlier in the same loop body, through the back edge) with no
 /// wait_group.read in between that covers the copy's group.
 std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
-                                     const Flow &G);
+                                     const Flow &G, Silences *Why = nullptr);
 
 /// MBAR-INIT-VISIBLE: a barrier initialised by some threads (the init is
 /// guarded) and then used by threads outside that set with no thread
@@ -147,7 +162,8 @@ std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
 /// init of every member of a family (an init loop) is an init of each
 /// member used later.
 std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
-                                 threads::BlockSize Block = {});
+                                 threads::BlockSize Block = {},
+                                 Silences *Why = nullptr);
 
 /// MBAR-REINIT-INVAL: mbarrier.init of one fixed barrier inside a loop that
 /// also uses it, with no mbarrier.inval in that loop.
@@ -159,7 +175,8 @@ std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq, const Flow &G);
 /// between instead (it does not wait for mbarrier-completed copies); Wait
 /// is then set to it.
 std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
-                                        const Flow &G);
+                                        const Flow &G,
+                                        Silences *Why = nullptr);
 
 /// TMA-LOAD-WAIT-BEFORE-READ across roles: a read of a buffer that copies
 /// into it write in code with no path to or from the read (a producer
@@ -177,7 +194,7 @@ std::vector<Finding> loadWaitAcrossRoles(const std::vector<Event> &Seq,
 /// fence, no thread barrier, no mbarrier wait or plain arrive (the
 /// catalogue's policy counts an mbarrier hand-off as ordering).
 std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq,
-                                   const Flow &G);
+                                   const Flow &G, Silences *Why = nullptr);
 
 /// ASYNC-WAR-FENCE across roles: a copy into a buffer, issued after a wait
 /// on a barrier of family E (the producer waits on `empty[s]`), and generic

@@ -64,6 +64,9 @@ __global__ void loadKernel(const float *src, float *out) {
 // CHECK-NOTES: :[[@LINE-9]]:3: note: model: event 5: mbarrier wait on 'bar'
 // CHECK-NOTES: :[[@LINE-29]]:11: note: model: event 5 issued here
 // CHECK-NOTES: :[[@LINE-10]]:22: note: model: event 6: generic read on 'buf'
+// CHECK-NOTES: :[[@LINE-20]]:5: note: model: silent: MBAR-INIT-VISIBLE on event 0 ('bar'): a thread barrier lies between the init and the first use by other threads (event 1, line [[#@LINE-19]])
+// CHECK-NOTES: :[[@LINE-16]]:5: note: model: silent: TMA-LOAD-WAIT-BEFORE-READ on event 4 ('buf'): an mbarrier wait lies between the copy and the first read (any barrier's wait counts) (event 5, line [[#@LINE-13]])
+// CHECK-NOTES: :[[@LINE-17]]:5: note: model: silent: ASYNC-WAR-FENCE on event 4 ('buf'): no generic read of the buffer before the copy (or round its loop) without a fence, thread barrier, mbarrier wait or arrive or an opaque event in between (a hand-off across roles is judged apart)
 
 // A tensor store: thread sets are tracked (a store rule reads them).
 __global__ void storeKernel(const __grid_constant__ CUtensorMap map) {
@@ -85,6 +88,9 @@ __global__ void storeKernel(const __grid_constant__ CUtensorMap map) {
 // CHECK-NOTES: :[[@LINE-9]]:5: note: model: event 3: copy out of shared memory on 'smem_c', under a condition; 1 thread(s)
 // CHECK-NOTES: :[[@LINE-9]]:5: note: model: event 4: bulk-group commit, under a condition; 1 thread(s)
 // CHECK-NOTES: :[[@LINE-9]]:5: note: model: event 5: bulk-group wait 0, under a condition; 1 thread(s)
+// CHECK-NOTES: :[[@LINE-12]]:5: note: model: silent: TMA-STORE-FENCE on event 3 ('smem_c'): a fence.proxy.async lies between the nearest generic write and the copy, and no writing thread is proven to skip it (event 1, line [[#@LINE-15]])
+// CHECK-NOTES: :[[@LINE-13]]:5: note: model: silent: TMA-STORE-WAIT on event 3 ('smem_c'): option WaitBeforeExit is off: a copy not waited for before the kernel exits is not reported
+// CHECK-NOTES: :[[@LINE-14]]:5: note: model: silent: TMA-STORE-WAIT on event 3 ('smem_c'): no write of the buffer after the copy (nor round its loop)
 
 // No TMA or bulk copy: no model.
 __global__ void noCopy(float *out) { out[threadIdx.x] = 1.0f; }
