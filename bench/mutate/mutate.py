@@ -127,6 +127,13 @@ def findings(txt):
             kernel = re.match(r"model: kernel '([^']*)'", msg).group(1)
             events = {}
         if sev == 'note':
+            # ExplainModel: why a rule stayed silent on an event (the rules'
+            # own reason, issue 28 item 1).
+            q = SILENT.match(msg)
+            if q:
+                cov.append((f, int(ln), "model: silent: %s in '%s': %s" %
+                            (q.group(1), kernel, q.group(2))))
+                continue
             # ExplainModel: a note per event of the kernel above, and one at
             # the op of an event issued in a helper.
             e = re.match(r'model: event (\d+)(: .*| issued here)$', msg)
@@ -145,6 +152,28 @@ def findings(txt):
         elif sev == 'error':
             errs.add((f, int(ln), msg))
     return tma, errs, cov, crashed
+
+
+SILENT = re.compile(r"model: silent: ([A-Z0-9-]+) on event \d+(?: \('[^']*'\))?: (.*)$")
+
+
+def silences(kind, p, s, cov):
+    """The mutant's own silence notes (tma-ordering.ExplainModel) of the
+    rules that claim the kind, in the mutated file, nearest the site first:
+    why each rule that should have noticed the bug did not."""
+    claimed = set(M.KIND[kind].rules.split())
+    out = []
+    for f, ln, m in cov:
+        q = re.match(r"model: silent: (\S+) in '[^']*': (.*)$", m)
+        if q and q.group(1) in claimed:
+            out.append((f != p, abs(ln - s.line), ln, '%s at line %d: %s' % (q.group(1), ln, q.group(2))))
+    seen, res = set(), []
+    for _, _, _, text in sorted(out):
+        key = text.split(': ', 1)[0].split(' at line')[0] + text.split(': ', 1)[1]
+        if key not in seen:
+            seen.add(key)
+            res.append(text)
+    return res[:2]
 
 
 def rule_ids(msg):
@@ -217,6 +246,10 @@ def reason(kind, p, s, cov, rel, rules_in_plugin, orig_cov=()):
     if near:
         return 'checker: ' + near[0][1][len('coverage: '):]
     if kind in ORDERING:
+        # The claiming rules' own reasons in the mutant's output.
+        sil = silences(kind, p, s, cov)
+        if sil:
+            return 'silent: ' + ' | '.join(sil)
         # ExplainModel notes of the original: the events on the site's lines.
         lines = range(s.line, s.line + s.snippet_lines)
         ev = [m[len('model: '):] for f, ln, m in orig_cov
@@ -239,6 +272,23 @@ def reason(kind, p, s, cov, rel, rules_in_plugin, orig_cov=()):
     if kind in KIND_NOTE:
         return KIND_NOTE[kind]
     return 'no rule fired, no explanation from the checker (%s at %s:%d)' % (kind, rel(p), s.line)
+
+
+def unreached(p, orig_cov):
+    """Why a missed mutant's bug is not knowable in its TU, or None: the
+    original's output has no kernel-model event and no analysed op
+    (ExplainModel / CoverageReport notes) anywhere in the mutated file: the
+    TU instantiates no code there that the checker sees (a template nobody
+    instantiates in this TU, a pass that compiles the code out with
+    `#if __CUDA_ARCH__`). Judged per file: a file with one reached kernel
+    counts as reached as a whole (the denominator errs towards knowable)."""
+    if not EXPLAIN_MODEL:
+        return None
+    if any(f == p and (m.startswith('model: event') or m.startswith('coverage: '))
+           for f, _, m in orig_cov):
+        return None
+    return ('not knowable in this TU: no kernel model event and no analysed op of the TU lies '
+            'in this file (nothing there is instantiated for the checker)')
 
 
 def sample(sites, per):
@@ -365,6 +415,9 @@ def main():
         else:
             res['status'] = 'missed'
             res['why'] = reason(kind, p, s, cov, rel, rules_in_plugin, o[2])
+            u = unreached(p, o[2])
+            if u:
+                res['status'], res['why'] = 'unknowable', u + '; ' + res['why']
         with open(os.path.join(d, 'result.json'), 'w') as f:
             json.dump(res, f)
         return res
@@ -397,7 +450,7 @@ def rereport(a):
         n = int(r['tu'].split()[0])
         if n not in orig:
             orig[n] = findings(os.path.join(d, 'orig', '%d.txt' % n))
-        if r['status'] != 'missed':
+        if r['status'] not in ('missed', 'unknowable'):
             continue
         p = os.path.join(a.realcode, r['file'])
         site = [x for x in M.sites(open(p, errors='replace').read(), {r['kind']})
@@ -405,15 +458,31 @@ def rereport(a):
         if site:
             cov = findings(os.path.join(d, 'm%03d' % r['i'], 'out.txt'))[2]
             r['why'] = reason(r['kind'], p, site[0], cov, rel, rules_in_plugin, orig[n][2])
+            u = unreached(p, orig[n][2])
+            r['status'] = 'unknowable' if u else 'missed'
+            if u:
+                r['why'] = u + '; ' + r['why']
     need = [tus[n] for n in sorted(orig)]
     report(results, orig, need, a, rel)
     return 0
 
 
+def row(kind, repo, rs):
+    c = {s: sum(r['status'] == s for r in rs)
+         for s in ('detected', 'invalid', 'missed', 'crash', 'unknowable')}
+    valid = len(rs) - c['invalid'] - c['crash']
+    know = valid - c['unknowable']
+    return '%-20s %-18s %7d %8d %7d %7d %7d %6s %9s%s' % (
+        kind, repo, len(rs), c['detected'], c['invalid'], c['unknowable'], c['missed'],
+        '%d%%' % (100 * c['detected'] // valid) if valid else '-',
+        '%d%%' % (100 * c['detected'] // know) if know else '-',
+        ('  crashes %d' % c['crash']) if c['crash'] else '')
+
+
 def report(results, orig, need, a, rel):
     lines = ['', 'Mutation report (plugin %s)' % os.path.realpath(a.plugin), '']
-    hdr = '%-20s %-18s %7s %8s %7s %7s %6s' % ('kind', 'repo', 'mutants', 'detected', 'invalid',
-                                                'missed', 'rate')
+    hdr = '%-20s %-18s %7s %8s %7s %7s %7s %6s %9s' % ('kind', 'repo', 'mutants', 'detected', 'invalid',
+                                                       'unknow.', 'missed', 'rate', 'knowable')
     lines.append(hdr)
     keys = sorted({(r['kind'], r['repo']) for r in results})
     tot = {}
@@ -425,29 +494,26 @@ def report(results, orig, need, a, rel):
             rs = [r for r in results if r['kind'] == kind and (key[1] == '(all)' or r['repo'] == key[1])]
             if key[1] == '(all)' and len(ks) == 1:
                 continue
-            c = {s: sum(r['status'] == s for r in rs) for s in ('detected', 'invalid', 'missed', 'crash')}
-            valid = len(rs) - c['invalid'] - c['crash']
-            lines.append('%-20s %-18s %7d %8d %7d %7d %6s%s' % (
-                kind, key[1], len(rs), c['detected'], c['invalid'], c['missed'],
-                '%d%%' % (100 * c['detected'] // valid) if valid else '-',
-                ('  crashes %d' % c['crash']) if c['crash'] else ''))
+            lines.append(row(kind, key[1], rs))
     for repo in sorted({r['repo'] for r in results}) + ['(all)']:
         rs = [r for r in results if repo == '(all)' or r['repo'] == repo]
-        c = {s: sum(r['status'] == s for r in rs) for s in ('detected', 'invalid', 'missed', 'crash')}
-        valid = len(rs) - c['invalid'] - c['crash']
-        tot[repo] = '%-20s %-18s %7d %8d %7d %7d %6s%s' % (
-            'all kinds', repo, len(rs), c['detected'], c['invalid'], c['missed'],
-            '%d%%' % (100 * c['detected'] // valid) if valid else '-',
-            ('  crashes %d' % c['crash']) if c['crash'] else '')
+        tot[repo] = row('all kinds', repo, rs)
     lines += [tot[r] for r in sorted(tot)]
     lines += ['', 'Detected (rule ids reported; * = not one the kind claims):']
     for r in results:
         if r['status'] == 'detected':
             lines.append('  %-18s %s:%d  %s%s' % (r['kind'], r['file'], r['line'], ','.join(r['rules']) or '?',
                                                  '' if r['claimed'] else ' *'))
+    lines += ['', 'rate = detected / (mutants - invalid - crash); knowable = detected / (mutants - '
+              'invalid - crash - unknowable)']
     lines += ['', 'Missed, with the reason:']
     for r in results:
         if r['status'] == 'missed':
+            lines.append('  %-18s %s:%d  `%s`  [TU %s]\n      %s' % (r['kind'], r['file'], r['line'],
+                                                                 r['snippet'], r['tu'], r['why']))
+    lines += ['', 'Not knowable in their TU (left out of the knowable rate):']
+    for r in results:
+        if r['status'] == 'unknowable':
             lines.append('  %-18s %s:%d  `%s`  [TU %s]\n      %s' % (r['kind'], r['file'], r['line'],
                                                                  r['snippet'], r['tu'], r['why']))
     inv = [r for r in results if r['status'] in ('invalid', 'crash')]

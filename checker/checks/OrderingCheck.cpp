@@ -124,10 +124,17 @@ const Expr *wholeArgument(const Expr *E) {
 /// (a body that the pass compiles out, CUTLASS's asm in the host pass,
 /// issues none); or the initialiser of a local that holds its address
 /// (`uint32_t a = smem_u32(&bar)`) whose references are all known, and at
-/// least one. To a few calls deep.
+/// least one. To a few calls deep. In the device pass (\p Device), whose
+/// bodies are the code that runs, a helper whose parameter's references
+/// all end in locals that nothing reads (`uint32_t p = cvta(bar);` and no
+/// instruction on p) does nothing to the barrier either; in the host pass
+/// such a body may be a device body compiled out, and stays unknown.
 struct KnownUses {
   const KnownRefs &Known;
   DeviceOpsFinder &Finder;
+  bool Device = false;
+  /// Locals met that hold the barrier's address and that nothing reads.
+  unsigned Dead = 0;
 
   /// Whether the references to \p V (`this` for null) under \p S, in the
   /// body \p Body, are all known; \p Count receives how many there are.
@@ -155,7 +162,7 @@ struct KnownUses {
         if (L->isLocalVarDecl() && !L->isStaticLocal() &&
             !L->getType()->isReferenceType() &&
             refersTo(wholeArgument(Finder.lookThrough(Init)), V)) {
-          if (!inside(Body, L, Depth, Count))
+          if (!inside(Body, L, Depth, Count, /*Local=*/true))
             return false;
           continue;
         }
@@ -203,10 +210,20 @@ struct KnownUses {
   /// Whether \p V (a parameter, `this`, a local) has references in
   /// \p Body, all of them known.
   bool inside(const Stmt *Body, const ValueDecl *V, unsigned Depth,
-              unsigned &Count) {
-    unsigned Inner = 0;
-    if (!all(Body, Body, V, Depth, Inner) || Inner == 0)
+              unsigned &Count, bool Local = false) {
+    unsigned Inner = 0, DeadBefore = Dead;
+    if (!all(Body, Body, V, Depth, Inner))
       return false;
+    if (Inner == 0) {
+      // Nothing recognised uses V: a local that nothing reads (or whose
+      // copies nothing reads), or a parameter whose references all end in
+      // such locals, in the device pass only.
+      if (!Device || (!Local && Dead == DeadBefore))
+        return false;
+      if (Local)
+        ++Dead;
+      return true;
+    }
     Count += Inner;
     return true;
   }
@@ -700,7 +717,8 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
     if (!Barrier || !First || !ord::uninitialised(true, Uses, Inits))
       continue;
     unsigned Count = 0;
-    KnownUses Refs{Known, *Finder};
+    KnownUses Refs{Known, *Finder,
+                   Kernel.getASTContext().getLangOpts().CUDAIsDevice};
     bool AllKnown = Refs.all(Kernel.getBody(), Kernel.getBody(), VD, 0, Count);
     if (!ord::uninitialised(AllKnown, Uses, Inits)) {
       Quiet(VD, "a reference to the barrier that no event accounts for (a "

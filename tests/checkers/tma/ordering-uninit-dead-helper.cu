@@ -1,0 +1,92 @@
+// MBAR-UNINIT through an init helper that does nothing with the barrier
+// (bench/mutate's drop-init: the helper's asm deleted, its address
+// conversion left): in the device pass the helper's body is the code that
+// runs, and a parameter whose references all end in a local nothing reads
+// initialises nothing. In the host pass such a body may be a device body
+// compiled out (`#if __CUDA_ARCH__` around the asm), so the host pass
+// stays silent. Wrong kernel and its correct twin (the helper with its
+// asm); a helper that ignores its parameter altogether stays unknown.
+// RUN: %check_clang_tidy -check-suffixes=DEV %s tma-ordering %t -- --load=%tma_plugin -- %cuda_stub_device
+// RUN: %clang_tidy --load=%tma_plugin --checks='-*,tma-ordering' %s -- %cuda_stub_host 2>&1 | not grep 'warning:'
+
+#include <cstdint>
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+__device__ size_t __cvta_generic_to_shared(const void *);
+
+__device__ void initNothing(uint64_t *bar, int count) {
+  uint32_t a = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
+}
+__device__ void initBarrier(uint64_t *bar, int count) {
+  uint32_t a = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(a), "r"(count));
+}
+__device__ void ignores(uint64_t *bar, int count) {}
+__device__ void expectBytes(uint64_t *bar, uint32_t bytes) {
+  uint32_t a = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+                   a),
+               "r"(bytes)
+               : "memory");
+}
+__device__ void load(float *dst, const void *src, uint32_t n, uint64_t *bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::"
+               "bytes [%0], [%1], %2, [%3];" ::"r"(static_cast<uint32_t>(
+                                                     __cvta_generic_to_shared(
+                                                         dst))),
+               "l"(src), "r"(n),
+               "r"(static_cast<uint32_t>(__cvta_generic_to_shared(bar)))
+               : "memory");
+}
+__device__ void waitOn(uint64_t *bar, uint32_t phase) {
+  asm volatile("{\n .reg .pred p;\n W_%=:\n"
+               " mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+               " @!p bra W_%=;\n}\n" ::"r"(static_cast<uint32_t>(
+                                          __cvta_generic_to_shared(bar))),
+               "r"(phase)
+               : "memory");
+}
+
+__global__ void deadInit(const float *src, float *out) {
+  __shared__ alignas(128) float buf[256];
+  __shared__ uint64_t bar;
+  if (threadIdx.x == 0)
+    initNothing(&bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    expectBytes(&bar, 1024);
+    // CHECK-MESSAGES-DEV: :[[@LINE-1]]:5: warning: 'bar' is used here but no mbarrier.init in this kernel initialises it (MBAR-UNINIT) [tma-ordering]
+    load(buf, src, 1024, &bar);
+  }
+  waitOn(&bar, 0);
+  out[threadIdx.x] = buf[threadIdx.x];
+}
+
+__global__ void realInit(const float *src, float *out) {
+  __shared__ alignas(128) float buf[256];
+  __shared__ uint64_t bar;
+  if (threadIdx.x == 0)
+    initBarrier(&bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    expectBytes(&bar, 1024);
+    load(buf, src, 1024, &bar);
+  }
+  waitOn(&bar, 0);
+  out[threadIdx.x] = buf[threadIdx.x];
+}
+
+__global__ void ignoredInit(const float *src, float *out) {
+  __shared__ alignas(128) float buf[256];
+  __shared__ uint64_t bar;
+  if (threadIdx.x == 0)
+    ignores(&bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    expectBytes(&bar, 1024);
+    load(buf, src, 1024, &bar);
+  }
+  waitOn(&bar, 0);
+  out[threadIdx.x] = buf[threadIdx.x];
+}
