@@ -108,12 +108,16 @@ bool refersTo(const Stmt *E, const ValueDecl *V) {
 }
 
 /// The reference \p E is as a whole or by address (`bar`, `&bar`, `this`,
-/// through parentheses and casts).
+/// through parentheses and casts), or an element of it by address
+/// (`&bar[i]`: a helper that uses the element uses the array).
 const Expr *wholeArgument(const Expr *E) {
   E = E->IgnoreParenCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(E);
-      U && U->getOpcode() == UO_AddrOf)
+      U && U->getOpcode() == UO_AddrOf) {
     E = U->getSubExpr()->IgnoreParenCasts();
+    while (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+      E = A->getBase()->IgnoreParenImpCasts();
+  }
   return E;
 }
 

@@ -90,3 +90,36 @@ __global__ void ignoredInit(const float *src, float *out) {
   waitOn(&bar, 0);
   out[threadIdx.x] = buf[threadIdx.x];
 }
+
+// The same through an array of barriers whose elements go to the helpers
+// (`&full[i]`): each helper uses the element, so the array.
+__global__ void deadInitRing(const float *src, float *out) {
+  __shared__ alignas(128) float buf[4][256];
+  __shared__ uint64_t full[4];
+  if (threadIdx.x == 0)
+    for (int i = 0; i < 4; ++i)
+      initNothing(&full[i], 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    expectBytes(&full[2], 1024);
+    // CHECK-MESSAGES-DEV: :[[@LINE-1]]:5: warning: 'full' is used here but no mbarrier.init in this kernel initialises it (MBAR-UNINIT) [tma-ordering]
+    load(buf[2], src, 1024, &full[2]);
+  }
+  waitOn(&full[2], 0);
+  out[threadIdx.x] = buf[2][threadIdx.x];
+}
+
+__global__ void initRing(const float *src, float *out) {
+  __shared__ alignas(128) float buf[4][256];
+  __shared__ uint64_t full[4];
+  if (threadIdx.x == 0)
+    for (int i = 0; i < 4; ++i)
+      initBarrier(&full[i], 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    expectBytes(&full[2], 1024);
+    load(buf[2], src, 1024, &full[2]);
+  }
+  waitOn(&full[2], 0);
+  out[threadIdx.x] = buf[2][threadIdx.x];
+}
