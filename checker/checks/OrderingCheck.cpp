@@ -11,8 +11,11 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <algorithm>
+#include <functional>
 #include <string>
 
 using namespace clang::ast_matchers;
@@ -26,6 +29,58 @@ void OrderingCheck::registerMatchers(MatchFinder *F) {
   Rules.diagnoseUnknown(*this, getID());
   Shared =
       SharedMatchers::functions(F, this, SharedMatchers::Functions::Kernels);
+}
+
+namespace {
+/// Records the `#if` branches the preprocessor skipped and the files it
+/// entered.
+class SkippedRanges : public PPCallbacks {
+public:
+  SkippedRanges(const SourceManager &SM,
+                std::shared_ptr<OrderingCheck::Preprocessed> Out)
+      : SM(SM), Out(std::move(Out)) {}
+  void FileChanged(SourceLocation Loc, FileChangeReason Reason,
+                   SrcMgr::CharacteristicKind, FileID) override {
+    if (Reason == EnterFile && Loc.isValid())
+      Out->Files.insert(SM.getFileID(SM.getFileLoc(Loc)).getHashValue());
+  }
+  void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
+    Out->Skipped.push_back(Range);
+  }
+
+private:
+  const SourceManager &SM;
+  std::shared_ptr<OrderingCheck::Preprocessed> Out;
+};
+} // namespace
+
+void OrderingCheck::registerPPCallbacks(const SourceManager &SM,
+                                        Preprocessor *PP, Preprocessor *) {
+  PPInfo = std::make_shared<Preprocessed>();
+  // The main file is entered before the callbacks exist.
+  PPInfo->Files.insert(SM.getMainFileID().getHashValue());
+  PP->addPPCallbacks(std::make_unique<SkippedRanges>(SM, PPInfo));
+}
+
+bool OrderingCheck::bodyRuns(const Stmt *Body, const SourceManager &SM,
+                             const LangOptions &LO) const {
+  if (LO.CUDAIsDevice)
+    return true;
+  if (!Body)
+    return false;
+  SourceLocation B = SM.getFileLoc(Body->getBeginLoc()),
+                 E = SM.getFileLoc(Body->getEndLoc());
+  if (B.isInvalid() || E.isInvalid() || SM.getFileID(B) != SM.getFileID(E) ||
+      !PPInfo->Files.count(SM.getFileID(B).getHashValue()))
+    return false;
+  for (const SourceRange &R : PPInfo->Skipped) {
+    SourceLocation S = R.getBegin();
+    if (SM.getFileID(S) == SM.getFileID(B) &&
+        !SM.isBeforeInTranslationUnit(S, B) &&
+        !SM.isBeforeInTranslationUnit(E, S))
+      return false;
+  }
+  return true;
 }
 
 void OrderingCheck::onEndOfTranslationUnit() {
@@ -132,11 +187,12 @@ const Expr *wholeArgument(const Expr *E) {
 /// bodies are the code that runs, a helper whose parameter's references
 /// all end in locals that nothing reads (`uint32_t p = cvta(bar);` and no
 /// instruction on p) does nothing to the barrier either; in the host pass
-/// such a body may be a device body compiled out, and stays unknown.
+/// such a body may be a device body compiled out, and counts only when
+/// nothing in it was (\p Runs).
 struct KnownUses {
   const KnownRefs &Known;
   DeviceOpsFinder &Finder;
-  bool Device = false;
+  std::function<bool(const Stmt *)> Runs;
   /// Locals met that hold the barrier's address and that nothing reads.
   unsigned Dead = 0;
 
@@ -222,7 +278,7 @@ struct KnownUses {
       // Nothing recognised uses V: a local that nothing reads (or whose
       // copies nothing reads), or a parameter whose references all end in
       // such locals, in the device pass only.
-      if (!Device || (!Local && Dead == DeadBefore))
+      if ((!Local && Dead == DeadBefore) || !Runs(Body))
         return false;
       if (Local)
         ++Dead;
@@ -721,8 +777,10 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
     if (!Barrier || !First || !ord::uninitialised(true, Uses, Inits))
       continue;
     unsigned Count = 0;
-    KnownUses Refs{Known, *Finder,
-                   Kernel.getASTContext().getLangOpts().CUDAIsDevice};
+    const LangOptions &LO = Kernel.getASTContext().getLangOpts();
+    KnownUses Refs{Known, *Finder, [&](const Stmt *Body) {
+                     return bodyRuns(Body, SM, LO);
+                   }};
     bool AllKnown = Refs.all(Kernel.getBody(), Kernel.getBody(), VD, 0, Count);
     if (!ord::uninitialised(AllKnown, Uses, Inits)) {
       Quiet(VD, "a reference to the barrier that no event accounts for (a "

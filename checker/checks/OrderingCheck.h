@@ -12,8 +12,10 @@
 #include "checks/RuleFilter.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
 #include <memory>
 #include <set>
+#include <vector>
 #include <string>
 
 namespace clang::tidy::tma {
@@ -42,7 +44,16 @@ public:
     Options.store(Opts, "ExplainModel", ExplainModel);
     Options.store(Opts, "DisabledRules", Rules.option());
   }
+  /// What the preprocessor left out of this TU (`#if` branches not taken)
+  /// and the files it read: MBAR-UNINIT reads a helper's host-pass body as
+  /// the code that runs only when nothing in it was compiled out.
+  struct Preprocessed {
+    std::vector<SourceRange> Skipped;
+    llvm::DenseSet<unsigned> Files;
+  };
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
@@ -79,6 +90,11 @@ private:
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
   std::shared_ptr<KernelModel> Model;
+  std::shared_ptr<Preprocessed> PPInfo = std::make_shared<Preprocessed>();
+  /// Whether \p Body is the code that runs: the device pass, or a body in a
+  /// file this TU preprocessed with no `#if` branch left out inside it.
+  bool bodyRuns(const Stmt *Body, const SourceManager &SM,
+                const LangOptions &LO) const;
   /// The TU's finder (the model's): checkUninit looks through address
   /// conversions with it.
   std::shared_ptr<DeviceOpsFinder> Finder;

@@ -1,13 +1,14 @@
 // MBAR-UNINIT through an init helper that does nothing with the barrier
 // (bench/mutate's drop-init: the helper's asm deleted, its address
-// conversion left): in the device pass the helper's body is the code that
-// runs, and a parameter whose references all end in a local nothing reads
-// initialises nothing. In the host pass such a body may be a device body
-// compiled out (`#if __CUDA_ARCH__` around the asm), so the host pass
-// stays silent. Wrong kernel and its correct twin (the helper with its
-// asm); a helper that ignores its parameter altogether stays unknown.
-// RUN: %check_clang_tidy -check-suffixes=DEV %s tma-ordering %t -- --load=%tma_plugin -- %cuda_stub_device
-// RUN: %clang_tidy --load=%tma_plugin --checks='-*,tma-ordering' %s -- %cuda_stub_host 2>&1 | not grep 'warning:'
+// conversion left): a parameter whose references all end in a local that
+// nothing reads initialises nothing. In the device pass the helper's body
+// is the code that runs; in the host pass only when the preprocessor left
+// nothing out of it (an `#if __CUDA_ARCH__` around the asm makes the host
+// body empty while the device body inits: silent there). Wrong kernels and
+// their correct twins; a helper that ignores its parameter altogether
+// stays unknown.
+// RUN: %check_clang_tidy -check-suffixes=ALL,DEV %s tma-ordering %t -- --load=%tma_plugin -- %cuda_stub_device
+// RUN: %check_clang_tidy -check-suffixes=ALL %s tma-ordering %t -- --load=%tma_plugin -- %cuda_stub_host
 
 #include <cstdint>
 #include <cuda.h>
@@ -23,6 +24,18 @@ __device__ void initBarrier(uint64_t *bar, int count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(a), "r"(count));
 }
 __device__ void ignores(uint64_t *bar, int count) {}
+__device__ void initOnDevice(uint64_t *bar, int count) {
+  uint32_t a = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
+#ifdef __CUDA_ARCH__
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(a), "r"(count));
+#endif
+}
+__device__ void initNothingOnDevice(uint64_t *bar, int count) {
+  uint32_t a = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
+#ifndef __CUDA_ARCH__
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(a), "r"(count));
+#endif
+}
 __device__ void expectBytes(uint64_t *bar, uint32_t bytes) {
   uint32_t a = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
@@ -56,7 +69,7 @@ __global__ void deadInit(const float *src, float *out) {
   __syncthreads();
   if (threadIdx.x == 0) {
     expectBytes(&bar, 1024);
-    // CHECK-MESSAGES-DEV: :[[@LINE-1]]:5: warning: 'bar' is used here but no mbarrier.init in this kernel initialises it (MBAR-UNINIT) [tma-ordering]
+    // CHECK-MESSAGES-ALL: :[[@LINE-1]]:5: warning: 'bar' is used here but no mbarrier.init in this kernel initialises it (MBAR-UNINIT) [tma-ordering]
     load(buf, src, 1024, &bar);
   }
   waitOn(&bar, 0);
@@ -102,7 +115,7 @@ __global__ void deadInitRing(const float *src, float *out) {
   __syncthreads();
   if (threadIdx.x == 0) {
     expectBytes(&full[2], 1024);
-    // CHECK-MESSAGES-DEV: :[[@LINE-1]]:5: warning: 'full' is used here but no mbarrier.init in this kernel initialises it (MBAR-UNINIT) [tma-ordering]
+    // CHECK-MESSAGES-ALL: :[[@LINE-1]]:5: warning: 'full' is used here but no mbarrier.init in this kernel initialises it (MBAR-UNINIT) [tma-ordering]
     load(buf[2], src, 1024, &full[2]);
   }
   waitOn(&full[2], 0);
@@ -122,4 +135,36 @@ __global__ void initRing(const float *src, float *out) {
   }
   waitOn(&full[2], 0);
   out[threadIdx.x] = buf[2][threadIdx.x];
+}
+
+// Compiled out in one pass: the host pass sees no init and stays silent
+// (its body had a branch left out); the device pass sees the init.
+__global__ void initOnDeviceOnly(const float *src, float *out) {
+  __shared__ alignas(128) float buf[256];
+  __shared__ uint64_t bar;
+  if (threadIdx.x == 0)
+    initOnDevice(&bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    expectBytes(&bar, 1024);
+    load(buf, src, 1024, &bar);
+  }
+  waitOn(&bar, 0);
+  out[threadIdx.x] = buf[threadIdx.x];
+}
+
+// The device body does nothing: the device pass reports it.
+__global__ void noInitOnDevice(const float *src, float *out) {
+  __shared__ alignas(128) float buf[256];
+  __shared__ uint64_t bar;
+  if (threadIdx.x == 0)
+    initNothingOnDevice(&bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    expectBytes(&bar, 1024);
+    // CHECK-MESSAGES-DEV: :[[@LINE-1]]:5: warning: 'bar' is used here but no mbarrier.init in this kernel initialises it (MBAR-UNINIT) [tma-ordering]
+    load(buf, src, 1024, &bar);
+  }
+  waitOn(&bar, 0);
+  out[threadIdx.x] = buf[threadIdx.x];
 }
