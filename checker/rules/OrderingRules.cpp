@@ -455,8 +455,8 @@ std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
     const auto &Candidates = Reads[Seq[L].Object];
     if (Candidates.empty()) {
       silent(Why, Rule, L,
-             "no generic read of the buffer in the model (reads through "
-             "wgmma descriptors or helpers it cannot follow are none)");
+             "no read of the buffer in the model (reads in helpers it "
+             "cannot follow are none)");
       continue;
     }
     // The first read of the buffer on a path from the copy; any mbarrier
@@ -476,9 +476,9 @@ std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
       silent(Why, Rule, L,
              Round ? "the generic reads of the buffer follow the copy only "
                      "round a loop (the next pass's reads are not paired)"
-                   : "the generic reads of the buffer lie on no path from "
-                     "the copy (another role's branch: the hand-off between "
-                     "roles is not modelled for this rule)");
+                   : "the reads of the buffer lie on no path from the copy "
+                     "(another role's branch: judged by the check across "
+                     "roles)");
       continue;
     }
     std::optional<std::size_t> GroupWait, SilentAt;

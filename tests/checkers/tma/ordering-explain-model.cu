@@ -82,7 +82,7 @@ __global__ void storeKernel(const __grid_constant__ CUtensorMap map) {
   }
 }
 // CHECK-NOTES: :[[@LINE-12]]:17: warning: model: kernel 'storeKernel': 6 event(s), block size 1..1024 [tma-ordering]
-// CHECK-NOTES: :[[@LINE-10]]:15: note: model: event 0: generic write on 'smem_c'; threads unknown
+// CHECK-NOTES: :[[@LINE-10]]:15: note: model: event 0: generic write on 'smem_c'; all threads
 // CHECK-NOTES: :[[@LINE-10]]:3: note: model: event 1: fence.proxy.async; all threads
 // CHECK-NOTES: :[[@LINE-10]]:3: note: model: event 2: thread barrier; all threads
 // CHECK-NOTES: :[[@LINE-9]]:5: note: model: event 3: copy out of shared memory on 'smem_c', under a condition; 1 thread(s)
