@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "folding/ConstantFolder.h"
+#include "folding/FoldCommon.h"
 #include "folding/Stats.h"
 #include "folding/Uses.h"
 
@@ -678,6 +679,55 @@ const Expr *forwardedFrom(const Expr *E, const CallContext *&Context) {
     Context = Context->Parent;
   }
   return E;
+}
+
+//===----------------------------------------------------------------------===//
+// Parameters folded in their caller's context
+//===----------------------------------------------------------------------===//
+
+using foldcommon::convertTo;
+
+std::optional<FoldedInt> ConstantFolder::foldParam(const ParmVarDecl *PVD,
+                                                   unsigned Depth) {
+  const Expr *Arg = boundArgument(PVD);
+  if (!Arg || PVD->getType().isVolatileQualified() || !isNeverWritten(PVD))
+    return std::nullopt;
+  const CallContext *Bound = Current;
+  auto V =
+      inContext(Bound->Parent, [&] { return foldIntImpl(Arg, Depth + 1); });
+  if (!V)
+    return std::nullopt;
+  auto C = convertTo(V->Value, PVD->getType().getNonReferenceType(), Ctx);
+  if (!C)
+    return std::nullopt;
+  V->Value = *C;
+  V->From.Through.push_back(Binding{PVD, Bound});
+  return V;
+}
+
+std::optional<FoldedArray>
+ConstantFolder::foldParamArray(const ParmVarDecl *PVD, unsigned MaxElems,
+                               unsigned Depth) {
+  const Expr *Arg = boundArgument(PVD);
+  QualType Pointee = PVD->getType()->getPointeeType();
+  // A pointer parameter must not be re-pointed; a reference cannot be.
+  if (!Arg || Pointee.isNull() ||
+      (!PVD->getType()->isReferenceType() && !isNeverWritten(PVD)))
+    return std::nullopt;
+  // Through a pointer to non-const the callee could write the elements.
+  if (!Pointee.isConstQualified())
+    for (const DeclRefExpr *Use : usesOf(PVD))
+      if (classifyArrayUse(parentsOf(bodyOf(PVD)), Use).Kind != ArrayUse::Read)
+        return std::nullopt;
+  const CallContext *Bound = Current;
+  auto A = inContext(Bound->Parent, [&] {
+    return foldArrayImpl(Arg, Bound->Call, MaxElems, Depth + 1);
+  });
+  if (A)
+    for (auto &E : A->Elems)
+      if (E)
+        E->From.Through.push_back(Binding{PVD, Bound});
+  return A;
 }
 
 } // namespace clang::tidy::tma
