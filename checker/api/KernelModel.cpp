@@ -505,9 +505,10 @@ class Builder {
 public:
   Builder(ASTContext &Ctx, KernelModel &Model, DeviceOpsFinder &Finder,
           KernelSequence &Out, llvm::DenseSet<const FunctionDecl *> &Quiet,
-          LocalAliases &Aliases, ThreadGuards &Guards, bool Threads)
+          LocalAliases &Aliases, ThreadGuards &Guards, StageSlices &Slices,
+          bool Threads)
       : Ctx(Ctx), Model(Model), Finder(Finder), Out(Out), Quiet(Quiet),
-        Aliases(Aliases), Guards(Guards), Threads(Threads) {}
+        Aliases(Aliases), Guards(Guards), Slices(Slices), Threads(Threads) {}
 
   bool run(const FunctionDecl *Kernel) {
     Stack.push_back(Kernel);
@@ -741,6 +742,8 @@ private:
   void element(const Stmt *S) {
     if (Failed)
       return;
+    if (!InHelper)
+      BodyStmt = S;
     for (const events::Access &A : events::accessesOf(S))
       A.Write ? write(A.LValue, A.Loc) : read(A.LValue, A.Loc);
     if (isa<BinaryOperator, UnaryOperator, ImplicitCastExpr>(S))
@@ -780,6 +783,8 @@ private:
     Event E;
     E.Kind = EventKind::GenericWrite;
     E.Object = objectOf(VD, Path);
+    if (!Whole && stage(Lhs, /*Element=*/true, E))
+      E.SliceWrite = true;
     emit(E, Loc, std::nullopt, VD);
   }
 
@@ -1001,10 +1006,48 @@ private:
     if (VD)
       E.Object = objectOf(VD, Path);
     E.WholeObject = Whole;
+    if (VD && !Whole)
+      stage(Dst.E, /*Element=*/false, E);
     const VarDecl *BarVar = nullptr;
     bool Fixed = false;
     E.Barrier = barrierObject(Barrier, BarVar, Fixed);
     predicated(Site, [&] { emit(E, Site.Loc, Op, VD); });
+  }
+
+  /// Sets \p E's stage of its buffer (Event::Slice, Period) from the
+  /// address \p Addr (with \p Element, the lvalue of a written element);
+  /// the stage's bytes (0: not an array), or std::nullopt when unknown.
+  std::optional<std::uint64_t> stage(const Expr *Addr, bool Element,
+                                     Event &E) {
+    std::optional<StageSlice> S = Slices.sliceOf(
+        Addr, Element, Stack.front(), BodyStmt, LoopyHelpers > 0,
+        [this](const VarDecl *VD) { return substitute(VD); });
+    if (!S)
+      return std::nullopt;
+    auto [It, Inserted] =
+        SliceIds.try_emplace(S->Key, static_cast<int>(SliceIds.size()));
+    E.Slice = It->second;
+    E.Period = S->Period;
+    return S->Bytes;
+  }
+
+  /// Whether \p FD's body has a loop (then the ops of a helper are not in
+  /// the kernel's innermost loop only).
+  bool hasLoop(const FunctionDecl *FD) {
+    auto [It, Inserted] = Loopy.try_emplace(FD, false);
+    if (!Inserted)
+      return It->second;
+    return It->second = findsLoop(FD->getBody());
+  }
+  static bool findsLoop(const Stmt *S) {
+    if (!S)
+      return false;
+    if (isLoop(S) || isa<GotoStmt>(S))
+      return true;
+    for (const Stmt *C : S->children())
+      if (findsLoop(C))
+        return true;
+    return false;
   }
 
   template <typename Fn> void predicated(const OpSite &Site, Fn &&F) {
@@ -1058,6 +1101,19 @@ private:
             *Bytes == static_cast<std::uint64_t>(
                           Ctx.getTypeSizeInChars(VD->getType()).getQuantity());
       }
+      // A copy of one stage: a tensor store from its start, or a 1-D copy
+      // of its size, reads all of it.
+      if (!E.WholeObject)
+        if (std::optional<std::uint64_t> StageBytes =
+                stage(Src.E, /*Element=*/false, E)) {
+          std::optional<std::uint64_t> Bytes;
+          if (Size)
+            Bytes = Size->Imm;
+          if (Size && !Bytes && Size->Written)
+            Bytes = foldInt(bound(Size->Written), Ctx);
+          E.WholeSlice =
+              Tensor || (*StageBytes && Bytes && *Bytes == *StageBytes);
+        }
     }
     predicated(Site, [&] { emit(E, Site.Loc, Op, VD); });
   }
@@ -1664,7 +1720,10 @@ private:
     auto SavedSet = Set;
     bool SavedGuarded = Guarded;
     Stack.push_back(Def);
+    bool Loops = hasLoop(Def);
+    LoopyHelpers += Loops;
     bool Followed = body(Def, /*Kernel=*/false);
+    LoopyHelpers -= Loops;
     Stack.pop_back();
     InHelper = Outer;
     Set = std::move(SavedSet);
@@ -1689,6 +1748,14 @@ private:
   llvm::DenseSet<const FunctionDecl *> &Quiet;
   LocalAliases &Aliases;
   ThreadGuards &Guards;
+  StageSlices &Slices;
+  /// The stages named so far (Event::Slice), by key.
+  llvm::StringMap<int> SliceIds;
+  /// The kernel body's statement being walked (a helper's call).
+  const Stmt *BodyStmt = nullptr;
+  /// Helpers with a loop on the walk's stack.
+  unsigned LoopyHelpers = 0;
+  llvm::DenseMap<const FunctionDecl *, bool> Loopy;
   /// Whether the events get thread sets.
   const bool Threads;
   /// The node the events go to, and the threads that run them there
@@ -2070,7 +2137,8 @@ const KernelSequence *KernelModel::sequenceOf(const FunctionDecl *Kernel) {
   if (!R.Tma)
     return nullptr;
   auto K = std::make_unique<KernelSequence>();
-  Builder B(Ctx, *this, *Finder, *K, QuietHelpers, Aliases, Guards, R.Threads);
+  Builder B(Ctx, *this, *Finder, *K, QuietHelpers, Aliases, Guards, Slices,
+            R.Threads);
   if (!B.run(Kernel) || !hasTmaOp(*K))
     return nullptr;
   It->second = std::move(K);

@@ -36,6 +36,7 @@
 #define TMA_TIDY_API_KERNELMODEL_H
 
 #include "api/DeviceOpsFinder.h"
+#include "api/StageSlices.h"
 #include "api/ThreadGuards.h"
 #include "rules/OrderingRules.h"
 
@@ -111,7 +112,8 @@ class KernelModel {
 public:
   KernelModel(ASTContext &Ctx, std::shared_ptr<DeviceOpsFinder> Finder)
       : Ctx(Ctx), Finder(std::move(Finder)),
-        Folder(ConstantFolder::forTranslationUnit(Ctx)), Guards(Ctx, Folder) {}
+        Folder(ConstantFolder::forTranslationUnit(Ctx)), Guards(Ctx, Folder),
+        Slices(Ctx, *Folder) {}
   ~KernelModel();
 
   /// The model of the translation unit of \p Ctx, shared by the checks
@@ -195,6 +197,7 @@ private:
   llvm::DenseSet<const FunctionDecl *> QuietHelpers;
   LocalAliases Aliases;
   ThreadGuards Guards;
+  StageSlices Slices;
 };
 
 /// The `__shared__` variable that \p E addresses or designates, through

@@ -482,12 +482,27 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                              ? "generic store"
                          : K->Seq[F.Second].Tensor ? "TMA load"
                                                    : "bulk load";
-    std::string Msg = Writer + " overwrites " + Name(F.First) +
-                      " while the " + What(F.First) + " at line " +
-                      Line(K->Events[F.First].Loc) + " may still read it: " +
-                      Why + " (" + F.Rule + ")";
+    // A stage of a ring: the same stage, in the same pass or Laps later.
+    std::string Msg =
+        K->Seq[F.First].Slice < 0
+            ? Writer + " overwrites " + Name(F.First) + " while the " +
+                  What(F.First) + " at line " + Line(K->Events[F.First].Loc) +
+                  " may still read it: " + Why + " (" + F.Rule + ")"
+        : F.Laps == 0
+            ? Writer + " overwrites the stage of " + Name(F.First) +
+                  " that the " + What(F.First) + " at line " +
+                  Line(K->Events[F.First].Loc) + " may still read: " + Why +
+                  " (" + F.Rule + ")"
+            : Writer + " overwrites the stage of " + Name(F.First) +
+                  " that the " + What(F.First) + " at line " +
+                  Line(K->Events[F.First].Loc) + " read " +
+                  std::to_string(F.Laps) +
+                  (F.Laps == 1 ? " pass" : " passes") +
+                  " earlier (a ring of " + std::to_string(F.Laps) +
+                  (F.Laps == 1 ? " stage" : " stages") +
+                  ") and may still read: " + Why + " (" + F.Rule + ")";
     std::optional<FixItHint> Fix;
-    if (F.Wait && F.Commits > 0 && K->Events[*F.Wait].InBody)
+    if (F.Wait && F.Commits > 0 && F.Laps == 0 && K->Events[*F.Wait].InBody)
       Fix = waitDepthFix(Body, K->Events[*F.Wait].Loc, *K->Seq[*F.Wait].Depth,
                          F.Commits - 1, *Result.Context);
     if (!Warn(K->Events[F.Second].Loc, Msg, Fix))

@@ -267,6 +267,50 @@ std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
   return Out;
 }
 
+/// waitBeforeReuse for a copy of one stage (Event::Slice): the first write
+/// of the same stage later in the same pass; else, in a ring of period P
+/// around the copy's innermost loop, a write of the stage expression in
+/// that loop, which meets the same stage P passes later: the events of the
+/// rest of the copy's pass, of P - 1 whole passes and of the last pass up
+/// to the write, in order.
+static std::optional<Finding> stageReuse(const std::vector<Event> &Seq,
+                                         const Flow &G, std::size_t S) {
+  const Event &St = Seq[S];
+  auto IsWrite = [&](std::size_t J) {
+    const Event &E = Seq[J];
+    return E.Object == St.Object && E.Slice == St.Slice &&
+           (E.Kind == EventKind::Load ||
+            (E.Kind == EventKind::GenericWrite && E.SliceWrite &&
+             St.WholeSlice));
+  };
+  Verdict V;
+  auto Found = [&](std::size_t W, unsigned Laps) -> std::optional<Finding> {
+    if (V.State != Verdict::Uncovered)
+      return std::nullopt;
+    return Finding{waitRule(St), S, W, V.Wait, V.Commits, Laps};
+  };
+  Flow::Stop Stop = [&](std::size_t J) { return IsWrite(J); };
+  if (auto W = first(G.search(S, true, false, Stop), IsWrite)) {
+    scan(Seq, G.between(S, *W, false), V);
+    return Found(*W, 0);
+  }
+  const Flow::Set *L = G.loopOf(S);
+  if (St.Period == 0 || !L)
+    return std::nullopt;
+  auto W = first(G.search(S, true, true, Stop, L), [&](std::size_t J) {
+    return IsWrite(J) && Seq[J].Period == St.Period && G.loopOf(J) == L;
+  });
+  if (!W)
+    return std::nullopt;
+  std::vector<std::size_t> Path, Pass = G.between(S, S, true, L);
+  for (unsigned P = 1; P < St.Period; ++P)
+    Path.insert(Path.end(), Pass.begin(), Pass.end());
+  std::vector<std::size_t> Last = G.between(S, *W, true, L);
+  Path.insert(Path.end(), Last.begin(), Last.end());
+  scan(Seq, Path, V);
+  return Found(*W, St.Period);
+}
+
 std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
                                      const Flow &G, Silences *Why) {
   std::vector<Finding> Out;
@@ -277,6 +321,11 @@ std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
     if (St.Object < 0) {
       silent(Why, waitRule(St), S,
              "buffer unknown: the model cannot name the copy's source");
+      continue;
+    }
+    if (!St.WholeObject && St.Slice >= 0) {
+      if (auto F = stageReuse(Seq, G, S))
+        Out.push_back(*F);
       continue;
     }
     if (!St.WholeObject) {

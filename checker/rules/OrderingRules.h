@@ -75,6 +75,23 @@ struct Event {
   bool Mma = false;
   /// WaitGroup: N; std::nullopt when it does not fold.
   std::optional<std::uint64_t> Depth;
+  /// Buffer events: the stage of Object the address names, as a key: two
+  /// events with the same Slice name the same first byte in one pass of
+  /// the loops around them (`buf + s * STAGE` and `buf + s * STAGE` with
+  /// `s` never reassigned in that pass); -1 when unknown.
+  int Slice = -1;
+  /// Slice's period: the number of passes of the innermost loop around the
+  /// event after which the same expression names the same bytes again
+  /// (1: the same stage every pass; S: a ring index `k % S` of that loop's
+  /// counter); 0 when unknown (only the same pass is known).
+  unsigned Period = 0;
+  /// Store of a Slice: it reads all of the stage (a tensor store, or a 1-D
+  /// copy of the stage's size), so a generic write into it (SliceWrite)
+  /// overwrites what it reads; a copy into the same first byte does anyway.
+  bool WholeSlice = false;
+  /// GenericWrite: the Slice is the stage the written element lies in
+  /// (`buf[s][i]`), not the first byte it writes.
+  bool SliceWrite = false;
   /// BarrierInit: the barrier is named without a varying index.
   bool FixedObject = false;
   /// Barrier events: the family of barriers Object is a member of (an
@@ -110,6 +127,10 @@ struct Finding {
   std::optional<std::size_t> Wait;
   /// The commits between the store and Wait (its group is one of them).
   unsigned Commits = 0;
+  /// The passes of the store's loop between the copy and the overwrite of
+  /// its stage (a stage ring reused one lap later); 0: the same pass, or a
+  /// buffer that is not a ring's stage.
+  unsigned Laps = 0;
 };
 
 /// Why a rule stayed silent on an event it was about (issue 28 item 1,
@@ -149,7 +170,10 @@ std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
 /// BULK-S2G-WAIT-BEFORE-REUSE / TMA-STORE-WAIT, on reuse: a generic store
 /// (or a TMA or bulk load) overwriting a buffer that a copy read before (later in the code, or
 /// earlier in the same loop body, through the back edge) with no
-/// wait_group.read in between that covers the copy's group.
+/// wait_group.read in between that covers the copy's group. A copy of a
+/// stage (Event::Slice) is overwritten by a write of the same stage: later
+/// in the same pass, or, in a ring of period S, S passes later (Laps),
+/// the commits and waits of every pass in between counted.
 std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
                                      const Flow &G, Silences *Why = nullptr);
 

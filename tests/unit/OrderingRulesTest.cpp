@@ -228,6 +228,62 @@ TEST(WaitBeforeReuse, ThroughTheBackEdge) {
   EXPECT_EQ(waitBeforeReuse(looped(Body)).size(), 1u);
 }
 
+/// A stage of buffer 0 (Event::Slice 7) in a ring of \p Period.
+Event staged(Event E, unsigned Period) {
+  E.WholeObject = false;
+  E.Slice = 7;
+  E.Period = Period;
+  return E;
+}
+
+TEST(WaitBeforeReuse, StageLaterInThePass) {
+  // store(stage); commit; wait N; load(stage): the same stage.
+  Event St = staged(store(0, false), 2), Ld = staged(ev(K::Load, 0), 2);
+  auto F = waitBeforeReuse({St, ev(K::Commit), waitRead(1), Ld});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Laps, 0u);
+  EXPECT_EQ(F[0].Commits, 1u);
+  EXPECT_TRUE(waitBeforeReuse({St, ev(K::Commit), waitRead(0), Ld}).empty());
+  // Another stage (or an unknown one) is no overwrite.
+  Event Other = Ld;
+  Other.Slice = 8;
+  EXPECT_TRUE(waitBeforeReuse({St, ev(K::Commit), waitRead(1), Other}).empty());
+  Other.Slice = -1;
+  EXPECT_TRUE(waitBeforeReuse({St, ev(K::Commit), waitRead(1), Other}).empty());
+}
+
+TEST(WaitBeforeReuse, StageLapsLater) {
+  // for (...) { wait N; load(stage k % 2); store(stage); commit }: the
+  // stage comes back two passes later, after two commits.
+  auto Body = [](std::uint64_t N, unsigned Period) {
+    return std::vector<Event>{waitRead(N), staged(ev(K::Load, 0), Period),
+                              staged(store(0, false), Period), ev(K::Commit)};
+  };
+  auto F = waitBeforeReuse(looped(Body(2, 2)));
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].First, 2u);
+  EXPECT_EQ(F[0].Second, 1u);
+  EXPECT_EQ(F[0].Laps, 2u);
+  EXPECT_EQ(F[0].Commits, 2u);
+  EXPECT_TRUE(waitBeforeReuse(looped(Body(1, 2))).empty());
+  // A ring of 3: wait_group.read 2 covers it.
+  EXPECT_TRUE(waitBeforeReuse(looped(Body(2, 3))).empty());
+  EXPECT_EQ(waitBeforeReuse(looped(Body(3, 3))).size(), 1u);
+  // The same stage every pass: one pass later.
+  EXPECT_EQ(waitBeforeReuse(looped(Body(1, 1))).size(), 1u);
+  EXPECT_TRUE(waitBeforeReuse(looped(Body(0, 1))).empty());
+  // No period known: only the same pass counts.
+  EXPECT_TRUE(waitBeforeReuse(looped(Body(5, 0))).empty());
+  // A generic write into the stage overwrites a store of all of it only.
+  Event W = staged(ev(K::GenericWrite, 0), 2);
+  W.SliceWrite = true;
+  Event St = staged(store(0, false), 2);
+  std::vector<Event> Epi = {waitRead(2), W, St, ev(K::Commit)};
+  EXPECT_TRUE(waitBeforeReuse(looped(Epi)).empty());
+  Epi[2].WholeSlice = true;
+  EXPECT_EQ(waitBeforeReuse(looped(Epi)).size(), 1u);
+}
+
 //===----------------------------------------------------------------------===//
 // MBAR-INIT-VISIBLE
 //===----------------------------------------------------------------------===//
