@@ -113,7 +113,7 @@ public:
   KernelModel(ASTContext &Ctx, std::shared_ptr<DeviceOpsFinder> Finder)
       : Ctx(Ctx), Finder(std::move(Finder)),
         Folder(ConstantFolder::forTranslationUnit(Ctx)), Guards(Ctx, Folder),
-        Slices(Ctx, *Folder) {}
+        Slices(Ctx, *Folder, Aliases) {}
   ~KernelModel();
 
   /// The model of the translation unit of \p Ctx, shared by the checks

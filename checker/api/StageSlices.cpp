@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/StageSlices.h"
+#include "api/KernelModel.h"
 
 #include "folding/ConstantFolder.h"
 
@@ -228,42 +229,10 @@ bool StageSlices::steppedOnlyBy(const VarDecl *K, const ForStmt *F,
   return It->second = Inc && !Other;
 }
 
-/// The pointer and integer variables that some part of \p S may write:
-/// any reference that is not a plain read of the value.
-static void collectWritten(const Stmt *S, llvm::DenseSet<const VarDecl *> &Out) {
-  if (!S)
-    return;
-  if (const auto *C = dyn_cast<ImplicitCastExpr>(S);
-      C && C->getCastKind() == CK_LValueToRValue &&
-      isa<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
-    return;
-  if (const auto *D = dyn_cast<DeclRefExpr>(S)) {
-    if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
-      Out.insert(VD);
-    return;
-  }
-  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
-    for (const LambdaCapture &Cap : L->captures())
-      if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef)
-        if (const auto *VD = dyn_cast<VarDecl>(Cap.getCapturedVar()))
-          Out.insert(VD);
-    collectWritten(L->getBody(), Out);
-    return;
-  }
-  for (const Stmt *Child : S->children())
-    collectWritten(Child, Out);
-}
-
 bool StageSlices::written(const VarDecl *VD) {
   QualType T = VD->getType();
-  const auto *FD =
-      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
-  if ((!T->isPointerType() && !T->isIntegerType()) || !FD || !FD->getBody())
-    return true;
-  auto [It, Inserted] = Written.try_emplace(FD);
-  if (Inserted)
-    collectWritten(FD->getBody(), It->second);
-  return It->second.count(VD) != 0;
+  return (!T->isPointerType() && !T->isIntegerType()) ||
+         !Aliases.neverWritten(VD);
 }
 
 std::optional<StageSlice>

@@ -45,10 +45,12 @@ struct StageSlice {
   std::uint64_t Bytes = 0;
 };
 
+class LocalAliases;
+
 class StageSlices {
 public:
-  StageSlices(ASTContext &Ctx, ConstantFolder &Folder)
-      : Ctx(Ctx), Folder(Folder) {}
+  StageSlices(ASTContext &Ctx, ConstantFolder &Folder, LocalAliases &Aliases)
+      : Ctx(Ctx), Folder(Folder), Aliases(Aliases) {}
 
   /// The stage the address \p Addr names (or, with \p Element, the stage
   /// that the written element lvalue \p Addr lies in: `buf[s][i]` lies in
@@ -73,11 +75,9 @@ private:
 
   ASTContext &Ctx;
   ConstantFolder &Folder;
+  /// The kernel model's: it answers which locals some use may write.
+  LocalAliases &Aliases;
   llvm::DenseMap<const VarDecl *, bool> Stepped;
-  /// Per function: its pointer and integer variables that some use may
-  /// write.
-  llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const VarDecl *>>
-      Written;
 };
 
 } // namespace clang::tidy::tma
