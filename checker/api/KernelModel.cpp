@@ -1258,6 +1258,12 @@ private:
     // A generic address (ldmatrix without .shared) is the pointer itself.
     if (!Ptr && In->IgnoreParenImpCasts()->getType()->isPointerType())
       Ptr = In;
+    accessOf(Ptr, Kind, /*Mma=*/false, Loc);
+  }
+
+  /// An access of \p Kind to the shared buffer that \p Ptr points into;
+  /// none when the buffer is unknown.
+  void accessOf(const Expr *Ptr, EventKind Kind, bool Mma, SourceLocation Loc) {
     bool Whole = false;
     std::string Path;
     const VarDecl *VD =
@@ -1267,6 +1273,7 @@ private:
       return;
     Event E;
     E.Kind = Kind;
+    E.Mma = Mma;
     E.Object = objectOf(VD, Path);
     emit(E, Loc, std::nullopt, VD);
   }
@@ -1354,20 +1361,8 @@ private:
     if (Index < S.getNumOutputs() ||
         Index - S.getNumOutputs() >= S.getNumInputs())
       return;
-    const Expr *Ptr =
-        descriptorPointer(S.getInputExpr(Index - S.getNumOutputs()));
-    bool Whole = false;
-    std::string Path;
-    const VarDecl *VD =
-        Ptr ? sharedRoot(Ptr, Whole, bindings(), &Path, false, &Aliases)
-            : nullptr;
-    if (!VD)
-      return;
-    Event E;
-    E.Kind = EventKind::GenericRead;
-    E.Mma = true;
-    E.Object = objectOf(VD, Path);
-    emit(E, Loc, std::nullopt, VD);
+    accessOf(descriptorPointer(S.getInputExpr(Index - S.getNumOutputs())),
+             EventKind::GenericRead, /*Mma=*/true, Loc);
   }
 
   void asmEvents(const GCCAsmStmt &S) {
