@@ -384,6 +384,14 @@ def main():
         i, (repo, kind, p, s, t) = i_item
         d = os.path.join(a.out, 'm%03d' % i)
         os.makedirs(d)
+        if s.equivalent:
+            # The edit plants no bug: not run, in no rate.
+            res = dict(i=i, repo=repo, kind=kind, file=rel(p), line=s.line, snippet=s.snippet,
+                       tu='%d %s %s' % (t['n'], os.path.basename(t['path']), t['pas']), secs=0,
+                       status='equivalent', why=s.equivalent)
+            with open(os.path.join(d, 'result.json'), 'w') as f:
+                json.dump(res, f)
+            return res
         text = open(p, errors='replace').read()
         mfile = os.path.join(d, os.path.basename(p))
         with open(mfile, 'w') as f:
@@ -455,7 +463,9 @@ def rereport(a):
         p = os.path.join(a.realcode, r['file'])
         site = [x for x in M.sites(open(p, errors='replace').read(), {r['kind']})
                 if x.line == r['line'] and x.snippet == r['snippet']]
-        if site:
+        if site and site[0].equivalent:
+            r['status'], r['why'] = 'equivalent', site[0].equivalent
+        elif site:
             cov = findings(os.path.join(d, 'm%03d' % r['i'], 'out.txt'))[2]
             r['why'] = reason(r['kind'], p, site[0], cov, rel, rules_in_plugin, orig[n][2])
             u = unreached(p, orig[n][2])
@@ -469,11 +479,11 @@ def rereport(a):
 
 def row(kind, repo, rs):
     c = {s: sum(r['status'] == s for r in rs)
-         for s in ('detected', 'invalid', 'missed', 'crash', 'unknowable')}
-    valid = len(rs) - c['invalid'] - c['crash']
+         for s in ('detected', 'invalid', 'missed', 'crash', 'unknowable', 'equivalent')}
+    valid = len(rs) - c['invalid'] - c['crash'] - c['equivalent']
     know = valid - c['unknowable']
-    return '%-20s %-18s %7d %8d %7d %7d %7d %6s %9s%s' % (
-        kind, repo, len(rs), c['detected'], c['invalid'], c['unknowable'], c['missed'],
+    return '%-20s %-18s %7d %8d %7d %7d %7d %7d %6s %9s%s' % (
+        kind, repo, len(rs), c['detected'], c['invalid'], c['equivalent'], c['unknowable'], c['missed'],
         '%d%%' % (100 * c['detected'] // valid) if valid else '-',
         '%d%%' % (100 * c['detected'] // know) if know else '-',
         ('  crashes %d' % c['crash']) if c['crash'] else '')
@@ -481,8 +491,8 @@ def row(kind, repo, rs):
 
 def report(results, orig, need, a, rel):
     lines = ['', 'Mutation report (plugin %s)' % os.path.realpath(a.plugin), '']
-    hdr = '%-20s %-18s %7s %8s %7s %7s %7s %6s %9s' % ('kind', 'repo', 'mutants', 'detected', 'invalid',
-                                                       'unknow.', 'missed', 'rate', 'knowable')
+    hdr = '%-20s %-18s %7s %8s %7s %7s %7s %7s %6s %9s' % ('kind', 'repo', 'mutants', 'detected', 'invalid',
+                                                           'equiv.', 'unknow.', 'missed', 'rate', 'knowable')
     lines.append(hdr)
     keys = sorted({(r['kind'], r['repo']) for r in results})
     tot = {}
@@ -504,8 +514,8 @@ def report(results, orig, need, a, rel):
         if r['status'] == 'detected':
             lines.append('  %-18s %s:%d  %s%s' % (r['kind'], r['file'], r['line'], ','.join(r['rules']) or '?',
                                                  '' if r['claimed'] else ' *'))
-    lines += ['', 'rate = detected / (mutants - invalid - crash); knowable = detected / (mutants - '
-              'invalid - crash - unknowable)']
+    lines += ['', 'rate = detected / (mutants - invalid - equivalent - crash); knowable = detected / '
+              '(mutants - invalid - equivalent - crash - unknowable)']
     lines += ['', 'Missed, with the reason:']
     for r in results:
         if r['status'] == 'missed':
@@ -516,6 +526,11 @@ def report(results, orig, need, a, rel):
         if r['status'] == 'unknowable':
             lines.append('  %-18s %s:%d  `%s`  [TU %s]\n      %s' % (r['kind'], r['file'], r['line'],
                                                                  r['snippet'], r['tu'], r['why']))
+    eq = [r for r in results if r['status'] == 'equivalent']
+    if eq:
+        lines += ['', 'Equivalent mutants (the edit changes no address: not run, in no rate):']
+        lines += ['  %-18s %s:%d  `%s`\n      %s' % (r['kind'], r['file'], r['line'], r['snippet'], r['why'])
+                  for r in eq]
     inv = [r for r in results if r['status'] in ('invalid', 'crash')]
     if inv:
         lines += ['', 'Invalid mutants (clang error) and crashes:']

@@ -18,6 +18,9 @@ class Site:
     line: int
     snippet: str
     snippet_lines: int = 1
+    # Why the edit plants no bug (the program's layout does not change):
+    # such a mutant is not run and counts in no rate.
+    equivalent: str = ''
 
 
 @dataclass
@@ -76,6 +79,80 @@ def masks(text):
 
 
 CONTROL = ('if', 'while', 'for', 'do', 'else', 'switch')
+
+ALIGN = re.compile(r'\b(alignas|__align__|aligned)\s*\(\s*(\d+)\s*\)')
+RECORD = re.compile(r'\b(struct|class|union)\b[^;{}()]*$')
+
+
+def record_body(nc, pos):
+    """(open, close) of the struct/class/union body that directly holds
+    pos, or None (pos in a function body, at file scope, ...)."""
+    depth, i = 0, pos
+    while i > 0:
+        i -= 1
+        c = nc[i]
+        if c == '}':
+            depth += 1
+        elif c == '{':
+            if depth == 0:
+                if not RECORD.search(nc[max(0, i - 300):i]):
+                    return None
+                return i, match_brace(nc, i)
+            depth -= 1
+    return None
+
+
+def shared_type(nc, s0, e0):
+    """Whether lowering the alignment at [s0, e0) can move a shared-memory
+    buffer: an alignment on a type's head (`struct __align__(128) Map {`)
+    matters only where the file lays that type out in shared memory (a
+    `__shared__` object of it, or a shared buffer cast to it); a type of
+    tensor maps passed by pointer keeps every address it had."""
+    le = nc.find('\n', e0)
+    head = re.match(r'\s*(?:template\s*<[^>]*>\s*)?(?:struct|class|union)\b[^;{]*?(\w+)\s*(?:\{|$)',
+                    nc[nc.rfind('\n', 0, s0) + 1:le if le >= 0 else len(nc)])
+    if not head:
+        return True
+    name = head.group(1)
+    return bool(re.search(r'__shared__[^;]*\b%s\b|\b%s\b[^;]*__shared__|cast\s*<\s*%s\b'
+                          % (name, name, name), nc))
+
+
+def same_layout(nc, s0, n):
+    """Why lowering the alignment n of the member at s0 changes no address,
+    or '': the member is the first data member of its record (offset 0 stays
+    0) and another member or the record itself keeps an alignment >= n, so
+    the record's alignment, size and every offset stay as they were. Other
+    members are kept as mutants: whether the ones before them fill a
+    multiple of n bytes is not seen in the text."""
+    body = record_body(nc, s0)
+    if not body:
+        return ''
+    o, c = body
+    if c is None:
+        return ''
+    # Top-level declarations of the body (nested bodies skipped).
+    decls, depth, start = [], 0, o + 1
+    for i in range(o + 1, c):
+        ch = nc[i]
+        if ch in '{(':
+            depth += 1
+        elif ch in '})':
+            depth -= 1
+        elif ch == ';' and depth == 0:
+            decls.append((start, i))
+            start = i + 1
+    data = [d for d in decls if not re.search(r'\b(static|using|typedef|friend)\b|\)\s*(const\s*)?$',
+                                                nc[d[0]:d[1]])]
+    if not data or not (data[0][0] <= s0 < data[0][1]):
+        return ''
+    keep = [int(m.group(2)) for d in data[1:] for m in ALIGN.finditer(nc, d[0], d[1])]
+    head = nc[max(nc.rfind(';', 0, o), nc.rfind('}', 0, o)) + 1:o]
+    keep += [int(m.group(2)) for m in ALIGN.finditer(head)]
+    if keep and max(keep) >= n:
+        return ('the first member of its record (offset 0) and another member keeps alignment %d: '
+                'the record\'s layout does not change' % max(keep))
+    return ''
 
 
 def statement(ns, pos):
@@ -343,8 +420,11 @@ def sites(text, kinds):
                 k = m.end()
             ls = text.rfind('\n', 0, s0) + 1
             le = text.find('\n', e0)
+            if not shared_type(nc, s0, e0):
+                continue
             out.append(Site('lower-alignas', s0, e0, ''.join(new), ln,
-                            ' '.join(text[ls:le if le >= 0 else len(text)].split())[:90]))
+                            ' '.join(text[ls:le if le >= 0 else len(text)].split())[:90],
+                            equivalent=same_layout(nc, s0, max(int(m.group(2)) for m in ms))))
     if 'drop-wait' in kinds or 'flip-parity' in kinds:
         for start, name, lp, qual in calls(ns, WAIT_CALL):
             if re.search(r'wgmma|warpgroup|wait_group|cluster|grid', name + qual):
