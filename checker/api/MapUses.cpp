@@ -363,24 +363,47 @@ static bool isAddressOfCall(const CallExpr &Call) {
            FD->isInStdNamespace()));
 }
 
+/// True when \p DRE, in a lambda's body, names a variable that every lambda
+/// between it and the body \p PM covers captures by reference: the same
+/// object, not the closure's copy.
+static bool capturedByReference(const DeclRefExpr &DRE, const ParentMap *PM) {
+  if (!PM)
+    return false;
+  bool InLambda = false;
+  for (const Stmt *S = PM->getParent(&DRE); S; S = PM->getParent(S)) {
+    const auto *L = dyn_cast<LambdaExpr>(S);
+    if (!L)
+      continue;
+    const LambdaCapture *C = llvm::find_if(L->captures(), [&](const auto &C) {
+      return C.capturesVariable() && C.getCapturedVar() == DRE.getDecl();
+    });
+    if (C == L->capture_end() || C->getCaptureKind() != LCK_ByRef)
+      return false;
+    InLambda = true;
+  }
+  return InLambda;
+}
+
 /// What \p E is with respect to the followed map, given the variables known
-/// to hold it (\p Vars).
+/// to hold it (\p Vars); \p PM, the parents of the body, places a lambda's
+/// captures.
 static Ref classify(const Expr *E, const TrackedVars &Vars,
-                    const ASTContext &Ctx) {
+                    const ASTContext &Ctx, const ParentMap *PM) {
   if (!E)
     return Ref::None;
   E = E->IgnoreParens();
   if (const auto *FE = dyn_cast<FullExpr>(E))
-    return classify(FE->getSubExpr(), Vars, Ctx);
+    return classify(FE->getSubExpr(), Vars, Ctx, PM);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    // A lambda capture may be a copy.
-    if (DRE->refersToEnclosingVariableOrCapture())
+    // A capture by copy is the closure's own object.
+    if (DRE->refersToEnclosingVariableOrCapture() &&
+        !capturedByReference(*DRE, PM))
       return Ref::None;
     auto It = Vars.find(DRE->getDecl());
     return It == Vars.end() ? Ref::None : It->second;
   }
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-    Ref Sub = classify(Cast->getSubExpr(), Vars, Ctx);
+    Ref Sub = classify(Cast->getSubExpr(), Vars, Ctx, PM);
     switch (Sub) {
     case Ref::None:
       return Ref::None;
@@ -405,7 +428,7 @@ static Ref classify(const Expr *E, const TrackedVars &Vars,
     llvm_unreachable("covered switch");
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    Ref Sub = classify(UO->getSubExpr(), Vars, Ctx);
+    Ref Sub = classify(UO->getSubExpr(), Vars, Ctx, PM);
     if (UO->getOpcode() == UO_AddrOf && Sub == Ref::Object)
       return Ref::Address;
     if (UO->getOpcode() == UO_Deref && Sub == Ref::Address)
@@ -415,17 +438,17 @@ static Ref classify(const Expr *E, const TrackedVars &Vars,
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     if (!holdsMap(ME->getType()))
       return Ref::None;
-    Ref Base = classify(ME->getBase(), Vars, Ctx);
+    Ref Base = classify(ME->getBase(), Vars, Ctx, PM);
     return (ME->isArrow() ? Base == Ref::Address : Base == Ref::Object)
                ? Ref::Object
                : Ref::None;
   }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    return classify(AS->getBase(), Vars, Ctx) == Ref::Address ? Ref::Object
+    return classify(AS->getBase(), Vars, Ctx, PM) == Ref::Address ? Ref::Object
                                                               : Ref::None;
   if (const auto *Call = dyn_cast<CallExpr>(E))
     if (isAddressOfCall(*Call) &&
-        classify(Call->getArg(0), Vars, Ctx) == Ref::Object)
+        classify(Call->getArg(0), Vars, Ctx, PM) == Ref::Object)
       return Ref::Address;
   return Ref::None;
 }
@@ -448,13 +471,14 @@ llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
 
   TrackedVars Vars;
   Vars[&Var] = Kind;
+  const ParentMap *PM = &Folder.parentsOf(&FD);
   // Locals bound to the map (references) or initialised with its address.
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (const VarDecl *V : Nodes.Vars) {
       if (Vars.count(V) || !V->getInit())
         continue;
-      Ref R = classify(V->getInit(), Vars, Ctx);
+      Ref R = classify(V->getInit(), Vars, Ctx, PM);
       bool Tracks = V->getType()->isReferenceType()
                         ? R == Ref::Object
                         : R == Ref::Address &&
@@ -471,17 +495,17 @@ llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
       if (M == Mode::MapWrites) {
         for (const Expr *E : writtenMapOperands(*Asm))
-          if (classify(E, Vars, Ctx) != Ref::None)
+          if (classify(E, Vars, Ctx, PM) != Ref::None)
             return {S};
         continue;
       }
       if (!isTmaAsm(*Asm, M == Mode::CopiesOnly))
         continue;
       for (unsigned I = 0; I < Asm->getNumInputs(); ++I)
-        if (classify(Asm->getInputExpr(I), Vars, Ctx) != Ref::None)
+        if (classify(Asm->getInputExpr(I), Vars, Ctx, PM) != Ref::None)
           return {S};
       for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
-        if (classify(Asm->getOutputExpr(I), Vars, Ctx) != Ref::None)
+        if (classify(Asm->getOutputExpr(I), Vars, Ctx, PM) != Ref::None)
           return {S};
       continue;
     }
@@ -505,7 +529,7 @@ llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
     for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
       if (I - Offset >= Def->getNumParams())
         break; // Variadic.
-      Ref R = classify(Call->getArg(I), Vars, Ctx);
+      Ref R = classify(Call->getArg(I), Vars, Ctx, PM);
       const ParmVarDecl &P = *Def->getParamDecl(I - Offset);
       bool ByAddress = R == Ref::Address && isAddressType(P.getType(), Ctx);
       bool ByReference = R == Ref::Object && P.getType()->isReferenceType();
@@ -613,6 +637,10 @@ static bool isReadOnlyObjectUse(const Expr *E, const ParentMap &PM) {
              (Quals & Qualifiers::Const);
     }
     if (P.get<UnaryExprOrTypeTraitExpr>())
+      return true;
+    // A capture's initialiser: a const map is captured as a const reference
+    // or a copy; the uses in the lambda's body are references of their own.
+    if (P.get<LambdaExpr>())
       return true;
     // __builtin_addressof(Map), std::addressof(Map).
     if (const auto *Call = P.get<CallExpr>()) {

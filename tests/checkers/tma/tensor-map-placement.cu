@@ -34,6 +34,32 @@ __device__ static inline void loadAsync(float *Dst, void const *const SrcMap,
                : "memory");
 }
 
+// Captured by reference in a lambda (learn-cuda's load_AB: `[&]` and
+// `&A_tmap` passed on to a helper): the parameter itself.
+__device__ void loadFromCapture(int Dst, const void *Map) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cta.global.mbarrier"
+               "::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+               :: "r"(Dst), "l"(Map), "r"(0), "r"(0), "r"(0) : "memory");
+}
+__global__ void capturedByReference(CUtensorMap MapA, int Dst) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:49: warning: CUtensorMap parameter 'MapA' is passed by value without {{.*}} (TMAP-PLACE-GRID-CONSTANT) [tma-tensor-map-placement]
+  // CHECK-FIXES: __global__ void capturedByReference(const __grid_constant__ CUtensorMap MapA, int Dst) {
+  auto Load = [&](int Stage) { loadFromCapture(Dst + Stage, &MapA); };
+  Load(0);
+}
+__global__ void capturedByReferenceNamed(CUtensorMap MapA, int Dst) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:54: warning: CUtensorMap parameter 'MapA' is passed by value without {{.*}} (TMAP-PLACE-GRID-CONSTANT) [tma-tensor-map-placement]
+  // CHECK-FIXES: __global__ void capturedByReferenceNamed(const __grid_constant__ CUtensorMap MapA, int Dst) {
+  auto Load = [&MapA, Dst] { loadFromCapture(Dst, &MapA); };
+  Load();
+}
+// The correct twin: the parameter is already const __grid_constant__.
+__global__ void capturedByReferenceOk(const __grid_constant__ CUtensorMap MapA,
+                                      int Dst) {
+  auto Load = [&](int Stage) { loadFromCapture(Dst + Stage, &MapA); };
+  Load(0);
+}
+
 // A reference parameter whose address feeds the asm.
 __device__ void prefetchRef(const CUtensorMap &Map) {
   asm volatile("prefetch.tensormap [%0];" ::"l"(&Map) : "memory");
@@ -325,9 +351,16 @@ __device__ void level4(const void *Map) { level1(Map); }
 // Four levels of device functions: not followed (CallDepth is 3).
 __global__ void tooDeep(CUtensorMap Map) { level4(&Map); }
 
-// A lambda capture may be a copy: not followed.
-__global__ void capturedByLambda(CUtensorMap Map) {
-  auto Prefetch = [&] {
+// A capture by copy is the closure's own map, not the parameter: not
+// followed.
+__global__ void capturedByCopy(CUtensorMap Map) {
+  auto Prefetch = [=] {
+    asm volatile("prefetch.tensormap [%0];" ::"l"(&Map) : "memory");
+  };
+  Prefetch();
+}
+__global__ void capturedByName(CUtensorMap Map) {
+  auto Prefetch = [Map] {
     asm volatile("prefetch.tensormap [%0];" ::"l"(&Map) : "memory");
   };
   Prefetch();
