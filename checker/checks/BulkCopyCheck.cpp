@@ -34,13 +34,54 @@ BulkCopyCheck::BulkCopyCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       CallSiteContexts(Options.get("CallSiteContexts", true)),
       CoverageReport(Options.get("CoverageReport", false)),
-      ExplainDescriptors(Options.get("ExplainDescriptors", false)) {}
+      ExplainDescriptors(Options.get("ExplainDescriptors", false)),
+      ExplainSilence(Options.get("ExplainSilence", false)) {}
 
 void BulkCopyCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "DisabledRules", Rules.option());
   Options.store(Opts, "CallSiteContexts", CallSiteContexts);
   Options.store(Opts, "CoverageReport", CoverageReport);
   Options.store(Opts, "ExplainDescriptors", ExplainDescriptors);
+  Options.store(Opts, "ExplainSilence", ExplainSilence);
+}
+
+void BulkCopyCheck::explainSilence(SourceLocation Loc, const std::string &Rules,
+                                   const std::string &Why,
+                                   const CallContext *Context) {
+  if (!ExplainSilence)
+    return;
+  std::string Text = "silent: " + Rules + ": " + Why;
+  // A helper's op: the reasons may differ from caller to caller.
+  while (Context && Context->Parent)
+    Context = Context->Parent;
+  if (Context && Context->Callee && Context->Callee->hasAttr<CUDAGlobalAttr>())
+    Text += " (in kernel '" + Context->Callee->getNameAsString() + "')";
+  else if (Context)
+    if (const FunctionDecl *From = Folder->enclosingFunction(Context->Call))
+      Text += " (called from '" + From->getNameAsString() + "')";
+  if (Report.record(Loc, Text))
+    diag(Loc, "%0") << Text;
+}
+
+/// Why the proven alignment of the address \p B describes is unknown, or
+/// "" when it is known.
+static std::string alignmentUnknown(const SharedBuffer &B) {
+  if (addressAlignOf(B))
+    return "";
+  std::string Name = "'" + B.Var->getNameAsString() + "'";
+  if (!B.BaseAlign)
+    return "the alignment of " + Name + " is not known";
+  std::string Declared = std::to_string(*B.BaseAlign) + " bytes";
+  if (B.Extern)
+    return Name + " is dynamic shared memory, whose start may be aligned to "
+                  "more than the " + Declared +
+           " the code declares: only an offset that breaks " + Declared +
+           " is proven";
+  if (B.RoundedTo)
+    return "the address is rounded to " + Declared +
+           " at run time: only an offset that breaks it is proven";
+  return "the offset of the address into " + Name +
+         " is not known (a run-time index)";
 }
 
 void BulkCopyCheck::registerMatchers(MatchFinder *Finder) {
@@ -469,8 +510,16 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
     if (Report.firstTime(Loc, "explain: " + Text, SM))
       diag(Loc, "explain: %0") << Text;
   }
-  if (!Map)
+  if (!Map) {
+    explainSilence(SM.getFileLoc(T.Loc),
+                   "TMA-DIM-EQ-RANK, TMA-SMEM-ALIGN-SWIZZLE, "
+                   "TMA-SMEM-FOOTPRINT and the other rules against the map",
+                   "the tensor map is not linked to a host encode call (no "
+                   "launch or cudaMemcpyToSymbol of this translation unit "
+                   "passes it)",
+                   Context);
     return;
+  }
   // Facts, then rules, then report: the site's record once, every violation
   // of it, each reported at the fact it names.
   LinkedCopySite Site = linkedCopySite(T, *Map, *Folder, *Buffers);
@@ -478,6 +527,16 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
        ::tma::rules::checkLinkedTensorCopy(Site.Facts))
     reportLinked(T, OpName, V, *Map, Context, SM,
                  V.AboutBuffer && Site.Buffer ? &*Site.Buffer : nullptr);
+  if (ExplainSilence)
+    for (const ::tma::rules::SilentRule &R :
+         ::tma::rules::silentLinkedRules(Site.Facts)) {
+      std::string Why = R.Why;
+      // The buffer says why its alignment is not proven.
+      if (Site.Buffer && R.Rules == "TMA-SMEM-ALIGN-SWIZZLE")
+        if (std::string More = alignmentUnknown(*Site.Buffer); !More.empty())
+          Why += ": " + More;
+      explainSilence(SM.getFileLoc(T.Loc), R.Rules, Why, Context);
+    }
 }
 
 void BulkCopyCheck::reportLinked(const TensorCopy &T, const std::string &OpName,
@@ -763,8 +822,18 @@ void BulkCopyCheck::checkSmemAlign(
   if (!V.Present || !V.E)
     return;
   std::optional<SharedBuffer> B = Buffers->resolve(V);
-  if (!B)
+  // The rule's id: an address aligned to 1 byte breaks every such rule.
+  auto Silent = [&](const std::string &Why) {
+    // The copies' buffers; a barrier's place is MBAR-LOCATION-ALIGN's.
+    if (auto Id = Rule(::tma::rules::Known(1));
+        Id && std::string_view(Id->RuleId) != "MBAR-LOCATION-ALIGN")
+      explainSilence(SM.getFileLoc(Site.Loc), std::string(Id->RuleId), Why,
+                     Context);
+  };
+  if (!B) {
+    Silent("the address is not traced to a __shared__ variable");
     return;
+  }
   std::optional<DeviceViolation> Violation = Rule(addressAlignOf(*B));
   // A stage family: the first stage that breaks the rule (issue 24).
   std::string Stage;
@@ -777,8 +846,11 @@ void BulkCopyCheck::checkSmemAlign(
               std::to_string(M->Offset) + " bytes into '" +
               B->Var->getNameAsString() + "', so its";
     }
-  if (!Violation)
+  if (!Violation) {
+    if (std::string Why = alignmentUnknown(*B); !Why.empty() && !B->Members)
+      Silent(Why);
     return;
+  }
   // An address that only forwards a parameter of a helper is reported where
   // the caller wrote it.
   const CallContext *Outer = Context;

@@ -191,6 +191,13 @@ private:
   const bool CoverageReport;
   /// ExplainDescriptors: a warning per tensor copy with the linked map.
   const bool ExplainDescriptors;
+  /// ExplainSilence: a `silent:` warning per rule that judged nothing on an
+  /// op for want of a fact, naming the fact (issue 28 item 1).
+  const bool ExplainSilence;
+  /// Under ExplainSilence: "silent: <Rules>: <Why>" at \p Loc, once, with
+  /// the function whose call \p Context starts from.
+  void explainSilence(SourceLocation Loc, const std::string &Rules,
+                      const std::string &Why, const CallContext *Context);
   /// For CUDA_VERSION (TMA-PTX-ISA).
   Preprocessor *PP = nullptr;
   /// The toolkit of this translation unit and where CUDA_VERSION is

@@ -52,4 +52,61 @@ checkLinkedTensorCopy(const LinkedCopyFacts &F) {
   return Out;
 }
 
+std::vector<SilentRule> silentLinkedRules(const LinkedCopyFacts &F) {
+  std::vector<SilentRule> Out;
+  const MapDescriptor &D = F.Map;
+  // A broken mode silences the rest on purpose: that is a finding.
+  if (checkTmaModeMatchesMap(F.Mode, D.Encoder, D.WideMode))
+    return Out;
+  if (!F.Dims)
+    Out.push_back({"TMA-DIM-EQ-RANK", "the copy's dimension count is not "
+                                      "known (no .Nd in its form)"});
+  else if (!D.Rank)
+    Out.push_back({"TMA-DIM-EQ-RANK", "the map's tensorRank is not folded"});
+  if (!D.DataType)
+    Out.push_back({"TMA-PACKED-DIRECTION, TMA-PACKED-COORD0, "
+                   "TMA-SMEM-ELEMTYPE",
+                   "the map's tensorDataType is not folded"});
+  if (!F.Buffer) {
+    std::string Rules = D.Encoder == MapEncoder::Tiled
+                            ? "TMA-SMEM-ALIGN-SWIZZLE, TMA-SMEM-FOOTPRINT"
+                            : "TMA-SMEM-FOOTPRINT";
+    if (F.Direction == CopyDirection::Load ||
+        D.Encoder == MapEncoder::Tiled)
+      Out.push_back({Rules, "the box's shared-memory address is not traced "
+                            "to a __shared__ variable"});
+    return Out;
+  }
+  const BoxBufferFacts &B = *F.Buffer;
+  if (D.Encoder == MapEncoder::Tiled) {
+    if (!D.Swizzle)
+      Out.push_back({"TMA-SMEM-ALIGN-SWIZZLE", "the map's swizzle is not "
+                                               "folded"});
+    else if (!B.AddressAlign)
+      Out.push_back({"TMA-SMEM-ALIGN-SWIZZLE",
+                     "the alignment of the box's shared-memory address is "
+                     "not proven"});
+  }
+  if (F.Direction == CopyDirection::Load) {
+    if (!tensorCopyBytes(D, F.Mode)) {
+      std::string Why = "the box's byte count is not folded";
+      std::size_t N = D.Rank ? static_cast<std::size_t>(*D.Rank)
+                             : D.BoxDim.Elems.size();
+      for (std::size_t I = 0; D.Encoder == MapEncoder::Tiled && I < N && I < 5;
+           ++I)
+        if (!D.BoxDim.at(I)) {
+          Why += " (boxDim[" + std::to_string(I) + "] is not)";
+          break;
+        }
+      Out.push_back({"TMA-SMEM-FOOTPRINT", Why});
+    } else if (!B.BytesToEnd) {
+      Out.push_back({"TMA-SMEM-FOOTPRINT",
+                     "the bytes from the box's address to the end of its "
+                     "buffer are not known (dynamic shared memory, or a "
+                     "run-time offset)"});
+    }
+  }
+  return Out;
+}
+
 } // namespace tma::rules

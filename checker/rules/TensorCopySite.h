@@ -72,6 +72,19 @@ struct LinkedCopyViolation {
 std::vector<LinkedCopyViolation>
 checkLinkedTensorCopy(const LinkedCopyFacts &F);
 
+/// Rules of checkLinkedTensorCopy that judged nothing for want of a fact,
+/// and the fact: what a user needs to trust the silence (issue 28 item 1).
+struct SilentRule {
+  /// One rule id, or several joined by ", " that miss the same fact.
+  std::string Rules;
+  std::string Why;
+};
+
+/// The rules of checkLinkedTensorCopy that \p F leaves silent because a
+/// fact they compare is unknown, each with the unknown fact; a rule whose
+/// facts are all known is judged by checkLinkedTensorCopy and is absent.
+std::vector<SilentRule> silentLinkedRules(const LinkedCopyFacts &F);
+
 } // namespace tma::rules
 
 #endif // TMA_TIDY_RULES_TENSORCOPYSITE_H

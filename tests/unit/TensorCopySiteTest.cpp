@@ -244,3 +244,52 @@ TEST(LinkedTensorCopy, EveryViolationInReportOrder) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// silentLinkedRules: the rules a fact record leaves silent, and the fact
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// "RULES: why" of each silent rule of \p F.
+std::vector<std::string> silent(const LinkedCopyFacts &F) {
+  std::vector<std::string> Out;
+  for (const SilentRule &R : silentLinkedRules(F))
+    Out.push_back(R.Rules + ": " + R.Why);
+  return Out;
+}
+} // namespace
+
+TEST(SilentLinkedRules, EveryFactKnownLeavesNoneSilent) {
+  EXPECT_TRUE(silent(tileLoad()).empty());
+}
+
+TEST(SilentLinkedRules, UnknownFactsNameTheirRules) {
+  LinkedCopyFacts F = tileLoad();
+  F.Map.Rank.reset();
+  F.Map.BoxDim.Elems[1].reset();
+  F.Buffer->AddressAlign.reset();
+  EXPECT_EQ(silent(F),
+            (std::vector<std::string>{
+                "TMA-DIM-EQ-RANK: the map's tensorRank is not folded",
+                "TMA-SMEM-ALIGN-SWIZZLE: the alignment of the box's "
+                "shared-memory address is not proven",
+                "TMA-SMEM-FOOTPRINT: the box's byte count is not folded "
+                "(boxDim[1] is not)"}));
+}
+
+TEST(SilentLinkedRules, NoBufferSilencesTheBufferRules) {
+  LinkedCopyFacts F = tileLoad();
+  F.Buffer.reset();
+  EXPECT_EQ(silent(F), (std::vector<std::string>{
+                           "TMA-SMEM-ALIGN-SWIZZLE, TMA-SMEM-FOOTPRINT: the "
+                           "box's shared-memory address is not traced to a "
+                           "__shared__ variable"}));
+}
+
+TEST(SilentLinkedRules, AWrongModeIsAFindingNotASilence) {
+  LinkedCopyFacts F = tileLoad();
+  F.Mode = CopyMode::Im2col;
+  F.Buffer.reset();
+  EXPECT_FALSE(checkLinkedTensorCopy(F).empty());
+  EXPECT_TRUE(silent(F).empty());
+}
