@@ -40,7 +40,7 @@ BASE = ['-x', 'cuda', '--cuda-path=/usr/local/cuda', '-I/usr/local/cuda/include/
 EXCLUDE = re.compile(r'/(3rdparty|third-party|third_party|_deps)/')
 ONLY_UNDER = {'cutlass': '/examples/'}
 DIAG = re.compile(r'^(/[^:]+):(\d+):(\d+): (warning|error|note): (.*?)(?: \[([\w.,-]+)\])?$')
-NOT_A_FINDING = re.compile(r'^(coverage: |model: |encode call|explain|tensor copy .* reads)')
+NOT_A_FINDING = re.compile(r'^(coverage: |model: |silent: |encode call|explain|tensor copy .* reads)')
 
 
 def manifest(realcode):
@@ -236,10 +236,36 @@ def barrier_names(ev, orig_cov, kind):
     return '; '.join(out)
 
 
+def value_silences(kind, s, cov):
+    """The mutant's `silent:` warnings (tma-bulk-copy.ExplainSilence) of the
+    rules that claim the kind: those naming the variable the mutated line
+    declares first, two at most."""
+    claimed = set(M.KIND[kind].rules.split())
+    m = re.search(r'(\w+)\s*(?:\[[^\]]*\]\s*)*(?:__attribute__.*)?;', s.snippet)
+    var = m.group(1) if m else None
+    out = []
+    for f, ln, msg in cov:
+        q = re.match(r'silent: ([A-Z0-9, -]+?): (.*)$', msg)
+        if q and claimed & set(q.group(1).replace(',', ' ').split()):
+            out.append((not (var and "'%s'" % var in msg), '%s at %s:%d: %s' %
+                        (q.group(1), os.path.basename(f), ln, q.group(2))))
+    seen, res = set(), []
+    for _, text in sorted(out):
+        key = text.split(': ', 1)[1] if ': ' in text else text
+        if key not in seen:
+            seen.add(key)
+            res.append(text)
+    return res[:2]
+
+
 def reason(kind, p, s, cov, rel, rules_in_plugin, orig_cov=()):
     claimed = M.KIND[kind].rules.split()
     if not set(claimed) & rules_in_plugin:
         return 'no rule of this plugin implements %s' % ' / '.join(claimed)
+    if kind == 'lower-alignas':
+        sil = value_silences(kind, s, cov)
+        if sil:
+            return 'silent: ' + ' | '.join(sil)
     pre = EXPLAINED_BY.get(kind)
     near = sorted((abs(ln - s.line), m) for f, ln, m in cov
                   if pre and f == p and abs(ln - s.line) <= 2 and m.startswith(pre))
