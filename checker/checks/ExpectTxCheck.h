@@ -8,17 +8,12 @@
 #define TMA_TIDY_CHECKS_EXPECTTXCHECK_H
 
 #include "api/DeviceOpsFinder.h"
-#include "api/MapLink.h"
-#include "api/ClusterRank.h"
-#include "api/PeerAddress.h"
-#include "api/ThreadGuards.h"
+#include "api/ExpectTxFacts.h"
 #include "folding/ConstantFolder.h"
 
 #include "checks/RuleFilter.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
-#include "llvm/ADT/DenseMap.h"
-#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -53,14 +48,16 @@ private:
   std::shared_ptr<SharedMatchers> Shared;
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
-  /// The value of an operand in the current context.
-  rules::Known foldOperand(const OpValue &V);
-  /// The bytes a counted copy delivers in the current context.
-  rules::Known delivered(const DeviceOp &Op);
   /// Notes on a copy of a mismatched phase: its bytes, and for a tensor
   /// copy the encode call of its map.
   void noteCopy(const DeviceOp &Op, SourceLocation Loc,
                 const std::string &Barrier, const SourceManager &SM);
+  /// Counts the phase of \p Group CTA by CTA of \p Fn's cluster and reports
+  /// the first CTA whose counts differ; the coverage line, or "" when
+  /// something is unknown.
+  std::string clusterPhase(const FunctionDecl *Fn, const TxOps &Tx,
+                           const std::vector<unsigned> &Group,
+                           const std::string &Name, const SourceManager &SM);
 
   /// Evaluate ops under each call of their function (parameters folded).
   const bool CallSiteContexts;
@@ -69,21 +66,10 @@ private:
   const bool CoverageReport;
   std::shared_ptr<ConstantFolder> Folder;
   std::shared_ptr<DeviceOpsFinder> Finder;
-  std::unique_ptr<MapLinker> Linker;
-  /// The threads that issue each op (MBAR-TX-ISSUERS).
-  std::unique_ptr<ThreadGuards> Guards;
-  /// Values that depend on the CTA's rank in its cluster (multicast).
-  std::unique_ptr<ClusterRank> Ranks;
-  /// Barrier addresses mapped to a peer CTA (`mapa`).
-  std::unique_ptr<PeerAddresses> Peers;
+  /// The facts of the sites (api/ExpectTxFacts.h), per translation unit.
+  std::unique_ptr<ExpectTxFacts> Facts;
   /// (location, message) pairs already reported in this translation unit.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
-  /// The references under a function body (ExpectTxCheck.cpp's
-  /// collectRefs), once per body: a helper's were collected again at every
-  /// call and for every parameter. A std::map keeps them in place while
-  /// others are added.
-  const std::vector<const DeclRefExpr *> &refsOf(const Stmt *Body);
-  std::map<const Stmt *, std::vector<const DeclRefExpr *>> RefsOfBody;
 };
 
 } // namespace clang::tidy::tma

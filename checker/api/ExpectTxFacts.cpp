@@ -1,0 +1,560 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/ExpectTxFacts.h"
+#include "folding/Uses.h"
+#include "rules/TensorCopyRules.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <functional>
+
+namespace clang::tidy::tma {
+
+ExpectTxFacts::ExpectTxFacts(ASTContext &Ctx,
+                             std::shared_ptr<ConstantFolder> Folder,
+                             std::shared_ptr<DeviceOpsFinder> Finder)
+    : Ctx(Ctx), Folder(Folder), Finder(Finder), Linker(*Folder, Ctx),
+      Guards(Ctx, Folder), Ranks(*Folder), Peers(*Finder, *Folder),
+      Collector(Ctx, *Folder, *Finder, Peers) {}
+
+rules::Known ExpectTxFacts::foldOperand(const OpValue &V) {
+  return ::clang::tidy::tma::foldOperand(V, *Folder);
+}
+
+rules::Known ExpectTxFacts::delivered(const DeviceOp &Op) {
+  if (const auto *B = std::get_if<BulkCopy>(&Op))
+    return foldOperand(B->Size);
+  const auto *T = std::get_if<TensorCopy>(&Op);
+  if (!T)
+    return std::nullopt;
+  auto Map = Linker.mapOf(T->Map.E, Folder->currentContext());
+  if (!Map)
+    return std::nullopt;
+  return rules::tensorCopyBytes(Map->Desc, copyModeOf(T->Mode));
+}
+
+rules::Known ExpectTxFacts::deliveredBy(const TxOp &T) {
+  const CallContext *Saved = Folder->currentContext();
+  Folder->enterContext(opContext(*Folder, T, Saved));
+  rules::Known K = delivered(T.Op);
+  Folder->enterContext(Saved);
+  return K;
+}
+
+std::vector<TxPairing> ExpectTxFacts::pairingsOf(const FunctionDecl *Fn,
+                                                 const TxOps &Tx,
+                                                 bool CallSiteContexts) {
+  std::vector<TxPairing> Result;
+  const std::vector<TxOp> &Ops = Tx.Ops;
+  if (!llvm::all_of(Ops, [](const TxOp &T) { return T.Id; }))
+    return Result;
+  const Stmt *Body = Fn->getBody();
+  const ParentMap &PM = Folder->parentsOf(Body);
+  const std::vector<const DeclRefExpr *> &BodyRefs = Collector.refsOf(Body);
+  const auto &OpSites = Tx.OpSites;
+  llvm::SmallPtrSet<const VarDecl *, 4> Roots;
+  for (const TxOp &T : Ops)
+    Roots.insert(T.Id->Root);
+  for (const VarDecl *Root : Roots) {
+    if (!Root->isLocalVarDecl() || !Root->hasAttr<CUDASharedAttr>())
+      continue;
+    auto Tainted = taintedBy(Root, BodyRefs, PM, *Finder, Peers);
+    if (llvm::any_of(BodyRefs, [&](const DeclRefExpr *D) {
+          const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+          return VD && Tainted.count(VD) &&
+                 !isKnownUse(PM, D, OpSites, *Finder, Peers);
+        }))
+      continue;
+    const TxOp *FirstExpect = nullptr, *FirstCopy = nullptr;
+    bool SelfExpecting = false;
+    for (const TxOp &T : Ops) {
+      if (T.Id->Root != Root)
+        continue;
+      if (std::holds_alternative<ExpectTx>(T.Op)) {
+        FirstExpect = FirstExpect ? FirstExpect : &T;
+      } else {
+        FirstCopy = FirstCopy ? FirstCopy : &T;
+        if (const auto *B = std::get_if<BulkCopy>(&T.Op))
+          SelfExpecting |= B->OwnsExpectTx;
+      }
+    }
+    TxPairing P;
+    P.Facts.Barrier = Root->getName().str();
+    P.Facts.HasExpect = FirstExpect;
+    P.Facts.HasCopy = FirstCopy;
+    P.Facts.SelfExpecting = SelfExpecting;
+    P.FirstExpect = FirstExpect;
+    P.FirstCopy = FirstCopy;
+    if (FirstExpect && !FirstCopy) {
+      // Only a count that is known not to be zero expects anything.
+      const auto &E = std::get<ExpectTx>(FirstExpect->Op);
+      bool NonZero = false;
+      for (const CallContext *Context :
+           Folder->contextsOf(CallSiteContexts ? Fn : nullptr)) {
+        if (!Folder->mayRun(FirstExpect->Site, Fn, Context))
+          continue;
+        Folder->enterContext(opContext(*Folder, *FirstExpect, Context));
+        NonZero |= foldOperand(E.Bytes).value_or(0) != 0;
+      }
+      Folder->enterContext(nullptr);
+      P.Facts.ExpectsBytes = NonZero;
+    }
+    Result.push_back(std::move(P));
+  }
+  return Result;
+}
+
+std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
+                                             bool Kernel, const TxOps &Tx,
+                                             const SourceManager &SM) {
+  std::vector<TxPhase> Result;
+  const std::vector<TxOp> &Ops = Tx.Ops;
+  const auto &OpSites = Tx.OpSites;
+  const auto &Waits = Tx.Waits;
+  const auto &Inits = Tx.Inits;
+  const Stmt *Body = Fn->getBody();
+  const ParentMap &PM = Folder->parentsOf(Body);
+  const std::vector<const DeclRefExpr *> &BodyRefs = Collector.refsOf(Body);
+  llvm::DenseSet<const Stmt *> Regions;
+  for (const TxOp &T : Ops)
+    Regions.insert(T.Place.Region);
+  for (const Stmt *Region : Regions) {
+    std::vector<unsigned> Here;
+    bool RegionUnknown = false;
+    for (unsigned I = 0; I < Ops.size(); ++I)
+      if (Ops[I].Place.Region == Region) {
+        Here.push_back(I);
+        RegionUnknown |= !Ops[I].Id;
+      }
+    if (RegionUnknown)
+      continue;
+    // The groups of the region: the first op of each key.
+    llvm::SmallVector<unsigned, 4> Leaders;
+    for (unsigned I : Here)
+      if (llvm::none_of(Leaders, [&](unsigned L) {
+            return sameKey(*Ops[L].Id, *Ops[I].Id);
+          }))
+        Leaders.push_back(I);
+
+    for (unsigned L : Leaders) {
+      const BarrierIdentity &Id = *Ops[L].Id;
+      std::vector<unsigned> Group;
+      // Why the phase is unknown; empty while it is not. Lifted: only
+      // reasons that counting CTA by CTA of the cluster answers.
+      std::string Why;
+      bool Lifted = true;
+      auto Unsure = [&](const char *Reason, bool ClusterAnswers = false) {
+        if (Why.empty())
+          Why = Reason;
+        Lifted &= ClusterAnswers;
+      };
+      for (unsigned I : Here) {
+        if (sameKey(*Ops[I].Id, Id))
+          Group.push_back(I);
+        else if (mayAlias(*Ops[I].Id, Id))
+          Unsure("another barrier operand may alias it");
+      }
+      if (!Kernel && !(Id.Solid && Id.Root->isLocalVarDecl()))
+        Unsure("a barrier of the callers of this helper");
+      if (!Id.Root->isLocalVarDeclOrParm())
+        Unsure("a barrier outside this function");
+      // The same barrier in a loop nested in this region, or around it;
+      // unless a wait at the top of the loop body separates the phases.
+      std::vector<const Stmt *> SitesOn, InitsOn;
+      std::vector<BlockingWait> WaitsOn;
+      for (const TxOp &T : Ops)
+        if (!T.Id || sameKey(*T.Id, Id) || mayAlias(*T.Id, Id))
+          SitesOn.push_back(T.Site);
+      for (const auto &[W, WId] : Waits)
+        if (sameKey(WId, Id))
+          WaitsOn.push_back(W);
+      for (const auto &[I, IId] : Inits)
+        if (sameKey(IId, Id))
+          InitsOn.push_back(I);
+      for (const TxOp &T : Ops)
+        if (T.Place.Region != Region &&
+            (!T.Id || sameKey(*T.Id, Id) || mayAlias(*T.Id, Id)) &&
+            (isWithin(PM, T.Place.Region, Region) ||
+             isWithin(PM, Region, T.Place.Region)) &&
+            !separatedByLoopWait(PM, SM, Region, T.Place.Region, Body, SitesOn,
+                                 WaitsOn, InitsOn, *Folder))
+          Unsure("an op on it in a nested or enclosing loop");
+      // How many threads issue each op of the group (MBAR-TX-ISSUERS):
+      // from its guards and the kernel's block size; all or nothing.
+      std::vector<unsigned> Issuers;
+      const ::tma::rules::threads::BlockSize Block =
+          Kernel ? Guards.blockOf(Fn) : ::tma::rules::threads::BlockSize();
+      for (unsigned I : Group) {
+        std::optional<unsigned> N;
+        if (Kernel)
+          if (auto T = Guards.threadsAt(Ops[I].Site, Fn))
+            N = ::tma::rules::threads::issuers(*T, Block);
+        if (!N || *N == 0) {
+          Issuers.clear();
+          break;
+        }
+        Issuers.push_back(*N);
+      }
+      // Guards that only some ops of the group have must tell threads
+      // apart: a condition that is the same in every thread (`if (k == 0)`)
+      // decides whether an op runs in this phase at all.
+      for (unsigned I : Group)
+        for (const auto &[If, Else] : Ops[I].Place.Branches)
+          if (!Issuers.empty() &&
+              llvm::any_of(Group,
+                           [&, If = If, Else = Else](unsigned J) {
+                             return !llvm::is_contained(
+                                 Ops[J].Place.Branches,
+                                 std::make_pair(If, Else));
+                           }) &&
+              !Guards.threadOnly(If->getCond()))
+            Issuers.clear();
+      const bool Counted = !Issuers.empty();
+      // Multicasts and ops on a peer's barrier are counted CTA by CTA of
+      // the cluster (ClusterPhase): the reasons below that it answers.
+      bool HasExpect = false, HasCopy = false, HasMulticast = false;
+      for (unsigned I : Group)
+        HasMulticast |=
+            Ops[I].Role == TxRole::Multicast || Ops[I].Role == TxRole::Remote;
+      for (unsigned I : Group) {
+        const TxOp &T = Ops[I];
+        if (T.Role == TxRole::Unknown)
+          Unsure(
+              "a tensor, multicast, reduce or predicated op completes on it");
+        if (T.Role == TxRole::Multicast)
+          Unsure("a multicast completes on it", true);
+        if (T.Role == TxRole::Remote)
+          Unsure("an op on it names a peer CTA's barrier (mapa)", true);
+        if (T.Place.Unclear)
+          Unsure("control flow the model does not follow");
+        HasExpect |= T.Role == TxRole::Expect;
+        HasCopy |= T.Role == TxRole::Copy;
+        // Both branches of one if.
+        for (unsigned J : Group)
+          for (const auto &BI : T.Place.Branches)
+            for (const auto &BJ : Ops[J].Place.Branches)
+              if (BI.first == BJ.first && BI.second != BJ.second)
+                Unsure("ops in both branches of one if", HasMulticast);
+        // Under different guards the ops may run on different numbers of
+        // threads (a copy per lane, one expect-tx): the sums do not compare.
+        // Unless the issuing threads of every op are counted.
+        if (!Counted && T.Place.Branches != Ops[Group.front()].Place.Branches)
+          Unsure("ops under different guards", HasMulticast);
+      }
+      const bool HasRemoteExpect = llvm::any_of(Group, [&](unsigned I) {
+        return Ops[I].Role == TxRole::Remote &&
+               std::holds_alternative<ExpectTx>(Ops[I].Op);
+      });
+      if (!HasExpect && !HasRemoteExpect)
+        continue;
+      if (!HasCopy)
+        Unsure("no counted copy on it in the phase", HasMulticast);
+
+      // The variables the barrier expression reads: none may change between
+      // the first and the last op of the group.
+      SourceLocation First = Ops[Group.front()].Loc,
+                     Last = Ops[Group.back()].Loc;
+      llvm::SmallPtrSet<const VarDecl *, 4> IdVars;
+      {
+        std::vector<const DeclRefExpr *> Refs;
+        collectRefs(Id.Object, Refs);
+        for (const DeclRefExpr *D : Refs)
+          if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
+            IdVars.insert(VD);
+      }
+      llvm::SmallPtrSet<const VarDecl *, 4> Tainted =
+          taintedBy(Id.Root, BodyRefs, PM, *Finder, Peers);
+      for (const DeclRefExpr *D : BodyRefs) {
+        const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+        // Only the barrier's variables matter: asked before the walk up
+        // the parents, which most references of a kernel would take.
+        if (!VD || (!Tainted.count(VD) && !IdVars.count(VD)) ||
+            !isWithin(PM, D, Region))
+          continue;
+        if (Tainted.count(VD) && !isKnownUse(PM, D, OpSites, *Finder, Peers))
+          Unsure("the barrier is passed to a function or stored");
+        // A write of the root redirects a pointer read from it, unless it
+        // is an op's own call (`pipe.expect(n)` on a non-const method).
+        if (IdVars.count(VD) &&
+            (VD != Id.Root || VD->getType()->isPointerType() ||
+             (Id.ReadsPointer && llvm::none_of(OpSites,
+                                               [&](const Stmt *S) {
+                                                 return isWithin(PM, D, S);
+                                               }))) &&
+            mayWrite(PM, D)) {
+          SourceLocation W = SM.getFileLoc(D->getBeginLoc());
+          if (SM.isBeforeInTranslationUnit(First, W) &&
+              SM.isBeforeInTranslationUnit(W, Last))
+            Unsure("the barrier expression changes between its ops");
+        }
+      }
+
+      std::string Name =
+          textOf(Id.Object, Id, SM, Ctx.getLangOpts()) + Id.Member;
+      Result.push_back({std::move(Group), std::move(Name), std::move(Why),
+                        Lifted, HasMulticast, std::move(Issuers), Block});
+    }
+  }
+  return Result;
+}
+
+rules::PhaseFacts ExpectTxFacts::phaseFactsIn(const TxPhase &P, const TxOps &Tx,
+                                              const CallContext *Context,
+                                              const ParentMap &PM) {
+  rules::PhaseFacts F;
+  F.Barrier = P.Name;
+  Folder->enterContext(Context);
+  for (unsigned G = 0; G < P.Group.size(); ++G) {
+    const TxOp &Op = Tx.Ops[P.Group[G]];
+    rules::PhaseOpFacts O;
+    O.Issuers = P.Issuers.empty() ? 0 : P.Issuers[G];
+    // An op of a helper folds in the context of the helper's call.
+    if (Op.via())
+      Folder->enterContext(opContext(*Folder, Op, Context));
+    if (const auto *E = std::get_if<ExpectTx>(&Op.Op)) {
+      O.IsExpect = true;
+      O.Bytes = foldOperand(E->Bytes);
+    } else {
+      O.Bytes = delivered(Op.Op);
+      if (const auto *B = std::get_if<BulkCopy>(&Op.Op))
+        O.OwnsExpectTx = B->OwnsExpectTx;
+    }
+    Folder->enterContext(Context);
+    if (!O.IsExpect && Op.Loop && O.Bytes) {
+      auto N = tripCount(Op.Loop, PM, *Folder);
+      O.Bytes = N ? rules::Known(*O.Bytes * *N) : std::nullopt;
+    }
+    F.Ops.push_back(std::move(O));
+  }
+  return F;
+}
+
+// The value of V, an operand of T, in the CTA of rank R: through the
+// argument of a helper's parameter when it depends on the rank.
+rules::Known ExpectTxFacts::valueIn(const TxOp &T, const OpValue &V,
+                                    uint64_t R) {
+  const Expr *E = V.E;
+  if (E && T.via()) {
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+    const CallExpr *Call = T.via();
+    E = T.Frames.size() == 1 && P &&
+                P->getFunctionScopeIndex() < Call->getNumArgs() &&
+                isa<FunctionDecl>(P->getDeclContext()) &&
+                cast<FunctionDecl>(P->getDeclContext())->getCanonicalDecl() ==
+                    T.Frames.front().second->getCanonicalDecl()
+            ? Call->getArg(P->getFunctionScopeIndex())
+            : nullptr;
+  }
+  if (E && Ranks.dependsOnRank(E)) {
+    auto X = Ranks.valueIn(E, R);
+    if (!X || *X < 0)
+      return std::nullopt;
+    return static_cast<uint64_t>(*X);
+  }
+  const CallContext *Saved = Folder->currentContext();
+  Folder->enterContext(opContext(*Folder, T, Saved));
+  rules::Known K = foldOperand(V);
+  Folder->enterContext(Saved);
+  return K;
+}
+
+// Whether C holds in the CTA of rank R; parts on the thread alone hold in
+// some thread (the issuers count them).
+std::optional<bool> ExpectTxFacts::holds(const Expr *C, uint64_t R) {
+  C = C->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(C);
+      B && B->getOpcode() == BO_LAnd) {
+    auto L = holds(B->getLHS(), R);
+    if (L && !*L)
+      return false;
+    auto Rt = holds(B->getRHS(), R);
+    if (Rt && !*Rt)
+      return false;
+    if (!L || !Rt)
+      return std::nullopt;
+    return true;
+  }
+  if (Guards.threadOnly(C))
+    return true;
+  auto X = Ranks.valueIn(C, R);
+  if (!X)
+    return std::nullopt;
+  return *X != 0;
+}
+
+std::optional<bool> ExpectTxFacts::runsIn(const TxOp &T, uint64_t R) {
+  for (const auto &[If, Else] : T.Place.Branches) {
+    const Expr *C = If->getCond();
+    if (!C || If->getInit() || If->getConditionVariable())
+      return std::nullopt;
+    if (!Else) {
+      auto H = holds(C, R);
+      if (!H || !*H)
+        return H;
+      continue;
+    }
+    if (Guards.threadOnly(C))
+      continue;
+    auto X = Ranks.valueIn(C, R);
+    if (!X)
+      return std::nullopt;
+    if (*X)
+      return false;
+  }
+  return true;
+}
+
+std::optional<uint64_t> ExpectTxFacts::targetOf(const TxOp &T, uint64_t From,
+                                                uint64_t Ctas) {
+  OpValue V;
+  V.E = V.Written = T.PeerRank;
+  V.Present = true;
+  std::optional<uint64_t> To;
+  if (!T.PeerRankHere) {
+    To = valueIn(T, V, From);
+  } else if (Ranks.dependsOnRank(T.PeerRank)) {
+    if (auto X = Ranks.valueIn(T.PeerRank, From); X && *X >= 0)
+      To = static_cast<uint64_t>(*X);
+  } else {
+    To = foldOperand(V);
+  }
+  if (!To || *To >= Ctas)
+    return std::nullopt;
+  // `.cta_group::2`: only the leader CTA of the issuer's pair, where the
+  // address and the pair's routing (tma-rules.md, INFERRED) agree.
+  if (const auto *C = std::get_if<TensorCopy>(&T.Op);
+      C && C->CtaGroup && *C->CtaGroup == 2 && *To != (From & ~uint64_t{1}))
+    return std::nullopt;
+  return *To;
+}
+
+std::optional<ClusterCount>
+ExpectTxFacts::clusterCountOf(const FunctionDecl *Fn, const TxOps &Tx,
+                              const std::vector<unsigned> &Group) {
+  auto Cluster = clusterOf(Fn, nullptr, *Folder);
+  if (!Cluster || Cluster->Ctas < 2 || Cluster->Ctas > 16)
+    return std::nullopt;
+  // A jump under a rank-dependent condition (`if (rank != 0) return;`)
+  // decides which CTAs reach the ops in a way the branches above do not
+  // show: unknown.
+  const Stmt *Body = Fn->getBody();
+  if (rankDependentJump(Body, Folder->parentsOf(Body), Ranks))
+    return std::nullopt;
+  ClusterCount C;
+  C.Cluster = *Cluster;
+  C.Block = Guards.blockOf(Fn);
+  // Which CTAs run each op of the group, and how many threads of a CTA
+  // issue it (MBAR-TX-ISSUERS: one per warp under elect.sync, ...).
+  C.In.resize(Group.size());
+  C.Issuers.resize(Group.size());
+  for (unsigned G = 0; G < Group.size(); ++G) {
+    const TxOp &T = Tx.Ops[Group[G]];
+    auto Threads = Guards.threadsAt(T.Site, Fn);
+    auto N =
+        Threads ? rules::threads::issuers(*Threads, C.Block) : std::nullopt;
+    if (!N || *N == 0)
+      return std::nullopt;
+    C.Issuers[G] = *N;
+    for (uint64_t R = 0; R < Cluster->Ctas; ++R) {
+      auto Runs = runsIn(T, R);
+      if (!Runs)
+        return std::nullopt;
+      C.In[G].push_back(*Runs);
+    }
+  }
+  return C;
+}
+
+rules::ClusterPhaseFacts ExpectTxFacts::clusterFactsIn(
+    const ClusterCount &C, const TxOps &Tx, const std::vector<unsigned> &Group,
+    const std::string &Name,
+    std::vector<std::vector<ClusterArrival>> &Arrivals) {
+  const uint64_t Ctas = C.Cluster.Ctas;
+  rules::ClusterPhaseFacts F;
+  F.Barrier = Name;
+  F.Ctas = Ctas;
+  Arrivals.clear();
+  auto Times = [](rules::Known K, unsigned N) -> rules::Known {
+    if (!K)
+      return std::nullopt;
+    return *K * N;
+  };
+  auto Known = [](const std::vector<rules::Known> &Ks) {
+    return llvm::all_of(Ks,
+                        [](const rules::Known &K) { return K.has_value(); });
+  };
+  // Per CTA: what it expects, what the cluster delivers to it, and the ops
+  // of other CTAs among those (for notes): multicasts (Mask) and ops on a
+  // peer's barrier (Remote). Up to the first CTA that cannot be counted.
+  for (uint64_t R = 0; R < Ctas; ++R) {
+    rules::ClusterCtaFacts &Cta = F.PerCta.emplace_back();
+    std::vector<ClusterArrival> &Here = Arrivals.emplace_back();
+    bool &Unknown = Cta.Unknown;
+    for (unsigned G = 0; G < Group.size() && !Unknown; ++G) {
+      const TxOp &T = Tx.Ops[Group[G]];
+      const auto *E = std::get_if<ExpectTx>(&T.Op);
+      if (T.Role == TxRole::Remote) {
+        for (uint64_t From = 0; From < Ctas; ++From) {
+          if (!C.In[G][From])
+            continue;
+          auto To = targetOf(T, From, Ctas);
+          if (!To) {
+            Unknown = true;
+            break;
+          }
+          if (*To != R)
+            continue;
+          if (E)
+            Cta.Expected.push_back(
+                Times(valueIn(T, E->Bytes, From), C.Issuers[G]));
+          else
+            Cta.Delivered.push_back(Times(deliveredBy(T), C.Issuers[G]));
+          Here.push_back({Group[G], From, 0, true, C.Issuers[G]});
+        }
+        continue;
+      }
+      if (E) {
+        if (C.In[G][R])
+          Cta.Expected.push_back(Times(valueIn(T, E->Bytes, R), C.Issuers[G]));
+        continue;
+      }
+      if (T.Role == TxRole::Copy) {
+        if (C.In[G][R])
+          Cta.Delivered.push_back(Times(deliveredBy(T), C.Issuers[G]));
+        continue;
+      }
+      const OpValue *Mask = nullptr;
+      if (const auto *TC = std::get_if<TensorCopy>(&T.Op))
+        Mask = &TC->CtaMask;
+      else if (const auto *B = std::get_if<BulkCopy>(&T.Op))
+        Mask = &B->CtaMask;
+      for (uint64_t From = 0; From < Ctas; ++From) {
+        if (!C.In[G][From])
+          continue;
+        auto M = valueIn(T, *Mask, From);
+        if (!M) {
+          Unknown = true;
+          break;
+        }
+        if (*M >> R & 1) {
+          Cta.Delivered.push_back(Times(deliveredBy(T), C.Issuers[G]));
+          Here.push_back({Group[G], From, *M, false, C.Issuers[G]});
+        }
+      }
+    }
+    if (Unknown || !Known(Cta.Expected) || !Known(Cta.Delivered))
+      break;
+  }
+  return F;
+}
+
+} // namespace clang::tidy::tma

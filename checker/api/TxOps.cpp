@@ -1,0 +1,786 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/TxOps.h"
+#include "api/KernelEvents.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include <functional>
+
+namespace clang::tidy::tma {
+
+/// The context an op of \p T folds in when its function runs in \p C.
+const CallContext *opContext(ConstantFolder &Folder, const TxOp &T,
+                             const CallContext *C) {
+  for (const auto &[Call, Callee] : T.Frames)
+    C = Folder.contextFor(Call, Callee, C);
+  return C;
+}
+
+void collectRefs(const Stmt *S, std::vector<const DeclRefExpr *> &Out) {
+  if (!S)
+    return;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S))
+    Out.push_back(D);
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    // Captures refer to the enclosing variables from the body.
+    collectRefs(L->getBody(), Out);
+    for (const Expr *Init : L->capture_inits())
+      collectRefs(Init, Out);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    collectRefs(Child, Out);
+}
+
+namespace {
+
+/// Whether every use of the field \p FD of `this` in \p Body lies within
+/// one of \p Sites.
+bool onlyFeeds(const Stmt *Body, const FieldDecl *FD, const ParentMap &PM,
+               const llvm::SmallPtrSetImpl<const Stmt *> &Sites) {
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *M = dyn_cast<MemberExpr>(S);
+        M && M->getMemberDecl() == FD &&
+        isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()) &&
+        llvm::none_of(Sites,
+                      [&](const Stmt *Site) { return isWithin(PM, M, Site); }))
+      return false;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return true;
+}
+
+} // namespace
+
+bool sameKey(const BarrierIdentity &A, const BarrierIdentity &B) {
+  return A.Key == B.Key;
+}
+
+/// Whether a use \p DRE of the barrier (or of a local holding its address)
+/// only feeds recognised ops, address conversions, the barrier's own
+/// arrive/wait members or its init.
+bool isKnownUse(const ParentMap &PM, const DeclRefExpr *DRE,
+                const llvm::SmallPtrSetImpl<const Stmt *> &OpSites,
+                DeviceOpsFinder &Finder, PeerAddresses &Peers) {
+  const Stmt *Child = DRE;
+  for (const Stmt *Cur = PM.getParent(DRE); Cur;
+       Child = Cur, Cur = PM.getParent(Cur)) {
+    if (OpSites.count(Cur))
+      return true;
+    if (isa<DeclStmt>(Cur))
+      return true;
+    // The address mapped to a peer CTA by an asm of its own, and the local
+    // it writes, followed as a holder of the address (taintedBy).
+    if (const auto *A = dyn_cast<GCCAsmStmt>(Cur))
+      if (auto M = mapaAsm(*A); M && (M->Addr == Child || M->Out == Child))
+        return true;
+    if (isa<GCCAsmStmt>(Cur) || isa<AsmStmt>(Cur) || isa<LambdaExpr>(Cur) ||
+        isa<ReturnStmt>(Cur) || isa<CXXConstructExpr>(Cur) ||
+        isa<InitListExpr>(Cur))
+      return false;
+    if (const auto *B = dyn_cast<BinaryOperator>(Cur); B && B->isAssignmentOp())
+      return false;
+    if (const auto *Call = dyn_cast<CallExpr>(Cur)) {
+      // An address helper (`smem_u32(&bar)`) keeps the barrier's identity.
+      if (Finder.addressHelperArgument(*Call) == Child ||
+          Peers.mappedArgument(*Call) == Child)
+        continue;
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (!FD || !FD->getIdentifier())
+        return false;
+      StringRef Name = FD->getName();
+      if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))
+        return Child == M->getCallee() &&
+               llvm::is_contained({"arrive", "wait", "arrive_and_wait",
+                                   "arrive_and_drop", "try_wait",
+                                   "try_wait_parity", "wait_parity"},
+                                  Name);
+      if (Name == "__cvta_generic_to_shared")
+        continue;
+      if (Name == "init" &&
+          FD->getQualifiedNameAsString().rfind("cuda::", 0) == 0)
+        return true;
+      return false;
+    }
+    if (!isa<Expr>(Cur))
+      return true;
+  }
+  return true;
+}
+
+/// The variable \p Root and the locals initialised from it (directly or
+/// through other such locals): what holds the barrier's address. The result
+/// of a call is no address of it, except that of an address helper: an
+/// arrival token (`auto t = cuda::device::barrier_arrive_tx(bar, 1, n)`,
+/// `bar.arrive()`) or an mbarrier state is a value.
+llvm::SmallPtrSet<const VarDecl *, 4>
+taintedBy(const VarDecl *Root, llvm::ArrayRef<const DeclRefExpr *> BodyRefs,
+          const ParentMap &PM, DeviceOpsFinder &Finder, PeerAddresses &Peers) {
+  llvm::SmallPtrSet<const VarDecl *, 4> Tainted;
+  Tainted.insert(Root);
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const DeclRefExpr *D : BodyRefs) {
+      const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      if (!VD || !Tainted.count(VD))
+        continue;
+      const Stmt *Child = D;
+      for (const Stmt *P = PM.getParent(D); P; Child = P, P = PM.getParent(P)) {
+        if (const auto *Call = dyn_cast<CallExpr>(P);
+            Call && Finder.addressHelperArgument(*Call) != Child &&
+            Peers.mappedArgument(*Call) != Child)
+          break;
+        // `asm("mapa..." : "=r"(peer) : "r"(addr), "r"(rank))`: peer holds
+        // the address (in another CTA).
+        if (const auto *A = dyn_cast<GCCAsmStmt>(P)) {
+          if (auto M = mapaAsm(*A); M && M->Addr == Child)
+            if (const auto *O = dyn_cast<DeclRefExpr>(M->Out->IgnoreParens()))
+              if (const auto *V = dyn_cast<VarDecl>(O->getDecl()))
+                Grew |= Tainted.insert(V).second;
+          break;
+        }
+        if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+          for (const Decl *Dd : DS->decls())
+            if (const auto *V = dyn_cast<VarDecl>(Dd))
+              Grew |= Tainted.insert(V).second;
+          break;
+        }
+        if (!isa<Expr>(P))
+          break;
+      }
+    }
+  }
+  return Tainted;
+}
+
+std::string textOf(const Expr *E, const BarrierIdentity &Id,
+                   const SourceManager &SM, const LangOptions &LO) {
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  if (!E->getBeginLoc().isMacroID() && !E->getEndLoc().isMacroID()) {
+    StringRef T = Lexer::getSourceText(R, SM, LO);
+    if (!T.empty() && !T.contains('\n'))
+      return T.str();
+  }
+  return Id.Root->getName().str();
+}
+
+/// Whether \p Fn is, or lies in, a template instantiation.
+bool isInInstantiation(const FunctionDecl *Fn) {
+  for (const DeclContext *DC = Fn; DC; DC = DC->getParent()) {
+    if (const auto *F = dyn_cast<FunctionDecl>(DC);
+        F && F->isTemplateInstantiation())
+      return true;
+    if (isa<ClassTemplateSpecializationDecl>(DC))
+      return true;
+  }
+  return false;
+}
+
+namespace {
+
+/// The barrier operand of a transaction op; null for other ops.
+const OpValue *barrierOf(const DeviceOp &Op) {
+  if (const auto *E = std::get_if<ExpectTx>(&Op))
+    return &E->Barrier;
+  if (const auto *B = std::get_if<BulkCopy>(&Op))
+    return &B->Barrier;
+  if (const auto *T = std::get_if<TensorCopy>(&Op))
+    return &T->Barrier;
+  if (const auto *W = std::get_if<Wait>(&Op))
+    return &W->Barrier;
+  return nullptr;
+}
+
+/// A tensor load whose delivered bytes the model counts: one CTA's copy
+/// (no multicast, no CTA pair) in a mode whose count tma-rules.md gives.
+bool isCountedTensorLoad(const TensorCopy &T) {
+  using device::TensorMode;
+  return T.Direction == device::TensorDirection::Load && !T.Predicated &&
+         !T.Incomplete && !T.Report && !T.CtaMask.Present &&
+         (!T.CtaGroup || *T.CtaGroup == 1) &&
+         llvm::is_contained(
+             {TensorMode::Tile, TensorMode::TileGather4, TensorMode::Im2col},
+             T.Mode);
+}
+
+/// A multicast load that would be counted but for its CTA mask.
+bool isCountedMulticast(const DeviceOp &Op) {
+  if (const auto *T = std::get_if<TensorCopy>(&Op)) {
+    if (!T->CtaMask.Present)
+      return false;
+    TensorCopy One = *T;
+    One.CtaMask.Present = false;
+    return isCountedTensorLoad(One);
+  }
+  if (const auto *B = std::get_if<BulkCopy>(&Op))
+    return B->CtaMask.Present &&
+           B->Direction == device::BulkDirection::GlobalToShared &&
+           B->Reduce == device::ReduceOp::None && !B->Predicated &&
+           !B->Incomplete && !B->IgnoreLeft.Present;
+  return false;
+}
+
+} // namespace
+
+/// Whether \p Body holds a return, break, continue, goto or throw under a
+/// condition that depends on the CTA's rank in its cluster.
+bool rankDependentJump(const Stmt *Body, const ParentMap &PM,
+                       ClusterRank &Ranks) {
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, CXXThrowExpr>(S))
+      for (const Stmt *P = PM.getParent(S); P && P != Body;
+           P = PM.getParent(P)) {
+        const Expr *C = nullptr;
+        if (const auto *If = dyn_cast<IfStmt>(P))
+          C = If->getCond();
+        else if (const auto *W = dyn_cast<WhileStmt>(P))
+          C = W->getCond();
+        else if (const auto *F = dyn_cast<ForStmt>(P))
+          C = F->getCond();
+        else if (const auto *D = dyn_cast<DoStmt>(P))
+          C = D->getCond();
+        else if (const auto *Sw = dyn_cast<SwitchStmt>(P))
+          C = Sw->getCond();
+        if (C && Ranks.dependsOnRank(C))
+          return true;
+      }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return false;
+}
+
+namespace {
+
+/// Whether something in \p S may leave a loop body early, or skip part of
+/// it: break, continue, return, goto, throw.
+bool leavesEarly(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<BreakStmt, ContinueStmt, ReturnStmt, GotoStmt, CXXThrowExpr>(S))
+    return true;
+  if (isa<LambdaExpr>(S))
+    return false;
+  return llvm::any_of(S->children(),
+                      [](const Stmt *C) { return leavesEarly(C); });
+}
+
+/// Helpers followed into helpers: the call of a helper and up to three
+/// nested ones.
+constexpr size_t MaxHelperDepth = 4;
+
+} // namespace
+
+const std::vector<const DeclRefExpr *> &
+TxOpCollector::refsOf(const Stmt *Body) {
+  auto [It, New] = RefsOfBody.try_emplace(Body);
+  if (New)
+    collectRefs(Body, It->second);
+  return It->second;
+}
+
+TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
+  // The ops of the body, and the transaction ops among them.
+  llvm::ArrayRef<DeviceOpsFinder::OpStmt> Stmts = Finder.opStmtsOf(Body);
+  TxOps Result;
+  std::vector<TxOp> &Ops = Result.Ops;
+  llvm::SmallPtrSet<const Stmt *, 16> &OpSites = Result.OpSites;
+  // Try_waits and test_waits straight through their helpers, and the
+  // inits: they may separate phases across a loop boundary (below).
+  struct RawWait {
+    const Stmt *S;
+    Wait W;
+    llvm::SmallVector<std::pair<const CallExpr *, const FunctionDecl *>, 2>
+        Frames;
+    BarrierIdentity Id;
+  };
+  std::vector<RawWait> RawWaits;
+  std::vector<std::pair<BlockingWait, BarrierIdentity>> &Waits = Result.Waits;
+  std::vector<std::pair<const Stmt *, BarrierIdentity>> &Inits = Result.Inits;
+  // Via/Helper: an op of a helper called at S; BarrierArg: the caller's
+  // argument for the helper's barrier parameter (null: not a parameter).
+  using Frame = std::pair<const CallExpr *, const FunctionDecl *>;
+  auto Add = [&](const DeviceOp &Op, const Stmt *S, bool Straight,
+                 llvm::ArrayRef<Frame> Frames, const Expr *BarrierArg,
+                 std::optional<BarrierIdentity> MemberId = std::nullopt,
+                 const Expr *PeerRank = nullptr) {
+    const CallExpr *Via = Frames.empty() ? nullptr : Frames.front().first;
+    OpSites.insert(S);
+    const OpValue *Bar = nullptr;
+    TxRole Role = TxRole::Unknown;
+    if (const auto *E = std::get_if<ExpectTx>(&Op)) {
+      Bar = &E->Barrier;
+      if (E->BarrierSpace != device::Space::SharedCluster && !E->Predicated &&
+          !E->Incomplete)
+        Role = TxRole::Expect;
+    } else if (const auto *B = std::get_if<BulkCopy>(&Op)) {
+      Bar = &B->Barrier;
+      // .ignore_oob: what completes on the barrier is not documented.
+      if (B->Direction == device::BulkDirection::GlobalToShared &&
+          B->Reduce == device::ReduceOp::None && !B->CtaMask.Present &&
+          !B->Predicated && !B->Incomplete && !B->IgnoreLeft.Present)
+        Role = TxRole::Copy;
+    } else if (const auto *T = std::get_if<TensorCopy>(&Op)) {
+      Bar = &T->Barrier;
+      if (isCountedTensorLoad(*T))
+        Role = TxRole::Copy;
+    }
+    if (Role == TxRole::Unknown && isCountedMulticast(Op))
+      Role = TxRole::Multicast;
+    // The barrier an op names directly, mapped to a peer CTA (a helper's
+    // op comes with its PeerRank from Expand).
+    // A helper's barrier parameter may get a mapped address from this body
+    // (`load(dst, map, peer(&bar, leader))`): its rank is this body's.
+    const Expr *BarE = Via ? BarrierArg : Bar ? Bar->E : nullptr;
+    bool RankHere = !Via;
+    if (!PeerRank && BarE && !std::holds_alternative<Wait>(Op) &&
+        !std::holds_alternative<BarrierInit>(Op))
+      if (auto P = Peers.peerOf(BarE)) {
+        BarE = Finder.lookThrough(P->Local);
+        PeerRank = P->Rank;
+        RankHere = true;
+      }
+    if (PeerRank) {
+      // Counted per CTA of the cluster: an expect-tx, a DSMEM push or a
+      // load (`.cta_group::2` too) whose barrier is the peer's.
+      Role = TxRole::Unknown;
+      if (const auto *E = std::get_if<ExpectTx>(&Op)) {
+        if (!E->Predicated && !E->Incomplete)
+          Role = TxRole::Remote;
+      } else if (const auto *B = std::get_if<BulkCopy>(&Op)) {
+        if ((B->Direction == device::BulkDirection::GlobalToShared ||
+             B->Direction == device::BulkDirection::SharedToCluster) &&
+            B->Reduce == device::ReduceOp::None && !B->CtaMask.Present &&
+            !B->Predicated && !B->Incomplete && !B->IgnoreLeft.Present &&
+            !B->OwnsExpectTx)
+          Role = TxRole::Remote;
+      } else if (const auto *T = std::get_if<TensorCopy>(&Op)) {
+        TensorCopy One = *T;
+        One.CtaGroup.reset();
+        if (isCountedTensorLoad(One))
+          Role = TxRole::Remote;
+      }
+    }
+    // A wait straight through its helpers, which may return only once its
+    // phase completes (below, with the parent map), and an init.
+    if (const auto *W = std::get_if<Wait>(&Op)) {
+      const Expr *WE = Via ? BarrierArg : W->Barrier.E;
+      if (Straight && W->Barrier.Present)
+        if (auto Id = MemberId ? std::move(MemberId)
+                      : WE     ? barrierIdentity(WE, Ctx)
+                               : std::nullopt)
+          RawWaits.push_back(
+              {S, *W, {Frames.begin(), Frames.end()}, std::move(*Id)});
+      return;
+    }
+    if (const auto *I = std::get_if<BarrierInit>(&Op)) {
+      const Expr *IE = Via ? BarrierArg : I->Barrier.E;
+      if (I->Barrier.Present)
+        if (auto Id = MemberId ? std::move(MemberId)
+                      : IE     ? barrierIdentity(IE, Ctx)
+                               : std::nullopt)
+          Inits.emplace_back(S, std::move(*Id));
+      return;
+    }
+    if (!Bar || !Bar->Present)
+      return;
+    if (!Straight)
+      Role = TxRole::Unknown;
+    TxOp T{Op,
+           S,
+           Role,
+           MemberId ? std::move(MemberId)
+           : BarE   ? barrierIdentity(BarE, Ctx)
+                    : std::nullopt,
+           phasePlaceOf(Folder.parentsOf(Body), S, Body),
+           SM.getFileLoc(Via ? Via->getBeginLoc() : siteOf(Op).Loc),
+           {Frames.begin(), Frames.end()}};
+    T.PeerRank = Role == TxRole::Remote ? PeerRank : nullptr;
+    T.PeerRankHere = RankHere;
+    Ops.push_back(std::move(T));
+  };
+  // The ops of a __device__ helper called at Call, seen at the call. An op
+  // counts when it runs straight through the helper, its barrier is a
+  // parameter, and the helper calls no other code that could issue ops.
+  // Helpers that the helper calls (ThunderKittens' load_async overloads,
+  // a wrapper of a wrapper) are expanded the same way, a few levels deep,
+  // with the barrier followed from parameter to argument.
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallPtrSet<const Stmt *, 8>>
+      HelperSites;
+  // Whether every use of \p P (and of the locals holding its address) in
+  // \p H feeds H's ops, address conversions or nested helpers.
+  auto OnlyFeedsOps = [&](const ParmVarDecl *P, const FunctionDecl *H) {
+    const Stmt *HBody = H->getBody();
+    const ParentMap &HPM = Folder.parentsOf(HBody);
+    const std::vector<const DeclRefExpr *> &Refs = refsOf(HBody);
+    auto Tainted = taintedBy(P, Refs, HPM, Finder, Peers);
+    return llvm::all_of(Refs, [&](const DeclRefExpr *D) {
+      const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      return !VD || !Tainted.count(VD) ||
+             isKnownUse(HPM, D, HelperSites[H], Finder, Peers);
+    });
+  };
+  struct PendingOp {
+    DeviceOp Op;
+    bool Straight;
+    llvm::SmallVector<Frame, 2> Frames;
+    const Expr *Arg;
+    std::optional<BarrierIdentity> MemberId;
+    bool HasBarrier;
+    /// The op's barrier is mapped to the CTA of this rank (mapa).
+    const Expr *PeerRank = nullptr;
+  };
+  std::vector<PendingOp> Pending;
+  // Object: the caller's object of the outermost call, a method (null for
+  // other helpers). Prefixes, one per frame: the fields from Object to the
+  // frame's `this` when the frame is a method of Object or of its fields (a
+  // pipeline's `this->bar->expect(n)` calls Barrier::expect on the field
+  // bar); std::nullopt for other frames.
+  using FieldPath = llvm::SmallVector<const FieldDecl *, 4>;
+  std::vector<std::optional<FieldPath>> Prefixes;
+  std::function<void(llvm::SmallVectorImpl<Frame> &, bool, const Expr *)>
+      Expand = [&](llvm::SmallVectorImpl<Frame> &Frames, bool ParentStraight,
+                   const Expr *Object) {
+        const FunctionDecl *Helper = Frames.back().second;
+        const std::optional<FieldPath> Prefix = Prefixes.back();
+        const Stmt *HBody = Helper->getBody();
+        llvm::ArrayRef<DeviceOpsFinder::OpStmt> HStmts =
+            Finder.opStmtsOf(HBody);
+        std::vector<std::pair<DeviceOp, const Stmt *>> Found;
+        std::vector<std::pair<const CallExpr *, const FunctionDecl *>> Nested;
+        // For each nested call, the fields from this method's object to the
+        // nested method's (std::nullopt: not a method of this object).
+        std::vector<std::optional<FieldPath>> NestedFields;
+        auto &HSites = HelperSites[Helper];
+        bool OtherCalls = false;
+        for (const DeviceOpsFinder::OpStmt &OS : HStmts) {
+          const Stmt *HS = OS.S;
+          if (isa<LambdaExpr>(HS))
+            continue;
+          if (const auto *Asm = dyn_cast<GCCAsmStmt>(HS)) {
+            for (const DeviceOp &Op : Finder.opsOf(*Asm))
+              Found.emplace_back(Op, HS);
+            HSites.insert(HS);
+            continue;
+          }
+          const auto *HC = cast<CallExpr>(HS);
+          if (auto Op = Finder.opOf(*HC)) {
+            Found.emplace_back(*Op, HS);
+            HSites.insert(HS);
+            continue;
+          }
+          if (Finder.addressHelperArgument(*HC))
+            continue; // `smem_u32(bar)`: still straight through.
+          const FunctionDecl *FD = HC->getDirectCallee();
+          if (FD && (!FD->getBody() ||
+                     SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()))))
+            continue;
+          if (FD && !Finder.mayIssueOps(FD))
+            continue; // computes values only (TK's get_tma, unit_coord)
+          const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+          // A method of one of this method's fields (`this->bar->expect(n)`,
+          // `full.arrive_and_expect_tx(n)`) or of its own object: followed
+          // with that field.
+          std::optional<FieldPath> Fields;
+          const auto *MC = dyn_cast<CXXMemberCallExpr>(HC);
+          if (MD && !MD->isStatic() && Object && Prefix && MC) {
+            const Expr *Of =
+                MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+            llvm::SmallVector<const FieldDecl *, 2> Steps;
+            if (isa<CXXThisExpr>(Of) ||
+                thisFieldPath(Of, Steps, /*PointerFields=*/true))
+              Fields = FieldPath(Steps.begin(), Steps.end());
+          }
+          const bool FieldMethod = Fields.has_value();
+          if (FD && Frames.size() < MaxHelperDepth &&
+              FD->hasAttr<CUDADeviceAttr>() &&
+              (!MD || MD->isStatic() || FieldMethod) &&
+              llvm::none_of(Frames,
+                            [&](const Frame &F) { return F.second == FD; })) {
+            Nested.emplace_back(HC, FD);
+            NestedFields.push_back(Fields);
+            HSites.insert(HS);
+            continue;
+          }
+          OtherCalls = true;
+        }
+        // Nothing to follow: no parent map (most helpers issue no op).
+        if (Found.empty() && Nested.empty())
+          return;
+        const ParentMap &HPM = Folder.parentsOf(HBody);
+        auto StraightHere = [&](const Stmt *HS) {
+          PhasePlace HP = phasePlaceOf(HPM, HS, HBody);
+          return ParentStraight && !OtherCalls && HP.Region == HBody &&
+                 HP.Branches.empty() && !HP.Unclear;
+        };
+        for (const auto &[Op, HS] : Found) {
+          bool Straight = StraightHere(HS);
+          const Expr *Arg = nullptr;
+          const OpValue *Bar = barrierOf(Op);
+          // An init's barrier is followed too (for the waits' phases), but
+          // is no transaction op's either.
+          const auto *Init = std::get_if<BarrierInit>(&Op);
+          if (Init)
+            Bar = &Init->Barrier;
+          // A barrier address mapped to a peer CTA: its identity is the
+          // address mapped, the rank an expression of this helper.
+          const Expr *BarE = Bar ? Bar->E : nullptr;
+          const Expr *PeerRank = nullptr;
+          if (BarE && !Init && !std::holds_alternative<Wait>(Op))
+            if (auto P = Peers.peerOf(BarE)) {
+              BarE = Finder.lookThrough(P->Local);
+              PeerRank = P->Rank;
+            }
+          const ParmVarDecl *Param =
+              BarE ? barrierParameter(BarE, Helper, Finder, Folder) : nullptr;
+          std::optional<BarrierIdentity> MemberId;
+          // The barrier as a field of the object of the method frame \p K
+          // (\p BE in its body): `&this->b`, a barrier object field
+          // (`cuda::barrier &`), a pointer field to the barrier (`uint64_t
+          // *bar`), also through pointer fields (`&this->bar->b`).
+          auto FieldBarrier = [&](const Expr *BE, size_t K) {
+            if (!Object || !Prefixes[K] || !BE)
+              return;
+            BE = BE->IgnoreParenCasts();
+            const auto *U = dyn_cast<UnaryOperator>(BE);
+            const bool AddrOf = U && U->getOpcode() == UO_AddrOf;
+            if (AddrOf)
+              BE = U->getSubExpr();
+            const bool PointerField = !AddrOf && BE->getType()->isPointerType();
+            llvm::SmallVector<const FieldDecl *, 2> Path;
+            if (!thisFieldPath(BE, Path, /*PointerFields=*/true))
+              return;
+            FieldPath Full = *Prefixes[K];
+            Full.append(Path.begin(), Path.end());
+            MemberId = memberBarrierIdentity(Object, Full, Ctx, PointerField);
+            // The field must only feed the method's ops.
+            const Stmt *KBody = Frames[K].second->getBody();
+            if (!onlyFeeds(KBody, Path.front(), Folder.parentsOf(KBody),
+                           HelperSites[Frames[K].second]))
+              Straight = false;
+          };
+          // From the parameter out to the argument of the outermost call,
+          // or to a field of a method's object passed as the argument
+          // (`expect_tx(&this->b, n)` in Barrier::expect).
+          for (size_t K = Frames.size(); Param && K-- > 0;) {
+            const CallExpr *FC = Frames[K].first;
+            if (Param->getFunctionScopeIndex() >= FC->getNumArgs()) {
+              Arg = nullptr;
+              break;
+            }
+            // The parameter must only feed the helper's ops.
+            if (!OnlyFeedsOps(Param, Frames[K].second))
+              Straight = false;
+            Arg =
+                Finder.lookThrough(FC->getArg(Param->getFunctionScopeIndex()));
+            if (K == 0)
+              break;
+            Param = barrierParameter(Arg, Frames[K - 1].second, Finder, Folder);
+            if (!Param) {
+              FieldBarrier(Arg, K - 1);
+              Arg = nullptr;
+            }
+          }
+          if (Bar && !Param && !MemberId)
+            FieldBarrier(BarE, Frames.size() - 1);
+          // (A wait's barrier is no transaction op's: NestedUnknown below.)
+          Pending.push_back({Op,
+                             Straight,
+                             {Frames.begin(), Frames.end()},
+                             Arg,
+                             std::move(MemberId),
+                             Bar && Bar->Present && !Init &&
+                                 !std::holds_alternative<Wait>(Op),
+                             PeerRank});
+        }
+        for (size_t N = 0; N < Nested.size(); ++N) {
+          const auto &[NC, FD] = Nested[N];
+          const auto &Fields = NestedFields[N];
+          bool Straight = StraightHere(NC);
+          std::optional<FieldPath> Inner;
+          if (Fields) {
+            Inner = *Prefix;
+            Inner->append(Fields->begin(), Fields->end());
+            // The field whose method is called must only feed this
+            // method's ops and nested calls.
+            if (!Fields->empty() &&
+                !onlyFeeds(HBody, Fields->front(), HPM, HSites))
+              Straight = false;
+          }
+          Frames.emplace_back(NC, FD);
+          Prefixes.push_back(std::move(Inner));
+          Expand(Frames, Straight, Object);
+          Prefixes.pop_back();
+          Frames.pop_back();
+        }
+      };
+  auto AddHelperOps = [&](const CallExpr &Call) {
+    const FunctionDecl *Helper = Call.getDirectCallee();
+    // Most helpers issue nothing: answered once per body, before the
+    // expansion below reads the helper at this call.
+    if (!Helper || !Helper->getBody() || !Finder.mayIssueOps(Helper))
+      return;
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Helper);
+    // A method of a user barrier or pipeline class (`bar.expect(n)` on its
+    // own field): `this` is the caller's object.
+    const auto *MemberCall = dyn_cast<CXXMemberCallExpr>(&Call);
+    const Expr *Object =
+        Method && !Method->isStatic() && MemberCall
+            ? Finder.lookThrough(MemberCall->getImplicitObjectArgument())
+            : nullptr;
+    if (!Helper || (Method && !Method->isStatic() && !Object) ||
+        !Helper->getBody() || !Helper->hasAttr<CUDADeviceAttr>() ||
+        SM.isInSystemHeader(SM.getFileLoc(Helper->getLocation())))
+      return;
+    llvm::SmallVector<Frame, 4> Frames{{&Call, Helper}};
+    Pending.clear();
+    Prefixes.assign(1, Object ? std::optional<FieldPath>(FieldPath())
+                              : std::nullopt);
+    Expand(Frames, true, Object);
+    // A nested helper's op on a barrier that is not the caller's: the
+    // nested helpers are other code, as they were before being followed.
+    const bool NestedUnknown = llvm::any_of(Pending, [](const PendingOp &P) {
+      return P.Frames.size() > 1 && P.HasBarrier && !P.Arg && !P.MemberId;
+    });
+    for (PendingOp &P : Pending) {
+      if (NestedUnknown && P.Frames.size() > 1)
+        continue;
+      Add(P.Op, &Call, P.Straight && !(NestedUnknown && P.Frames.size() == 1),
+          P.Frames, P.Arg, std::move(P.MemberId), P.PeerRank);
+    }
+  };
+  // A statement outside system headers. Asked after the finder's memoised
+  // answers, which rule out most statements for less (a host pass hands
+  // over thousands of __host__ __device__ bodies without an op).
+  auto InUserCode = [&](const Stmt *S) {
+    SourceLocation Loc = SM.getFileLoc(S->getBeginLoc());
+    return Loc.isValid() && !SM.isInSystemHeader(Loc);
+  };
+  for (const DeviceOpsFinder::OpStmt &OS : Stmts) {
+    const Stmt *S = OS.S;
+    if (isa<LambdaExpr>(S))
+      continue;
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      std::vector<DeviceOp> AsmOps = Finder.opsOf(*Asm);
+      if (AsmOps.empty() || !InUserCode(S))
+        continue;
+      for (const DeviceOp &Op : AsmOps)
+        Add(Op, S, true, {}, nullptr);
+    } else if (auto Op = Finder.opOf(*cast<CallExpr>(S))) {
+      if (InUserCode(S))
+        Add(*Op, S, true, {}, nullptr);
+    } else {
+      const auto *C = cast<CallExpr>(S);
+      const FunctionDecl *FD = C->getDirectCallee();
+      if (!InUserCode(S))
+        continue;
+      // cuda::barrier's waits and init(&bar, n), whose bodies are builtins.
+      events::BarrierMember Role;
+      if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD))
+        Role = events::barrierMember(*MD);
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+          MC && Role.Waits && !Role.BodyModelled) {
+        BlockingWait B;
+        B.S = C;
+        B.OwnPhase = FD->getName() == "arrive_and_wait";
+        if (FD->getName() == "wait_parity" && C->getNumArgs() == 1)
+          B.Parity = C->getArg(0);
+        if (B.OwnPhase || B.Parity)
+          if (auto Id = barrierIdentity(
+                  Finder.lookThrough(MC->getImplicitObjectArgument()), Ctx))
+            Waits.emplace_back(B, std::move(*Id));
+      } else if (const Expr *Bar =
+                     FD ? events::libcudacxxInitBarrier(*FD, *C) : nullptr) {
+        if (auto Id = barrierIdentity(Finder.lookThrough(Bar), Ctx))
+          Inits.emplace_back(C, std::move(*Id));
+      }
+      // AddHelperOps' own first test.
+      if (!FD || !FD->getBody() || !Finder.mayIssueOps(FD))
+        continue;
+      AddHelperOps(*C);
+    }
+  }
+  if (Ops.empty())
+    return Result;
+  // Built only for a function with an op (most device functions have none).
+  const ParentMap &PM = Folder.parentsOf(Body);
+
+  // The waits that return only once their phase completes: a try_wait
+  // looping in its asm, or the condition of a C++ loop that spins on it
+  // (`while (!try_wait(bar, p)) {}`); the parity in this body's terms
+  // (through the helpers' parameters, never written in them).
+  for (RawWait &R : RawWaits) {
+    BlockingWait B;
+    if (blocksUntilComplete(R.W))
+      B.S = R.S;
+    else if (R.Frames.size() <= 1)
+      B.S = waitLoopOf(R.S, R.W,
+                       R.Frames.empty() ? nullptr : R.Frames.front().second, PM,
+                       Finder);
+    if (!B.S)
+      continue;
+    const Expr *P =
+        R.W.Parity && R.W.Phase.Present ? R.W.Phase.Written : nullptr;
+    for (size_t K = R.Frames.size(); P && K-- > 0;) {
+      const CallExpr *FC = R.Frames[K].first;
+      const auto *D = dyn_cast<DeclRefExpr>(P->IgnoreParenImpCasts());
+      const auto *Param = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+      P = Param && !isa<CXXOperatorCallExpr>(FC) &&
+                  Param->getDeclContext() == R.Frames[K].second &&
+                  Param->getFunctionScopeIndex() < FC->getNumArgs() &&
+                  Folder.isNeverWritten(Param)
+              ? FC->getArg(Param->getFunctionScopeIndex())
+              : nullptr;
+    }
+    B.Parity = P;
+    Waits.emplace_back(B, std::move(R.Id));
+  }
+
+  // Copies of an inner counted loop (`for (int k = 0; k < BLOCK_K / 8; ++k)`
+  // with a load of each A and B slice, learn-cuda 02e) belong to the phase
+  // of the region around the loop, once per iteration: when every op of the
+  // loop is a counted copy straight through its body, and nothing leaves
+  // the body early. The trip count folds in each context.
+  llvm::DenseMap<const ForStmt *, bool> Hoistable;
+  for (const TxOp &T : Ops) {
+    const auto *F = dyn_cast_or_null<ForStmt>(PM.getParent(T.Place.Region));
+    if (!F || F->getBody() != T.Place.Region || Hoistable.count(F))
+      continue;
+    Hoistable[F] =
+        llvm::all_of(Ops,
+                     [&](const TxOp &O) {
+                       return O.Place.Region != T.Place.Region ||
+                              (O.Role == TxRole::Copy && O.Id &&
+                               O.Place.Branches.empty() && !O.Place.Unclear);
+                     }) &&
+        countedLoopVar(F, PM) && !leavesEarly(F->getBody());
+  }
+  for (TxOp &T : Ops) {
+    const auto *F = dyn_cast_or_null<ForStmt>(PM.getParent(T.Place.Region));
+    if (!F || F->getBody() != T.Place.Region || !Hoistable.lookup(F))
+      continue;
+    T.Loop = F;
+    T.Place = phasePlaceOf(PM, F, Body);
+  }
+  return Result;
+}
+
+} // namespace clang::tidy::tma
