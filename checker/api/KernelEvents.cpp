@@ -56,7 +56,20 @@ bool inCooperativeGroups(const Decl &D) {
 }
 } // namespace
 
+namespace {
+bool quietBodySkipped(const FunctionDecl &FD) {
+  for (const FunctionDecl *R : FD.redecls())
+    for (const auto *A : R->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == QuietBodySkipped)
+        return true;
+  return false;
+}
+} // namespace
+
 IntrinsicRole bodylessRole(const FunctionDecl &FD) {
+  // A body tma-clangd left out of its preamble as showing nothing.
+  if (quietBodySkipped(FD))
+    return IntrinsicRole::None;
   llvm::StringRef Name = FD.getIdentifier() ? FD.getName() : "";
   if (inCooperativeGroups(FD)) {
     // The queries of a group order nothing; a thread block's sync() is

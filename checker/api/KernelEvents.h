@@ -32,6 +32,14 @@
 
 namespace clang::tidy::tma::events {
 
+/// The annotation that tma-clangd puts on a device function of a system
+/// header whose body it leaves out of the preamble because a scan of its
+/// tokens found nothing the model reads (clangd/PreambleBodies.cpp):
+/// values in and out, no barrier, fence, wait, asynchronous or memory
+/// operation. Such a function orders nothing, as its body would show.
+inline constexpr llvm::StringLiteral QuietBodySkipped =
+    "tma-tidy.quiet-body-skipped";
+
 /// What a call of a builtin or of a body-less CUDA intrinsic orders.
 enum class IntrinsicRole {
   None,       ///< nothing: math, address conversions, shuffles, votes

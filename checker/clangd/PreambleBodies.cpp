@@ -16,20 +16,40 @@
 // CMakeLists.txt) and hands it clangd's callbacks behind a forwarder that
 // keeps the bodies outside system headers, and those of CUTLASS, CuTe and
 // CCCL's cuda:: (whose barriers, TMA atoms and memcpy_async the checks read)
-// wherever they are. The other bodies of system headers (the C++ library,
-// cuda::std, the CUDA runtime) stay skipped.
+// wherever they are. The host bodies of the other system headers stay
+// skipped.
+//
+// Their device functions are most of what the preamble keeps and costs
+// (cuda_bf16.hpp, cuda_fp16.hpp, clang's __clang_cuda_* wrappers: parsed,
+// written into the preamble, indexed): a device body is kept only when the
+// model could read something in it. One whose parameters and result are
+// values (no pointer, reference or `this`) and whose tokens, macros
+// expanded by a raw scan, name no barrier, fence, wait, asynchronous,
+// shared-memory or memory operation (nor a function kept for one) is
+// skipped and annotated (clang::tidy::tma::events::QuietBodySkipped): the model
+// takes it to order nothing, as its body would show.
 //
 //===----------------------------------------------------------------------===//
 
+#include "api/KernelEvents.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclBase.h"
 #include "clang/Basic/SourceManager.h"
+
+#include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/PrecompiledPreamble.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Serialization/PCHContainerOperations.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 
 namespace {
 
@@ -61,13 +81,76 @@ bool inReadLibrary(const Decl *D) {
   return true;
 }
 
+/// Whether \p T can carry an address: a pointer, reference or member
+/// pointer, a record with such a field (a few levels deep), or a type not
+/// known yet (dependent, incomplete).
+bool mayCarryAddress(QualType T, unsigned Depth = 0) {
+  T = T.getCanonicalType();
+  if (T->isDependentType() || Depth > 3)
+    return true;
+  if (T->isPointerType() || T->isReferenceType() || T->isMemberPointerType() ||
+      T->isBlockPointerType() || T->isNullPtrType())
+    return true;
+  if (const auto *AT = T->getAsArrayTypeUnsafe())
+    return mayCarryAddress(AT->getElementType(), Depth + 1);
+  if (T->isBuiltinType() || T->isEnumeralType() || T->isVectorType() ||
+      T->isExtVectorType() || T->isAnyComplexType())
+    return false;
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->isDependentContext())
+    return true;
+  RD = RD->getDefinition();
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (mayCarryAddress(B.getType(), Depth + 1))
+      return true;
+  for (const FieldDecl *F : RD->fields())
+    if (mayCarryAddress(F->getType(), Depth + 1))
+      return true;
+  return false;
+}
+
+/// Whether a word (an identifier, or a piece of an asm string) names
+/// something the model reads: a barrier, fence, wait or arrive, an
+/// asynchronous, bulk, tensor or shared-memory operation, a memory access
+/// of PTX (`ld`, `st`, `red`, `atom`, `cp`), a cluster address. Generous
+/// on purpose: a word too many keeps a body, one too few loses parity.
+bool relevantWord(llvm::StringRef W) {
+  // PTX opcodes spelled as tokens (macro arguments stringified later).
+  if (W == "ld" || W == "st" || W == "red" || W == "cp")
+    return true;
+  // Shuffles, votes, matches and reductions order nothing, with a body or
+  // without (events::bodylessRole).
+  for (llvm::StringRef Part :
+       {"shfl", "vote", "ballot", "match_a", "redux", "reduce_", "activemask",
+        "any_sync", "all_sync", "uni_sync"})
+    if (W.contains(Part) && !W.contains("fence") && !W.contains("bar"))
+      return false;
+  static const char *const Parts[] = {
+      "sync",   "fence",    "bar",    "wait",    "arrive",  "async",    "bulk",
+      "tensor", "shared",   "wgmma",  "tcgen05", "elect",   "cluster",  "mapa",
+      "atom",   "prefetch", "matrix", "griddep", "maxnreg", "multimem", "ld.",
+      "st.",    "red.",     "cp.",    "ctarank", "smem",    "tma"};
+  for (const char *P : Parts)
+    if (W.contains(P))
+      return true;
+  return false;
+}
+
 /// clangd's preamble callbacks, keeping the bodies the checks read.
 class KeepUserBodies : public PreambleCallbacks {
 public:
   explicit KeepUserBodies(PreambleCallbacks &Inner) : Inner(Inner) {}
 
-  void BeforeExecute(CompilerInstance &CI) override { Inner.BeforeExecute(CI); }
-  void AfterExecute(CompilerInstance &CI) override { Inner.AfterExecute(CI); }
+  void BeforeExecute(CompilerInstance &CI) override {
+    PP = &CI.getPreprocessor();
+    Inner.BeforeExecute(CI);
+  }
+  void AfterExecute(CompilerInstance &CI) override {
+    if (std::getenv("TMA_TIDY_STATS"))
+      llvm::errs() << "tma-clangd preamble: device bodies of system headers "
+                   << Kept << " kept, " << Skipped << " skipped as quiet\n";
+    Inner.AfterExecute(CI);
+  }
   void AfterPCHEmitted(ASTWriter &Writer) override {
     Inner.AfterPCHEmitted(Writer);
   }
@@ -83,16 +166,137 @@ public:
   bool shouldSkipFunctionBody(Decl *D) override {
     if (!Inner.shouldSkipFunctionBody(D))
       return false;
+    // bench/clangd.sh: stock clangd's preamble, for a baseline with
+    // symbols (the installed clangd is stripped).
+    if (StockPreamble)
+      return true;
     const SourceManager &SM = D->getASTContext().getSourceManager();
     SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
-    // Device functions of system headers too: the model reads what a
-    // type's operators do (cuda_bf16.hpp's operator* reads its operands).
-    return Loc.isValid() && SM.isInSystemHeader(Loc) && !inReadLibrary(D) &&
-           !(D->hasAttrs() && D->hasAttr<CUDADeviceAttr>());
+    if (!Loc.isValid() || !SM.isInSystemHeader(Loc) || inReadLibrary(D))
+      return false;
+    // Device functions of system headers too, where the model may read
+    // them: cuda_bf16.hpp's operator* reads its operands.
+    if (!(D->hasAttrs() && D->hasAttr<CUDADeviceAttr>()))
+      return true;
+    auto *FD = D->getAsFunction();
+    if (!FD)
+      return false;
+    // Whether its tokens name something the model reads; the bodies
+    // scanned after it that call it by name then do too.
+    bool Quiet = quietBody(*FD);
+    if (!Quiet && FD->getIdentifier())
+      RelevantNames.insert(FD->getIdentifier());
+    if (Quiet && valuesOnly(*FD)) {
+      ++Skipped;
+      FD->addAttr(AnnotateAttr::CreateImplicit(
+          FD->getASTContext(), clang::tidy::tma::events::QuietBodySkipped,
+          nullptr, 0));
+      return true;
+    }
+    ++Kept;
+    return false;
   }
 
 private:
+  /// Whether \p FD takes and returns values only: no pointer, reference or
+  /// `this`, nothing dependent.
+  static bool valuesOnly(const FunctionDecl &FD) {
+    if (FD.isDependentContext() || FD.isTemplated() ||
+        mayCarryAddress(FD.getReturnType()))
+      return false;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD); MD && !MD->isStatic())
+      return false;
+    for (const ParmVarDecl *P : FD.parameters())
+      if (mayCarryAddress(P->getType()))
+        return false;
+    return true;
+  }
+
+  /// Whether a raw scan of \p FD's body, from the first brace after its
+  /// name, finds no relevant word in its identifiers (macros expanded) or
+  /// strings, and no call of a function whose body had one.
+  bool quietBody(const FunctionDecl &FD) {
+    SourceLocation Loc = FD.getLocation();
+    if (!PP || Loc.isMacroID())
+      return false;
+    const SourceManager &SM = PP->getSourceManager();
+    auto [FID, Offset] = SM.getDecomposedLoc(Loc);
+    bool Invalid = false;
+    llvm::StringRef Buf = SM.getBufferData(FID, &Invalid);
+    if (Invalid)
+      return false;
+    Lexer Raw(SM.getLocForStartOfFile(FID), PP->getLangOpts(), Buf.begin(),
+              Buf.begin() + Offset, Buf.end());
+    Token Tok;
+    int Parens = 0, Braces = 0;
+    while (true) {
+      Raw.LexFromRawLexer(Tok);
+      if (Tok.is(tok::eof))
+        return false;
+      if (Braces == 0) {
+        // The declarator's rest: parameters, attributes, trailing return.
+        if (Tok.isOneOf(tok::l_paren, tok::l_square))
+          ++Parens;
+        else if (Tok.isOneOf(tok::r_paren, tok::r_square))
+          --Parens;
+        else if (Parens == 0 && Tok.isOneOf(tok::semi, tok::colon))
+          return false; // no body here, or a constructor's initialisers
+        else if (Parens == 0 && Tok.is(tok::l_brace))
+          Braces = 1;
+        continue;
+      }
+      if (Tok.is(tok::l_brace))
+        ++Braces;
+      else if (Tok.is(tok::r_brace) && --Braces == 0)
+        return true;
+      else if (Tok.is(tok::raw_identifier)) {
+        if (!quietWord(Tok.getRawIdentifier(), 0))
+          return false;
+      } else if (tok::isStringLiteral(Tok.getKind()) &&
+                 relevantWord(
+                     llvm::StringRef(Tok.getLiteralData(), Tok.getLength()))) {
+        return false;
+      }
+    }
+  }
+
+  /// Whether an identifier of a body is harmless: not a relevant word, not
+  /// a function kept for one, and if a macro, none in its expansion (each
+  /// macro scanned once; one met again while it is scanned adds nothing).
+  bool quietWord(llvm::StringRef Name, unsigned Depth) {
+    if (relevantWord(Name))
+      return false;
+    IdentifierInfo &II = PP->getIdentifierTable().get(Name);
+    if (RelevantNames.count(&II))
+      return false;
+    if (!II.hasMacroDefinition())
+      return true;
+    auto [It, New] = Macros.try_emplace(&II, true);
+    if (!New)
+      return It->second;
+    const MacroInfo *MI = PP->getMacroInfo(&II);
+    bool Quiet = MI && Depth < 64;
+    for (const Token &T : MI ? MI->tokens() : llvm::ArrayRef<Token>()) {
+      if (!Quiet)
+        break;
+      if (const IdentifierInfo *TI = T.getIdentifierInfo())
+        Quiet = quietWord(TI->getName(), Depth + 1);
+      else if (T.isLiteral() && T.getLiteralData())
+        Quiet =
+            !relevantWord(llvm::StringRef(T.getLiteralData(), T.getLength()));
+    }
+    Macros[&II] = Quiet;
+    return Quiet;
+  }
+
   PreambleCallbacks &Inner;
+  const bool StockPreamble = std::getenv("TMA_CLANGD_STOCK_PREAMBLE") != nullptr;
+  Preprocessor *PP = nullptr;
+  /// Names of the functions whose bodies named something relevant.
+  llvm::DenseSet<const IdentifierInfo *> RelevantNames;
+  /// Macros scanned: whether their expansion is harmless.
+  llvm::DenseMap<const IdentifierInfo *, bool> Macros;
+  unsigned Kept = 0, Skipped = 0;
 };
 
 } // namespace
