@@ -913,6 +913,10 @@ private:
       E->Family = familyOf(*Id);
       E->AllMembers = E->Kind == EventKind::BarrierInit && Id->Index &&
                       Model.everyMember(Id->Index, Id->Members);
+      // An arrive loop releases every member (MBAR-WAIT-PARITY).
+      if (E->Kind == EventKind::BarrierUse &&
+          E->Role == ::tma::rules::ordering::UseRole::Arrive && Id->Index)
+        E->AllMembers = Model.parities().everyMember(Id->Index, Id->Members);
     }
     return objectOf(*Id);
   }
@@ -941,13 +945,44 @@ private:
   /// Names the barrier operand of an op.
   void barrierEvent(EventKind Kind, const OpValue &V, const DeviceOp &Op,
                     const OpSite &Site,
-                    ::tma::rules::ordering::UseRole Role = {}) {
+                    ::tma::rules::ordering::UseRole Role = {},
+                    const Wait *W = nullptr) {
     Event E;
     E.Kind = Kind;
     E.Role = Role;
     const VarDecl *Var = nullptr;
     E.Object = barrierObject(V, Var, E.FixedObject, &E);
+    if (W && W->Parity && W->Phase.E && V.E)
+      parity(*W, E);
     predicated(Site, [&] { emit(E, Site.Loc, Op, Var); });
+  }
+
+  /// A wait's parity (api/WaitParity), its operand and barrier index seen
+  /// through the parameters of the helpers being walked.
+  void parity(const Wait &W, Event &E) {
+    auto Through = [this](const Expr *X) {
+      for (unsigned I = 0; X && I < 8; ++I) {
+        const auto *D = dyn_cast<DeclRefExpr>(X->IgnoreParenCasts());
+        const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+        const Expr *Arg = P && bindings() ? bindings()->lookup(P) : nullptr;
+        if (!Arg)
+          break;
+        X = Arg;
+      }
+      return X;
+    };
+    auto Id = events::barrierNameOf(
+        W.Barrier.E, [this](const VarDecl *VD) { return substitute(VD); },
+        Ctx);
+    if (!Id)
+      return;
+    WaitParity P = Model.parities().of(
+        Through(W.Phase.E), Id->Index ? Through(Id->Index) : nullptr,
+        Id->Fixed, Id->Members, Stack.front(), BodyStmt);
+    E.Parity = P.Form;
+    E.ParityBit = P.Bit;
+    E.ParityUnknown =
+        P.Form == ::tma::rules::ordering::ParityForm::Unknown && !P.Folds;
   }
 
   /// The object of a tensor map operand: a pointer parameter of the kernel
@@ -1163,7 +1198,7 @@ private:
       return;
     case OpKind::Wait:
       barrierEvent(EventKind::BarrierWait, std::get<Wait>(Op).Barrier, Op,
-                   Site);
+                   Site, {}, &std::get<Wait>(Op));
       return;
     case OpKind::Fence: {
       const auto &F = std::get<Fence>(Op);

@@ -37,6 +37,7 @@
 
 #include "api/DeviceOpsFinder.h"
 #include "api/StageSlices.h"
+#include "api/WaitParity.h"
 #include "api/ThreadGuards.h"
 #include "rules/OrderingRules.h"
 
@@ -113,8 +114,11 @@ public:
   KernelModel(ASTContext &Ctx, std::shared_ptr<DeviceOpsFinder> Finder)
       : Ctx(Ctx), Finder(std::move(Finder)),
         Folder(ConstantFolder::forTranslationUnit(Ctx)), Guards(Ctx, Folder),
-        Slices(Ctx, *Folder, Aliases) {}
+        Slices(Ctx, *Folder, Aliases), Parities(Ctx, *Folder) {}
   ~KernelModel();
+
+  /// What the waits' parities are (MBAR-WAIT-PARITY).
+  WaitParities &parities() { return Parities; }
 
   /// The model of the translation unit of \p Ctx, shared by the checks
   /// that hold it (on the TU's shared DeviceOpsFinder).
@@ -198,6 +202,7 @@ private:
   LocalAliases Aliases;
   ThreadGuards Guards;
   StageSlices Slices;
+  WaitParities Parities;
 };
 
 /// The `__shared__` variable that \p E addresses or designates, through

@@ -547,6 +547,48 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     NoteOp(F.Second, "used here in the same loop");
   }
 
+  for (const ord::Finding &F : ord::waitParity(K->Seq, K->G, Why)) {
+    const ord::Event &W = K->Seq[F.First];
+    std::string Msg = "wait on " + Name(F.First);
+    std::string Note;
+    if (W.Parity == ord::ParityForm::Constant ||
+        W.Parity == ord::ParityForm::StageBit) {
+      Msg += W.Parity == ord::ParityForm::StageBit
+                 ? " names the stage's own bit as its parity, the same "
+                   "parity each time the ring comes back to the stage"
+                 : " names parity " + std::to_string(W.ParityBit) +
+                       " on every pass of its loop";
+      Msg += W.FixedObject
+                 ? ", but the barrier completes a phase each pass: from the "
+                   "second pass on the wait names a phase that has already "
+                   "completed and returns at once; flip the parity after "
+                   "each wait (MBAR-WAIT-PARITY)"
+                 : ", but the barrier completes a phase each lap: from the "
+                   "second lap on the wait names a phase that has already "
+                   "completed and returns at once; flip the parity each time "
+                   "the stage wraps (MBAR-WAIT-PARITY)";
+      Note = "the barrier completes here, in a loop";
+    } else if (K->Seq[F.Second].Role != ord::UseRole::Arrive) {
+      Msg += " names parity 1 on the ring's first lap, but no phase of the "
+             "barrier has completed then: parity 1 names the phase before "
+             "its first, so the wait returns at once, before its copy "
+             "lands; start the phase bit at 0 (MBAR-WAIT-PARITY)";
+      Note = "the copy or expect-tx that completes the first phase";
+    } else {
+      Msg += " names parity 1 on the ring's first lap, but the arrivals at "
+             "line " +
+             Line(K->Events[F.Second].Loc) +
+             " complete phase 0 of every stage before the ring starts: from "
+             "the second lap on the wait names a phase that completed a lap "
+             "earlier and returns before the stage is released; start the "
+             "phase bit at 0 (MBAR-WAIT-PARITY)";
+      Note = "these arrivals complete phase 0 before any wait";
+    }
+    if (!Warn(K->Events[F.First].Loc, Msg))
+      continue;
+    NoteOp(F.Second, Note);
+  }
+
   auto LoadWhat = [&](std::size_t I) -> std::string {
     return K->Seq[I].Tensor ? "TMA load" : "bulk copy";
   };

@@ -58,6 +58,18 @@ enum class UseRole {
   Expect, ///< an expect-tx without arrival
 };
 
+/// What a BarrierWait's parity operand is, as the model proves it
+/// (api/WaitParity). A wait on a member of a ring, the n-th time the ring
+/// comes back to it, must name the parity of the phase it waits for.
+enum class ParityForm {
+  Unknown,  ///< no parity, or one the model does not follow
+  Constant, ///< the same parity (ParityBit) on every pass of a loop that
+            ///< comes back to the same barrier
+  StageBit, ///< the member's own low bit (`s & 1`): constant per member
+  Ring,     ///< the ring's phase: ParityBit on the first lap, flipped on
+            ///< every wrap
+};
+
 /// One event; its place is its node in the Flow.
 struct Event {
   EventKind Kind = EventKind::Opaque;
@@ -103,6 +115,13 @@ struct Event {
   bool AllMembers = false;
   /// BarrierUse: what it does.
   UseRole Role = UseRole::Other;
+  /// BarrierWait: its parity; ParityBit as ParityForm says.
+  ParityForm Parity = ParityForm::Unknown;
+  unsigned ParityBit = 0;
+  /// BarrierWait: the parity operand is a value the model does not follow
+  /// (not a constant, not a ring's phase); false for waits on a state.
+  bool ParityUnknown = false;
+
   /// Load: the barrier it completes on (-1: unknown).
   int Barrier = -1;
   /// Tensor Load / Store, MapAcquire: the tensor map, when it is a kernel
@@ -262,6 +281,26 @@ std::vector<Finding> acquireAfterCopy(const std::vector<Event> &Seq,
 /// depth completes its group (Wait and Commits as for the wait rules).
 std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq,
                                         const Flow &G);
+
+/// MBAR-WAIT-PARITY: a wait whose parity cannot match the phase its
+/// barrier is in (First: the wait; Second: the event that shows it):
+///   - a Constant or StageBit parity on a barrier whose family completes in
+///     a loop (a copy, expect-tx or arrive on it lies in one), when no
+///     init of the family lies in a loop around the wait and every other
+///     wait on it there names the same parity: from the second lap on, the
+///     wait names a phase that completed a lap ago and returns at once;
+///   - a Ring parity of 1 on the first lap of a family that copies complete
+///     on (a full barrier), with no arrive on it that no wait precedes: the
+///     wait names the phase before the barrier's first and returns at once,
+///     before the copy lands (Second: a copy or expect-tx on it);
+///   - a Ring parity of 1 on the first lap of a family that no copy
+///     completes on (an empty barrier) but that arrives reach, on every
+///     member, before any wait (a round of arrivals that releases every
+///     stage before the ring starts, Second): phase 0 completes before the
+///     first lap, so from the second lap on the wait names a phase that
+///     completed a lap ago and returns before the stage is released.
+std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
+                                Silences *Why = nullptr);
 
 /// MBAR-UNINIT: a barrier whose every use is known (\p AllUsesKnown), used
 /// \p Uses times and initialised \p Inits times.

@@ -1,0 +1,626 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/WaitParity.h"
+
+#include "folding/ConstantFolder.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <functional>
+
+namespace clang::tidy::tma {
+
+using ::tma::rules::ordering::ParityForm;
+
+namespace {
+
+const VarDecl *varOf(const Expr *E) {
+  if (!E)
+    return nullptr;
+  const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
+  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+}
+
+bool isLoop(const Stmt *S) {
+  return isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
+/// A local integer of a function body: not static, not a parameter.
+bool isLocalInt(const VarDecl *VD) {
+  return VD && !isa<ParmVarDecl>(VD) && VD->hasLocalStorage() &&
+         VD->getType()->isIntegerType() &&
+         !VD->getType()->isReferenceType() &&
+         isa_and_nonnull<FunctionDecl>(VD->getDeclContext());
+}
+
+/// How a reference to a local uses it.
+enum class Use { Read, Inc, Reset, ModInc, Flip, Other };
+
+const Stmt *parentOf(const ParentMap &PM, const Stmt *S, const Stmt *&Child) {
+  Child = S;
+  const Stmt *P = PM.getParent(S);
+  while (isa_and_nonnull<ParenExpr>(P)) {
+    Child = P;
+    P = PM.getParent(P);
+  }
+  return P;
+}
+
+/// Whether \p C is an argument of the call \p P bound to a reference to
+/// const (`const uint32_t &phaseParity` of cuda::ptx): a read.
+bool constRefArg(const Stmt *P, const Stmt *C) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(P);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD)
+    return false;
+  unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
+                           isa<CXXMethodDecl>(FD) ? 1 : 0;
+  for (unsigned I = Shift; I < Call->getNumArgs(); ++I)
+    if (Call->getArg(I) == C && I - Shift < FD->getNumParams()) {
+      QualType T = FD->getParamDecl(I - Shift)->getType();
+      return T->isReferenceType() && T->getPointeeType().isConstQualified();
+    }
+  return false;
+}
+
+} // namespace
+
+std::optional<std::int64_t> WaitParities::fold(const Expr *E) {
+  if (!E || E->isValueDependent() || !E->getType()->isIntegerType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().getSExtValue();
+  if (std::optional<FoldedInt> F = Folder.foldInt(E))
+    return F->Value.getSExtValue();
+  return std::nullopt;
+}
+
+/// A never-written local's initialiser (`const int s = k % S;`), else E.
+const Expr *WaitParities::localInit(const Expr *E) {
+  const VarDecl *VD = varOf(E);
+  if (isLocalInt(VD) && VD->getInit() && Folder.isNeverWritten(VD))
+    return VD->getInit()->IgnoreParenCasts();
+  return E ? E->IgnoreParenCasts() : nullptr;
+}
+
+namespace {
+
+/// `V + 1` (either order).
+bool isPlusOne(const Expr *E, const VarDecl *V,
+               const std::function<std::optional<std::int64_t>(const Expr *)>
+                   &Fold) {
+  const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParenCasts());
+  if (!B || B->getOpcode() != BO_Add)
+    return false;
+  return (varOf(B->getLHS()) == V && Fold(B->getRHS()) == 1) ||
+         (varOf(B->getRHS()) == V && Fold(B->getLHS()) == 1);
+}
+
+/// `V ^ 1`, `1 ^ V`, `!V`, `1 - V`.
+bool isFlipOf(const Expr *E, const VarDecl *V,
+              const std::function<std::optional<std::int64_t>(const Expr *)>
+                  &Fold) {
+  E = E->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->getOpcode() == UO_LNot && varOf(U->getSubExpr()) == V;
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B)
+    return false;
+  if (B->getOpcode() == BO_Xor)
+    return (varOf(B->getLHS()) == V && Fold(B->getRHS()) == 1) ||
+           (varOf(B->getRHS()) == V && Fold(B->getLHS()) == 1);
+  return B->getOpcode() == BO_Sub && Fold(B->getLHS()) == 1 &&
+         varOf(B->getRHS()) == V;
+}
+
+} // namespace
+
+bool WaitParities::counter(const VarDecl *K) {
+  auto [It, Inserted] = Counters.try_emplace(K, false);
+  if (!Inserted)
+    return It->second;
+  if (!isLocalInt(K) || !K->getInit() || fold(K->getInit()) != 0)
+    return false;
+  const auto *F = cast<FunctionDecl>(K->getDeclContext());
+  if (!F->getBody())
+    return false;
+  const ParentMap &PM = Folder.parentsOf(F);
+  auto Fold = [this](const Expr *E) { return fold(E); };
+  bool Ok = true;
+  const DeclStmt *Declared = nullptr;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (D == K)
+          Declared = DS;
+    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == K) {
+      const Stmt *C = nullptr;
+      const Stmt *P = parentOf(PM, D, C);
+      if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
+          IC && IC->getCastKind() == CK_LValueToRValue)
+        return;
+      if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
+          IC && IC->getCastKind() == CK_NoOp) {
+        const Stmt *CC = nullptr;
+        if (constRefArg(parentOf(PM, IC, CC), CC))
+          return;
+      }
+      if (constRefArg(P, C))
+        return;
+      if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+          U && U->isIncrementOp())
+        return;
+      if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(P);
+          CA && CA->getOpcode() == BO_AddAssign && CA->getLHS() == C &&
+          Fold(CA->getRHS()) == 1)
+        return;
+      Ok = false;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(F->getBody());
+  if (!Ok || !Declared)
+    return false;
+  // Declared outside every loop: it starts at 0 once, not every pass of an
+  // outer loop (the ring would restart while its barriers go on).
+  const Stmt *C = Declared;
+  for (const Stmt *P = PM.getParent(Declared); P; C = P, P = PM.getParent(P))
+    if (isLoop(P)) {
+      const auto *For = dyn_cast<ForStmt>(P);
+      if (!For || For->getInit() != C)
+        return false;
+    }
+  Counters[K] = true;
+  return true;
+}
+
+bool WaitParities::stageAndPhase(const VarDecl *St, const VarDecl *Ph,
+                                 std::uint64_t &Stages, unsigned &FirstPhase) {
+  auto Key = std::make_pair(St, Ph);
+  if (auto It = Rings.find(Key); It != Rings.end()) {
+    if (!It->second)
+      return false;
+    std::tie(Stages, FirstPhase) = *It->second;
+    return true;
+  }
+  Rings[Key] = std::nullopt;
+  if (!isLocalInt(St) || !isLocalInt(Ph) || St == Ph ||
+      St->getDeclContext() != Ph->getDeclContext() || !St->getInit() ||
+      !Ph->getInit() || fold(St->getInit()) != 0)
+    return false;
+  std::optional<std::int64_t> P0 = fold(Ph->getInit());
+  if (!P0 || (*P0 != 0 && *P0 != 1))
+    return false;
+  const auto *F = cast<FunctionDecl>(St->getDeclContext());
+  if (!F->getBody())
+    return false;
+  const ParentMap &PM = Folder.parentsOf(F);
+  auto Fold = [this](const Expr *E) { return fold(E); };
+
+  bool Ok = true;
+  unsigned Incs = 0;
+  llvm::SmallVector<const Stmt *, 4> Resets, ModIncs, Flips;
+  llvm::SmallVector<const DeclStmt *, 2> Decls;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (D == St || D == Ph)
+          Decls.push_back(DS);
+    if (const auto *D = dyn_cast<DeclRefExpr>(S);
+        D && (D->getDecl() == St || D->getDecl() == Ph)) {
+      bool Stage = D->getDecl() == St;
+      const Stmt *C = nullptr;
+      const Stmt *P = parentOf(PM, D, C);
+      if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
+          IC && IC->getCastKind() == CK_LValueToRValue)
+        return;
+      if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
+          IC && IC->getCastKind() == CK_NoOp) {
+        const Stmt *CC = nullptr;
+        if (constRefArg(parentOf(PM, IC, CC), CC))
+          return;
+      }
+      if (constRefArg(P, C))
+        return;
+      if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+          Stage && U && U->isIncrementOp()) {
+        ++Incs;
+        return;
+      }
+      if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(P);
+          CA && CA->getLHS() == C) {
+        if (Stage && CA->getOpcode() == BO_AddAssign &&
+            Fold(CA->getRHS()) == 1) {
+          ++Incs;
+          return;
+        }
+        if (!Stage && CA->getOpcode() == BO_XorAssign &&
+            Fold(CA->getRHS()) == 1) {
+          Flips.push_back(CA);
+          return;
+        }
+      }
+      if (const auto *A = dyn_cast_or_null<BinaryOperator>(P);
+          A && A->getOpcode() == BO_Assign && A->getLHS() == C) {
+        const Expr *R = A->getRHS()->IgnoreParenCasts();
+        if (Stage && Fold(R) == 0) {
+          Resets.push_back(A);
+          return;
+        }
+        if (const auto *M = dyn_cast<BinaryOperator>(R);
+            Stage && M && M->getOpcode() == BO_Rem &&
+            isPlusOne(M->getLHS(), St, Fold)) {
+          std::optional<std::int64_t> S = Fold(M->getRHS());
+          if (S && *S > 0 && (!Stages || Stages == std::uint64_t(*S))) {
+            Stages = *S;
+            ModIncs.push_back(A);
+            return;
+          }
+        }
+        if (!Stage && isFlipOf(R, Ph, Fold)) {
+          Flips.push_back(A);
+          return;
+        }
+      }
+      Ok = false;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Stages = 0;
+  Visit(F->getBody());
+  if (!Ok || Flips.empty() || Decls.size() != 2 ||
+      (!ModIncs.empty() && (Incs || !Resets.empty())))
+    return false;
+  // Declared outside every loop: reset once, not every tile.
+  for (const DeclStmt *DS : Decls)
+    for (const Stmt *P = PM.getParent(DS); P; P = PM.getParent(P))
+      if (isLoop(P))
+        return false;
+
+  // The if a flip or reset lies in: its then-branch holds the statement.
+  auto IfOf = [&](const Stmt *X) -> const IfStmt * {
+    const Stmt *C = nullptr;
+    const Stmt *P = parentOf(PM, X, C);
+    if (const auto *Cmp = dyn_cast_or_null<CompoundStmt>(P)) {
+      C = Cmp;
+      P = parentOf(PM, Cmp, C);
+    }
+    const auto *I = dyn_cast_or_null<IfStmt>(P);
+    if (!I || I->getThen() != C || I->getElse() || I->getInit() ||
+        I->getConditionVariable())
+      return nullptr;
+    return I;
+  };
+  // `St == S` or `++St == S` (a wrap at S), or `St == 0` (after a ModInc).
+  auto WrapOf = [&](const IfStmt *I, bool &AfterMod) -> std::uint64_t {
+    const auto *B = dyn_cast<BinaryOperator>(I->getCond()->IgnoreParenImpCasts());
+    if (!B || (B->getOpcode() != BO_EQ && B->getOpcode() != BO_GE))
+      return 0;
+    const Expr *L = B->getLHS()->IgnoreParenImpCasts(),
+               *R = B->getRHS()->IgnoreParenImpCasts();
+    auto IsStage = [&](const Expr *E) {
+      if (const auto *U = dyn_cast<UnaryOperator>(E);
+          U && U->getOpcode() == UO_PreInc)
+        E = U->getSubExpr();
+      return varOf(E) == St;
+    };
+    if (!IsStage(L))
+      std::swap(L, R);
+    if (!IsStage(L))
+      return 0;
+    std::optional<std::int64_t> S = Fold(R);
+    if (!S || *S < 0)
+      return 0;
+    AfterMod = *S == 0;
+    return AfterMod ? 1 : std::uint64_t(*S);
+  };
+  llvm::SmallPtrSet<const IfStmt *, 4> Wraps;
+  for (const Stmt *X : Flips) {
+    const IfStmt *I = IfOf(X);
+    if (!I || !Wraps.insert(I).second)
+      return false; // two flips in one wrap
+    bool AfterMod = false;
+    std::uint64_t S = WrapOf(I, AfterMod);
+    if (!S || AfterMod != !ModIncs.empty())
+      return false;
+    if (AfterMod) {
+      // The statement before the if is `St = (St + 1) % S`.
+      const auto *Cmp = dyn_cast_or_null<CompoundStmt>(PM.getParent(I));
+      if (!Cmp)
+        return false;
+      const Stmt *Prev = nullptr;
+      for (const Stmt *Child : Cmp->body()) {
+        if (Child == I)
+          break;
+        Prev = Child;
+      }
+      if (!Prev || !llvm::is_contained(ModIncs, Prev))
+        return false;
+    } else {
+      if (Stages && Stages != S)
+        return false;
+      Stages = S;
+    }
+  }
+  // Every reset lies in a wrap, one per wrap; every ModInc is followed by
+  // one.
+  llvm::SmallPtrSet<const IfStmt *, 4> Reset;
+  for (const Stmt *X : Resets) {
+    const IfStmt *I = IfOf(X);
+    if (!I || !Wraps.count(I) || !Reset.insert(I).second)
+      return false;
+  }
+  if (ModIncs.empty() ? Reset.size() != Wraps.size()
+                      : ModIncs.size() != Wraps.size())
+    return false;
+  if (!Stages)
+    return false;
+  FirstPhase = static_cast<unsigned>(*P0);
+  Rings[Key] = std::make_pair(Stages, FirstPhase);
+  return true;
+}
+
+std::optional<WaitParities::Ring>
+WaitParities::ringIndex(const Expr *Index, const VarDecl *Phase) {
+  if (!Index)
+    return std::nullopt;
+  const Expr *I = localInit(Index);
+  Ring R;
+  if (const auto *B = dyn_cast<BinaryOperator>(I);
+      B && B->getOpcode() == BO_Rem) {
+    const VarDecl *K = varOf(B->getLHS());
+    std::optional<std::int64_t> S = fold(B->getRHS());
+    if (!K || !S || *S <= 0 || !counter(K))
+      return std::nullopt;
+    R.Var = K;
+    R.Stages = *S;
+    R.Counter = true;
+    return R;
+  }
+  const VarDecl *St = varOf(I);
+  if (!St || !Phase)
+    return std::nullopt;
+  if (!stageAndPhase(St, Phase, R.Stages, R.FirstPhase))
+    return std::nullopt;
+  R.Var = St;
+  R.Phase = Phase;
+  return R;
+}
+
+bool WaitParities::invariant(const Stmt *S) {
+  // Its variables are never written (thread ids, parameters, constants)
+  // and it calls nothing.
+  if (!S)
+    return true;
+  if (isa<CallExpr>(S) && !isa<CXXOperatorCallExpr>(S))
+    return false;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
+      if (VD->hasLocalStorage() && !Folder.isNeverWritten(VD))
+        return false;
+  for (const Stmt *C : S->children())
+    if (!invariant(C))
+      return false;
+  return true;
+}
+
+bool WaitParities::everyMember(const Expr *Index, std::uint64_t Members) {
+  const auto *Ref =
+      Index ? dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts()) : nullptr;
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || !Members || !isLocalInt(V) || !counter(V))
+    return false;
+  const ParentMap &PM =
+      Folder.parentsOf(cast<FunctionDecl>(V->getDeclContext()));
+  const Stmt *C = nullptr;
+  for (const Stmt *P = parentOf(PM, Ref, C); P; P = parentOf(PM, P, C)) {
+    if (const auto *F = dyn_cast<ForStmt>(P)) {
+      const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+      if (F->getBody() != C || !DS || !DS->isSingleDecl() ||
+          DS->getSingleDecl() != V)
+        return false;
+      const auto *B = dyn_cast_or_null<BinaryOperator>(
+          F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+      return B && (B->getOpcode() == BO_LT || B->getOpcode() == BO_NE) &&
+             varOf(B->getLHS()) == V &&
+             fold(B->getRHS()) == static_cast<std::int64_t>(Members);
+    }
+    // A thread guard is fine; a condition that changes per pass is not.
+    if (const auto *I = dyn_cast<IfStmt>(P)) {
+      if (I->getCond() == C || !invariant(I->getCond()))
+        return false;
+    } else if (const auto *B = dyn_cast<BinaryOperator>(P);
+               B && B->isLogicalOp()) {
+      if (B->getRHS() == C && !invariant(B->getLHS()))
+        return false;
+    } else if (isa<WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt, SwitchCase,
+                   ConditionalOperator, BinaryConditionalOperator, LambdaExpr,
+                   StmtExpr>(P)) {
+      return false;
+    }
+  }
+  return false;
+}
+
+bool WaitParities::repeats(const FunctionDecl *Kernel, const Stmt *At) {
+  if (!Kernel || !At || !Kernel->getBody())
+    return false;
+  const ParentMap &PM = Folder.parentsOf(Kernel);
+  auto Invariant = [this](const Stmt *S) { return invariant(S); };
+  const Stmt *C = nullptr;
+  for (const Stmt *P = parentOf(PM, At, C); P; P = parentOf(PM, P, C)) {
+    if (const auto *I = dyn_cast<IfStmt>(P)) {
+      if (I->getCond() != C && !Invariant(I->getCond()))
+        return false;
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+      if (CO->getCond() != C && !Invariant(CO->getCond()))
+        return false;
+    } else if (const auto *B = dyn_cast<BinaryOperator>(P);
+               B && B->isLogicalOp()) {
+      if (B->getRHS() == C && !Invariant(B->getLHS()))
+        return false;
+    } else if (isa<SwitchStmt, SwitchCase>(P)) {
+      return false;
+    } else if (isLoop(P)) {
+      const Stmt *Body = nullptr;
+      if (const auto *F = dyn_cast<ForStmt>(P))
+        Body = F->getBody();
+      else if (const auto *W = dyn_cast<WhileStmt>(P))
+        Body = W->getBody();
+      else if (const auto *D = dyn_cast<DoStmt>(P))
+        Body = D->getBody();
+      else
+        Body = cast<CXXForRangeStmt>(P)->getBody();
+      if (Body != C)
+        continue; // the wait spins in the loop's condition
+      // A loop with nothing but the wait in it spins on the wait.
+      const auto *Cmp = dyn_cast<CompoundStmt>(Body);
+      if (!Cmp || Cmp->size() <= 1)
+        continue;
+      return true;
+    }
+    C = P;
+  }
+  return false;
+}
+
+WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
+                            std::uint64_t Members,
+                            const FunctionDecl *Kernel, const Stmt *At) {
+  WaitParity Out;
+  if (!Parity)
+    return Out;
+  // Peel flips of the parity: `p ^ 1`, `!p`, `1 - p`.
+  unsigned Flip = 0;
+  const Expr *E = Parity->IgnoreParenCasts();
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && U->getOpcode() == UO_LNot) {
+      Flip ^= 1;
+      E = U->getSubExpr()->IgnoreParenCasts();
+      continue;
+    }
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (B && B->getOpcode() == BO_Xor) {
+      if (std::optional<std::int64_t> C = fold(B->getRHS());
+          C && (*C == 0 || *C == 1)) {
+        Flip ^= *C;
+        E = B->getLHS()->IgnoreParenCasts();
+        continue;
+      }
+      if (std::optional<std::int64_t> C = fold(B->getLHS());
+          C && (*C == 0 || *C == 1)) {
+        Flip ^= *C;
+        E = B->getRHS()->IgnoreParenCasts();
+        continue;
+      }
+    }
+    if (B && B->getOpcode() == BO_Sub && fold(B->getLHS()) == 1) {
+      Flip ^= 1;
+      E = B->getRHS()->IgnoreParenCasts();
+      continue;
+    }
+    break;
+  }
+
+  // A constant parity: the same parity each time the wait comes back to
+  // the same barrier.
+  if (std::optional<std::int64_t> C = fold(E); C && (*C == 0 || *C == 1)) {
+    Out.Folds = true;
+    if (!Index && !Fixed)
+      return Out;
+    // A constant parity on a ring member: only a ring index proves the
+    // wait comes back to it.
+    if (Index) {
+      const Expr *I = localInit(Index);
+      const auto *B = dyn_cast<BinaryOperator>(I);
+      const VarDecl *K = B && B->getOpcode() == BO_Rem ? varOf(B->getLHS())
+                                                        : nullptr;
+      std::optional<std::int64_t> S = B ? fold(B->getRHS()) : std::nullopt;
+      if (!K || !S || !counter(K) || (Members && std::uint64_t(*S) != Members))
+        return Out;
+    }
+    if (!repeats(Kernel, At))
+      return Out;
+    Out.Form = ParityForm::Constant;
+    Out.Bit = static_cast<unsigned>(*C) ^ Flip;
+    return Out;
+  }
+
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  if (B && ((B->getOpcode() == BO_And && fold(B->getRHS()) == 1) ||
+            (B->getOpcode() == BO_Rem && fold(B->getRHS()) == 2))) {
+    const Expr *X = localInit(B->getLHS());
+    // `(k / S) & 1` with the member `k % S`: the counter's lap.
+    if (const auto *D = dyn_cast<BinaryOperator>(X);
+        D && D->getOpcode() == BO_Div) {
+      const VarDecl *K = varOf(D->getLHS());
+      std::optional<std::int64_t> S = fold(D->getRHS());
+      std::optional<Ring> R = ringIndex(Index, nullptr);
+      if (!K || !S || !R || !R->Counter || R->Var != K ||
+          R->Stages != std::uint64_t(*S) ||
+          (Members && R->Stages != Members))
+        return Out;
+      Out.Form = ParityForm::Ring;
+      Out.Bit = Flip;
+      return Out;
+    }
+    // `s & 1` with the member `s`: the stage's bit, not its phase.
+    if (!Index)
+      return Out;
+    const Expr *I = localInit(Index);
+    const VarDecl *XV = varOf(X);
+    bool Same = (XV && XV == varOf(I));
+    if (!Same) {
+      // Both `k % S` of the same counter.
+      const auto *XB = dyn_cast<BinaryOperator>(X);
+      const auto *IB = dyn_cast<BinaryOperator>(I);
+      Same = XB && IB && XB->getOpcode() == BO_Rem &&
+             IB->getOpcode() == BO_Rem && varOf(XB->getLHS()) &&
+             varOf(XB->getLHS()) == varOf(IB->getLHS()) &&
+             fold(XB->getRHS()) && fold(XB->getRHS()) == fold(IB->getRHS());
+    }
+    if (!Same)
+      return Out;
+    std::optional<std::uint64_t> Period;
+    if (const auto *IB = dyn_cast<BinaryOperator>(I);
+        IB && IB->getOpcode() == BO_Rem) {
+      std::optional<Ring> R = ringIndex(Index, nullptr);
+      if (R && (!Members || R->Stages == Members))
+        Period = R->Stages;
+    }
+    if (!Period || *Period < 2 || !repeats(Kernel, At))
+      return Out;
+    Out.Form = ParityForm::StageBit;
+    return Out;
+  }
+
+  // A phase bit flipped when its stage wraps.
+  if (const VarDecl *Ph = varOf(E)) {
+    std::optional<Ring> R = ringIndex(Index, Ph);
+    if (!R || R->Counter || (Members && R->Stages != Members))
+      return Out;
+    Out.Form = ParityForm::Ring;
+    Out.Bit = R->FirstPhase ^ Flip;
+    return Out;
+  }
+  return Out;
+}
+
+} // namespace clang::tidy::tma

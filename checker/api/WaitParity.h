@@ -1,0 +1,110 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// The phase a ring's barrier is in, as a wait's parity operand names it
+// (issue 24 item 1, MBAR-WAIT-PARITY). A wait on member m of a ring of S
+// barriers, on the n-th time the ring comes back to m (its lap n), must
+// name parity (first ^ n) & 1: the api proves one of three forms from the
+// source and hands the rule (rules/OrderingRules::waitParity) the parity of
+// the first lap:
+//   - a counter: member `k % S`, parity `(k / S) & 1`, k a local that
+//     starts at 0 and is only ever incremented by one;
+//   - a stage and a phase bit: member `stage`, parity `phase`, two locals
+//     that start at constants and are only ever changed by `++stage` and a
+//     wrap `if (stage == S) { stage = 0; phase ^= 1; }` (or `stage = (stage
+//     + 1) % S; if (stage == 0) phase ^= 1;`): the bit flips exactly when
+//     the stage wraps, wherever the updates lie (flow-insensitive);
+//   - a constant parity (or the member's own low bit `s & 1`) on a wait that
+//     comes back to the same barrier in a later pass of its loop.
+// Anything else is unknown, and the rule stays silent.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_API_WAITPARITY_H
+#define TMA_TIDY_API_WAITPARITY_H
+
+#include "rules/OrderingRules.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include <cstdint>
+#include <optional>
+
+namespace clang::tidy::tma {
+
+class ConstantFolder;
+
+struct WaitParity {
+  ::tma::rules::ordering::ParityForm Form =
+      ::tma::rules::ordering::ParityForm::Unknown;
+  /// Constant: the parity; Ring: the parity of the first lap.
+  unsigned Bit = 0;
+  /// The operand folds to a constant (whatever Form says).
+  bool Folds = false;
+};
+
+class WaitParities {
+public:
+  WaitParities(ASTContext &Ctx, ConstantFolder &Folder)
+      : Ctx(Ctx), Folder(Folder) {}
+
+  /// The parity of a wait: \p Parity its operand and \p Index its barrier's
+  /// run-time index (null for a barrier named without one; \p Fixed then
+  /// says it is one barrier), both as the function that computes them
+  /// spells them (helper parameters already replaced by their arguments);
+  /// \p Members: the barrier array's extent (0: unknown). \p Kernel and
+  /// \p At: the kernel and its body's statement the wait is issued from.
+  WaitParity of(const Expr *Parity, const Expr *Index, bool Fixed,
+                std::uint64_t Members, const FunctionDecl *Kernel,
+                const Stmt *At);
+
+  /// Whether the arrive on a member indexed by \p Index reaches every one
+  /// of \p Members: the index is the counter of a `for (int s = 0; s <
+  /// Members; ++s)` around it that nothing else writes, under no condition
+  /// that may change between passes (a thread guard may stand around it).
+  bool everyMember(const Expr *Index, std::uint64_t Members);
+
+private:
+  /// Whether the condition \p S holds the same way on every pass.
+  bool invariant(const Stmt *S);
+  /// A ring's index: `k % S` of a counter k, or a stage variable that
+  /// wraps at S with a phase bit (Phase).
+  struct Ring {
+    const VarDecl *Var = nullptr;
+    std::uint64_t Stages = 0;
+    bool Counter = false;
+    const VarDecl *Phase = nullptr;
+    unsigned FirstPhase = 0;
+  };
+  std::optional<Ring> ringIndex(const Expr *Index, const VarDecl *Phase);
+  /// Whether \p K is a local that starts at 0 and is only incremented by
+  /// one, declared outside any loop of its function (but the `for` whose
+  /// init declares it).
+  bool counter(const VarDecl *K);
+  /// Whether \p St and \p Ph are a stage and its phase bit (see the file
+  /// comment); sets the wrap size and Ph's initial value.
+  bool stageAndPhase(const VarDecl *St, const VarDecl *Ph,
+                     std::uint64_t &Stages, unsigned &FirstPhase);
+  /// Whether the kernel statement \p At runs on every pass of a loop of
+  /// \p Kernel (not a spin loop around the wait, under no condition that
+  /// may change between passes).
+  bool repeats(const FunctionDecl *Kernel, const Stmt *At);
+  std::optional<std::int64_t> fold(const Expr *E);
+  const Expr *localInit(const Expr *E);
+
+  ASTContext &Ctx;
+  ConstantFolder &Folder;
+  llvm::DenseMap<const VarDecl *, bool> Counters;
+  llvm::DenseMap<std::pair<const VarDecl *, const VarDecl *>,
+                 std::optional<std::pair<std::uint64_t, unsigned>>>
+      Rings;
+};
+
+} // namespace clang::tidy::tma
+
+#endif // TMA_TIDY_API_WAITPARITY_H

@@ -1,0 +1,188 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. Unit tests of MBAR-WAIT-PARITY (rules/WaitParityRule).
+//
+//===----------------------------------------------------------------------===//
+//
+// The three findings of waitParity over small event sequences (a constant
+// parity on a barrier completed in a loop; parity 1 on the first lap of a
+// full barrier; parity 1 on the first lap of an empty barrier released
+// before the ring), each with the change that makes it right, and the
+// cases that keep it silent.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OrderingTestKernel.h"
+
+#include "gtest/gtest.h"
+
+using namespace tma::rules::ordering;
+using namespace tma::rules::ordering::test;
+
+namespace {
+
+using K = EventKind;
+
+Event barrier(K Kind, int Family, UseRole Role = UseRole::Other) {
+  Event E;
+  E.Kind = Kind;
+  E.Object = Family;
+  E.Family = Family;
+  E.Role = Role;
+  return E;
+}
+Event waitWith(int Family, ParityForm Form, unsigned Bit = 0) {
+  Event E = barrier(K::BarrierWait, Family);
+  E.Parity = Form;
+  E.ParityBit = Bit;
+  return E;
+}
+std::vector<Finding> run(const Kern &Kn, Silences *Why = nullptr) {
+  return waitParity(Kn.Seq, Kn.G, Why);
+}
+
+constexpr int Full = 0, Empty = 1;
+
+TEST(WaitParity, ConstantOnABarrierCompletedInTheLoop) {
+  Prog P;
+  P.loop([](Prog &Q) {
+    Q << barrier(K::BarrierUse, Full) << waitWith(Full, ParityForm::Constant);
+  });
+  auto F = run(P.done());
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "MBAR-WAIT-PARITY");
+  EXPECT_EQ(F[0].First, 1u);
+  EXPECT_EQ(F[0].Second, 0u);
+  // The stage's own bit is as constant.
+  Prog B;
+  B.loop([](Prog &Q) {
+    Q << barrier(K::BarrierUse, Full) << waitWith(Full, ParityForm::StageBit);
+  });
+  EXPECT_EQ(run(B.done()).size(), 1u);
+  // A ring's phase: right.
+  Prog R;
+  R.loop([](Prog &Q) {
+    Q << barrier(K::BarrierUse, Full) << waitWith(Full, ParityForm::Ring, 0);
+  });
+  EXPECT_TRUE(run(R.done()).empty());
+}
+
+TEST(WaitParity, ConstantSilentCases) {
+  // Completed once, before the loop: later waits on phase 0 return at once
+  // as they should.
+  Prog Once;
+  Once << barrier(K::BarrierUse, Full);
+  Once.loop([](Prog &Q) { Q << waitWith(Full, ParityForm::Constant); });
+  Silences Why;
+  EXPECT_TRUE(run(Once.done(), &Why).empty());
+  ASSERT_EQ(Why.size(), 1u);
+  EXPECT_EQ(Why[0].Site, 1u);
+  // Initialised again in the loop.
+  Prog Reinit;
+  Reinit.loop([](Prog &Q) {
+    Q << barrier(K::BarrierInit, Full) << barrier(K::BarrierUse, Full)
+      << waitWith(Full, ParityForm::Constant);
+  });
+  EXPECT_TRUE(run(Reinit.done()).empty());
+  // Unrolled by two: the other wait names the other parity.
+  Prog Two;
+  Two.loop([](Prog &Q) {
+    Q << barrier(K::BarrierUse, Full) << waitWith(Full, ParityForm::Constant, 0)
+      << barrier(K::BarrierUse, Full)
+      << waitWith(Full, ParityForm::Constant, 1);
+  });
+  EXPECT_TRUE(run(Two.done()).empty());
+  // Another family completes in the loop.
+  Prog Other;
+  Other.loop([](Prog &Q) {
+    Q << barrier(K::BarrierUse, Empty) << waitWith(Full, ParityForm::Constant);
+  });
+  EXPECT_TRUE(run(Other.done()).empty());
+}
+
+TEST(WaitParity, FirstLapOfAFullBarrier) {
+  Prog P;
+  P.loop([](Prog &Q) {
+    Q << barrier(K::BarrierUse, Full) << waitWith(Full, ParityForm::Ring, 1);
+  });
+  auto F = run(P.done());
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Second, 0u);
+  // Starting at 0: right.
+  Prog Z;
+  Z.loop([](Prog &Q) {
+    Q << barrier(K::BarrierUse, Full) << waitWith(Full, ParityForm::Ring, 0);
+  });
+  EXPECT_TRUE(run(Z.done()).empty());
+  // A plain arrive before any wait may complete phase 0.
+  Prog Pre;
+  Pre << barrier(K::BarrierUse, Full, UseRole::Arrive);
+  Pre.loop([](Prog &Q) {
+    Q << barrier(K::BarrierUse, Full) << waitWith(Full, ParityForm::Ring, 1);
+  });
+  EXPECT_TRUE(run(Pre.done()).empty());
+  // Another wait on it names a phase the model does not follow.
+  Prog Unknown;
+  Unknown << waitWith(Full, ParityForm::Unknown);
+  Unknown.loop([](Prog &Q) {
+    Q << barrier(K::BarrierUse, Full) << waitWith(Full, ParityForm::Ring, 1);
+  });
+  EXPECT_TRUE(run(Unknown.done()).empty());
+}
+
+TEST(WaitParity, FirstLapOfAnEmptyBarrierReleasedEarly) {
+  Event Release = barrier(K::BarrierUse, Empty, UseRole::Arrive);
+  Event EarlyAll = Release;
+  EarlyAll.AllMembers = true;
+  auto Kernel = [&](unsigned Bit, const Event &Early) {
+    Prog P;
+    P.ifElse(
+        [&](Prog &Producer) {
+          Producer.loop([&](Prog &Q) {
+            Q << waitWith(Empty, ParityForm::Ring, Bit)
+              << barrier(K::BarrierUse, Full);
+          });
+        },
+        [&](Prog &Consumer) {
+          Consumer << Early;
+          Consumer.loop([&](Prog &Q) {
+            Q << waitWith(Full, ParityForm::Ring, 0) << Release;
+          });
+        });
+    return P.done();
+  };
+  auto F = run(Kernel(1, EarlyAll));
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].First, 0u);
+  EXPECT_EQ(F[0].Second, 2u);
+  // Starting at 0 after the early release: right.
+  EXPECT_TRUE(run(Kernel(0, EarlyAll)).empty());
+  // An early release not proven to reach every member: silent.
+  EXPECT_TRUE(run(Kernel(1, Release)).empty());
+  // No early release (the CUTLASS convention): parity 1 first is right.
+  Prog Cutlass;
+  Cutlass.ifElse(
+      [&](Prog &Producer) {
+        Producer.loop([&](Prog &Q) {
+          Q << waitWith(Empty, ParityForm::Ring, 1)
+            << barrier(K::BarrierUse, Full);
+        });
+      },
+      [&](Prog &Consumer) {
+        Consumer.loop([&](Prog &Q) {
+          Q << waitWith(Full, ParityForm::Ring, 0) << Release;
+        });
+      });
+  EXPECT_TRUE(run(Cutlass.done()).empty());
+}
+
+TEST(WaitParity, UnknownParityIsExplained) {
+  Event W = waitWith(Full, ParityForm::Unknown);
+  W.ParityUnknown = true;
+  Silences Why;
+  EXPECT_TRUE(run(Kern({barrier(K::BarrierUse, Full), W}), &Why).empty());
+  ASSERT_EQ(Why.size(), 1u);
+  EXPECT_STREQ(Why[0].Rule, "MBAR-WAIT-PARITY");
+}
+
+} // namespace
