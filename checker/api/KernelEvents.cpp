@@ -32,10 +32,9 @@ IntrinsicRole builtinRole(llvm::StringRef Name) {
     return IntrinsicRole::Opaque; // an mbarrier op the model lacks
   if (isWarpCollective(Name))
     return IntrinsicRole::None;
-  // __syncwarp orders the threads of one warp only: neither a barrier of
-  // the block nor nothing.
+  // __syncwarp orders the threads of one warp only.
   if (Name == "__nvvm_bar_warp_sync")
-    return IntrinsicRole::Opaque;
+    return IntrinsicRole::WarpSync;
   if (Name.starts_with("__syncthreads") || Name.starts_with("__nvvm_bar0_") ||
       Name == "__nvvm_bar_sync" || Name.starts_with("__nvvm_barrier_sync") ||
       Name.starts_with("__nvvm_barrier_cluster_"))
@@ -93,6 +92,8 @@ IntrinsicRole bodylessRole(const FunctionDecl &FD) {
   if (Name.starts_with("__syncthreads") || Name == "__barrier_sync" ||
       Name == "__barrier_sync_count")
     return IntrinsicRole::ThreadSync;
+  if (Name == "__syncwarp")
+    return IntrinsicRole::WarpSync;
   // CUDA intrinsics (address conversions, math) order nothing; anything
   // that may synchronise, fence, wait or arrive may.
   if (Name.contains("sync") || Name.contains("fence") || Name.contains("bar") ||
@@ -268,6 +269,8 @@ llvm::SmallVector<AsmLine, 4> asmLines(llvm::StringRef Text) {
     } else if (Opcode.starts_with("cp.async.wait_group") ||
                Opcode.starts_with("cp.async.wait_all")) {
       L.Kind = AsmLineKind::CpAsyncWait;
+    } else if (Opcode.starts_with("bar.warp.")) {
+      L.Kind = AsmLineKind::WarpSync;
     } else if (Opcode.starts_with("bar.") || Opcode.starts_with("barrier.")) {
       L.Kind = AsmLineKind::ThreadSync;
     } else if (Opcode.starts_with("mbarrier.inval")) {

@@ -44,6 +44,7 @@ inline constexpr llvm::StringLiteral QuietBodySkipped =
 enum class IntrinsicRole {
   None,       ///< nothing: math, address conversions, shuffles, votes
   ThreadSync, ///< a barrier of the threads of the block (or cluster)
+  WarpSync,   ///< a barrier of the threads of one warp (`__syncwarp`)
   Opaque,     ///< it may order memory in a way the model does not know
 };
 
@@ -108,6 +109,7 @@ enum class AsmLineKind {
                ///< (mmaDescriptorOperands)
   CpAsyncWait, ///< cp.async.wait_group / wait_all: a wait on no barrier
   ThreadSync,  ///< bar.*, barrier.*
+  WarpSync,    ///< bar.warp.sync
   Inval,       ///< mbarrier.inval
   MapWrite,    ///< tensormap.replace (.global), tensormap.cp_fenceproxy
   Tma,         ///< another mbarrier / bulk / proxy-fence instruction

@@ -655,6 +655,20 @@ private:
                           true);
   }
 
+  /// The block that the edge from \p B into \p Succ leads to: the body of
+  /// a `for` loop whose first pass surely runs (Succ its condition, B
+  /// before the loop, the condition shows no event), else Succ. The loop
+  /// has no zero-trip path then.
+  unsigned entryOf(const CFGBlock &B, const CFGBlock &Succ,
+                   const std::vector<char> &HasEvents) {
+    const auto *For = dyn_cast_or_null<ForStmt>(Succ.getTerminatorStmt());
+    if (!For || B.getLoopTarget() == For || HasEvents[Succ.getBlockID()] ||
+        Succ.succ_empty() || !Guards.firstPassRuns(*For, Out.Block))
+      return Succ.getBlockID();
+    const CFGBlock *Body = Succ.succ_begin()->getReachableBlock();
+    return Body ? Body->getBlockID() : Succ.getBlockID();
+  }
+
   /// Splices the CFG of \p FD's body in at the current node: the events of
   /// its blocks in reverse post-order, each block's threads from its
   /// immediate dominator. The kernel's exits end the flow; a helper's lead
@@ -667,7 +681,7 @@ private:
     const unsigned N = Cfg.getNumBlockIDs();
     std::vector<std::size_t> First(N), Last(N);
     std::vector<std::shared_ptr<const ThreadSet>> Sets(N);
-    std::vector<char> Under(N, 0);
+    std::vector<char> Under(N, 0), HasEvents(N, 1);
     for (const CFGBlock *B : BG->Order) {
       if (Failed)
         return true;
@@ -709,10 +723,12 @@ private:
       Set = Sets[Id];
       Guarded = Under[Id];
       First[Id] = Cur;
+      std::size_t Before = Out.Seq.size();
       for (const CFGElement &E : *B)
         if (auto S = E.getAs<CFGStmt>())
           element(S->getStmt());
       Last[Id] = Cur;
+      HasEvents[Id] = Out.Seq.size() != Before || First[Id] != Last[Id];
       if (Out.G.nodes() > MaxNodes)
         Failed = true;
     }
@@ -726,7 +742,7 @@ private:
         if (!Succ)
           continue;
         if (Succ != &Cfg.getExit())
-          Out.G.edge(Last[Id], First[Succ->getBlockID()]);
+          Out.G.edge(Last[Id], First[entryOf(*B, *Succ, HasEvents)]);
         else if (Kernel)
           Out.G.exit(Last[Id], BG->Blocks[Id].EarlyExit);
         else
@@ -1446,6 +1462,9 @@ private:
       case AsmLineKind::ThreadSync:
         simple(EventKind::ThreadSync, Loc);
         break;
+      case AsmLineKind::WarpSync:
+        intrinsicEvent(events::IntrinsicRole::WarpSync, Loc);
+        break;
       case AsmLineKind::Inval:
         simple(EventKind::BarrierInval, Loc);
         break;
@@ -1572,9 +1591,14 @@ private:
   }
 
   void intrinsicEvent(events::IntrinsicRole Role, SourceLocation Loc) {
-    if (Role == events::IntrinsicRole::ThreadSync)
+    if (Role == events::IntrinsicRole::ThreadSync) {
       simple(EventKind::ThreadSync, Loc);
-    else if (Role == events::IntrinsicRole::Opaque)
+    } else if (Role == events::IntrinsicRole::WarpSync) {
+      Event E;
+      E.Kind = EventKind::ThreadSync;
+      E.Warp = true;
+      emit(E, Loc);
+    } else if (Role == events::IntrinsicRole::Opaque)
       simple(EventKind::Opaque, Loc);
   }
 

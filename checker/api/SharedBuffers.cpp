@@ -86,6 +86,18 @@ bool SharedBuffers::ringIndex(const Expr *E, std::uint64_t N,
   // The counter of a `for` around the index, stepping by one.
   const auto *Ref = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts());
   const auto *K = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  // Or a helper's (a lambda's) parameter that its call binds to such a
+  // counter of the caller (`produce(kt)` with `s = kt % S` inside).
+  if (const auto *PVD = dyn_cast_or_null<ParmVarDecl>(K)) {
+    const Expr *Arg = argumentFor(PVD, Context);
+    Ref = Arg && isNeverReassigned(PVD)
+              ? dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts())
+              : nullptr;
+    K = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!K || isa<ParmVarDecl>(K))
+      return false;
+    Context = Context->Parent;
+  }
   const auto *FD =
       K ? dyn_cast_or_null<FunctionDecl>(K->getParentFunctionOrMethod())
         : nullptr;

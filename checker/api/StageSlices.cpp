@@ -171,6 +171,23 @@ struct StageSlices::Walk {
       Out += "(%$" + idOf(Counter) + " #" + std::to_string(*N) + ")";
       return true;
     }
+    // The ring index of an outer loop's counter (a write in a loop nested
+    // in the ring's: `out[it % S][i]` in `for (i ...)`): the same in one
+    // pass of that loop, spelled as the copy outside the nested loop
+    // spells it.
+    if (Op == BO_Rem)
+      if (const VarDecl *K = varOf(B->getLHS()))
+        for (const ForStmt *F : Fors) {
+          const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+          if (F == Loop || !DS || !DS->isSingleDecl() ||
+              DS->getSingleDecl() != K)
+            continue;
+          std::optional<std::int64_t> N = foldInt(B->getRHS(), Self.Ctx);
+          if (!N || *N < 1 || !Self.steppedOnlyBy(K, F, Kernel->getBody()))
+            return false;
+          Out += "(%$" + idOf(K) + " #" + std::to_string(*N) + ")";
+          return true;
+        }
     if (!B->isAdditiveOp() && !B->isMultiplicativeOp() && !B->isShiftOp() &&
         !B->isBitwiseOp())
       return false;

@@ -499,6 +499,41 @@ bool ThreadGuards::threadStrided(const ForStmt &F) {
           (IsV(Sum->getRHS()) && uniform(Sum->getLHS())));
 }
 
+bool ThreadGuards::firstPassRuns(const ForStmt &F,
+                                 ::tma::rules::threads::BlockSize Block) {
+  namespace thr = ::tma::rules::threads;
+  const auto *D = dyn_cast_or_null<DeclStmt>(F.getInit());
+  const auto *V = D && D->isSingleDecl() ? dyn_cast<VarDecl>(D->getSingleDecl())
+                                         : nullptr;
+  const auto *C = dyn_cast_or_null<BinaryOperator>(F.getCond());
+  if (!V || !V->getInit() || !V->getType()->isIntegerType() || !C ||
+      (C->getOpcode() != BO_LT && C->getOpcode() != BO_LE))
+    return false;
+  // Constants of the language only: the folder's parameters belong to
+  // whichever call context it was left in.
+  auto Constant = [&](const Expr *E) -> std::optional<std::int64_t> {
+    Expr::EvalResult R;
+    if (E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType() ||
+        !E->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    return R.Val.getInt().getExtValue();
+  };
+  const auto *Ref = dyn_cast<DeclRefExpr>(C->getLHS()->IgnoreParenImpCasts());
+  std::optional<std::int64_t> Bound = Constant(C->getRHS());
+  if (!Ref || Ref->getDecl() != V || !Bound)
+    return false;
+  thr::Cmp Op = C->getOpcode() == BO_LT ? thr::Cmp::LT : thr::Cmp::LE;
+  if (std::optional<std::int64_t> First = Constant(V->getInit()))
+    return Op == thr::Cmp::LT ? *First < *Bound : *First <= *Bound;
+  std::optional<thr::ThreadExpr> T = threadExpr(V->getInit(), nullptr, 0);
+  if (!T)
+    return false;
+  // Every thread of the block meets the bound on its first value.
+  thr::ThreadSet All;
+  return thr::includedIn(All, All.under(thr::Cond::atom(*T, Op, *Bound), true),
+                         Block);
+}
+
 bool ThreadGuards::uniform(const Expr *E, Resolver R) {
   return uniformImpl(E, R, 0);
 }

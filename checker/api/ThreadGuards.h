@@ -61,6 +61,12 @@ public:
   /// in every thread that reaches the loop (the threads share the work),
   /// not in a subset chosen by the condition.
   bool threadStrided(const ForStmt &F);
+  /// Whether the body of the `for` loop \p F runs at least once in every
+  /// thread of a block of \p Block threads that reaches it: a counter
+  /// declared by the loop whose first value, a constant or a thread
+  /// expression (`i = threadIdx.x`), is below a constant bound (`i < N`,
+  /// `i <= N`) in every thread. The loop then has no zero-trip path.
+  bool firstPassRuns(const ForStmt &F, ::tma::rules::threads::BlockSize Block);
   /// Whether \p C is a condition on the thread alone: known, and with no
   /// part that is the same in every thread (such a part decides whether
   /// the guarded code runs at all, not in which threads).

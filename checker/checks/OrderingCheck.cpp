@@ -322,7 +322,7 @@ std::optional<FixItHint> fenceFix(const KernelSequence &K,
   const ord::Flow &G = K.G;
   std::optional<std::size_t> At;
   for (std::size_t J : G.between(F.First, F.Second, false))
-    if (K.Seq[J].Kind == ord::EventKind::ThreadSync) {
+    if (K.Seq[J].Kind == ord::EventKind::ThreadSync && !K.Seq[J].Warp) {
       At = J;
       break;
     }
@@ -420,7 +420,8 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     std::optional<std::size_t> Late;
     ord::Flow::Set BeforeSync =
         K->G.search(F.First, true, false, [&](std::size_t J) {
-          return K->Seq[J].Kind == ord::EventKind::ThreadSync;
+          return K->Seq[J].Kind == ord::EventKind::ThreadSync &&
+                 !K->Seq[J].Warp;
         });
     for (std::size_t J : K->G.between(F.First, F.Second, false))
       if (K->Seq[J].Kind == ord::EventKind::ProxyFence && !BeforeSync[J]) {
@@ -672,10 +673,20 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   for (const ord::Finding &F : ord::waitByOtherThreads(K->Seq, K->G, K->Block)) {
+    // A stage of a ring is overwritten Laps passes after its copy.
+    std::string Target =
+        F.Laps == 0
+            ? Name(F.First) + " while the " + What(F.First) + " at line " +
+                  Line(K->Events[F.First].Loc) + " may still read it"
+            : "the stage of " + Name(F.First) + " that the " + What(F.First) +
+                  " at line " + Line(K->Events[F.First].Loc) + " read " +
+                  std::to_string(F.Laps) +
+                  (F.Laps == 1 ? " pass" : " passes") +
+                  " earlier (a ring of " + std::to_string(F.Laps) +
+                  (F.Laps == 1 ? " stage" : " stages") + ") and may still read";
     std::string Msg =
-        "generic store overwrites " + Name(F.First) + " while the " +
-        What(F.First) + " at line " + Line(K->Events[F.First].Loc) +
-        " may still read it: the wait at line " + Line(K->Events[*F.Wait].Loc) +
+        "generic store overwrites " + Target +
+        ": the wait at line " + Line(K->Events[*F.Wait].Loc) +
         " waits only in the thread that issued the copy, and no thread "
         "barrier after it makes the others wait (BULK-WAITGROUP-SCOPE)";
     if (!Warn(K->Events[F.Second].Loc, Msg))

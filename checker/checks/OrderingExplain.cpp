@@ -118,7 +118,9 @@ void OrderingCheck::explainModel(const FunctionDecl &Kernel,
     const KernelEvent &KE = K->Events[I];
     std::string Msg =
         "model: event " + std::to_string(I) + ": " +
-        (E.Mma ? "MMA read (shared-memory descriptor)" : kindName(E.Kind));
+        (E.Mma    ? "MMA read (shared-memory descriptor)"
+         : E.Warp ? "warp barrier (one warp only)"
+                  : kindName(E.Kind));
     if (namesObject(E.Kind))
       Msg += E.Object < 0 ? " on an object the model cannot name"
                           : " on '" + K->Names[E.Object] + "'";

@@ -184,7 +184,7 @@ std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
       Flow::Set BeforeSync;
       if (HandedOver)
         BeforeSync = G.search(W, true, false, [&](std::size_t J) {
-          return Seq[J].Kind == EventKind::ThreadSync;
+          return Seq[J].Kind == EventKind::ThreadSync && !Seq[J].Warp;
         });
       for (std::size_t J : G.between(W, S, false)) {
         const Event &E = Seq[J];
@@ -297,8 +297,10 @@ static std::optional<Finding> stageReuse(const std::vector<Event> &Seq,
   const Flow::Set *L = G.loopOf(S);
   if (St.Period == 0 || !L)
     return std::nullopt;
+  // The same key names the same stage in one pass of L, in a loop nested
+  // in it too (`out[k % S][i]` in `for (i ...)`).
   auto W = first(G.search(S, true, true, Stop, L), [&](std::size_t J) {
-    return IsWrite(J) && Seq[J].Period == St.Period && G.loopOf(J) == L;
+    return IsWrite(J) && (*L)[G.nodeOf(J)];
   });
   if (!W)
     return std::nullopt;
@@ -701,11 +703,18 @@ std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq,
              "judged apart)");
       continue;
     }
-    bool Ordered = false;
+    std::optional<std::size_t> Ordered;
     for (std::size_t J : G.between(*Read, L, Loop != nullptr, Loop))
-      Ordered |= ordersWar(Seq[J]);
+      if (!Ordered && ordersWar(Seq[J]))
+        Ordered = J;
     if (!Ordered)
       Out.push_back({"ASYNC-WAR-FENCE", *Read, L, std::nullopt, 0});
+    else
+      silent(Why, Rule, L,
+             "a fence, thread barrier, mbarrier wait or arrive or an opaque "
+             "event lies on a path between the nearest generic read and the "
+             "copy (the policy counts a thread barrier as a hand-off)",
+             Ordered);
   }
   return Out;
 }
@@ -813,7 +822,10 @@ std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq,
   };
   for (std::size_t S = 0; S < Seq.size(); ++S) {
     const Event &St = Seq[S];
-    if (!isStore(St) || !St.WholeObject || St.Object < 0 ||
+    // The whole buffer, or all of one stage of a ring (`out[it % S]`).
+    bool Ring = !St.WholeObject && St.Slice >= 0 && St.Period > 0 &&
+                St.WholeSlice;
+    if (!isStore(St) || !(St.WholeObject || Ring) || St.Object < 0 ||
         (!St.Guarded && !St.Threads))
       continue;
     // Over the events of one path from the copy, in order: the wait that
@@ -873,6 +885,41 @@ std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq,
         }
       }
     };
+    if (Ring) {
+      // The same stage Period passes later (stageReuse's path): the rest
+      // of the copy's pass, Period - 1 whole passes, the last pass up to
+      // the write. A write of the stage expression in a pass between is of
+      // another stage: only the last one counts.
+      const Flow::Set *Loop = G.loopOf(S);
+      auto IsWrite = [&](std::size_t J) {
+        const Event &E = Seq[J];
+        return writes(E, St.Object) && E.SliceWrite && E.Slice == St.Slice &&
+               (*Loop)[G.nodeOf(J)];
+      };
+      auto W = Loop ? first(G.search(S, true, true, IsWrite, Loop), IsWrite)
+                    : std::nullopt;
+      if (!W)
+        continue;
+      std::vector<std::size_t> Ways, Pass = G.between(S, S, true, Loop);
+      for (unsigned P = 1; P < St.Period; ++P)
+        Ways.insert(Ways.end(), Pass.begin(), Pass.end());
+      std::vector<std::size_t> Last = G.between(S, *W, true, Loop);
+      Ways.insert(Ways.end(), Last.begin(), Last.end());
+      Path Lap;
+      Lap.Back = true;
+      for (std::size_t J : Ways) {
+        if (!writes(Seq[J], St.Object))
+          Feed(Lap, J);
+        if (Lap.Done)
+          break;
+      }
+      if (!Lap.Done)
+        Feed(Lap, *W);
+      if (Lap.Write == W)
+        Out.push_back({"BULK-WAITGROUP-SCOPE", S, *W, Lap.Cover, Lap.Commits,
+                       St.Period});
+      continue;
+    }
     // Forward, not round the copy's loop again.
     Flow::Set Reached = G.search(S, true, false);
     Path Fwd;

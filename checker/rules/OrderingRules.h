@@ -106,6 +106,11 @@ struct Event {
   bool SliceWrite = false;
   /// BarrierInit: the barrier is named without a varying index.
   bool FixedObject = false;
+  /// ThreadSync: a barrier of one warp only (`__syncwarp`, `bar.warp.sync`):
+  /// the rules that a thread barrier silences stay silent across it too,
+  /// but it hands nothing over to another warp (a fence after it still
+  /// precedes a later block-wide hand-off).
+  bool Warp = false;
   /// Barrier events: the family of barriers Object is a member of (an
   /// array indexed by a run-time stage, `full[k % S]`, is one family; a
   /// barrier named alone is a family of one); -1 when unknown.

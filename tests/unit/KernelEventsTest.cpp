@@ -49,14 +49,30 @@ TEST(KernelEvents, BuiltinRoles) {
   EXPECT_EQ(events::builtinRole("__nvvm_redux_sync_add"), IntrinsicRole::None);
   EXPECT_EQ(events::builtinRole("__nvvm_match_any_sync_i32"),
             IntrinsicRole::None);
-  // __syncwarp orders one warp: unknown to the block-wide rules.
+  // __syncwarp orders one warp: a barrier of that warp only.
   EXPECT_EQ(events::builtinRole("__nvvm_bar_warp_sync"),
-            IntrinsicRole::Opaque);
+            IntrinsicRole::WarpSync);
   EXPECT_EQ(events::builtinRole("__nvvm_mbarrier_init_shared"),
             IntrinsicRole::Opaque);
   EXPECT_EQ(events::builtinRole("__nvvm_membar_cta"), IntrinsicRole::Opaque);
   EXPECT_EQ(events::builtinRole("__nvvm_read_ptx_sreg_tid_x"),
             IntrinsicRole::None);
+}
+
+TEST(KernelEvents, WarpBarrierLines) {
+  using events::AsmLineKind;
+  auto Kinds = [](llvm::StringRef Text) {
+    std::vector<AsmLineKind> Out;
+    for (const events::AsmLine &L : events::asmLines(Text))
+      Out.push_back(L.Kind);
+    return Out;
+  };
+  EXPECT_EQ(Kinds("bar.warp.sync 0xffffffff;"),
+            std::vector<AsmLineKind>{AsmLineKind::WarpSync});
+  EXPECT_EQ(Kinds("bar.sync 1, 256;"),
+            std::vector<AsmLineKind>{AsmLineKind::ThreadSync});
+  EXPECT_EQ(Kinds("barrier.sync.aligned 0;"),
+            std::vector<AsmLineKind>{AsmLineKind::ThreadSync});
 }
 
 TEST(KernelEvents, SharedReads) {

@@ -82,6 +82,46 @@ __global__ void rows32(const float *g, int nk) {
                        16, &bar);
 }
 
+// --- Through a helper's parameter ----------------------------------------------
+
+// A producer lambda takes the counter and picks the stage itself
+// (`s = kt % S`): called with a counted loop's counter, it takes every stage.
+__global__ void lambdaStages64(const void *map, int nk) {
+  __shared__ alignas(128) unsigned short tile[S][32];
+  __shared__ uint64_t bar[S];
+  auto produce = [&](int kt) {
+    const int s = kt % S;
+    tensorLoad1d(tile[s], map, &bar[s], kt * 32);
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: cp.async.bulk.tensor: stage 1 starts 64 bytes into 'tile', so its shared-memory address is guaranteed only 64-byte alignment, not the 128 bytes that a tensor copy's box needs (TMA-SMEM-ALIGN-128) [tma-bulk-copy]
+  };
+  for (int k = 0; k < nk; ++k)
+    produce(k);
+}
+
+// The twin: stages of 128 bytes.
+__global__ void lambdaStages128(const void *map, int nk) {
+  __shared__ alignas(128) unsigned short tile[S][64];
+  __shared__ uint64_t bar[S];
+  auto produce = [&](int kt) {
+    const int s = kt % S;
+    tensorLoad1d(tile[s], map, &bar[s], kt * 64);
+  };
+  for (int k = 0; k < nk; ++k)
+    produce(k);
+}
+
+// The lambda called with the kernel's parameter: which stages run is not
+// known (silent).
+__global__ void lambdaStageOfParameter(const void *map, int first) {
+  __shared__ alignas(128) unsigned short tile[S][32];
+  __shared__ uint64_t bar[S];
+  auto produce = [&](int kt) {
+    const int s = kt % S;
+    tensorLoad1d(tile[s], map, &bar[s], kt * 32);
+  };
+  produce(first);
+}
+
 // --- Silent -------------------------------------------------------------------
 
 // A stage chosen by the caller: which stages run is not known.
