@@ -566,7 +566,7 @@ def report(results, orig, need, a, rel):
                                                                  r['snippet'], r['tu'], r['why']))
     eq = [r for r in results if r['status'] == 'equivalent']
     if eq:
-        lines += ['', 'Equivalent mutants (the edit changes no address: not run, in no rate):']
+        lines += ['', 'Equivalent mutants (no proven bug planted: not run, in no rate):']
         lines += ['  %-18s %s:%d  `%s`\n      %s' % (r['kind'], r['file'], r['line'], r['snippet'], r['why'])
                   for r in eq]
     inv = [r for r in results if r['status'] in ('invalid', 'crash')]

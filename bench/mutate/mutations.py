@@ -296,6 +296,29 @@ FENCE_CALL = r'\w*fence_proxy_async\w*|fence_view_async_shared|tma_store_fence'
 WAITG_CALL = (r'(?!wgmma|warpgroup)\w*(?:bulk_wait_group\w*|tma_store_wait|store_wait|'
               r'tma_wait_group|store_async_\w*wait\w*|wait_group_read\w*)')
 INIT_CALL = r'init|mbarrier_init|init_barrier|initialize_barrier\w*|barrier_init|init_mbarrier|mbar_init'
+FENCE_ONLY = re.compile(r'fence[._]proxy[._]async|fence_view_async_shared|fence[._]mbarrier_init|'
+                        r'fence_barrier_init')
+THREAD_BARRIER = re.compile(r'__syncthreads\s*\(|cluster_sync\s*\(|barrier\.cluster\.wait|'
+                            r'cluster_wait\s*\(|bar\.sync|barrier\.sync|\bsync\s*\(\s*\)')
+CLUSTER_PEERS = re.compile(r'multicast|\bmapa\b|shared::cluster\.b64|cta_group::2')
+
+
+def unconfirmed_fence(nc, m, end, limit):
+    """Why deleting the init fence at m plants no proven bug, or '': a
+    proxy fence or fence.mbarrier_init after an init, with the thread or
+    cluster barrier that MBAR-INIT-VISIBLE requires still after it, in a file
+    whose barriers no peer CTA signals (no multicast, mapa or remote
+    arrive): tma-rules.md marks the need of that fence UNCONFIRMED (PTX 9.1:
+    the copies access their mbarrier through the generic proxy)."""
+    if not FENCE_ONLY.match(m.group(0)) or CLUSTER_PEERS.search(nc):
+        return ''
+    if not THREAD_BARRIER.search(nc, end, limit):
+        return ''
+    return ('only the fence after the init is deleted and a thread barrier still follows: '
+            'MBAR-INIT-VISIBLE requires the barrier; the fence\'s need is UNCONFIRMED '
+            '(tma-rules.md) and no peer CTA signals a barrier of this file')
+
+
 SYNC = re.compile(r'__syncthreads\s*\(|fence[._]mbarrier_init|fence_barrier_init|cluster_sync\s*\(|'
                   r'barrier\.cluster\.(?:arrive|wait)|cluster_arrive\w*\s*\(|cluster_wait\s*\(|'
                   r'fence_view_async_shared\s*\(|fence[._]proxy[._]async|__syncwarp\s*\(|'
@@ -388,7 +411,9 @@ def sites(text, kinds):
                 if not b or b in done:
                     continue
                 done.add(b)
-                out.append(deletion(text, ns, 'drop-init-sync', *b))
+                site = deletion(text, ns, 'drop-init-sync', *b)
+                site.equivalent = unconfirmed_fence(nc, m, b[1], limit)
+                out.append(site)
                 found += 1
                 if found == 2 or 'sync' in m.group(0) or 'cluster' in m.group(0):
                     break
