@@ -51,16 +51,33 @@ void BulkCopyCheck::explainSilence(SourceLocation Loc, const std::string &Rules,
   if (!ExplainSilence)
     return;
   std::string Text = "silent: " + Rules + ": " + Why;
-  // A helper's op: the reasons may differ from caller to caller.
-  while (Context && Context->Parent)
-    Context = Context->Parent;
-  if (Context && Context->Callee && Context->Callee->hasAttr<CUDAGlobalAttr>())
-    Text += " (in kernel '" + Context->Callee->getNameAsString() + "')";
+  // A helper's op: the reasons may differ from caller to caller. Named by
+  // the kernel the calls start from, else the outermost caller.
+  const FunctionDecl *Kernel = CurrentFn && CurrentFn->hasAttr<CUDAGlobalAttr>()
+                                   ? CurrentFn
+                                   : nullptr;
+  for (; Context; Context = Context->Parent) {
+    if (Context->Callee && Context->Callee->hasAttr<CUDAGlobalAttr>())
+      Kernel = Context->Callee;
+    if (!Context->Parent)
+      break;
+  }
+  if (Kernel)
+    Text += " (in kernel '" + Kernel->getNameAsString() + "')";
   else if (Context)
     if (const FunctionDecl *From = Folder->enclosingFunction(Context->Call))
       Text += " (called from '" + From->getNameAsString() + "')";
   if (Report.record(Loc, Text))
     diag(Loc, "%0") << Text;
+}
+
+/// Why the address \p E is not traced to a `__shared__` variable.
+static std::string untraced(const Expr *E) {
+  std::string Why = "the address is not traced to a __shared__ variable";
+  if (E && E->IgnoreParenImpCasts()->getType()->isIntegerType())
+    Why += " (an integer shared-window address: arithmetic on the result of "
+           "__cvta_generic_to_shared is not followed)";
+  return Why;
 }
 
 /// Why the proven alignment of the address \p B describes is unknown, or
@@ -535,6 +552,9 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
       if (Site.Buffer && R.Rules == "TMA-SMEM-ALIGN-SWIZZLE")
         if (std::string More = alignmentUnknown(*Site.Buffer); !More.empty())
           Why += ": " + More;
+      if (!Site.Buffer && T.Smem.E &&
+          T.Smem.E->IgnoreParenImpCasts()->getType()->isIntegerType())
+        Why += " (an integer shared-window address)";
       explainSilence(SM.getFileLoc(T.Loc), R.Rules, Why, Context);
     }
 }
@@ -831,7 +851,7 @@ void BulkCopyCheck::checkSmemAlign(
                      Context);
   };
   if (!B) {
-    Silent("the address is not traced to a __shared__ variable");
+    Silent(untraced(V.E));
     return;
   }
   std::optional<DeviceViolation> Violation = Rule(addressAlignOf(*B));

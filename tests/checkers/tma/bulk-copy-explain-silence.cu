@@ -94,8 +94,8 @@ void run(bf16 *a) {
 }
 
 // Every diagnostic (line numbers of the code above).
-// CHECK-MESSAGES: :22:3: warning: silent: TMA-SMEM-ALIGN-128: the address is not traced to a __shared__ variable (in kernel 'integerAddress') [tma-bulk-copy]
-// CHECK-MESSAGES: :22:3: warning: silent: TMA-SMEM-ALIGN-SWIZZLE, TMA-SMEM-FOOTPRINT: the box's shared-memory address is not traced to a __shared__ variable (in kernel 'integerAddress') [tma-bulk-copy]
+// CHECK-MESSAGES: :22:3: warning: silent: TMA-SMEM-ALIGN-128: the address is not traced to a __shared__ variable (an integer shared-window address: arithmetic on the result of __cvta_generic_to_shared is not followed) (in kernel 'integerAddress') [tma-bulk-copy]
+// CHECK-MESSAGES: :22:3: warning: silent: TMA-SMEM-ALIGN-SWIZZLE, TMA-SMEM-FOOTPRINT: the box's shared-memory address is not traced to a __shared__ variable (an integer shared-window address) (in kernel 'integerAddress') [tma-bulk-copy]
 // CHECK-MESSAGES: :32:3: warning: silent: TMA-DIM-EQ-RANK, TMA-SMEM-ALIGN-SWIZZLE, TMA-SMEM-FOOTPRINT and the other rules against the map: the tensor map is not linked to a host encode call (no launch or cudaMemcpyToSymbol of this translation unit passes it) (called from 'unlinked') [tma-bulk-copy]
 // CHECK-MESSAGES: :32:3: warning: silent: TMA-SMEM-ALIGN-128: 'smem' is dynamic shared memory, whose start may be aligned to more than the 128 bytes the code declares: only an offset that breaks 128 bytes is proven (in kernel 'pool') [tma-bulk-copy]
 // CHECK-MESSAGES: :32:3: warning: silent: TMA-SMEM-ALIGN-SWIZZLE: the alignment of the box's shared-memory address is not proven: 'smem' is dynamic shared memory, whose start may be aligned to more than the 128 bytes the code declares: only an offset that breaks 128 bytes is proven (in kernel 'pool') [tma-bulk-copy]
