@@ -266,6 +266,12 @@ def reason(kind, p, s, cov, rel, rules_in_plugin, orig_cov=()):
         sil = value_silences(kind, s, cov)
         if sil:
             return 'silent: ' + ' | '.join(sil)
+    if kind == 'expect-tx-count':
+        # tma-expect-tx.ExplainSilence at the expect-tx: the missing fact.
+        near = sorted((abs(ln - s.line), m) for f, ln, m in cov
+                      if f == p and abs(ln - s.line) <= 2 and m.startswith('silent: MBAR-TX'))
+        if near:
+            return near[0][1]
     pre = EXPLAINED_BY.get(kind)
     near = sorted((abs(ln - s.line), m) for f, ln, m in cov
                   if pre and f == p and abs(ln - s.line) <= 2 and m.startswith(pre))

@@ -306,6 +306,55 @@ std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
   return Result;
 }
 
+std::string ExpectTxFacts::unknownBytesWhy(const TxOps &Tx, unsigned I,
+                                           const CallContext *Context,
+                                           const ParentMap &PM,
+                                           const SourceManager &SM) {
+  const TxOp &Op = Tx.Ops[I];
+  auto Line = [&](SourceLocation L) {
+    return std::to_string(SM.getPresumedLineNumber(SM.getFileLoc(L)));
+  };
+  const std::string At = " at line " + Line(Op.Loc);
+  Folder->enterContext(Op.via() ? opContext(*Folder, Op, Context) : Context);
+  std::string Why;
+  if (const auto *E = std::get_if<ExpectTx>(&Op.Op)) {
+    Why = "the count of the expect-tx" + At + " is not folded";
+  } else if (const auto *B = std::get_if<BulkCopy>(&Op.Op)) {
+    if (!foldOperand(B->Size))
+      Why = "the size of the bulk copy" + At + " is not folded";
+  } else if (const auto *T = std::get_if<TensorCopy>(&Op.Op)) {
+    auto Map = Linker.mapOf(T->Map.E, Folder->currentContext());
+    const rules::MapDescriptor *D = Map ? &Map->Desc : nullptr;
+    if (!D) {
+      Why = "the tensor map of the copy" + At +
+            " is not linked to a host encode call";
+    } else if (!rules::tensorCopyBytes(*D, copyModeOf(T->Mode))) {
+      std::string Field;
+      if (!D->DataType)
+        Field = "tensorDataType";
+      else if (D->Encoder == rules::MapEncoder::Tiled)
+        for (uint64_t K = 0; K < D->Rank.value_or(0) && K < 5; ++K)
+          if (!D->BoxDim.at(K)) {
+            Field = "boxDim[" + std::to_string(K) + "]";
+            break;
+          }
+      std::string Encode =
+          " of the encode call at line " + Line(Map->Link.Encode->getBeginLoc());
+      Why = "the box of the copy" + At + " is not folded" +
+            (Field.empty() ? " (its map's rank, box or mode" + Encode + ")"
+                           : " (" + Field + Encode + ")");
+    }
+  } else {
+    Why = "the op" + At + " delivers a count the model does not know";
+  }
+  Folder->enterContext(Context);
+  if (Why.empty() && Op.Loop && !tripCount(Op.Loop, PM, *Folder))
+    Why = "the trip count of the loop at line " +
+          Line(Op.Loop->getForLoc()) + " around the copy" + At +
+          " is not folded";
+  return Why.empty() ? "a count" + At + " is not folded" : Why;
+}
+
 rules::PhaseFacts ExpectTxFacts::phaseFactsIn(const TxPhase &P, const TxOps &Tx,
                                               const CallContext *Context,
                                               const ParentMap &PM) {

@@ -118,6 +118,13 @@ public:
                  const std::vector<unsigned> &Group, const std::string &Name,
                  std::vector<std::vector<ClusterArrival>> &Arrivals);
 
+  /// Why the bytes op \p I of \p Tx counts (an expect-tx) or delivers (a
+  /// copy) do not fold in \p Context: the operand, the map's link, the
+  /// map's field, the loop's trip count.
+  std::string unknownBytesWhy(const TxOps &Tx, unsigned I,
+                              const CallContext *Context, const ParentMap &PM,
+                              const SourceManager &SM);
+
   /// The value of operand \p V in the current context.
   ::tma::rules::Known foldOperand(const OpValue &V);
   /// The bytes a counted copy delivers in the current context.

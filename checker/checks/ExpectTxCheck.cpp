@@ -33,12 +33,14 @@ namespace clang::tidy::tma {
 ExpectTxCheck::ExpectTxCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       CallSiteContexts(Options.get("CallSiteContexts", true)),
-      CoverageReport(Options.get("CoverageReport", false)) {}
+      CoverageReport(Options.get("CoverageReport", false)),
+      ExplainSilence(Options.get("ExplainSilence", false)) {}
 
 void ExpectTxCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "DisabledRules", Rules.option());
   Options.store(Opts, "CallSiteContexts", CallSiteContexts);
   Options.store(Opts, "CoverageReport", CoverageReport);
+  Options.store(Opts, "ExplainSilence", ExplainSilence);
 }
 
 void ExpectTxCheck::registerMatchers(MatchFinder *Finder) {
@@ -248,6 +250,20 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             Reported.insert({Ops[I].Loc.getRawEncoding(), "coverage"}).second)
           diag(Ops[I].Loc, "coverage: expect-tx on '%0': %1") << Name << What;
     };
+    // Why the phase's rule judged nothing, at its first expect-tx.
+    auto Silent = [&](const std::string &Why) {
+      if (!ExplainSilence)
+        return;
+      for (unsigned I : Group)
+        if (std::holds_alternative<ExpectTx>(Ops[I].Op)) {
+          std::string Text =
+              "silent: MBAR-TX-EQUALS-BYTES: expect-tx on '" + Name + "': " +
+              Why;
+          if (Reported.insert({Ops[I].Loc.getRawEncoding(), Text}).second)
+            diag(Ops[I].Loc, "%0") << Text;
+          return;
+        }
+    };
     if (!P.Why.empty()) {
       // A multicast: count the phase CTA by CTA of the cluster.
       if (P.Lifted && P.HasMulticast && Kernel)
@@ -257,6 +273,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           continue;
         }
       Cover("unknown (" + P.Why + ")");
+      Silent("the phase is not counted: " + P.Why);
       continue;
     }
     bool AllKnown = true;
@@ -272,9 +289,17 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           }))
         continue;
       // The phase's facts in this context; the folder stays in it.
-      ::tma::rules::PhaseVerdict Verdict = ::tma::rules::checkExpectTxPhase(
-          Facts->phaseFactsIn(P, Tx, Context, PM));
+      ::tma::rules::PhaseFacts PF = Facts->phaseFactsIn(P, Tx, Context, PM);
+      ::tma::rules::PhaseVerdict Verdict = ::tma::rules::checkExpectTxPhase(PF);
       AllKnown &= Verdict.AllKnown;
+      if (ExplainSilence)
+        if (auto S = ::tma::rules::whyPhaseSilent(PF)) {
+          Silent(S->UnknownOp ? Facts->unknownBytesWhy(
+                                    Tx, Group[*S->UnknownOp], Context, PM, SM)
+                              : "ops issued by different numbers of threads "
+                                "next to a copy that expects its own bytes");
+          Folder->enterContext(Context);
+        }
       // An op of a helper folds in the context of the helper's call.
       auto InOpContext = [&](unsigned I, auto F) {
         if (Ops[I].via())

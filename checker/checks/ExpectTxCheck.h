@@ -64,6 +64,10 @@ private:
   /// Debugging aid: a warning per expect-tx saying whether its phase was
   /// proven equal, or why it is unknown.
   const bool CoverageReport;
+  /// ExplainSilence: a `silent: MBAR-TX-EQUALS-BYTES: ...` warning at an
+  /// expect-tx whose phase the rules could not compare, naming the fact
+  /// that is missing (issue 28 item 1).
+  const bool ExplainSilence;
   std::shared_ptr<ConstantFolder> Folder;
   std::shared_ptr<DeviceOpsFinder> Finder;
   /// The facts of the sites (api/ExpectTxFacts.h), per translation unit.

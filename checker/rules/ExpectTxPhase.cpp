@@ -65,6 +65,22 @@ PhaseVerdict checkExpectTxPhase(const PhaseFacts &F) {
   return R;
 }
 
+std::optional<PhaseSilence> whyPhaseSilent(const PhaseFacts &F) {
+  PhaseVerdict V = checkExpectTxPhase(F);
+  if (!V.Violations.empty() || V.AllKnown)
+    return std::nullopt;
+  PhaseSilence S;
+  for (std::size_t I = 0; I < F.Ops.size(); ++I)
+    if (!F.Ops[I].Bytes) {
+      S.UnknownOp = I;
+      return S;
+    }
+  // Every count known and still silent: the issuers differ around a
+  // self-expecting copy.
+  S.MixedIssuers = true;
+  return S;
+}
+
 ClusterVerdict checkExpectTxClusterPhase(const ClusterPhaseFacts &F) {
   ClusterVerdict R;
   for (std::uint64_t Rank = 0; Rank < F.PerCta.size(); ++Rank) {

@@ -76,6 +76,20 @@ struct PhaseVerdict {
 /// unknown or a side is empty.
 PhaseVerdict checkExpectTxPhase(const PhaseFacts &F);
 
+/// Why checkExpectTxPhase judged nothing on a phase (issue 28 item 1).
+struct PhaseSilence {
+  /// The first op whose count is unknown, in F.Ops.
+  std::optional<std::size_t> UnknownOp;
+  /// Ops issued by different numbers of threads next to a copy that
+  /// expects its own bytes: compared only as per-thread totals, which a
+  /// self-expecting copy has none of.
+  bool MixedIssuers = false;
+};
+
+/// Why \p F leaves checkExpectTxPhase silent, or std::nullopt when it
+/// compares the phase (a violation, or proven equal).
+std::optional<PhaseSilence> whyPhaseSilent(const PhaseFacts &F);
+
 /// What one CTA of a cluster expects on its barrier and what the copies of
 /// the whole cluster deliver to it, each op counted once per issuing thread.
 struct ClusterCtaFacts {

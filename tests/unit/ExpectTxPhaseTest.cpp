@@ -238,3 +238,23 @@ TEST(BarrierPairing, CopiesWithNoExpect) {
   F.SelfExpecting = true;
   EXPECT_TRUE(checkBarrierPairing(F).empty());
 }
+
+//===----------------------------------------------------------------------===//
+// whyPhaseSilent: what left a phase uncompared
+//===----------------------------------------------------------------------===//
+
+TEST(WhyPhaseSilent, ComparedPhasesAreNotSilent) {
+  PhaseFacts Equal{"bar", {{true, 64}, {false, 64}}};
+  PhaseFacts Wrong{"bar", {{true, 32}, {false, 64}}};
+  EXPECT_FALSE(whyPhaseSilent(Equal));
+  EXPECT_FALSE(whyPhaseSilent(Wrong));
+}
+
+TEST(WhyPhaseSilent, NamesTheFirstUnknownCount) {
+  PhaseFacts F{"bar", {{true, 64}, {false, 64}, {false, std::nullopt}}};
+  auto S = whyPhaseSilent(F);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->UnknownOp, std::optional<std::size_t>(2));
+  PhaseFacts G{"bar", {{true, std::nullopt}, {false, 64}}};
+  EXPECT_EQ(whyPhaseSilent(G)->UnknownOp, std::optional<std::size_t>(0));
+}
