@@ -220,6 +220,19 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
   // Built only for a function with an op (most device functions have none).
   const ParentMap &PM = Folder->parentsOf(Body);
 
+  // An expect-tx on a barrier the model cannot name is in no phase.
+  if (ExplainSilence)
+    for (const TxOp &T : Ops)
+      if (std::holds_alternative<ExpectTx>(T.Op) && !T.Id && T.Loc.isValid() &&
+          !SM.isInSystemHeader(T.Loc)) {
+        std::string Text =
+            "silent: MBAR-TX-EQUALS-BYTES: the expect-tx's barrier is not "
+            "identified (an address the model cannot name, such as an "
+            "integer shared-window address): it is in no phase";
+        if (Reported.insert({T.Loc.getRawEncoding(), Text}).second)
+          diag(T.Loc, "%0") << Text;
+      }
+
   // Kernel-wide: a barrier that only ever gets an expect-tx, or only ever
   // gets copies. Only for a __shared__ barrier of the kernel whose every use
   // is a recognised op, and when every op's barrier is identified: then no
