@@ -7,6 +7,7 @@
 #include "checks/BulkCopyCheck.h"
 #include "api/CudaTarget.h"
 #include "api/LaunchCluster.h"
+#include "api/DeviceOpFacts.h"
 #include "api/TensorCopyFacts.h"
 #include "checks/SharedMatchers.h"
 #include "rules/ArchRules.h"
@@ -315,20 +316,14 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
     // first report of the context asks (feasible()).
     Pending = {Site.Site, Fn, Context, std::nullopt};
     Folder->enterContext(Context);
-    if (const auto *B = std::get_if<BulkCopy>(&Op))
-      checkValue(Site, B->Size, Name, Context, ::tma::rules::checkBulkSizeMul16,
-                 Result);
-    else if (const auto *E = std::get_if<ExpectTx>(&Op))
-      checkValue(Site, E->Bytes, Name, Context, ::tma::rules::checkMbarTxRange,
-                 Result);
-    else if (const auto *I = std::get_if<BarrierInit>(&Op))
-      checkValue(Site, I->Count, Name, Context,
-                 I->Layout == 1 ? ::tma::rules::checkMbarInitCountLayout
-                                : ::tma::rules::checkMbarInitCount,
-                 Result);
-    else if (const auto *T = std::get_if<TensorCopy>(&Op))
+    // Facts, then rules, then report: the op's own value operands, each
+    // violation reported at the operand it names.
+    DeviceOpSite Operands = deviceOpSite(Op, Fn, Context, *Folder);
+    for (const ::tma::rules::OperandViolation &V :
+         ::tma::rules::checkDeviceOpOperands(Operands.Facts))
+      reportOperand(Op, Name, Operands, V, Context, Result);
+    if (const auto *T = std::get_if<TensorCopy>(&Op))
       checkLinkedMap(*T, Name, Context, SM);
-    checkOperands(Op, Name, Fn, Context, Result);
     if (const OpValue *Smem = smemOperand(Op)) {
       // A tensor copy's box needs the swizzle repeat of its map in the end:
       // the suggestion says so at once.
@@ -399,99 +394,29 @@ void BulkCopyCheck::checkForm(const DeviceOp &Op, const std::string &OpName,
             : ::tma::rules::CoordShape::PerDimension));
 }
 
-::tma::rules::Known BulkCopyCheck::foldValue(const OpValue &V) {
-  return ::clang::tidy::tma::foldOperand(V, *Folder);
-}
-
-void BulkCopyCheck::checkOperands(const DeviceOp &Op,
+void BulkCopyCheck::reportOperand(const DeviceOp &Op,
                                   const std::string &OpName,
-                                  const FunctionDecl *Fn,
+                                  const DeviceOpSite &S,
+                                  const ::tma::rules::OperandViolation &V,
                                   const CallContext *Context,
                                   const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   const OpSite &Site = siteOf(Op);
-  // The cluster the kernel runs in: its __cluster_dims__, or what the launch
-  // of this context sets (api/LaunchCluster.h).
-  std::optional<ClusterSize> Cluster;
-  auto Multicast = [&](const OpValue &Mask) {
-    if (!Mask.Present)
-      return;
-    if (!Cluster)
-      Cluster = clusterOf(Fn, Context, *Folder);
-    if (!Cluster)
-      return;
-    ExtraNote = {Cluster->From, "the cluster has " +
-                                    std::to_string(Cluster->Ctas) +
-                                    (Cluster->Ctas == 1 ? " CTA: " : " CTAs: ") +
-                                    Cluster->How};
-    checkValue(
-        Site, Mask, OpName, Context,
-        [&](::tma::rules::Known M) {
-          return ::tma::rules::checkBulkMulticast(M, Cluster->Ctas);
-        },
-        Result);
-    ExtraNote.reset();
-  };
-  if (const auto *B = std::get_if<BulkCopy>(&Op)) {
-    checkValue(
-        Site, B->IgnoreLeft, OpName, Context,
-        [](::tma::rules::Known V) {
-          return ::tma::rules::checkBulkIgnoreOob(V, /*Right=*/false);
-        },
-        Result);
-    checkValue(
-        Site, B->IgnoreRight, OpName, Context,
-        [](::tma::rules::Known V) {
-          return ::tma::rules::checkBulkIgnoreOob(V, /*Right=*/true);
-        },
-        Result);
-    Multicast(B->CtaMask);
+  const DeviceOpSite::Origin *O = S.originOf(V.Operand, V.Index);
+  if (!O) {
+    // Facts folded as a whole (a coordinate array, im2col offsets): at
+    // the op.
+    warnOnce(SM.getFileLoc(Site.Loc),
+             SiteReporter::message(OpName, " ", V.Violation), SM);
     return;
   }
-  if (const auto *S = std::get_if<StBulk>(&Op)) {
-    ::tma::rules::Known Init = foldValue(S->InitValue);
-    checkValue(
-        Site, S->Size, OpName, Context,
-        [&](::tma::rules::Known V) {
-          return ::tma::rules::checkBulkStSize(V, Init);
-        },
-        Result);
-    return;
-  }
-  const auto *T = std::get_if<TensorCopy>(&Op);
-  if (!T)
-    return;
-  Multicast(T->CtaMask);
-  SourceLocation Loc = SM.getFileLoc(Site.Loc);
-  if (T->Direction == device::TensorDirection::Load ||
-      T->Direction == device::TensorDirection::Prefetch) {
-    std::vector<::tma::rules::Known> Info;
-    for (const OpValue &V : T->Im2colInfo)
-      Info.push_back(foldValue(V));
-    if (auto V = ::tma::rules::checkTmaIm2colInfo(copyModeOf(T->Mode),
-                                                  T->Dims, Info))
-      warnOnce(Loc, SiteReporter::message(OpName, " ", *V), SM);
-    return;
-  }
-  // Stores and reductions: every coordinate non-negative.
-  for (std::size_t I = 0; I < T->Coords.size(); ++I)
-    checkValue(
-        Site, T->Coords[I], OpName, Context,
-        [I](::tma::rules::Known V) {
-          return ::tma::rules::checkTmaStoreNonneg(I, V);
-        },
-        Result);
-  if (T->Coords.empty() && T->CoordArray.Written && T->Dims)
-    if (auto A = Folder->foldArray(T->CoordArray.Written,
-                                   T->CoordArray.Written, T->Dims))
-      for (std::size_t I = 0; I < A->Elems.size(); ++I)
-        if (A->Elems[I])
-          if (auto V = ::tma::rules::checkTmaStoreNonneg(
-                  I, asU64(A->Elems[I]->Value))) {
-            warnOnce(Loc, SiteReporter::message(OpName, " ", *V),
-                     SM);
-            break;
-          }
+  if (V.Operand == ::tma::rules::OpOperand::CtaMask && S.Cluster)
+    ExtraNote = {S.Cluster->From,
+                 "the cluster has " + std::to_string(S.Cluster->Ctas) +
+                     (S.Cluster->Ctas == 1 ? " CTA: " : " CTAs: ") +
+                     S.Cluster->How};
+  reportValue(Site, *O->V, O->Folded, V.Violation, OpName, Context, Result);
+  ExtraNote.reset();
 }
 
 bool BulkCopyCheck::feasible() {
@@ -913,35 +838,21 @@ void BulkCopyCheck::checkSmemAlign(
   Report.noteInstantiation(Forwarded, CurrentFn, SM);
 }
 
-template <typename RuleFn>
-void BulkCopyCheck::checkValue(const OpSite &Site, const OpValue &V,
-                               const std::string &OpName,
-                               const CallContext *Context, RuleFn Rule,
-                               const MatchFinder::MatchResult &Result) {
+void BulkCopyCheck::reportValue(const OpSite &Site, const OpValue &V,
+                                const std::optional<FoldedInt> &Folded,
+                                DeviceViolation Violation,
+                                const std::string &OpName,
+                                const CallContext *Context,
+                                const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
-  if (!V.Present)
-    return;
-  std::optional<FoldedInt> Folded;
-  ::tma::rules::Known Value;
-  if (V.Imm) {
-    Value = V.Imm;
-  } else if (V.Written) {
-    Folded = Folder->foldInt(V.Written);
-    if (Folded)
-      Value = asU64(Folded->Value);
-  }
-  std::optional<DeviceViolation> Violation = Rule(Value);
-  if (!Violation)
-    return;
-
   // An operand that only forwards a parameter of a helper is reported where
   // the caller wrote it.
   const CallContext *Outer = Context;
   const Expr *Arg = V.Written ? forwardedFrom(V.Written, Outer) : nullptr;
   SourceLocation Loc = SM.getFileLoc(Arg ? Arg->getBeginLoc() : Site.Loc);
-  if (!warnOnce(Loc, SiteReporter::message(OpName, " ", *Violation), SM))
+  if (!warnOnce(Loc, SiteReporter::message(OpName, " ", Violation), SM))
     return;
-  const char *Param = ::tma::rules::deviceParamName(Violation->Parameter);
+  const char *Param = ::tma::rules::deviceParamName(Violation.Parameter);
   // Where the value came from and the calls that bound it.
   if (Folded)
     Report.noteOrigin(*Folded, Param, Loc, *Folder, Context, SM);
@@ -951,8 +862,8 @@ void BulkCopyCheck::checkValue(const OpSite &Site, const OpValue &V,
   const bool Forwarded = Arg != V.Written;
   Report.notePassedTo(Forwarded, Site.Loc, Loc, std::string("the ") + Param,
                       OpName, SM);
-  if (!Violation->Suggestion.empty())
-    Report.note(Loc, Violation->Suggestion);
+  if (!Violation.Suggestion.empty())
+    Report.note(Loc, Violation.Suggestion);
   Report.noteInstantiation(Forwarded, CurrentFn, SM);
 }
 

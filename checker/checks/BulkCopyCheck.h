@@ -7,6 +7,7 @@
 #ifndef TMA_TIDY_CHECKS_BULKCOPYCHECK_H
 #define TMA_TIDY_CHECKS_BULKCOPYCHECK_H
 
+#include "api/DeviceOpFacts.h"
 #include "api/DeviceOps.h"
 #include "api/DeviceOpsFinder.h"
 #include "api/MapLink.h"
@@ -64,17 +65,25 @@ private:
   SiteReporter Report{*this, Rules, [this] { return feasible(); }};
   void checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                const ast_matchers::MatchFinder::MatchResult &Result);
-  /// \p V folded in the current context.
-  ::tma::rules::Known foldValue(const OpValue &V);
   /// The rules of one op's own form, checked once (no value needed):
   /// TMA-COORD-COUNT, TMA-REDUCE-MODE, BULK-REDUCE-OP-TYPE.
   void checkForm(const DeviceOp &Op, const std::string &OpName,
                  const SourceManager &SM);
-  /// The value rules of the PTX 9.x operands, tensor-store coordinates,
-  /// im2col operands and multicast masks, in the current context.
-  void checkOperands(const DeviceOp &Op, const std::string &OpName,
-                     const FunctionDecl *Fn, const CallContext *Context,
+  /// Reports a violation of the op's own value operands
+  /// (rules/DeviceOpSite.h) at the operand it names, with where its value
+  /// came from (api/DeviceOpFacts.h).
+  void reportOperand(const DeviceOp &Op, const std::string &OpName,
+                     const DeviceOpSite &S,
+                     const ::tma::rules::OperandViolation &V,
+                     const CallContext *Context,
                      const ast_matchers::MatchFinder::MatchResult &Result);
+  /// Reports \p Violation of operand \p V (folded to \p Folded) where its
+  /// value was written, with the notes of its origin.
+  void reportValue(const OpSite &Site, const OpValue &V,
+                   const std::optional<FoldedInt> &Folded,
+                   ::tma::rules::DeviceViolation Violation,
+                   const std::string &OpName, const CallContext *Context,
+                   const ast_matchers::MatchFinder::MatchResult &Result);
   /// Warns \p Message at \p Loc once per TU, outside system headers; false
   /// when nothing was reported.
   bool warnOnce(SourceLocation Loc, const std::string &Message,
@@ -178,12 +187,6 @@ private:
       std::optional<::tma::rules::DeviceViolation> (*Rule)(::tma::rules::Known),
       const ast_matchers::MatchFinder::MatchResult &Result,
       ::tma::rules::Known Swizzle = std::nullopt);
-  template <typename RuleFn>
-  void checkValue(const OpSite &Site, const OpValue &V,
-                  const std::string &OpName, const CallContext *Context,
-                  RuleFn Rule,
-                  const ast_matchers::MatchFinder::MatchResult &Result);
-
   /// Evaluate ops under each call of their function (parameters folded).
   const bool CallSiteContexts;
   /// Debugging aid: a warning per op saying whether its value operand
@@ -208,7 +211,7 @@ private:
   std::shared_ptr<DeviceOpsFinder> Finder;
   std::unique_ptr<MapLinker> Linker;
   std::unique_ptr<SharedBuffers> Buffers;
-  /// A note checkValue adds to the violation it reports: where the limit
+  /// A note reportValue adds to the violation it reports: where the limit
   /// came from (the cluster size of BULK-MULTICAST).
   std::optional<std::pair<SourceLocation, std::string>> ExtraNote;
   /// The function whose op is being checked.
