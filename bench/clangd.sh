@@ -40,6 +40,10 @@
 # BASECLANGD=/usr/lib/llvm-22/bin/clangd: the baseline is stock clangd (the
 # same clang libraries, no module: no tma- check, no header bodies in the
 # preamble) instead of tma-clangd with tma-* removed.
+# STOCKPREAMBLE=1: the baseline is tma-clangd with tma-* removed and stock
+# clangd's preamble (TMA_CLANGD_STOCK_PREAMBLE=1: no header bodies kept);
+# for the re-check against stock clangd, whose installed binary is
+# stripped (no ParsedAST::build to count in).
 #
 # env: CHEAP, REALCODE, OUT (default /tmp/tma-clangd-icount), LABEL, KEEP=1
 #      (keep the callgrind files), DRY=1 (no valgrind: each run once, showing
@@ -105,18 +109,20 @@ Index:
 YAML
 }
 
-# Instructions inside ParsedAST::build of one --check run.
+# Instructions inside ParsedAST::build of one --check run; RUNENV: more
+# environment for it.
+RUNENV=()
 count() {
   local out=$1 xdg=$2; shift 2
   if [[ -n ${DRY:-} ]]; then
-    XDG_CONFIG_HOME=$xdg TMA_TIDY_STATS=1 "$@" 2>&1 |
+    env XDG_CONFIG_HOME="$xdg" "${RUNENV[@]}" TMA_TIDY_STATS=1 "$@" 2>&1 |
       grep -E 'tma-tidy stats|errors|^E\[' >&2
     echo 1; return
   fi
   if [[ -n ${FIRST:-} ]]; then
     # The first diagnostics: the whole run, from the start (the preamble
     # with the headers, the AST, the checks).
-    env XDG_CONFIG_HOME="$xdg" valgrind --tool=callgrind \
+    env XDG_CONFIG_HOME="$xdg" "${RUNENV[@]}" valgrind --tool=callgrind \
       --callgrind-out-file="$out" "$@" >"$out.log" 2>&1
     awk '/^(summary|totals):/ { print $2; exit }' "$out"
     return
@@ -126,7 +132,7 @@ count() {
   # starts at the entry of ParsedAST::build, which comes after the headers
   # are indexed (seconds later).
   rm -f "$out"
-  ( exec env XDG_CONFIG_HOME="$xdg" valgrind --tool=callgrind \
+  ( exec env XDG_CONFIG_HOME="$xdg" "${RUNENV[@]}" valgrind --tool=callgrind \
       --callgrind-out-file="$out" --instr-atstart=no --collect-atstart=no \
       --toggle-collect='clang::clangd::ParsedAST::build*' \
       "$@" >"$out.log" 2>&1 ) &
@@ -196,11 +202,14 @@ PY
   basefile=$OUT/$id.base.ir
   [[ -n ${BASECLANGD:-} || -n ${FIRST:-} ]] &&
     basefile=$OUT/$id.$mode.$(basename "${BASECLANGD:-tma-clangd}").base.ir
+  [[ -n ${STOCKPREAMBLE:-} ]] && basefile=$OUT/$id.$mode.stockpreamble.base.ir
   base=
   [[ -z ${REBASE:-} && -z ${DRY:-} && -s $basefile ]] &&
     base=$(<"$basefile")
   if [[ -z $base ]]; then
+    [[ -n ${STOCKPREAMBLE:-} ]] && RUNENV=(TMA_CLANGD_STOCK_PREAMBLE=1)
     base=$(cd "$root" && count "$OUT/$id.base.cg" "$OUT/$id.base.xdg" "${baserun[@]}")
+    RUNENV=()
     [[ -n $base && -z ${DRY:-} ]] && echo "$base" >"$basefile"
   fi
   meas=$(cd "$root" && count "$OUT/$id.tma.cg" "$OUT/$id.tma.xdg" "${run[@]}")
