@@ -458,7 +458,38 @@ bool WaitParities::everyMember(const Expr *Index, std::uint64_t Members) {
   return false;
 }
 
-bool WaitParities::repeats(const FunctionDecl *Kernel, const Stmt *At) {
+std::optional<std::uint64_t> WaitParities::trips(const Stmt *Loop) {
+  if (const auto *D = dyn_cast<DoStmt>(Loop))
+    return fold(D->getCond()) == 0 ? std::optional<std::uint64_t>(1)
+                                   : std::nullopt;
+  if (const auto *W = dyn_cast<WhileStmt>(Loop))
+    return fold(W->getCond()) == 0 ? std::optional<std::uint64_t>(0)
+                                   : std::nullopt;
+  const auto *F = dyn_cast<ForStmt>(Loop);
+  if (!F || !F->getCond())
+    return std::nullopt;
+  if (fold(F->getCond()) == 0)
+    return 0;
+  // for (int i = a; i < b; ++i), i stepped by one only.
+  const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+  const auto *V = DS && DS->isSingleDecl()
+                      ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                      : nullptr;
+  const auto *B = dyn_cast<BinaryOperator>(F->getCond()->IgnoreParenImpCasts());
+  const auto *U = dyn_cast_or_null<UnaryOperator>(
+      F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr);
+  if (!V || !V->getInit() || !B || B->getOpcode() != BO_LT ||
+      varOf(B->getLHS()) != V || !U || !U->isIncrementOp() ||
+      varOf(U->getSubExpr()) != V)
+    return std::nullopt;
+  std::optional<std::int64_t> Lo = fold(V->getInit()), Hi = fold(B->getRHS());
+  if (!Lo || !Hi)
+    return std::nullopt;
+  return *Hi > *Lo ? std::uint64_t(*Hi - *Lo) : 0;
+}
+
+bool WaitParities::repeats(const FunctionDecl *Kernel, const Stmt *At,
+                           std::uint64_t Period) {
   if (!Kernel || !At || !Kernel->getBody())
     return false;
   const ParentMap &PM = Folder.parentsOf(Kernel);
@@ -489,9 +520,15 @@ bool WaitParities::repeats(const FunctionDecl *Kernel, const Stmt *At) {
         Body = cast<CXXForRangeStmt>(P)->getBody();
       if (Body != C)
         continue; // the wait spins in the loop's condition
-      // A loop with nothing but the wait in it spins on the wait.
+      // A loop with nothing but the wait in it spins on the wait (a
+      // counted `for` does not).
       const auto *Cmp = dyn_cast<CompoundStmt>(Body);
-      if (!Cmp || Cmp->size() <= 1)
+      const auto *For = dyn_cast<ForStmt>(P);
+      if ((!For || !For->getInc()) && (!Cmp || Cmp->size() <= 1))
+        continue;
+      // `do { } while (0)` and a counted loop of at most \p Period passes
+      // do not come back to the same barrier.
+      if (std::optional<std::uint64_t> N = trips(P); N && *N <= Period)
         continue;
       return true;
     }
@@ -545,6 +582,7 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
     Out.Folds = true;
     if (!Index && !Fixed)
       return Out;
+    std::uint64_t Period = 1;
     // A constant parity on a ring member: only a ring index proves the
     // wait comes back to it.
     if (Index) {
@@ -555,8 +593,9 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
       std::optional<std::int64_t> S = B ? fold(B->getRHS()) : std::nullopt;
       if (!K || !S || !counter(K) || (Members && std::uint64_t(*S) != Members))
         return Out;
+      Period = *S;
     }
-    if (!repeats(Kernel, At))
+    if (!repeats(Kernel, At, Period))
       return Out;
     Out.Form = ParityForm::Constant;
     Out.Bit = static_cast<unsigned>(*C) ^ Flip;
@@ -605,7 +644,7 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
       if (R && (!Members || R->Stages == Members))
         Period = R->Stages;
     }
-    if (!Period || *Period < 2 || !repeats(Kernel, At))
+    if (!Period || *Period < 2 || !repeats(Kernel, At, *Period))
       return Out;
     Out.Form = ParityForm::StageBit;
     return Out;

@@ -92,8 +92,11 @@ private:
                      std::uint64_t &Stages, unsigned &FirstPhase);
   /// Whether the kernel statement \p At runs on every pass of a loop of
   /// \p Kernel (not a spin loop around the wait, under no condition that
-  /// may change between passes).
-  bool repeats(const FunctionDecl *Kernel, const Stmt *At);
+  /// may change between passes) that may run more than \p Period passes.
+  bool repeats(const FunctionDecl *Kernel, const Stmt *At,
+               std::uint64_t Period);
+  /// The passes of a loop, where they fold (`do ... while (0)`: 1).
+  std::optional<std::uint64_t> trips(const Stmt *Loop);
   std::optional<std::int64_t> fold(const Expr *E);
   const Expr *localInit(const Expr *E);
 

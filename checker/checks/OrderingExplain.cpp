@@ -132,6 +132,16 @@ void OrderingCheck::explainModel(const FunctionDecl &Kernel,
       Msg += E.Role == ord::UseRole::Arrive   ? " (arrive)"
              : E.Role == ord::UseRole::Expect ? " (expect-tx)"
                                               : " (copy or arrive.expect_tx)";
+    if (E.Kind == ord::EventKind::BarrierWait) {
+      // The parity as MBAR-WAIT-PARITY reads it (api/WaitParity).
+      if (E.Parity == ord::ParityForm::Ring)
+        Msg += " (parity: the ring's phase, " + std::to_string(E.ParityBit) +
+               " on the first lap)";
+      else if (E.Parity == ord::ParityForm::Constant)
+        Msg += " (parity: " + std::to_string(E.ParityBit) + " on every pass)";
+      else if (E.Parity == ord::ParityForm::StageBit)
+        Msg += " (parity: the stage's own bit)";
+    }
     if (E.Guarded)
       Msg += ", under a condition";
     if (Tracked)

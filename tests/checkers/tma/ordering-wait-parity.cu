@@ -478,3 +478,25 @@ stageSkips(const char *src, float *out, int nk, int skip) {
     out[threadIdx.x] = acc;
   }
 }
+
+// A counted loop that visits each stage once, and a wait in a
+// `do { } while (0)` block: neither comes back to the same barrier.
+__global__ void __launch_bounds__(384)
+oncePerStage(const char *src, float *out, int nk) {
+  RING_SETUP
+  if (threadIdx.x == 0)
+    produce(tile, full, empty, src, nk);
+  if (threadIdx.x >= 128) {
+    float acc = 0;
+    for (int k = 0; k < S; ++k) {
+      wait(&full[k % S], 0);
+      acc += tile[k % S][threadIdx.x];
+      release(&empty[k % S]);
+    }
+    do {
+      wait(&full[0], 1);
+      acc += tile[0][threadIdx.x];
+    } while (0);
+    out[threadIdx.x] = acc;
+  }
+}
