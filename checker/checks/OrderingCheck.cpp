@@ -710,7 +710,7 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     NoteOp(F.Second, "fence.proxy.tensormap::generic.acquire here");
   }
 
-  for (const ord::Finding &F : ord::mapRewriteInFlight(K->Seq, K->G)) {
+  for (const ord::Finding &F : ord::mapRewriteInFlight(K->Seq, K->G, Why)) {
     const ord::Event &Cp = K->Seq[F.First];
     bool Load = Cp.Kind == ord::EventKind::Load;
     std::string Copy = Load ? LoadWhat(F.First) : What(F.First);

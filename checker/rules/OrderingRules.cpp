@@ -981,7 +981,8 @@ std::vector<Finding> acquireAfterCopy(const std::vector<Event> &Seq,
 }
 
 std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq,
-                                        const Flow &G) {
+                                        const Flow &G, Silences *Why) {
+  const char *Rule = "TMAP-INFLIGHT-IMMUTABLE";
   std::vector<Finding> Out;
   for (std::size_t C = 0; C < Seq.size(); ++C) {
     const Event &Cp = Seq[C];
@@ -999,20 +1000,36 @@ std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq,
     // through a wait (any mbarrier wait may pass its completion on; a
     // wait_group, as kernels wait for a load's read of its map before
     // rewriting it), a store through a wait_group deep enough.
+    if (!W) {
+      silent(Why, Rule, C,
+             "no write of the tensor map after the copy (nor round its loop)");
+      continue;
+    }
     Verdict V;
     if (Cp.Kind == EventKind::Store) {
       scan(Seq, Path, V);
     } else {
       for (std::size_t J : Path)
-        if (V.State == Verdict::Uncovered && unknown(Seq[J]))
+        if (V.State == Verdict::Uncovered && unknown(Seq[J])) {
           V.State = Verdict::Unknown;
-        else if (V.State == Verdict::Uncovered &&
-                 (Seq[J].Kind == EventKind::BarrierWait ||
-                  Seq[J].Kind == EventKind::WaitGroup))
+          V.By = J;
+        } else if (V.State == Verdict::Uncovered &&
+                   (Seq[J].Kind == EventKind::BarrierWait ||
+                    Seq[J].Kind == EventKind::WaitGroup)) {
           V.State = Verdict::Covered;
+          V.By = J;
+        }
     }
-    if (W && V.State == Verdict::Uncovered)
-      Out.push_back({"TMAP-INFLIGHT-IMMUTABLE", C, *W, V.Wait, V.Commits});
+    if (V.State == Verdict::Uncovered)
+      Out.push_back({Rule, C, *W, V.Wait, V.Commits});
+    else
+      silent(Why, Rule, C,
+             V.State == Verdict::Covered
+                 ? "a wait between the copy and the map's rewrite completes "
+                   "the copy"
+                 : "an opaque event or a wait of unknown depth lies between "
+                   "the copy and the map's rewrite",
+             V.By);
   }
   return Out;
 }

@@ -285,7 +285,8 @@ std::vector<Finding> acquireAfterCopy(const std::vector<Event> &Seq,
 /// wait may hand the completion on); for a store, no wait_group.read whose
 /// depth completes its group (Wait and Commits as for the wait rules).
 std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq,
-                                        const Flow &G);
+                                        const Flow &G,
+                                        Silences *Why = nullptr);
 
 /// MBAR-WAIT-PARITY: a wait whose parity cannot match the phase its
 /// barrier is in (First: the wait; Second: the event that shows it):
