@@ -40,9 +40,6 @@ bool isLocalInt(const VarDecl *VD) {
          isa_and_nonnull<FunctionDecl>(VD->getDeclContext());
 }
 
-/// How a reference to a local uses it.
-enum class Use { Read, Inc, Reset, ModInc, Flip, Other };
-
 const Stmt *parentOf(const ParentMap &PM, const Stmt *S, const Stmt *&Child) {
   Child = S;
   const Stmt *P = PM.getParent(S);
@@ -68,6 +65,21 @@ bool constRefArg(const Stmt *P, const Stmt *C) {
       return T->isReferenceType() && T->getPointeeType().isConstQualified();
     }
   return false;
+}
+
+/// Whether the reference \p C, whose parent is \p P, only reads the
+/// local: an rvalue, or an argument bound to a reference to const.
+bool readsOnly(const ParentMap &PM, const Stmt *P, const Stmt *C) {
+  if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P)) {
+    if (IC->getCastKind() == CK_LValueToRValue)
+      return true;
+    if (IC->getCastKind() == CK_NoOp) {
+      const Stmt *CC = nullptr;
+      if (constRefArg(parentOf(PM, IC, CC), CC))
+        return true;
+    }
+  }
+  return constRefArg(P, C);
 }
 
 } // namespace
@@ -146,16 +158,7 @@ bool WaitParities::counter(const VarDecl *K) {
     if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == K) {
       const Stmt *C = nullptr;
       const Stmt *P = parentOf(PM, D, C);
-      if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
-          IC && IC->getCastKind() == CK_LValueToRValue)
-        return;
-      if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
-          IC && IC->getCastKind() == CK_NoOp) {
-        const Stmt *CC = nullptr;
-        if (constRefArg(parentOf(PM, IC, CC), CC))
-          return;
-      }
-      if (constRefArg(P, C))
+      if (readsOnly(PM, P, C))
         return;
       if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
           U && U->isIncrementOp())
@@ -225,16 +228,7 @@ bool WaitParities::stageAndPhase(const VarDecl *St, const VarDecl *Ph,
       bool Stage = D->getDecl() == St;
       const Stmt *C = nullptr;
       const Stmt *P = parentOf(PM, D, C);
-      if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
-          IC && IC->getCastKind() == CK_LValueToRValue)
-        return;
-      if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
-          IC && IC->getCastKind() == CK_NoOp) {
-        const Stmt *CC = nullptr;
-        if (constRefArg(parentOf(PM, IC, CC), CC))
-          return;
-      }
-      if (constRefArg(P, C))
+      if (readsOnly(PM, P, C))
         return;
       if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
           Stage && U && U->isIncrementOp()) {

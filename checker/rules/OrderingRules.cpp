@@ -3,6 +3,16 @@
 // Part of tma-tidy. Plain C++17, no Clang or LLVM include.
 //
 //===----------------------------------------------------------------------===//
+//
+// The ordering rules over a kernel's event sequence and flow graph: one
+// function per rule id (OrderingRules.h), with the path queries they share
+// (first, scan, nextWrite) at the top.
+//
+// Above 1,000 lines for a reason: the rules are short and use the same
+// file-local path queries; splitting them by family would export those
+// queries into a header for no reader's gain.
+//
+//===----------------------------------------------------------------------===//
 
 #include "rules/OrderingRules.h"
 
