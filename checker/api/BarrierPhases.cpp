@@ -6,6 +6,7 @@
 
 #include "api/BarrierPhases.h"
 #include "api/DeviceOpsFinder.h"
+#include "api/LoopParts.h"
 #include "folding/ConstantFolder.h"
 #include "folding/Uses.h"
 
@@ -191,18 +192,6 @@ bool mayAlias(const BarrierIdentity &A, const BarrierIdentity &B) {
 static bool isLoop(const Stmt *S) {
   return isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
          isa<CXXForRangeStmt>(S);
-}
-
-static const Stmt *loopBody(const Stmt *S) {
-  if (const auto *F = dyn_cast<ForStmt>(S))
-    return F->getBody();
-  if (const auto *W = dyn_cast<WhileStmt>(S))
-    return W->getBody();
-  if (const auto *D = dyn_cast<DoStmt>(S))
-    return D->getBody();
-  if (const auto *R = dyn_cast<CXXForRangeStmt>(S))
-    return R->getBody();
-  return nullptr;
 }
 
 bool blocksUntilComplete(const Wait &W) {

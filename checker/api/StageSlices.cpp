@@ -6,6 +6,7 @@
 
 #include "api/StageSlices.h"
 #include "api/KernelModel.h"
+#include "api/LoopParts.h"
 
 #include "folding/ConstantFolder.h"
 
@@ -268,14 +269,9 @@ StageSlices::sliceOf(const Expr *Addr, bool Element, const FunctionDecl *Kernel,
       continue;
     if (!W.Loop) {
       W.Loop = P;
-      const Stmt *Body = nullptr;
-      if (const auto *F = dyn_cast<ForStmt>(P))
-        Body = F->getBody();
-      else if (const auto *Wh = dyn_cast<WhileStmt>(P))
-        Body = Wh->getBody();
-      else if (const auto *D = dyn_cast<DoStmt>(P))
-        Body = D->getBody();
-      InBody = Prev == Body;
+      // A range `for` has no counter to spell a period with: as if the
+      // statement were outside its body.
+      InBody = !isa<CXXForRangeStmt>(P) && Prev == loopBody(P);
     }
     if (const auto *F = dyn_cast<ForStmt>(P))
       W.Fors.push_back(F);

@@ -7,6 +7,7 @@
 #include "api/ThreadGuards.h"
 #include "api/BarrierPhases.h"
 #include "api/ClusterRank.h"
+#include "api/LoopParts.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -68,16 +69,6 @@ std::optional<Cmp> cmpOf(BinaryOperatorKind K, bool Swapped) {
 bool isLoopStmt(const Stmt *S) {
   return isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
          isa<CXXForRangeStmt>(S);
-}
-
-const Expr *loopCond(const Stmt *S) {
-  if (const auto *F = dyn_cast<ForStmt>(S))
-    return F->getCond();
-  if (const auto *W = dyn_cast<WhileStmt>(S))
-    return W->getCond();
-  if (const auto *D = dyn_cast<DoStmt>(S))
-    return D->getCond();
-  return nullptr;
 }
 
 void collectJumps(const Stmt *S, std::vector<const Stmt *> &Out) {

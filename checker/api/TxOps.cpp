@@ -6,6 +6,7 @@
 
 #include "api/TxOps.h"
 #include "api/KernelEvents.h"
+#include "api/LoopParts.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -251,14 +252,10 @@ bool rankDependentJump(const Stmt *Body, const ParentMap &PM,
         const Expr *C = nullptr;
         if (const auto *If = dyn_cast<IfStmt>(P))
           C = If->getCond();
-        else if (const auto *W = dyn_cast<WhileStmt>(P))
-          C = W->getCond();
-        else if (const auto *F = dyn_cast<ForStmt>(P))
-          C = F->getCond();
-        else if (const auto *D = dyn_cast<DoStmt>(P))
-          C = D->getCond();
         else if (const auto *Sw = dyn_cast<SwitchStmt>(P))
           C = Sw->getCond();
+        else
+          C = loopCond(P);
         if (C && Ranks.dependsOnRank(C))
           return true;
       }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/WaitParity.h"
+#include "api/LoopParts.h"
 
 #include "folding/ConstantFolder.h"
 
@@ -503,15 +504,7 @@ bool WaitParities::repeats(const FunctionDecl *Kernel, const Stmt *At,
     } else if (isa<SwitchStmt, SwitchCase>(P)) {
       return false;
     } else if (isLoop(P)) {
-      const Stmt *Body = nullptr;
-      if (const auto *F = dyn_cast<ForStmt>(P))
-        Body = F->getBody();
-      else if (const auto *W = dyn_cast<WhileStmt>(P))
-        Body = W->getBody();
-      else if (const auto *D = dyn_cast<DoStmt>(P))
-        Body = D->getBody();
-      else
-        Body = cast<CXXForRangeStmt>(P)->getBody();
+      const Stmt *Body = loopBody(P);
       if (Body != C)
         continue; // the wait spins in the loop's condition
       // A loop with nothing but the wait in it spins on the wait (a
