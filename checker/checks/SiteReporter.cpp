@@ -7,7 +7,9 @@
 #include "checks/SiteReporter.h"
 #include "checks/ContextNotes.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace clang::tidy::tma {
 
@@ -17,13 +19,23 @@ std::string SiteReporter::message(llvm::StringRef OpName, llvm::StringRef Sep,
 }
 
 bool SiteReporter::warnOnce(SourceLocation Loc, const std::string &Message,
-                            const SourceManager &SM) {
+                            const SourceManager &SM,
+                            llvm::ArrayRef<FixItHint> Fixes) {
   if (Loc.isInvalid() || SM.isInSystemHeader(Loc) || !Rules.allows(Message) ||
       Reported.count({Loc.getRawEncoding(), Message}) || !MayReport())
     return false;
   Reported.insert({Loc.getRawEncoding(), Message});
-  Check.diag(Loc, "%0") << Message;
+  Check.diag(Loc, "%0") << Message << Fixes;
   return true;
+}
+
+std::string SiteReporter::nameOf(const NamedDecl &ND, const ASTContext &Ctx) {
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  OS << '\'';
+  ND.getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/false);
+  OS << '\'';
+  return Name;
 }
 
 bool SiteReporter::firstTime(SourceLocation Loc, const std::string &Key,
@@ -47,6 +59,13 @@ void SiteReporter::noteOrigin(const FoldedInt &Folded, llvm::StringRef Param,
       Check.diag(L, "%0 = %1 comes from here", DiagnosticIDs::Note)
           << Param << toString(Folded.Value, 10);
   }
+  noteCalls(Folded, WarnLoc, Folder, Context, SM);
+}
+
+void SiteReporter::noteCalls(const FoldedInt &Folded, SourceLocation WarnLoc,
+                             ConstantFolder &Folder,
+                             const CallContext *Context,
+                             const SourceManager &SM) {
   noteBindings(Check, Folder, Folded.From.Through, WarnLoc, SM, Context);
 }
 

@@ -46,7 +46,12 @@ public:
   /// headers, when DisabledRules allows it and the site may run; false when
   /// nothing was reported.
   bool warnOnce(SourceLocation Loc, const std::string &Message,
-                const SourceManager &SM);
+                const SourceManager &SM,
+                llvm::ArrayRef<FixItHint> Fixes = {});
+
+  /// \p ND as a diagnostic argument spells it ('name', a template
+  /// instantiation with its arguments), for a message built as a string.
+  static std::string nameOf(const NamedDecl &ND, const ASTContext &Ctx);
 
   /// Whether \p Key (a remark, e.g. an ExplainDescriptors text) is new at
   /// \p Loc and may be reported there; records it. No DisabledRules: a remark
@@ -70,6 +75,13 @@ public:
   void noteOrigin(const FoldedInt &Folded, llvm::StringRef Param,
                   SourceLocation WarnLoc, ConstantFolder &Folder,
                   const CallContext *Context, const SourceManager &SM);
+
+  /// The calls that bound the parameters \p Folded was read through,
+  /// innermost first (noteOrigin without the value's own place). Leaves
+  /// \p Folder in \p Context.
+  void noteCalls(const FoldedInt &Folded, SourceLocation WarnLoc,
+                 ConstantFolder &Folder, const CallContext *Context,
+                 const SourceManager &SM);
 
   /// A value reported at a caller (\p Forwarded): the op at \p OpLoc that
   /// receives it, "passed to <What> of OP here".

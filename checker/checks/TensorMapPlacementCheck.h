@@ -7,33 +7,20 @@
 #ifndef TMA_TIDY_CHECKS_TENSORMAPPLACEMENTCHECK_H
 #define TMA_TIDY_CHECKS_TENSORMAPPLACEMENTCHECK_H
 
-#include "api/DeviceOpsFinder.h"
-
+#include "api/PlacementFacts.h"
 #include "checks/RuleFilter.h"
-#include "rules/DeviceRules.h"
-#include "rules/TensorMapRules.h"
+#include "checks/SiteReporter.h"
+#include "rules/PlacementSite.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
-#include "llvm/ADT/DenseMap.h"
 #include <memory>
 #include <set>
 #include <string>
-#include <utility>
+#include <vector>
 
 namespace clang::tidy::tma {
 
 class SharedMatchers;
-namespace placement {
-class PlacementBodies;
-}
-using placement::PlacementBodies;
-
-/// What the pre-scan of a __device__ function (mayHoldSite) found, per
-/// declaration context (outside and inside a lambda) and per body.
-struct PlacementScanMemo {
-  llvm::DenseMap<const DeclContext *, bool> Declares[2];
-  llvm::DenseMap<const Stmt *, bool> Replaces;
-};
 
 /// Finds __global__ kernel parameters that hold a CUtensorMap by value
 /// without 'const __grid_constant__' while their address reaches a TMA
@@ -57,12 +44,9 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override {
     Reported.clear();
-    ReplaceReported.clear();
-    Fenced.clear();
-    OpsFinder.reset();
+    Report.clear();
+    Facts.reset();
     Folder.reset();
-    Bodies.reset();
-    ScanMemo = PlacementScanMemo();
   }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
@@ -77,61 +61,38 @@ private:
   const unsigned CallDepth;
   /// Report TMAP-PLACE-GLOBAL-FENCE.
   const bool GlobalFence;
-  /// Parameters already reported: template instantiations repeat a kernel.
+  /// Placement sites already reported, by location: template
+  /// instantiations repeat a kernel, and a __device__ map is reported once
+  /// per statement whichever kernel reads it.
   std::set<SourceLocation::UIntTy> Reported;
-  /// tensormap.replace values already reported (TMAP-DEV-REPLACE-ENCODING).
-  std::set<std::pair<SourceLocation::UIntTy, std::string>> ReplaceReported;
-  /// Whether a function may execute a tensormap acquire fence (memoised).
-  llvm::DenseMap<const FunctionDecl *, bool> Fenced;
-  std::shared_ptr<DeviceOpsFinder> OpsFinder;
+  /// Every warning goes through it; the check's sites always may run.
+  SiteReporter Report{*this, Rules, [] { return true; }};
   std::shared_ptr<ConstantFolder> Folder;
-  /// Each body's nodes, walked once for all rules (memoised per TU).
-  std::shared_ptr<PlacementBodies> Bodies;
-  PlacementBodies &bodies();
-  /// The pre-scan's answers of mayHoldSite (per TU).
-  PlacementScanMemo ScanMemo;
+  /// The facts of the translation unit's sites (api/PlacementFacts).
+  std::unique_ptr<placement::PlacementFacts> Facts;
 
-  void checkGlobalMaps(const FunctionDecl &Kernel, ASTContext &Ctx,
-                       const SourceManager &SM);
-  /// TMA-MAP-STATE-SPACE: locals and __shared__ variables of \p FD that hold
-  /// a map, and (for a __device__ function) its by-value map parameters,
-  /// whose address reaches a TMA operation.
-  void checkMapCopies(const FunctionDecl &FD, ASTContext &Ctx,
-                      const SourceManager &SM);
-  bool mayFence(const FunctionDecl &FD, const SourceManager &SM,
-                unsigned Depth);
-  /// TMAP-DEV-READONLY-PARAM: __grid_constant__ map parameters of \p Kernel
-  /// whose address reaches the map operand of a tensormap.replace or
-  /// tensormap.cp_fenceproxy.
-  void checkReadonlyParams(const FunctionDecl &Kernel, ASTContext &Ctx,
-                           const SourceManager &SM);
+  /// Facts, rules, report for each site of \p Sites, variables of \p FD
+  /// (\p Kernel: FD, or the kernel whose map in global memory it is).
+  void checkSites(const FunctionDecl &FD, const FunctionDecl &Kernel,
+                  const std::vector<placement::MapSite> &Sites,
+                  ASTContext &Ctx);
+  /// One violation of a placement site, at the fact it names.
+  void report(const placement::MapSite &S, const placement::MapPlacement &P,
+              const ::tma::rules::PlacementViolation &V,
+              const FunctionDecl &Kernel, ASTContext &Ctx);
+  /// The notes of the address's path: its first statement (unless it is
+  /// at \p SkipAt) and the TMA operation.
+  void notePath(const VarDecl &Var, llvm::ArrayRef<const Stmt *> Path,
+                SourceLocation SkipAt, const ASTContext &Ctx);
   /// TMAP-DEV-REPLACE-ENCODING: the new values that \p FD's
   /// tensormap.replace instructions and cuda::ptx::tensormap_replace_* calls
-  /// write.
-  void checkReplaceValues(const FunctionDecl &FD, const SourceManager &SM);
-  /// The new value of field \p F written at \p Site of \p FD: the
-  /// immediate \p Imm (written as \p E, when there is one), or \p E folded
-  /// under each context of FD.
-  void checkReplaceValue(const Stmt &Site, const FunctionDecl &FD,
-                         ::tma::rules::ReplaceField F, const Expr *E,
-                         ::tma::rules::Known Imm, const SourceManager &SM);
-  /// Where a reported tensormap.replace value came from, for notes.
-  struct ReplaceOrigin {
-    ::tma::rules::ReplaceField Field;
-    /// The value folded from an expression, and the context it was folded
-    /// in; none for an immediate.
-    std::optional<FoldedInt> Value = std::nullopt;
-    const CallContext *Context = nullptr;
-    /// The value is a helper's parameter, reported at a caller.
-    bool Forwarded = false;
-    /// The template instantiation whose argument the value is.
-    const FunctionDecl *Instantiation = nullptr;
-  };
-  /// Reports one TMAP-DEV-REPLACE-ENCODING finding at \p Written (or at
-  /// \p Loc, the instruction, when there is no expression).
-  void reportReplace(SourceLocation Loc, const Expr *Written,
+  /// write, an expression under each context of FD.
+  void checkReplaceValues(const FunctionDecl &FD, ASTContext &Ctx);
+  void reportReplace(const placement::ReplaceSite &R,
+                     const placement::ReplaceValue &Value,
                      const ::tma::rules::DeviceViolation &V,
-                     const SourceManager &SM, const ReplaceOrigin &From);
+                     const CallContext *Context,
+                     const FunctionDecl *Instantiation, ASTContext &Ctx);
 };
 
 } // namespace clang::tidy::tma

@@ -26,6 +26,31 @@ std::optional<DeviceViolation> checkDevReadonlyParam(MapStorage S) {
               "publish it with tensormap.cp_fenceproxy to global memory");
 }
 
+std::optional<DeviceViolation> checkPlaceGridConstant(MapStorage S,
+                                                      bool ReachesTma) {
+  if (S != MapStorage::KernelParamCopy || !ReachesTma)
+    return std::nullopt;
+  return make("TMAP-PLACE-GRID-CONSTANT", DeviceParam::TensorMap,
+              static_cast<std::uint64_t>(S), 0,
+              "is passed by value without 'const __grid_constant__': its "
+              "address points to a local copy, which TMA cannot read");
+}
+
+std::optional<DeviceViolation>
+checkPlaceGlobalFence(MapStorage S, bool ReadByTensorCopy, bool MayFence) {
+  if (S != MapStorage::Global || !ReadByTensorCopy || MayFence)
+    return std::nullopt;
+  return make("TMAP-PLACE-GLOBAL-FENCE", DeviceParam::TensorMap,
+              static_cast<std::uint64_t>(S), 0,
+              "executes no fence.proxy.tensormap::generic.acquire before it: "
+              "TMA may use a stale copy of the map",
+              "in one thread of each block, before the first use: "
+              "cuda::ptx::fence_proxy_tensormap_generic(cuda::ptx::sem_"
+              "acquire, cuda::ptx::scope_sys, map, cuda::ptx::n32_t<128>()), "
+              "then __syncthreads(); or pass the map as 'const "
+              "__grid_constant__ CUtensorMap'");
+}
+
 const char *replaceFieldName(ReplaceField F) {
   switch (F) {
   case ReplaceField::GlobalAddress:

@@ -29,6 +29,22 @@ namespace tma::rules {
 /// rule's (TMA-MAP-STATE-SPACE and TMAP-PLACE-* judge where a map is read).
 std::optional<DeviceViolation> checkDevReadonlyParam(MapStorage S);
 
+/// TMAP-PLACE-GRID-CONSTANT: a map kept in a by-value kernel parameter
+/// without `const __grid_constant__` (\p S is KernelParamCopy) is a copy
+/// in local memory, which TMA cannot read: reported when its address
+/// \p ReachesTma, a TMA operation. The message's subject is the parameter;
+/// the fix-it is the suggestion.
+std::optional<DeviceViolation> checkPlaceGridConstant(MapStorage S,
+                                                      bool ReachesTma);
+
+/// TMAP-PLACE-GLOBAL-FENCE: a map in global memory (\p S is Global) that a
+/// tensor copy reads (\p ReadByTensorCopy) needs a tensormap acquire fence
+/// in the kernel first; silent when the kernel \p MayFence. The message's
+/// subject is the kernel ("<kernel> executes no ..."); the suggestion is
+/// the fence.
+std::optional<DeviceViolation>
+checkPlaceGlobalFence(MapStorage S, bool ReadByTensorCopy, bool MayFence);
+
 /// The field of tensormap.replace (PTX ISA, tensormap.replace, Table 33).
 enum class ReplaceField {
   GlobalAddress,
