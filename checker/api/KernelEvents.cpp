@@ -371,22 +371,30 @@ namespace {
 /// One step from the root to the barrier.
 struct Step {
   const FieldDecl *Field = nullptr;
-  /// An index: a constant, or (Var) an expression.
+  /// An index, in elements of the array: a constant, plus (Var) Scale
+  /// elements per unit of an expression.
   std::int64_t Index = 0;
   const Expr *Var = nullptr;
+  std::int64_t Scale = 1;
   /// The number of elements of the array indexed (0: unknown).
   std::uint64_t Extent = 0;
+  /// The array is a byte pool (`char smem[]`): its barriers are named by
+  /// their byte offset.
+  bool Bytes = false;
 };
 
-/// An offset in elements added to a pointer.
+/// An offset in bytes added to an address: a constant, plus Scale bytes
+/// per unit of Var.
 struct Offset {
   std::int64_t Const = 0;
   const Expr *Var = nullptr;
+  std::int64_t Scale = 0;
 };
 
 class Walk {
 public:
-  Walk(Substitution Subst, const ASTContext &Ctx) : Subst(Subst), Ctx(Ctx) {}
+  Walk(Substitution Subst, const ASTContext &Ctx, AddressHelper Helper)
+      : Subst(Subst), Ctx(Ctx), Helper(Helper) {}
 
   /// The root of \p E; Steps holds the way down, innermost first.
   const VarDecl *any(const Expr *E) {
@@ -395,7 +403,7 @@ public:
       return address(E, {});
     // An array (an operand looked through to it) names its first element.
     if (E->IgnoreParenImpCasts()->getType()->isArrayType())
-      index({});
+      index({}, E->IgnoreParenImpCasts()->getType());
     return lvalue(E);
   }
 
@@ -413,24 +421,77 @@ private:
     return R.Val.getInt().getExtValue();
   }
 
-  /// Adds an index step: the element \p Off of an array of type \p T.
-  bool index(Offset Off, QualType T = QualType()) {
-    std::uint64_t Extent = 0;
-    if (!T.isNull())
-      if (const auto *A = Ctx.getAsConstantArrayType(T))
-        Extent = A->getSize().getLimitedValue();
-    Steps.push_back({nullptr, Off.Const, Off.Var, Extent});
+  /// sizeof \p T, when it is a complete object type.
+  std::optional<std::int64_t> sizeOf(QualType T) {
+    if (T.isNull() || T->isDependentType() || T->isVoidType() ||
+        T->isIncompleteType() || T->isFunctionType())
+      return std::nullopt;
+    return Ctx.getTypeSizeInChars(T).getQuantity();
+  }
+
+  /// Adds \p N times \p Bytes to \p Off: a constant, or the one run-time
+  /// term. False when N is a second run-time term.
+  bool add(Offset &Off, const Expr *N, std::int64_t Bytes, bool Negate) {
+    if (auto K = constant(N)) {
+      Off.Const += (Negate ? -*K : *K) * Bytes;
+      return true;
+    }
+    if (Negate || Off.Var)
+      return false;
+    Off.Var = N;
+    Off.Scale = Bytes;
     return true;
   }
 
-  /// The object whose address \p E computes, \p Off elements further.
+  /// A run-time term of an integer address: `x * C`, `C * x`, `x << C`
+  /// with x no constant; std::nullopt otherwise.
+  std::optional<std::pair<const Expr *, std::int64_t>> term(const Expr *E) {
+    const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    if (!B)
+      return std::nullopt;
+    if (B->getOpcode() == BO_Mul) {
+      if (auto C = constant(B->getRHS()); C && !constant(B->getLHS()))
+        return std::make_pair(B->getLHS()->IgnoreParenImpCasts(), *C);
+      if (auto C = constant(B->getLHS()); C && !constant(B->getRHS()))
+        return std::make_pair(B->getRHS()->IgnoreParenImpCasts(), *C);
+    }
+    if (B->getOpcode() == BO_Shl)
+      if (auto C = constant(B->getRHS());
+          C && *C >= 0 && *C < 31 && !constant(B->getLHS()))
+        return std::make_pair(B->getLHS()->IgnoreParenImpCasts(),
+                              std::int64_t(1) << *C);
+    return std::nullopt;
+  }
+
+  /// Adds an index step: the element \p Off bytes into an array of type
+  /// \p T.
+  bool index(Offset Off, QualType T) {
+    std::uint64_t Extent = 0;
+    if (const auto *A = Ctx.getAsConstantArrayType(T))
+      Extent = A->getSize().getLimitedValue();
+    const ArrayType *AT = T.isNull() ? nullptr : T->getAsArrayTypeUnsafe();
+    std::optional<std::int64_t> Elem =
+        AT ? sizeOf(AT->getElementType()) : std::nullopt;
+    Step S{nullptr, 0, Off.Var, 1, Extent, Elem == 1};
+    if (Off.Const || Off.Var) {
+      // The offset must name whole elements.
+      if (!Elem || *Elem <= 0 || Off.Const % *Elem || Off.Scale % *Elem)
+        return false;
+      S.Index = Off.Const / *Elem;
+      S.Scale = Off.Var ? Off.Scale / *Elem : 1;
+    }
+    Steps.push_back(S);
+    return true;
+  }
+
+  /// The object whose address \p E computes, \p Off bytes further.
   const VarDecl *address(const Expr *E, Offset Off) {
     if (!E || !budget())
       return nullptr;
     E = E->IgnoreParens();
     if (const auto *C = dyn_cast<CastExpr>(E)) {
       if (C->getCastKind() == CK_ArrayToPointerDecay) {
-        // `arr`: the address of its element Off.
+        // `arr`: the address of its element at Off.
         return index(Off, C->getSubExpr()->getType())
                    ? lvalue(C->getSubExpr())
                    : nullptr;
@@ -442,30 +503,51 @@ private:
         return nullptr;
       if (Off.Const == 0 && !Off.Var)
         return lvalue(U->getSubExpr());
-      // `&a[i] + k`: a[i + k], for constants.
+      // `&a[i] + k`: a[i + k], for a constant i.
       const auto *A =
           dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens());
       auto I = A ? constant(A->getIdx()) : std::nullopt;
-      if (!I || Off.Var)
+      auto Elem = A ? sizeOf(A->getType()) : std::nullopt;
+      if (!I || !Elem)
         return nullptr;
-      Off.Const += *I;
+      Off.Const += *I * *Elem;
       return address(A->getBase(), Off);
     }
     if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp()) {
       const Expr *Ptr = B->getLHS(), *N = B->getRHS();
+      bool Sub = B->getOpcode() == BO_Sub;
       if (!Ptr->getType()->isPointerType())
         std::swap(Ptr, N);
-      if (!Ptr->getType()->isPointerType())
-        return nullptr; // integer arithmetic on an address
-      auto K = constant(N);
-      if (K) {
-        Off.Const += B->getOpcode() == BO_Sub ? -*K : *K;
-      } else {
-        if (B->getOpcode() == BO_Sub || Off.Var || Off.Const)
+      if (Ptr->getType()->isPointerType()) {
+        auto Elem = sizeOf(Ptr->getType()->getPointeeType());
+        if (!Elem || !add(Off, N, *Elem, Sub))
           return nullptr;
-        Off.Var = N;
+        return address(Ptr, Off);
       }
-      return address(Ptr, Off);
+      // An integer shared-window address plus a byte offset: a constant,
+      // or one run-time term `x * C` (a stage times its bytes).
+      const Expr *L = B->getLHS(), *R = B->getRHS();
+      if (auto K = constant(R)) {
+        Off.Const += Sub ? -*K : *K;
+        return address(L, Off);
+      }
+      if (auto K = constant(L); K && !Sub) {
+        Off.Const += *K;
+        return address(R, Off);
+      }
+      if (Off.Var || Sub)
+        return nullptr;
+      if (auto T = term(R)) {
+        Off.Var = T->first;
+        Off.Scale = T->second;
+        return address(L, Off);
+      }
+      if (auto T = term(L)) {
+        Off.Var = T->first;
+        Off.Scale = T->second;
+        return address(R, Off);
+      }
+      return nullptr;
     }
     if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(D->getDecl());
@@ -486,6 +568,10 @@ private:
       return Off.Const == 0 && !Off.Var ? lvalue(Obj) : nullptr;
     }
     if (const auto *C = dyn_cast<CallExpr>(E)) {
+      // An address helper (`smem_u32(p)`): p's address.
+      if (Helper)
+        if (const Expr *Arg = Helper(*C))
+          return address(Arg, Off);
       const FunctionDecl *FD = C->getDirectCallee();
       if (!FD || !FD->getIdentifier() || C->getNumArgs() != 1)
         return nullptr;
@@ -509,10 +595,17 @@ private:
     E = E->IgnoreParenImpCasts();
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
       Offset Off;
-      if (auto I = constant(A->getIdx()))
-        Off.Const = *I;
-      else
+      auto Elem = sizeOf(A->getType());
+      if (auto I = constant(A->getIdx())) {
+        if (*I && !Elem)
+          return nullptr;
+        Off.Const = *I ? *I * *Elem : 0;
+      } else {
+        if (!Elem)
+          return nullptr;
         Off.Var = A->getIdx();
+        Off.Scale = *Elem;
+      }
       return address(A->getBase(), Off);
     }
     if (const auto *M = dyn_cast<MemberExpr>(E)) {
@@ -549,6 +642,7 @@ private:
 
   Substitution Subst;
   const ASTContext &Ctx;
+  AddressHelper Helper;
   unsigned Used = 0;
 };
 } // namespace
@@ -590,15 +684,16 @@ const Expr *thisObject(const CallExpr &C, const Expr *Outer, Substitution Subst,
   for (const Expr *Arg : C.arguments())
     if (namesThis(Arg, Subst, Budget))
       return nullptr;
-  Walk W(Subst, Ctx);
+  Walk W(Subst, Ctx, nullptr);
   return W.any(Obj) ? Obj : nullptr;
 }
 
 std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
-                                         const ASTContext &Ctx) {
+                                         const ASTContext &Ctx,
+                                         AddressHelper Helper) {
   if (!E)
     return std::nullopt;
-  Walk W(Subst, Ctx);
+  Walk W(Subst, Ctx, Helper);
   const VarDecl *Root = W.any(E);
   if (!Root)
     return std::nullopt;
@@ -615,14 +710,26 @@ std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
     } else if (S.Var) {
       N.Key.AddInteger(3);
       S.Var->IgnoreParenImpCasts()->Profile(N.Key, Ctx, /*Canonical=*/true);
-      // One run-time index (with no constant added) selects a member of
-      // the family; more, or a mixed offset, leave it unknown.
-      N.Index = N.Fixed && S.Index == 0 ? S.Var : nullptr;
-      N.Members = N.Index ? S.Extent : 0;
+      N.Key.AddInteger(S.Index);
+      N.Key.AddInteger(S.Scale);
+      // One run-time index selects a member of the family: of an array
+      // (`full[s]`, no constant added), or of a byte pool (`base + OFF + s
+      // * 8`: the barriers OFF + 8m bytes in, their number unknown); more,
+      // or a mixed offset, leave it unknown.
+      bool Array = S.Index == 0 && S.Scale == 1;
+      N.Index = N.Fixed && (Array || S.Bytes) ? S.Var : nullptr;
+      N.Members = N.Index && Array ? S.Extent : 0;
+      N.Pool = N.Index && !Array;
       N.Fixed = false;
+      if (S.Bytes && !Array)
+        N.Display += " + " + std::to_string(S.Index) + " + " +
+                     std::to_string(S.Scale) + " * s";
     } else {
       N.Key.AddInteger(2);
       N.Key.AddInteger(S.Index);
+      // A barrier of a byte pool is named by its offset.
+      if (S.Bytes && S.Index)
+        N.Display += " + " + std::to_string(S.Index);
     }
   }
   return N;
@@ -632,7 +739,7 @@ bool startOfBuffer(const Expr *E, Substitution Subst, const ASTContext &Ctx,
                    const VarDecl *Root) {
   if (!E || !Root)
     return false;
-  Walk W(Subst, Ctx);
+  Walk W(Subst, Ctx, nullptr);
   if (W.any(E) != Root)
     return false;
   QualType T = Root->getType();

@@ -164,6 +164,9 @@ struct BarrierName {
   /// the name is fixed or has other run-time parts.
   const Expr *Index = nullptr;
   std::uint64_t Members = 0;
+  /// Index selects a barrier of a byte pool (`base + OFF + s * 8`): the
+  /// family's members are not counted by an array's extent.
+  bool Pool = false;
 };
 
 /// The expression a helper parameter or a local pointer or reference
@@ -182,13 +185,23 @@ using Substitution = llvm::function_ref<const Expr *(const VarDecl *)>;
 const Expr *thisObject(const CallExpr &C, const Expr *Outer, Substitution Subst,
                        const ASTContext &Ctx);
 
+/// For a call of an address helper (`smem_u32(p)`,
+/// `__cvta_generic_to_shared(p)`): p; null otherwise (and a null helper).
+using AddressHelper = llvm::function_ref<const Expr *(const CallExpr &)>;
+
 /// The barrier the address or lvalue \p E designates: through `&`, `*`,
 /// subscripts, members, casts, constant offsets, helper parameters,
 /// local pointers and `this` (\p Subst), `cuda::device::barrier_native_handle(b)`; the
-/// `cuda::barrier` object and its native `uint64_t` are one barrier.
-/// std::nullopt when it is no `__shared__` variable's part.
+/// `cuda::barrier` object and its native `uint64_t` are one barrier;
+/// integer shared-window addresses (`__cvta_generic_to_shared(p)`, an
+/// address helper \p Helper knows, plus a constant byte offset and one
+/// run-time term `s * 8`): offsets count in bytes, so `base + 40 + s * 8`
+/// with `base` the window address of `char smem[]` and
+/// `reinterpret_cast<uint64_t *>(smem + 40) + s` are one member of one
+/// family. std::nullopt when it is no `__shared__` variable's part.
 std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
-                                         const ASTContext &Ctx);
+                                         const ASTContext &Ctx,
+                                         AddressHelper Helper = nullptr);
 
 /// Whether the address \p E is the first byte of a one-dimensional buffer
 /// of \p Root (the variable or one of its fields, `&s.C[0]`, `smem_c`):

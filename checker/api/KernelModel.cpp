@@ -31,30 +31,76 @@ using ::tma::rules::threads::Cond;
 using ::tma::rules::threads::ThreadSet;
 
 namespace {
+/// The pointer and integer locals declared without an initialiser and
+/// assigned by the very next statement of their block (`int smem; smem =
+/// cvta(buf);`): the assignment stands for the initialiser.
+void collectAssignedOnce(
+    const Stmt *S, llvm::DenseMap<const VarDecl *, const BinaryOperator *> &Out) {
+  if (!S)
+    return;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    const Stmt *Prev = nullptr;
+    for (const Stmt *Cur : CS->body()) {
+      const auto *DS = dyn_cast_or_null<DeclStmt>(Prev);
+      const auto *VD = DS && DS->isSingleDecl()
+                           ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                           : nullptr;
+      const auto *A = dyn_cast<BinaryOperator>(Cur);
+      if (VD && !VD->getInit() && VD->isLocalVarDecl() &&
+          !VD->isStaticLocal() &&
+          (VD->getType()->isPointerType() || VD->getType()->isIntegerType()) &&
+          A && A->getOpcode() == BO_Assign)
+        if (const auto *D =
+                dyn_cast<DeclRefExpr>(A->getLHS()->IgnoreParens());
+            D && D->getDecl() == VD)
+          Out[VD] = A;
+      Prev = Cur;
+    }
+  }
+  for (const Stmt *Child : S->children())
+    collectAssignedOnce(Child, Out);
+}
+
 /// Marks the variables of pointer or integer type that a use under \p S
-/// may write: any reference to one that is not a plain load of its value.
-void collectWritten(const Stmt *S, llvm::DenseSet<const VarDecl *> &Out) {
+/// may write: any reference to one that is not a plain load of its value
+/// (but the left side of an assignment in \p Once). A const local is
+/// never written.
+void collectWritten(
+    const Stmt *S, llvm::DenseSet<const VarDecl *> &Out,
+    const llvm::DenseMap<const VarDecl *, const BinaryOperator *> &Once) {
   if (!S)
     return;
   if (const auto *C = dyn_cast<ImplicitCastExpr>(S);
       C && C->getCastKind() == CK_LValueToRValue &&
       isa<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
     return; // a read of the value
+  auto Mark = [&](const VarDecl *VD) {
+    if (!VD->getType().isConstQualified())
+      Out.insert(VD);
+  };
   if (const auto *D = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *VD = dyn_cast<VarDecl>(D->getDecl());
         VD &&
         (VD->getType()->isPointerType() || VD->getType()->isIntegerType()))
-      Out.insert(VD);
+      Mark(VD);
     return;
   }
+  if (const auto *B = dyn_cast<BinaryOperator>(S);
+      B && B->getOpcode() == BO_Assign)
+    if (const auto *D = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()))
+      if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
+        if (auto It = Once.find(VD); It != Once.end() && It->second == B) {
+          collectWritten(B->getRHS(), Out, Once);
+          return;
+        }
   if (const auto *A = dyn_cast<GCCAsmStmt>(S)) {
     // An input operand is read, whether the target's constraint takes it
     // as a value or (the host pass: "l" is no x86 register) an lvalue.
     for (const Expr *O : A->outputs())
-      collectWritten(O, Out);
+      collectWritten(O, Out, Once);
     for (const Expr *In : A->inputs())
       if (!isa<DeclRefExpr>(In->IgnoreParenImpCasts()))
-        collectWritten(In, Out);
+        collectWritten(In, Out, Once);
     return;
   }
   if (const auto *L = dyn_cast<LambdaExpr>(S)) {
@@ -62,43 +108,70 @@ void collectWritten(const Stmt *S, llvm::DenseSet<const VarDecl *> &Out) {
     for (const LambdaCapture &Cap : L->captures())
       if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef)
         if (const auto *VD = dyn_cast<VarDecl>(Cap.getCapturedVar()))
-          Out.insert(VD);
-    collectWritten(L->getBody(), Out);
+          Mark(VD);
+    collectWritten(L->getBody(), Out, Once);
     return;
   }
   for (const Stmt *Child : S->children())
-    collectWritten(Child, Out);
+    collectWritten(Child, Out, Once);
 }
 } // namespace
 
 const Expr *LocalAliases::initOf(const VarDecl *VD) {
   if (!VD->isLocalVarDecl() || VD->hasAttr<CUDASharedAttr>() ||
-      VD->isStaticLocal() || !VD->getInit())
+      VD->isStaticLocal())
     return nullptr;
   QualType T = VD->getType();
   if (T->isReferenceType())
     return VD->getInit();
   if (!T->isPointerType() && !T->isIntegerType())
     return nullptr;
-  return neverWritten(VD) ? VD->getInit() : nullptr;
+  const Expr *Init = VD->getInit();
+  if (!Init) {
+    const FunctionInfo *F = infoOf(VD);
+    auto It = F ? F->Once.find(VD) : decltype(F->Once)::const_iterator();
+    if (!F || It == F->Once.end())
+      return nullptr;
+    Init = It->second->getRHS();
+  }
+  return neverWritten(VD) ? Init : nullptr;
 }
 
 bool LocalAliases::neverWritten(const VarDecl *VD) {
-  const llvm::DenseSet<const VarDecl *> *W = writtenIn(VD);
-  return W && !W->count(VD);
+  const FunctionInfo *F = infoOf(VD);
+  return F && !F->Written.count(VD);
 }
 
-const llvm::DenseSet<const VarDecl *> *
-LocalAliases::writtenIn(const VarDecl *VD) {
+const LocalAliases::FunctionInfo *LocalAliases::infoOf(const VarDecl *VD) {
   const auto *FD =
       dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
   if (!FD || !FD->getBody())
     return nullptr;
-  auto [It, Inserted] = Written.try_emplace(FD);
-  if (Inserted)
-    collectWritten(FD->getBody(), It->second);
+  auto [It, Inserted] = Functions.try_emplace(FD);
+  if (Inserted) {
+    collectAssignedOnce(FD->getBody(), It->second.Once);
+    collectWritten(FD->getBody(), It->second.Written, It->second.Once);
+  }
   return &It->second;
 }
+
+namespace {
+/// Whether \p E is an offset of an integer address rather than the
+/// address: a constant, or a run-time term `x * C`, `x << C`.
+bool windowOffset(const Expr *E, const ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  auto Folds = [&](const Expr *X) {
+    Expr::EvalResult R;
+    return !X->isValueDependent() && X->EvaluateAsInt(R, Ctx);
+  };
+  if (Folds(E))
+    return true;
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  return B && ((B->getOpcode() == BO_Mul &&
+                (Folds(B->getLHS()) || Folds(B->getRHS()))) ||
+               (B->getOpcode() == BO_Shl && Folds(B->getRHS())));
+}
+} // namespace
 
 const VarDecl *sharedRoot(const Expr *E, bool &Whole,
                           const ParamBindings *Bindings, std::string *Path,
@@ -122,15 +195,11 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
           continue;
         }
       const auto *VD = dyn_cast<VarDecl>(D->getDecl());
-      // Only pointers and references stand for a buffer (an integer local
-      // holds a value, not an address).
-      if (const Expr *Init = VD && Aliases &&
-                                     (VD->getType()->isPointerType() ||
-                                      VD->getType()->isReferenceType())
-                                 ? Aliases->initOf(VD)
-                                 : nullptr) {
+      // Pointers and references stand for a buffer, and integers that hold
+      // a shared-window address (`uint32_t a = cvta(buf) + off`).
+      if (const Expr *Init = VD && Aliases ? Aliases->initOf(VD) : nullptr) {
         // As for a parameter: the pointer itself is no buffer access.
-        if (Access && !Derefs && VD->getType()->isPointerType())
+        if (Access && !Derefs && !VD->getType()->isReferenceType())
           return nullptr;
         E = Init;
         Access = false;
@@ -159,10 +228,49 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
     } else if (const auto *C = dyn_cast<CastExpr>(E)) {
       E = C->getSubExpr();
     } else if (const auto *B = dyn_cast<BinaryOperator>(E)) {
-      if (!B->isAdditiveOp())
+      const Expr *L = B->getLHS(), *R = B->getRHS();
+      if (L->getType()->isPointerType() || R->getType()->isPointerType()) {
+        if (!B->isAdditiveOp())
+          return nullptr;
+        Whole = false;
+        E = L->getType()->isPointerType() ? L : R;
+        continue;
+      }
+      // An integer shared-window address with an offset (`base + s *
+      // STAGE`, `a + 16`), rounded (`& ~127`) or swizzled (`^ (k * 32)`):
+      // the side that is not an offset.
+      BinaryOperatorKind Op = B->getOpcode();
+      if (!Aliases || !Aliases->Ctx || !B->getType()->isIntegerType() ||
+          !(Op == BO_Add || Op == BO_Sub || Op == BO_Xor || Op == BO_Or ||
+            Op == BO_And))
         return nullptr;
       Whole = false;
-      E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+      if (windowOffset(R, *Aliases->Ctx)) {
+        E = L;
+      } else if (Op != BO_Sub && windowOffset(L, *Aliases->Ctx)) {
+        E = R;
+      } else if (Op == BO_Sub) {
+        return nullptr;
+      } else {
+        // Either side may be the address: the left one, else the right.
+        std::string Inner;
+        bool InnerWhole = false;
+        if (const VarDecl *VD =
+                sharedRoot(L, InnerWhole, Bindings, Path ? &Inner : nullptr,
+                           Access, Aliases)) {
+          if (Path)
+            *Path = Inner + *Path;
+          return VD;
+        }
+        E = R;
+      }
+    } else if (const auto *C = dyn_cast<CallExpr>(E)) {
+      // `__cvta_generic_to_shared(p)`, `smem_u32(p)`: p's buffer.
+      const Expr *Arg = Aliases ? Aliases->helperArgument(*C) : nullptr;
+      if (!Arg)
+        return nullptr;
+      E = Arg;
+      Access = false;
     } else {
       return nullptr;
     }
@@ -563,6 +671,38 @@ static bool foldsTo(const Expr *E, std::int64_t V, const ASTContext &Ctx) {
 static bool names(const Expr *E, const VarDecl *V) {
   const auto *D = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
   return D && D->getDecl() == V;
+}
+
+std::uint64_t KernelModel::loopBound(const Expr *Index) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts());
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  const auto *FD =
+      V ? dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod())
+        : nullptr;
+  if (!FD || !FD->getBody() || !V->isLocalVarDecl())
+    return 0;
+  const ParentMap &PM = Folder->parentsOf(FD);
+  const Stmt *DS = PM.getParent(Ref);
+  // The `for` whose init declares V: up from the reference.
+  for (; DS; DS = PM.getParent(DS))
+    if (const auto *F = dyn_cast<ForStmt>(DS))
+      if (const auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+          Init && Init->isSingleDecl() && Init->getSingleDecl() == V) {
+        const auto *C = dyn_cast_or_null<BinaryOperator>(
+            F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+        Expr::EvalResult R;
+        if (!C || !names(C->getLHS(), V) || C->getRHS()->isValueDependent() ||
+            !C->getRHS()->EvaluateAsInt(R, Ctx) ||
+            R.Val.getInt().getSignificantBits() > 32)
+          return 0;
+        std::int64_t N = R.Val.getInt().getExtValue();
+        if (C->getOpcode() == BO_LE)
+          ++N;
+        else if (C->getOpcode() != BO_LT && C->getOpcode() != BO_NE)
+          return 0;
+        return N > 0 ? static_cast<std::uint64_t>(N) : 0;
+      }
+  return 0;
 }
 
 bool KernelModel::everyMember(const Expr *Index, std::uint64_t Members) {

@@ -92,10 +92,22 @@ struct KernelSequence {
 /// = smem + off;`, `SMem &s = *reinterpret_cast<SMem *>(smem);`): a
 /// reference, or a pointer that is never written nor has its address taken
 /// after its initialisation; likewise integer locals (`uint32_t addr =
-/// base + off;`), for the shared addresses of inline PTX. Memoised per
-/// function.
+/// base + off;`), for the shared addresses of inline PTX; a const local
+/// even when a lambda captures it by reference; a local declared without
+/// an initialiser and assigned by the next statement, never written again
+/// (`int smem; smem = cvta(buf);`). Memoised per function.
 class LocalAliases {
 public:
+  /// The pointer an address helper call converts (`smem_u32(p)`,
+  /// `__cvta_generic_to_shared(p)`), as DeviceOpsFinder knows them; null
+  /// for any other call.
+  const Expr *helperArgument(const CallExpr &C) const {
+    return Finder ? Finder->addressHelperArgument(C) : nullptr;
+  }
+  DeviceOpsFinder *Finder = nullptr;
+  /// The TU's context (integer address arithmetic folds its offsets).
+  const ASTContext *Ctx = nullptr;
+
   /// The initialiser \p VD stands for, or null.
   const Expr *initOf(const VarDecl *VD);
   /// Whether no use of the pointer or integer \p VD (a local or a
@@ -103,9 +115,16 @@ public:
   bool neverWritten(const VarDecl *VD);
 
 private:
-  const llvm::DenseSet<const VarDecl *> *writtenIn(const VarDecl *VD);
-  /// Per function: the pointer and integer locals that some use may write.
-  llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const VarDecl *>> Written;
+  struct FunctionInfo {
+    /// The pointer and integer locals that some use may write.
+    llvm::DenseSet<const VarDecl *> Written;
+    /// Locals declared without an initialiser and assigned by the next
+    /// statement (`int a; a = cvta(buf);`): that assignment.
+    llvm::DenseMap<const VarDecl *, const BinaryOperator *> Once;
+  };
+  const FunctionInfo *infoOf(const VarDecl *VD);
+  /// Per function.
+  llvm::DenseMap<const FunctionDecl *, FunctionInfo> Functions;
 };
 
 /// Builds and memoises kernel sequences for one translation unit.
@@ -114,7 +133,10 @@ public:
   KernelModel(ASTContext &Ctx, std::shared_ptr<DeviceOpsFinder> Finder)
       : Ctx(Ctx), Finder(std::move(Finder)),
         Folder(ConstantFolder::forTranslationUnit(Ctx)), Guards(Ctx, Folder),
-        Slices(Ctx, *Folder, Aliases), Parities(Ctx, *Folder) {}
+        Slices(Ctx, *Folder, Aliases), Parities(Ctx, *Folder) {
+    Aliases.Finder = this->Finder.get();
+    Aliases.Ctx = &Ctx;
+  }
   ~KernelModel();
 
   /// What the waits' parities are (MBAR-WAIT-PARITY).
@@ -149,6 +171,13 @@ public:
   /// expression lies in that loop's body on every pass (no branch, nested
   /// loop or jump around it). An init there initialises the whole family.
   bool everyMember(const Expr *Index, std::uint64_t Members);
+
+  /// The number of passes the counted loop that declares the index
+  /// \p Index would make from 0 (`for (int s = 0; s < N; ++s)`: N); 0 when
+  /// it is no such loop's counter or N does not fold. The members of a
+  /// byte pool's barrier family (`base + OFF + s * 8`) are as many as its
+  /// init loop says (everyMember checks the loop itself).
+  std::uint64_t loopBound(const Expr *Index);
 
   /// Whether the walk of \p Def's body at depth \p Depth of the model's
   /// stack (the kernel's is 1), with no parameter standing for a shared

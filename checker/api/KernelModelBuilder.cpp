@@ -463,19 +463,23 @@ private:
     if (!V.E)
       return -1;
     auto Id = events::barrierNameOf(
-        V.E, [this](const VarDecl *VD) { return substitute(VD); }, Ctx);
+        V.E, [this](const VarDecl *VD) { return substitute(VD); }, Ctx,
+        [this](const CallExpr &C) { return Finder.addressHelperArgument(C); });
     if (!Id)
       return -1;
     Var = Id->Root;
     Fixed = Id->Fixed;
     if (E) {
       E->Family = familyOf(*Id);
+      // A byte pool's family has the members its init loop makes.
+      std::uint64_t Members =
+          Id->Pool && Id->Index ? Model.loopBound(Id->Index) : Id->Members;
       E->AllMembers = E->Kind == EventKind::BarrierInit && Id->Index &&
-                      Model.everyMember(Id->Index, Id->Members);
+                      Model.everyMember(Id->Index, Members);
       // An arrive loop releases every member (MBAR-WAIT-PARITY).
       if (E->Kind == EventKind::BarrierUse &&
           E->Role == ::tma::rules::ordering::UseRole::Arrive && Id->Index)
-        E->AllMembers = Model.parities().everyMember(Id->Index, Id->Members);
+        E->AllMembers = Model.parities().everyMember(Id->Index, Members);
     }
     return objectOf(*Id);
   }
@@ -532,7 +536,8 @@ private:
     };
     auto Id = events::barrierNameOf(
         W.Barrier.E, [this](const VarDecl *VD) { return substitute(VD); },
-        Ctx);
+        Ctx,
+        [this](const CallExpr &C) { return Finder.addressHelperArgument(C); });
     if (!Id)
       return;
     WaitParity P = Model.parities().of(
@@ -849,8 +854,9 @@ private:
       return;
     const Expr *In = S.getInputExpr(*Index - S.getNumOutputs());
     const Expr *Ptr = addressedPointer(In);
-    // A generic address (ldmatrix without .shared) is the pointer itself.
-    if (!Ptr && In->IgnoreParenImpCasts()->getType()->isPointerType())
+    // A generic address (ldmatrix without .shared) is the pointer itself;
+    // sharedRoot follows a shared-window address's other arithmetic.
+    if (!Ptr)
       Ptr = In;
     accessOf(Ptr, Kind, /*Mma=*/false, Loc);
   }

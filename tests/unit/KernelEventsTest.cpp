@@ -142,6 +142,27 @@ __device__ void structCPart() {
 __device__ void stage0() { sink(&tile[0][0]); }
 __device__ void flatStart() { sink(flat); }
 __device__ void global(uint64_t *g) { sink(g); }
+__device__ size_t __cvta_generic_to_shared(const void *);
+__device__ void sink(unsigned);
+__device__ void windowPool() {
+  const unsigned b = (unsigned)__cvta_generic_to_shared(smem);
+  sink(b + 40);
+}
+__device__ void pointerPool() { sink(reinterpret_cast<uint64_t *>(smem + 40)); }
+__device__ void windowFamily(int s) {
+  const unsigned b = (unsigned)__cvta_generic_to_shared(smem);
+  sink(b + 32 + 8 + s * 8);
+}
+__device__ void pointerFamily(int s) {
+  sink(reinterpret_cast<uint64_t *>(smem + 40) + s);
+}
+__device__ void windowArray(int k) {
+  sink((unsigned)__cvta_generic_to_shared(bars) + (k << 3));
+}
+__device__ void windowUnknown(int o) {
+  const unsigned b = (unsigned)__cvta_generic_to_shared(smem);
+  sink(b + o);
+}
 struct Vec4 { unsigned x, y, z, w; };
 struct Pair { float a[2]; int b; };
 __shared__ Vec4 vecs[8];
@@ -268,6 +289,32 @@ TEST_F(KernelEventsAst, BarrierNames) {
   EXPECT_EQ(S->Display, "smem.full");
   // A pointer parameter with nothing bound names no barrier.
   EXPECT_FALSE(name("global"));
+}
+
+TEST_F(KernelEventsAst, WindowAddresses) {
+  // An integer shared-window address of a byte pool plus a byte offset is
+  // the barrier the pointer form names, by its offset in the pool.
+  auto W = name("windowPool"), P = name("pointerPool");
+  ASSERT_TRUE(W && P);
+  EXPECT_EQ(W->Key, P->Key);
+  EXPECT_EQ(W->Display, "smem + 40");
+  EXPECT_TRUE(W->Fixed);
+  // A stride times a run-time index: a member of the pool's family.
+  auto WF = name("windowFamily"), PF = name("pointerFamily");
+  ASSERT_TRUE(WF && PF);
+  EXPECT_EQ(WF->Display, "smem + 40 + 8 * s");
+  EXPECT_EQ(PF->Display, WF->Display);
+  EXPECT_FALSE(WF->Fixed);
+  EXPECT_TRUE(WF->Index && WF->Pool);
+  EXPECT_EQ(WF->Members, 0u);
+  // The window address of an array of barriers: an array member.
+  auto WA = name("windowArray");
+  ASSERT_TRUE(WA);
+  EXPECT_EQ(WA->Display, "bars");
+  EXPECT_EQ(WA->Members, 4u);
+  EXPECT_FALSE(WA->Pool);
+  // An offset that is no constant or stage term names nothing.
+  EXPECT_FALSE(name("windowUnknown"));
 }
 
 TEST_F(KernelEventsAst, StartOfBuffer) {
