@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/BulkCopyCheck.h"
+#include "api/OpAddressFacts.h"
 #include "api/CudaTarget.h"
 #include "api/LaunchCluster.h"
 #include "api/DeviceOpFacts.h"
@@ -255,9 +256,6 @@ static std::string opName(const DeviceOp &Op) {
   return "fence";
 }
 
-static const OpValue *smemOperand(const DeviceOp &Op);
-static const OpValue *barrierOperand(const DeviceOp &Op);
-
 /// Whether a rule of checkOp's loop over the contexts can report on \p Op:
 /// not on a fence (no operand the loop reads, no library form checkArch
 /// names), nor on an arrive or wait without a barrier expression (the
@@ -324,37 +322,23 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
       reportOperand(Op, Name, Operands, V, Context, Result);
     if (const auto *T = std::get_if<TensorCopy>(&Op))
       checkLinkedMap(*T, Name, Context, SM);
-    if (const OpValue *Smem = smemOperand(Op)) {
-      // A tensor copy's box needs the swizzle repeat of its map in the end:
-      // the suggestion says so at once.
-      ::tma::rules::Known Swizzle;
-      if (const auto *T = std::get_if<TensorCopy>(&Op)) {
-        if (auto Map = Linker->mapOf(T->Map.E, Context))
-          Swizzle = Map->Desc.Swizzle;
-        Folder->enterContext(Context);
-      }
-      checkSmemAlign(Site, *Smem, Name, Context,
-                     std::holds_alternative<BulkCopy>(Op)
-                         ? [](::tma::rules::Known A) {
-                             return ::tma::rules::checkBulkAddrAlign16(A);
-                           }
-                         : ::tma::rules::checkTmaSmemAlign128,
-                     Result, Swizzle);
+    // Facts, then rules, then report: the op's addresses. A tensor copy's
+    // box needs the swizzle repeat of its map in the end: the suggestion
+    // says so at once.
+    ::tma::rules::Known Swizzle;
+    if (const auto *T = std::get_if<TensorCopy>(&Op); T && smemOperand(Op)) {
+      if (auto Map = Linker->mapOf(T->Map.E, Context))
+        Swizzle = Map->Desc.Swizzle;
+      Folder->enterContext(Context);
     }
-    if (const OpValue *Bar = barrierOperand(Op)) {
-      checkSmemAlign(Site, *Bar, Name, Context,
-                     ::tma::rules::checkMbarLocationAlign, Result);
-      // cuda::memcpy_async falls back to a plain copy for a barrier outside
-      // shared memory: only the instructions and their wrappers count.
-      if (Site.Api != OpApi::Libcudacxx)
-        checkBarrierSpace(Site, *Bar, Name, Context, Result);
-    }
-    if (const auto *B = std::get_if<BulkCopy>(&Op))
-      checkGlobalAlign(*B, Name, Context, Result);
-    else if (const auto *T = std::get_if<TensorCopy>(&Op))
-      checkGlobalAlign(&T->GlobalAddress, T->Loc, Name, Context, Result,
-                       ::tma::rules::checkTmaOverrideAddrAlign,
-                       "gAddrToOverride");
+    OpAddressSite Addresses =
+        opAddressSite(Op, Site.Api, Context, *Folder, *Buffers, Swizzle);
+    std::vector<::tma::rules::AddressViolation> AddressViolations =
+        ::tma::rules::checkOpAddresses(Addresses.Facts);
+    explainAddressSilence(Site, Addresses, AddressViolations, Context,
+                          *Result.SourceManager);
+    for (const ::tma::rules::AddressViolation &V : AddressViolations)
+      reportAddress(Op, Site, Addresses, V, Name, Context, Result);
     checkArch(Op, Name, Fn, Context, Result);
   }
   Pending = {};
@@ -517,94 +501,24 @@ void BulkCopyCheck::reportLinked(const TensorCopy &T, const std::string &OpName,
     Report.note(Loc, V.Suggestion);
 }
 
-/// The shared::cta operand of a bulk or tensor copy: the destination of
-/// loads, the source of stores and reductions. A shared::cluster
-/// destination of a 1-D copy from shared memory may be another CTA's.
-static const OpValue *smemOperand(const DeviceOp &Op) {
-  if (const auto *B = std::get_if<BulkCopy>(&Op)) {
-    switch (B->Direction) {
-    case device::BulkDirection::GlobalToShared:
-      return &B->Dst;
-    case device::BulkDirection::SharedToCluster:
-    case device::BulkDirection::SharedToGlobal:
-      return &B->Src;
-    case device::BulkDirection::GlobalToL2:
-      return nullptr;
-    }
-  }
-  if (const auto *T = std::get_if<TensorCopy>(&Op))
-    return T->Direction == device::TensorDirection::Prefetch ? nullptr
-                                                             : &T->Smem;
-  return nullptr;
-}
-
-/// The mbarrier operand of \p Op, when it has one (MBAR-LOCATION-ALIGN):
-/// the completion barrier of a copy, the barrier of an mbarrier instruction.
-static const OpValue *barrierOperand(const DeviceOp &Op) {
-  const OpValue *V = std::visit(
-      [](const auto &O) -> const OpValue * {
-        using T = std::decay_t<decltype(O)>;
-        if constexpr (std::is_same_v<T, BulkCopy> ||
-                      std::is_same_v<T, TensorCopy> ||
-                      std::is_same_v<T, ExpectTx> || std::is_same_v<T, Arrive> ||
-                      std::is_same_v<T, BarrierInit> || std::is_same_v<T, Wait>)
-          return &O.Barrier;
-        return nullptr;
-      },
-      Op);
-  return V && V->Present ? V : nullptr;
-}
-
-/// The global-memory operand of a 1-D bulk copy: the source of loads and
-/// prefetches, the destination of stores.
-static const OpValue *globalOperand(const BulkCopy &B) {
-  switch (B.Direction) {
-  case device::BulkDirection::GlobalToShared:
-  case device::BulkDirection::GlobalToL2:
-    return &B.Src;
-  case device::BulkDirection::SharedToGlobal:
-    return &B.Dst;
-  case device::BulkDirection::SharedToCluster:
-    return nullptr;
-  }
-  return nullptr;
-}
-
-void BulkCopyCheck::checkGlobalAlign(const BulkCopy &B,
-                                     const std::string &OpName,
-                                     const CallContext *Context,
-                                     const MatchFinder::MatchResult &Result) {
-  checkGlobalAlign(
-      globalOperand(B), B.Loc, OpName, Context, Result,
-      [](::tma::rules::Known A) {
-        return ::tma::rules::checkBulkAddrAlign16(
-            A, ::tma::rules::DeviceParam::GlobalAddress);
-      },
-      "the global address");
-}
-
-void BulkCopyCheck::checkGlobalAlign(
-    const OpValue *V, SourceLocation OpSiteLoc, const std::string &OpName,
-    const CallContext *Context, const MatchFinder::MatchResult &Result,
-    std::optional<DeviceViolation> (*Rule)(::tma::rules::Known),
-    const char *What) {
+void BulkCopyCheck::reportGlobalAlign(const DeviceOp &Op,
+                                      const OpAddressSite &S,
+                                      const DeviceViolation &Violation,
+                                      const std::string &OpName,
+                                      const CallContext *Context,
+                                      const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
-  if (!V || !V->Present || !V->E)
-    return;
-  // A kernel's pointer parameter, through the launch that binds it, back to
-  // a device allocation plus constant offsets (folding/PointerAlign.cpp).
-  std::optional<PointerAlign> A = Folder->pointerAlign(V->E);
-  if (!A)
-    return;
-  A->Offset += V->Offset;
-  std::optional<DeviceViolation> Violation = Rule(A->provenAlign());
-  if (!Violation)
-    return;
+  const OpValue *V = S.Global;
+  const PointerAlign *A = &*S.GlobalPointer;
+  const bool Bulk = std::holds_alternative<BulkCopy>(Op);
+  const char *What = Bulk ? "the global address" : "gAddrToOverride";
+  SourceLocation OpSiteLoc =
+      Bulk ? std::get<BulkCopy>(Op).Loc : std::get<TensorCopy>(Op).Loc;
   const CallContext *Outer = Context;
   const Expr *Arg = forwardedFrom(V->E, Outer);
   SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
   if (SM.isInSystemHeader(Loc) ||
-      !warnOnce(Loc, SiteReporter::message(OpName, " ", *Violation), SM))
+      !warnOnce(Loc, SiteReporter::message(OpName, " ", Violation), SM))
     return;
   std::string Offset = std::to_string(A->Offset) +
                        (A->Offset == 1 || A->Offset == -1 ? " byte" : " bytes");
@@ -626,116 +540,25 @@ void BulkCopyCheck::checkGlobalAlign(
   }
   noteBindings(*this, *Folder, A->Through, Loc, SM, Context);
   Report.notePassedTo(Arg != V->E, OpSiteLoc, Loc, What, OpName, SM);
-  Report.note(Loc, Violation->Suggestion);
+  Report.note(Loc, Violation.Suggestion);
 }
 
-/// The state space of the variable \p VD when it is not shared memory.
-static ::tma::rules::BarrierSpace spaceOf(const VarDecl &VD) {
-  using ::tma::rules::BarrierSpace;
-  if (VD.hasAttr<CUDASharedAttr>() || VD.getType()->isReferenceType())
-    return BarrierSpace::Unknown;
-  if (VD.hasLocalStorage())
-    return isa<ParmVarDecl>(VD) ? BarrierSpace::Unknown : BarrierSpace::Local;
-  if (!VD.hasGlobalStorage())
-    return BarrierSpace::Unknown;
-  // __constant__ first: clang also marks constexpr variables that device
-  // code uses __constant__.
-  if (VD.hasAttr<CUDAConstantAttr>())
-    return BarrierSpace::Constant;
-  if (VD.hasAttr<CUDADeviceAttr>())
-    return BarrierSpace::Global;
-  // A static local of device code (no attribute) is a global-memory
-  // variable too.
-  if (const auto *Fn =
-          dyn_cast_or_null<FunctionDecl>(VD.getParentFunctionOrMethod());
-      VD.isStaticLocal() && Fn &&
-      (Fn->hasAttr<CUDADeviceAttr>() || Fn->hasAttr<CUDAGlobalAttr>()))
-    return BarrierSpace::StaticLocal;
-  return BarrierSpace::Unknown;
-}
-
-/// The variable whose address \p E is, when that variable is not in shared
-/// memory (an automatic local, a `__device__` or `__constant__` variable;
-/// not a parameter or a reference): `&x`, `x` for an array, `&x[i]`,
-/// `&x.field`, or a local pointer never written after its initialisation
-/// to one of those. \p Space gets its state space.
-static const VarDecl *nonSharedObject(const Expr *E, ConstantFolder &Folder,
-                                      ::tma::rules::BarrierSpace &Space) {
-  Space = ::tma::rules::BarrierSpace::Unknown;
-  for (unsigned Steps = 0; Steps < 8; ++Steps) {
-    // A pointer cast keeps the address: `const_cast<uint64_t *>(&bar)`.
-    E = E->IgnoreParenImpCasts();
-    while (const auto *C = dyn_cast<ExplicitCastExpr>(E)) {
-      if (!C->getType()->isPointerType() ||
-          !C->getSubExpr()->getType()->isPointerType())
-        break;
-      E = C->getSubExpr()->IgnoreParenImpCasts();
-    }
-    const auto *Ref = dyn_cast<DeclRefExpr>(E);
-    const auto *Ptr = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    if (!Ptr || isa<ParmVarDecl>(Ptr) || !Ptr->hasLocalStorage() ||
-        !Ptr->getType()->isPointerType() || !Ptr->getInit() ||
-        Ref->refersToEnclosingVariableOrCapture() ||
-        !Folder.isNeverWritten(Ptr))
-      break;
-    E = Ptr->getInit();
-  }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E);
-      UO && UO->getOpcode() == UO_AddrOf)
-    E = UO->getSubExpr()->IgnoreParenImpCasts();
-  else if (!E->getType()->isArrayType())
-    return nullptr;
-  // Elements and fields of the variable itself, not of what a pointer in
-  // it points to.
-  while (true) {
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-      E = AS->getBase()->IgnoreParenImpCasts();
-      if (!E->getType()->isArrayType())
-        return nullptr;
-      continue;
-    }
-    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
-      if (ME->isArrow() || !FD || FD->getType()->isReferenceType())
-        return nullptr;
-      E = ME->getBase()->IgnoreParenImpCasts();
-      continue;
-    }
-    break;
-  }
-  const auto *DRE = dyn_cast<DeclRefExpr>(E);
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!VD || DRE->refersToEnclosingVariableOrCapture())
-    return nullptr;
-  Space = spaceOf(*VD);
-  return Space == ::tma::rules::BarrierSpace::Unknown ? nullptr : VD;
-}
-
-void BulkCopyCheck::checkBarrierSpace(const OpSite &Site, const OpValue &V,
-                                      const std::string &OpName,
-                                      const CallContext *Context,
-                                      const MatchFinder::MatchResult &Result) {
+void BulkCopyCheck::reportBarrierSpace(const OpSite &Site,
+                                       const OpAddressSite &S,
+                                       const DeviceViolation &Violation,
+                                       const std::string &OpName,
+                                       const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
-  if (!V.Present || !V.E)
-    return;
-  // A parameter of a helper is the caller's argument.
-  const CallContext *Outer = Context;
-  const Expr *Arg = forwardedFrom(V.E, Outer);
-  ::tma::rules::BarrierSpace Space;
-  const VarDecl *Object = nonSharedObject(Arg, *Folder, Space);
-  std::optional<DeviceViolation> Violation =
-      ::tma::rules::checkMbarLocationSpace(Space);
-  if (!Violation || !Object)
-    return;
+  const Expr *Arg = S.BarrierArg;
   SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
-  if (!warnOnce(Loc, SiteReporter::message(OpName, " ", *Violation), SM))
+  if (!warnOnce(Loc, SiteReporter::message(OpName, " ", Violation), SM))
     return;
-  diag(SM.getFileLoc(Object->getLocation()), "%0 is declared here",
+  diag(SM.getFileLoc(S.BarrierObject->getLocation()), "%0 is declared here",
        DiagnosticIDs::Note)
-      << Object;
-  Report.notePassedTo(Arg != V.E, Site.Loc, Loc, "the mbarrier operand",
-                      OpName, SM);
-  Report.note(Loc, Violation->Suggestion);
+      << S.BarrierObject;
+  Report.notePassedTo(Arg != S.Barrier->E, Site.Loc, Loc,
+                      "the mbarrier operand", OpName, SM);
+  Report.note(Loc, Violation.Suggestion);
 }
 
 /// What is certain about the start of \p B, for a note.
@@ -758,50 +581,66 @@ static std::string startNote(const SharedBuffer &B) {
                           : " (its type's alignment; no alignas)");
 }
 
-void BulkCopyCheck::checkSmemAlign(
-    const OpSite &Site, const OpValue &V, const std::string &OpName,
-    const CallContext *Context,
-    std::optional<DeviceViolation> (*Rule)(::tma::rules::Known),
-    const MatchFinder::MatchResult &Result, ::tma::rules::Known Swizzle) {
-  const SourceManager &SM = *Result.SourceManager;
-  if (!V.Present || !V.E)
+void BulkCopyCheck::explainAddressSilence(
+    const OpSite &Site, const OpAddressSite &S,
+    llvm::ArrayRef<::tma::rules::AddressViolation> Violations,
+    const CallContext *Context, const SourceManager &SM) {
+  const char *Id = ::tma::rules::smemAlignRuleId(S.Facts.Op);
+  if (!ExplainSilence || !S.Smem || !Id ||
+      llvm::any_of(Violations, [](const ::tma::rules::AddressViolation &V) {
+        return V.Operand == ::tma::rules::AddressOperand::Smem;
+      }))
     return;
-  std::optional<SharedBuffer> B = Buffers->resolve(V);
-  // The rule's id: an address aligned to 1 byte breaks every such rule.
-  auto Silent = [&](const std::string &Why) {
-    // The copies' buffers; a barrier's place is MBAR-LOCATION-ALIGN's.
-    if (auto Id = Rule(::tma::rules::Known(1));
-        Id && std::string_view(Id->RuleId) != "MBAR-LOCATION-ALIGN")
-      explainSilence(SM.getFileLoc(Site.Loc), std::string(Id->RuleId), Why,
-                     Context);
-  };
-  if (!B) {
-    Silent(untraced(V.E));
-    return;
+  SourceLocation Loc = SM.getFileLoc(Site.Loc);
+  if (!S.SmemBuffer)
+    explainSilence(Loc, Id, untraced(S.Smem->E), Context);
+  else if (std::string Why = alignmentUnknown(*S.SmemBuffer);
+           !Why.empty() && !S.SmemBuffer->Members)
+    explainSilence(Loc, Id, Why, Context);
+}
+
+void BulkCopyCheck::reportAddress(const DeviceOp &Op, const OpSite &Site,
+                                  const OpAddressSite &S,
+                                  const ::tma::rules::AddressViolation &V,
+                                  const std::string &OpName,
+                                  const CallContext *Context,
+                                  const MatchFinder::MatchResult &Result) {
+  using ::tma::rules::AddressOperand;
+  switch (V.Operand) {
+  case AddressOperand::Smem:
+    return reportSmemAlign(Site, *S.Smem, *S.SmemBuffer, V, OpName, Context,
+                           Result);
+  case AddressOperand::Barrier:
+    return reportSmemAlign(Site, *S.Barrier, *S.BarrierBuffer, V, OpName,
+                           Context, Result);
+  case AddressOperand::BarrierSpace:
+    return reportBarrierSpace(Site, S, V.Violation, OpName, Result);
+  case AddressOperand::Global:
+    return reportGlobalAlign(Op, S, V.Violation, OpName, Context, Result);
   }
-  std::optional<DeviceViolation> Violation = Rule(addressAlignOf(*B));
+}
+
+void BulkCopyCheck::reportSmemAlign(const OpSite &Site, const OpValue &V,
+                                    const SharedBuffer &Buffer,
+                                    const ::tma::rules::AddressViolation &AV,
+                                    const std::string &OpName,
+                                    const CallContext *Context,
+                                    const MatchFinder::MatchResult &Result) {
+  const SourceManager &SM = *Result.SourceManager;
+  const SharedBuffer *B = &Buffer;
+  const DeviceViolation &Violation = AV.Violation;
   // A stage family: the first stage that breaks the rule (issue 24).
   std::string Stage;
-  if (!Violation && B->Members)
-    if (auto M = ::tma::rules::firstMemberViolation(
-            B->BaseAlign, !B->Extern && !B->RoundedTo, B->Members, B->Member0,
-            B->MemberStride, Rule)) {
-      Violation = std::move(M->Violation);
-      Stage = ": stage " + std::to_string(M->Member) + " starts " +
-              std::to_string(M->Offset) + " bytes into '" +
-              B->Var->getNameAsString() + "', so its";
-    }
-  if (!Violation) {
-    if (std::string Why = alignmentUnknown(*B); !Why.empty() && !B->Members)
-      Silent(Why);
-    return;
-  }
+  if (AV.Member)
+    Stage = ": stage " + std::to_string(AV.Member->Member) + " starts " +
+            std::to_string(AV.Member->Offset) + " bytes into '" +
+            B->Var->getNameAsString() + "', so its";
   // An address that only forwards a parameter of a helper is reported where
   // the caller wrote it.
   const CallContext *Outer = Context;
   const Expr *Arg = forwardedFrom(V.E, Outer);
   SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
-  if (!warnOnce(Loc, SiteReporter::message(OpName + Stage, " ", *Violation),
+  if (!warnOnce(Loc, SiteReporter::message(OpName + Stage, " ", Violation),
                 SM))
     return;
   SourceLocation VarLoc = SM.getFileLoc(B->Var->getLocation());
@@ -821,20 +660,9 @@ void BulkCopyCheck::checkSmemAlign(
   if (!Forwarded)
     noteBufferCall(*this, bufferCall(*Folder, B->Var, Context, SM), B->Var,
                    OpName, Loc, SM);
-  // An extern pool's start or a rounded address is not the declaration's to
-  // raise: only the offset helps.
-  // A tensor copy's box needs its map's swizzle repeat in the end: the
-  // suggestion says so at once.
-  std::uint64_t Needed = Violation->Limit;
-  if (Violation->RuleId == std::string_view("TMA-SMEM-ALIGN-128")) {
-    Needed = ::tma::rules::tmaSmemAlignNeeded(Swizzle);
-    Violation->Suggestion = ::tma::rules::tmaSmemAlignSuggestion(Swizzle);
-  }
-  std::string Suggestion = B->Extern || B->RoundedTo
-                               ? "keep the offset into it a multiple of " +
-                                     std::to_string(Needed) + " bytes"
-                               : Violation->Suggestion;
-  Report.note(Loc, Suggestion);
+  // The rules' suggestion: the alignment a tensor copy's box needs with its
+  // map's swizzle, only the offset for an extern pool or a rounded address.
+  Report.note(Loc, Violation.Suggestion);
   Report.noteInstantiation(Forwarded, CurrentFn, SM);
 }
 

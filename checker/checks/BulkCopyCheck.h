@@ -11,6 +11,7 @@
 #include "api/DeviceOps.h"
 #include "api/DeviceOpsFinder.h"
 #include "api/MapLink.h"
+#include "api/OpAddressFacts.h"
 #include "api/SharedBuffers.h"
 #include "folding/ConstantFolder.h"
 #include "rules/DeviceRules.h"
@@ -18,6 +19,7 @@
 
 #include "checks/RuleFilter.h"
 #include "checks/SiteReporter.h"
+#include "rules/AddressSite.h"
 #include "rules/TensorCopySite.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
@@ -113,9 +115,6 @@ private:
                     const KnownMap &Map, const CallContext *Context,
                     const SourceManager &SM,
                     const SharedBuffer *Buffer = nullptr);
-  /// Folds \p V under the current context and reports \p Rule's violation.
-  /// Resolves the shared-memory address \p V under the current context and
-  /// reports \p Rule's violation of its guaranteed alignment.
   /// The device rows of tma-rules.md section 7 (rules/ArchRules.h) on the
   /// device pass's target, for a library op (checks/BulkCopyArch.cpp): the
   /// arch-specific forms it selects.
@@ -163,30 +162,38 @@ private:
   const FunctionDecl *unsupportedStub(const FunctionDecl *Callee,
                                       unsigned Depth = 0);
   llvm::DenseMap<const FunctionDecl *, const FunctionDecl *> Stubs;
-  /// BULK-ADDR-ALIGN16 on the global operand of a 1-D bulk copy.
-  /// The proven alignment of the global pointer \p V of an op against
-  /// \p Rule; the notes call the operand \p What.
-  void checkGlobalAlign(
-      const OpValue *V, SourceLocation OpSiteLoc, const std::string &OpName,
-      const CallContext *Context,
-      const ast_matchers::MatchFinder::MatchResult &Result,
-      std::optional<::tma::rules::DeviceViolation> (*Rule)(::tma::rules::Known),
-      const char *What);
-  void checkGlobalAlign(const BulkCopy &B, const std::string &OpName,
-                        const CallContext *Context,
-                        const ast_matchers::MatchFinder::MatchResult &Result);
-  /// MBAR-LOCATION-ALIGN's state space: a barrier operand that is the
-  /// address of an automatic local, a `__device__` or a `__constant__`
-  /// variable.
-  void checkBarrierSpace(const OpSite &Site, const OpValue &V,
+  /// Under ExplainSilence: why the rule of \p S's shared-memory address
+  /// judged nothing (not traced to a buffer, its alignment unknown), when
+  /// none of \p Violations is about it.
+  void explainAddressSilence(
+      const OpSite &Site, const OpAddressSite &S,
+      llvm::ArrayRef<::tma::rules::AddressViolation> Violations,
+      const CallContext *Context, const SourceManager &SM);
+  /// Reports a violation of an op's addresses (rules/AddressSite.h) at the
+  /// operand it names, with the notes of its trace (api/OpAddressFacts.h).
+  void reportAddress(const DeviceOp &Op, const OpSite &Site,
+                     const OpAddressSite &S,
+                     const ::tma::rules::AddressViolation &V,
+                     const std::string &OpName, const CallContext *Context,
+                     const ast_matchers::MatchFinder::MatchResult &Result);
+  /// The shared-memory address \p V (or the mbarrier) in \p Buffer: its
+  /// start and offset, the call that passed it, the suggestion.
+  void reportSmemAlign(const OpSite &Site, const OpValue &V,
+                       const SharedBuffer &Buffer,
+                       const ::tma::rules::AddressViolation &AV,
+                       const std::string &OpName, const CallContext *Context,
+                       const ast_matchers::MatchFinder::MatchResult &Result);
+  /// MBAR-LOCATION-ALIGN's state space: the variable the barrier operand
+  /// names.
+  void reportBarrierSpace(const OpSite &Site, const OpAddressSite &S,
+                          const ::tma::rules::DeviceViolation &Violation,
+                          const std::string &OpName,
+                          const ast_matchers::MatchFinder::MatchResult &Result);
+  /// The global address: the allocation or variable it points into.
+  void reportGlobalAlign(const DeviceOp &Op, const OpAddressSite &S,
+                         const ::tma::rules::DeviceViolation &Violation,
                          const std::string &OpName, const CallContext *Context,
                          const ast_matchers::MatchFinder::MatchResult &Result);
-  void checkSmemAlign(
-      const OpSite &Site, const OpValue &V, const std::string &OpName,
-      const CallContext *Context,
-      std::optional<::tma::rules::DeviceViolation> (*Rule)(::tma::rules::Known),
-      const ast_matchers::MatchFinder::MatchResult &Result,
-      ::tma::rules::Known Swizzle = std::nullopt);
   /// Evaluate ops under each call of their function (parameters folded).
   const bool CallSiteContexts;
   /// Debugging aid: a warning per op saying whether its value operand
