@@ -17,6 +17,14 @@
 
 namespace clang::tidy::tma {
 
+namespace {
+BodyProviderFactory ProviderFactory = nullptr;
+} // namespace
+
+void setBodyProviderFactory(BodyProviderFactory Factory) {
+  ProviderFactory = Factory;
+}
+
 bool hasRestrictedTraversalScope(const ASTContext &Ctx) {
   std::vector<Decl *> Scope = Ctx.getTraversalScope();
   return Scope.size() != 1 || !isa<TranslationUnitDecl>(Scope.front());
@@ -27,7 +35,8 @@ namespace {
 /// Walks the scope and, breadth first, the definitions it reaches.
 class Reacher : public RecursiveASTVisitor<Reacher> {
 public:
-  explicit Reacher(const SourceManager &SM) : SM(SM) {}
+  Reacher(const SourceManager &SM, BodyProvider *Provider)
+      : SM(SM), Provider(Provider) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -52,16 +61,22 @@ public:
 private:
   void reach(const ValueDecl *D) {
     const auto *F = dyn_cast_or_null<FunctionDecl>(D);
-    const FunctionDecl *Def = nullptr;
-    if (!F || !F->hasBody(Def) || !Def)
+    if (!F)
       return;
+    const FunctionDecl *Def = nullptr;
+    if (!F->hasBody(Def) || !Def) {
+      // A body the preamble kept as tokens: parsed now, and walked for
+      // the bodies it reaches in turn.
+      if (!Provider || !F->isDefined(Def) || !Def ||
+          !Provider->provide(*Def) || !F->hasBody(Def) || !Def)
+        return;
+    }
     if (!Seen.insert(Def).second)
       return;
     SourceLocation Loc = SM.getExpansionLoc(Def->getLocation());
     // In the main file: within a declaration of the scope (a template's
-    // instantiations are walked with it). System headers hold no user body.
-    if (Loc.isInvalid() || SM.isWrittenInMainFile(Loc) ||
-        SM.isInSystemHeader(Loc))
+    // instantiations are walked with it).
+    if (Loc.isInvalid() || SM.isWrittenInMainFile(Loc))
       return;
     // A lambda's call operator, a local class's method: walked with the
     // function around it.
@@ -69,11 +84,19 @@ private:
          DC = DC->getParent())
       if (isa<FunctionDecl, BlockDecl, CapturedDecl>(DC))
         return;
+    // System headers hold no user body; with a provider their bodies are
+    // walked (not checked) for the kept-as-tokens bodies they reach.
+    if (SM.isInSystemHeader(Loc)) {
+      if (Provider)
+        Work.push_back(Def);
+      return;
+    }
     Reached.push_back(const_cast<FunctionDecl *>(Def));
     Work.push_back(Def);
   }
 
   const SourceManager &SM;
+  BodyProvider *Provider;
   llvm::DenseSet<const FunctionDecl *> Seen;
 };
 
@@ -84,7 +107,9 @@ std::optional<std::vector<Decl *>> widenTraversalScope(ASTContext &Ctx) {
     return std::nullopt;
   std::vector<Decl *> Scope = Ctx.getTraversalScope();
   const SourceManager &SM = Ctx.getSourceManager();
-  Reacher R(SM);
+  std::unique_ptr<BodyProvider> Provider =
+      ProviderFactory ? ProviderFactory(Ctx) : nullptr;
+  Reacher R(SM, Provider.get());
   for (Decl *D : Scope)
     R.TraverseDecl(D);
   while (!R.Work.empty()) {

@@ -28,9 +28,12 @@
 #include <optional>
 #include <vector>
 
+#include <memory>
+
 namespace clang {
 class ASTContext;
 class Decl;
+class FunctionDecl;
 } // namespace clang
 
 namespace clang::tidy::tma {
@@ -42,6 +45,19 @@ bool hasRestrictedTraversalScope(const ASTContext &Ctx);
 /// replaced (to restore), or nullopt when the scope is the whole TU or
 /// nothing was added.
 std::optional<std::vector<Decl *>> widenTraversalScope(ASTContext &Ctx);
+
+/// Parses, on demand, a function body that the AST left out (tma-clangd:
+/// the preamble keeps some headers' bodies as tokens, clangd/LateBodies.cpp).
+class BodyProvider {
+public:
+  virtual ~BodyProvider() = default;
+  /// Gives \p Def (a definition without a body) its body; whether it has
+  /// one now.
+  virtual bool provide(const FunctionDecl &Def) = 0;
+};
+using BodyProviderFactory = std::unique_ptr<BodyProvider> (*)(ASTContext &);
+/// tma-clangd installs its provider; the plugin has none (whole bodies).
+void setBodyProviderFactory(BodyProviderFactory Factory);
 
 } // namespace clang::tidy::tma
 

@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/KernelEvents.h"
+#include "clangd/LateBodies.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
@@ -45,6 +46,7 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/Sema.h"
 #include "clang/Serialization/PCHContainerOperations.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -143,12 +145,19 @@ public:
 
   void BeforeExecute(CompilerInstance &CI) override {
     PP = &CI.getPreprocessor();
+    this->CI = &CI;
     Inner.BeforeExecute(CI);
   }
   void AfterExecute(CompilerInstance &CI) override {
     if (std::getenv("TMA_TIDY_STATS"))
       llvm::errs() << "tma-clangd preamble: device bodies of system headers "
-                   << Kept << " kept, " << Skipped << " skipped as quiet\n";
+                   << Kept << " kept, " << Skipped << " skipped as quiet; "
+                   << AsTokens << " bodies kept as tokens ("
+                   << (Late ? Late->Toks.size() : 0) << " tokens); kept: "
+                   << Why[0] << " templated, " << Why[1] << " constexpr, "
+                   << Why[2] << " local, " << Why[3] << " no plain brace, "
+                   << Why[4] << " macro brace, " << Why[5]
+                   << " annotation\n";
     Inner.AfterExecute(CI);
   }
   void AfterPCHEmitted(ASTWriter &Writer) override {
@@ -173,7 +182,7 @@ public:
     const SourceManager &SM = D->getASTContext().getSourceManager();
     SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
     if (!Loc.isValid() || !SM.isInSystemHeader(Loc) || inReadLibrary(D))
-      return false;
+      return keepAsTokens(D);
     // Device functions of system headers too, where the model may read
     // them: cuda_bf16.hpp's operator* reads its operands.
     if (!(D->hasAttrs() && D->hasAttr<CUDADeviceAttr>()))
@@ -194,10 +203,120 @@ public:
       return true;
     }
     ++Kept;
-    return false;
+    return keepAsTokens(D);
   }
 
 private:
+  /// Keeps \p D's body as tokens (LateBodies.h), for the main file to
+  /// parse if it reaches it, where that parse can be the one the preamble
+  /// would do: a function neither templated nor constexpr, its type known,
+  /// not local, its body a plain `{...}` (no constructor initialisers,
+  /// no function-try-block). The parser stands at the `{`; its tokens are
+  /// looked ahead (macros expanded, pragmas as their annotations), then
+  /// skipped. Whether it did (the body is skipped then).
+  bool keepAsTokens(Decl *D) {
+    if (NoLateBodies || !PP || !CI || !CI->hasSema())
+      return false;
+    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (!FD || FD->isTemplated() || FD->isDependentContext())
+      return ++Why[0], false;
+    if (FD->isConstexpr() || FD->getReturnType()->isUndeducedType())
+      return ++Why[1], false;
+    for (const DeclContext *DC = FD->getDeclContext(); DC;
+         DC = DC->getParent())
+      if (isa<FunctionDecl, BlockDecl, CapturedDecl>(DC))
+        return ++Why[2], false;
+    SourceLocation Brace, First;
+    if (!findBrace(*FD, Brace, First))
+      return ++Why[3], false;
+    const SourceManager &SM = PP->getSourceManager();
+    if (SM.getExpansionLoc(PP->LookAhead(0).getLocation()) != First)
+      return ++Why[4], false;
+    Token Tok;
+    Tok.startToken();
+    Tok.setKind(tok::l_brace);
+    Tok.setLocation(Brace);
+    Tok.setLength(1);
+    Body.clear();
+    Body.push_back(Tok);
+    for (unsigned N = 0, Depth = 1; Depth; ++N) {
+      Tok = PP->LookAhead(N);
+      if (Tok.isOneOf(tok::eof, tok::code_completion))
+        return false;
+      // The annotations a preamble can serialise.
+      if (Tok.isAnnotation() &&
+          !Tok.isOneOf(tok::annot_pragma_loop_hint, tok::annot_pragma_unused))
+        return ++Why[5], false;
+      if (Tok.is(tok::l_brace))
+        ++Depth;
+      else if (Tok.is(tok::r_brace))
+        --Depth;
+      Body.push_back(Tok);
+    }
+    Sema &S = CI->getSema();
+    if (!Late) {
+      auto Entry = std::make_unique<LateParsedTemplate>();
+      Entry->D = FD;
+      Entry->FPO = S.getCurFPFeatures();
+      Token Marker;
+      Marker.startToken();
+      Marker.setKind(tok::identifier);
+      Marker.setIdentifierInfo(PP->getIdentifierInfo(
+          clang::tidy::tma::clangd::LateBodiesMarker));
+      Marker.setLocation(FD->getLocation());
+      Entry->Toks.push_back(Marker);
+      Late = Entry.get();
+      S.LateParsedTemplateMap.insert({FD, std::move(Entry)});
+    }
+    // The function's key: an eof at its name.
+    Tok.startToken();
+    Tok.setKind(tok::eof);
+    Tok.setLocation(FD->getLocation());
+    Late->Toks.push_back(Tok);
+    Late->Toks.append(Body.begin(), Body.end());
+    ++AsTokens;
+    return true;
+  }
+
+  /// The `{` of \p FD's body and the token after it, by a raw scan from its
+  /// name; false at a `;`, `:` or `try` first.
+  bool findBrace(const FunctionDecl &FD, SourceLocation &Brace,
+                 SourceLocation &First) {
+    SourceLocation Loc = FD.getLocation();
+    if (Loc.isMacroID())
+      return false;
+    const SourceManager &SM = PP->getSourceManager();
+    auto [FID, Offset] = SM.getDecomposedLoc(Loc);
+    bool Invalid = false;
+    llvm::StringRef Buf = SM.getBufferData(FID, &Invalid);
+    if (Invalid)
+      return false;
+    Lexer Raw(SM.getLocForStartOfFile(FID), PP->getLangOpts(), Buf.begin(),
+              Buf.begin() + Offset, Buf.end());
+    Token Tok;
+    int Parens = 0;
+    while (true) {
+      Raw.LexFromRawLexer(Tok);
+      if (Tok.is(tok::eof))
+        return false;
+      if (Tok.isOneOf(tok::l_paren, tok::l_square))
+        ++Parens;
+      else if (Tok.isOneOf(tok::r_paren, tok::r_square))
+        --Parens;
+      else if (Parens != 0)
+        continue;
+      else if (Tok.isOneOf(tok::semi, tok::colon) ||
+               (Tok.is(tok::raw_identifier) && Tok.getRawIdentifier() == "try"))
+        return false;
+      else if (Tok.is(tok::l_brace)) {
+        Brace = Tok.getLocation();
+        Raw.LexFromRawLexer(Tok);
+        First = Tok.getLocation();
+        return Tok.isNot(tok::eof);
+      }
+    }
+  }
+
   /// Whether \p FD takes and returns values only: no pointer, reference or
   /// `this`, nothing dependent.
   static bool valuesOnly(const FunctionDecl &FD) {
@@ -291,7 +410,19 @@ private:
 
   PreambleCallbacks &Inner;
   const bool StockPreamble = std::getenv("TMA_CLANGD_STOCK_PREAMBLE") != nullptr;
+  /// Bodies parsed in the preamble, as before LateBodies.h (a comparison).
+  const bool NoLateBodies = [] {
+    const char *V = std::getenv("TMA_CLANGD_NO_LATE_BODIES");
+    return V && *V && *V != '0';
+  }();
   Preprocessor *PP = nullptr;
+  CompilerInstance *CI = nullptr;
+  /// Sema's entry holding the bodies kept as tokens (LateBodies.h).
+  LateParsedTemplate *Late = nullptr;
+  llvm::SmallVector<Token, 256> Body;
+  unsigned AsTokens = 0;
+  /// Why bodies stayed parsed (TMA_TIDY_STATS).
+  unsigned Why[6] = {};
   /// Names of the functions whose bodies named something relevant.
   llvm::DenseSet<const IdentifierInfo *> RelevantNames;
   /// Macros scanned: whether their expansion is harmless.

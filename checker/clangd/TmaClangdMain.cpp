@@ -31,7 +31,8 @@
 //
 // * The tma- checks are on by default, on top of the project's .clang-tidy
 //   (DefaultChecks.cpp); the preamble keeps the bodies of the project's
-//   headers (PreambleBodies.cpp).
+//   headers (PreambleBodies.cpp), most as tokens parsed when the checks
+//   reach them (LateBodies.cpp).
 //
 // * A compile command that could not be used as the database has it (an
 //   nvcc flag the translation left out, an unreadable entry) gets one
@@ -47,6 +48,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "clangd/DatabaseTranslation.h"
+#include "clangd/LateBodies.h"
 #include "rules/RuleReference.h"
 
 #include "clang-tidy/ClangTidyModule.h"
@@ -364,6 +366,7 @@ int main(int Argc, char *Argv[]) {
       llvm::sys::fs::is_directory(TMA_CLANG_RESOURCE_DIR))
     Args.insert(Args.begin() + 1, ResourceDirArg.data());
   Args.push_back(nullptr);
+  clang::tidy::tma::clangd::installLateBodies();
   return clang::clangd::clangdMain(static_cast<int>(Args.size()) - 1,
                                    Args.data());
 }
