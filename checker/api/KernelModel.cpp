@@ -67,9 +67,32 @@ void collectAssignedOnce(
 /// never written.
 void collectWritten(
     const Stmt *S, llvm::DenseSet<const VarDecl *> &Out,
-    const llvm::DenseMap<const VarDecl *, const BinaryOperator *> &Once) {
+    const llvm::DenseMap<const VarDecl *, const BinaryOperator *> &Once,
+    llvm::DenseSet<const VarDecl *> &Moved) {
   if (!S)
     return;
+  // `a += n`, `a -= n`, `++a`: a moves within the buffer it points into.
+  auto MovedVar = [](const Expr *E) -> const VarDecl * {
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+    const auto *VD = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    return VD && (VD->getType()->isPointerType() ||
+                  VD->getType()->isIntegerType())
+               ? VD
+               : nullptr;
+  };
+  if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
+      CA && (CA->getOpcode() == BO_AddAssign ||
+             CA->getOpcode() == BO_SubAssign))
+    if (const VarDecl *VD = MovedVar(CA->getLHS())) {
+      Moved.insert(VD);
+      collectWritten(CA->getRHS(), Out, Once, Moved);
+      return;
+    }
+  if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp())
+    if (const VarDecl *VD = MovedVar(U->getSubExpr())) {
+      Moved.insert(VD);
+      return;
+    }
   if (const auto *C = dyn_cast<ImplicitCastExpr>(S);
       C && C->getCastKind() == CK_LValueToRValue &&
       isa<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
@@ -90,17 +113,17 @@ void collectWritten(
     if (const auto *D = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()))
       if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
         if (auto It = Once.find(VD); It != Once.end() && It->second == B) {
-          collectWritten(B->getRHS(), Out, Once);
+          collectWritten(B->getRHS(), Out, Once, Moved);
           return;
         }
   if (const auto *A = dyn_cast<GCCAsmStmt>(S)) {
     // An input operand is read, whether the target's constraint takes it
     // as a value or (the host pass: "l" is no x86 register) an lvalue.
     for (const Expr *O : A->outputs())
-      collectWritten(O, Out, Once);
+      collectWritten(O, Out, Once, Moved);
     for (const Expr *In : A->inputs())
       if (!isa<DeclRefExpr>(In->IgnoreParenImpCasts()))
-        collectWritten(In, Out, Once);
+        collectWritten(In, Out, Once, Moved);
     return;
   }
   if (const auto *L = dyn_cast<LambdaExpr>(S)) {
@@ -109,11 +132,11 @@ void collectWritten(
       if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef)
         if (const auto *VD = dyn_cast<VarDecl>(Cap.getCapturedVar()))
           Mark(VD);
-    collectWritten(L->getBody(), Out, Once);
+    collectWritten(L->getBody(), Out, Once, Moved);
     return;
   }
   for (const Stmt *Child : S->children())
-    collectWritten(Child, Out, Once);
+    collectWritten(Child, Out, Once, Moved);
 }
 } // namespace
 
@@ -137,6 +160,16 @@ const Expr *LocalAliases::initOf(const VarDecl *VD) {
   return neverWritten(VD) ? Init : nullptr;
 }
 
+const Expr *LocalAliases::rootInitOf(const VarDecl *VD) {
+  if (const Expr *Init = initOf(VD))
+    return Init;
+  const FunctionInfo *F = infoOf(VD);
+  if (!F || !F->OnlyMoved.count(VD) || !VD->isLocalVarDecl() ||
+      VD->isStaticLocal() || VD->hasAttr<CUDASharedAttr>())
+    return nullptr;
+  return VD->getInit();
+}
+
 bool LocalAliases::neverWritten(const VarDecl *VD) {
   const FunctionInfo *F = infoOf(VD);
   return F && !F->Written.count(VD);
@@ -150,7 +183,15 @@ const LocalAliases::FunctionInfo *LocalAliases::infoOf(const VarDecl *VD) {
   auto [It, Inserted] = Functions.try_emplace(FD);
   if (Inserted) {
     collectAssignedOnce(FD->getBody(), It->second.Once);
-    collectWritten(FD->getBody(), It->second.Written, It->second.Once);
+    llvm::DenseSet<const VarDecl *> Moved;
+    collectWritten(FD->getBody(), It->second.Written, It->second.Once,
+                   Moved);
+    // Moved only: written by offsets and nothing else.
+    for (const VarDecl *VD : Moved)
+      if (!It->second.Written.count(VD) && !VD->getType().isConstQualified())
+        It->second.OnlyMoved.insert(VD);
+    for (const VarDecl *VD : Moved)
+      It->second.Written.insert(VD);
   }
   return &It->second;
 }
@@ -197,7 +238,9 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
       const auto *VD = dyn_cast<VarDecl>(D->getDecl());
       // Pointers and references stand for a buffer, and integers that hold
       // a shared-window address (`uint32_t a = cvta(buf) + off`).
-      if (const Expr *Init = VD && Aliases ? Aliases->initOf(VD) : nullptr) {
+      if (const Expr *Init = VD && Aliases ? Aliases->rootInitOf(VD) : nullptr) {
+        if (!Aliases->initOf(VD))
+          Whole = false; // moved within the buffer
         // As for a parameter: the pointer itself is no buffer access.
         if (Access && !Derefs && !VD->getType()->isReferenceType())
           return nullptr;

@@ -110,6 +110,11 @@ public:
 
   /// The initialiser \p VD stands for, or null.
   const Expr *initOf(const VarDecl *VD);
+  /// initOf, or the initialiser of a pointer or integer local that is
+  /// written only by `+=`, `-=`, `++` and `--` (an address moved within the
+  /// buffer it points into: `a += 16` in a loop over a tile): the buffer's
+  /// root, not its offset.
+  const Expr *rootInitOf(const VarDecl *VD);
   /// Whether no use of the pointer or integer \p VD (a local or a
   /// parameter) may write it.
   bool neverWritten(const VarDecl *VD);
@@ -121,6 +126,8 @@ private:
     /// Locals declared without an initialiser and assigned by the next
     /// statement (`int a; a = cvta(buf);`): that assignment.
     llvm::DenseMap<const VarDecl *, const BinaryOperator *> Once;
+    /// Locals written only by `+=`, `-=`, `++`, `--`.
+    llvm::DenseSet<const VarDecl *> OnlyMoved;
   };
   const FunctionInfo *infoOf(const VarDecl *VD);
   /// Per function.

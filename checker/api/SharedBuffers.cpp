@@ -222,6 +222,9 @@ bool SharedBuffers::everyUse(const VarDecl *VD, const Stmt *Body, UseFn Use) {
 }
 
 bool SharedBuffers::isNeverReassigned(const VarDecl *VD) {
+  // A const local is never written (a lambda may capture it by reference).
+  if (VD->getType().isConstQualified() && !VD->getType()->isReferenceType())
+    return true;
   auto [It, New] = NeverReassigned.try_emplace(VD, false);
   if (!New)
     return It->second;
@@ -339,6 +342,14 @@ SharedBuffers::integerAddress(const Expr *E, const CallContext *Context,
     default:
       return std::nullopt;
     }
+  }
+  // The shared-window address of a pointer: `__cvta_generic_to_shared(p)`.
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (FD && FD->getIdentifier() &&
+        FD->getName() == "__cvta_generic_to_shared" && C->getNumArgs() == 1)
+      return entry(C->getArg(0), Context, Depth + 1);
+    return std::nullopt;
   }
   const auto *B = dyn_cast<BinaryOperator>(E);
   if (!B)

@@ -77,8 +77,8 @@ void BulkCopyCheck::explainSilence(SourceLocation Loc, const std::string &Rules,
 static std::string untraced(const Expr *E) {
   std::string Why = "the address is not traced to a __shared__ variable";
   if (E && E->IgnoreParenImpCasts()->getType()->isIntegerType())
-    Why += " (an integer shared-window address: arithmetic on the result of "
-           "__cvta_generic_to_shared is not followed)";
+    Why += " (an integer shared-window address that is not "
+           "__cvta_generic_to_shared of one plus offsets)";
   return Why;
 }
 

@@ -141,6 +141,65 @@ ringCorrect(const char *src, float *out, int nk) {
   WINDOW_RING(phase, waitAt)
 }
 
+// The consumer reads the stage through a local it moves along the tile
+// (`a += 32` in a loop, learn-cuda's ldmatrix addresses): still the pool.
+__global__ void __launch_bounds__(128)
+ringMovedRead(const char *src, float *out, int nk) {
+  extern __shared__ __align__(1024) char smem[];
+  const int base = static_cast<int>(__cvta_generic_to_shared(smem));
+  const int bars = base + kBarOff;
+  if (threadIdx.x == 0)
+    for (int i = 0; i < S; ++i)
+      initAt(bars + i * 8, 1);
+  __syncthreads();
+  float acc = 0;
+  for (int k = 0; k < nk; ++k) {
+    const int s = k % S;
+    if (threadIdx.x == 0) {
+      expectAt(bars + s * 8, kStage);
+      loadAt(base + s * kStage, src + k * kStage, bars + s * 8);
+    }
+    int a = (base + s * kStage) ^ (threadIdx.x * 16);
+    for (int j = 0; j < 4; ++j) {
+      acc += readAt(a);
+      // CHECK-NOTES: :[[@LINE-1]]:14: warning: generic load reads 'smem' while the bulk copy at line [[#@LINE-5]] may still write it: no wait on 'smem + 65536 + 8 * s' in between (TMA-LOAD-WAIT-BEFORE-READ) [tma-ordering]
+      // CHECK-NOTES: :[[@LINE-6]]:7: note: the bulk copy into 'smem' completes on 'smem + 65536 + 8 * s'
+      // CHECK-NOTES: :34:3: note: issued here
+      a += 32;
+    }
+    __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
+
+// The twin: the wait before the reads.
+__global__ void __launch_bounds__(128)
+ringMovedReadWaited(const char *src, float *out, int nk) {
+  extern __shared__ __align__(1024) char smem[];
+  const int base = static_cast<int>(__cvta_generic_to_shared(smem));
+  const int bars = base + kBarOff;
+  if (threadIdx.x == 0)
+    for (int i = 0; i < S; ++i)
+      initAt(bars + i * 8, 1);
+  __syncthreads();
+  float acc = 0;
+  for (int k = 0; k < nk; ++k) {
+    const int s = k % S;
+    if (threadIdx.x == 0) {
+      expectAt(bars + s * 8, kStage);
+      loadAt(base + s * kStage, src + k * kStage, bars + s * 8);
+    }
+    waitAt(bars + s * 8, (k / S) & 1);
+    int a = (base + s * kStage) ^ (threadIdx.x * 16);
+    for (int j = 0; j < 4; ++j) {
+      acc += readAt(a);
+      a += 32;
+    }
+    __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
+
 // --- A local assigned by the statement after its declaration ----------------
 // flashinfer's kda kernels: `int smem; smem = (int)cvta(smem_raw);`.
 
