@@ -221,7 +221,12 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
   if (Path)
     Path->clear();
   bool Derefs = false;
-  for (unsigned Steps = 0; E && Steps < 256; ++Steps) {
+  // One budget of steps for a question and the walks of the left operands
+  // it tries (locals combined with locals must not make it exponential).
+  thread_local unsigned Nested = 0, Budget = 0;
+  if (Nested == 0)
+    Budget = 512;
+  for (unsigned Steps = 0; E && Steps < 256 && Budget; ++Steps, --Budget) {
     E = E->IgnoreParenImpCasts();
     if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl()); P && Bindings)
@@ -298,9 +303,12 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
         // Either side may be the address: the left one, else the right.
         std::string Inner;
         bool InnerWhole = false;
-        if (const VarDecl *VD =
-                sharedRoot(L, InnerWhole, Bindings, Path ? &Inner : nullptr,
-                           Access, Aliases)) {
+        ++Nested;
+        const VarDecl *VD =
+            sharedRoot(L, InnerWhole, Bindings, Path ? &Inner : nullptr,
+                       Access, Aliases);
+        --Nested;
+        if (VD) {
           if (Path)
             *Path = Inner + *Path;
           return VD;
