@@ -179,8 +179,10 @@ static void collectOpStmts(const Stmt *S, bool Discarded,
     Extras.Hidden.push_back(O->getSourceExpr());
   else if (const auto *D = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *VD = dyn_cast<VarDecl>(D->getDecl());
-        VD && VD->hasAttr<CUDASharedAttr>())
+        VD && VD->hasAttr<CUDASharedAttr>()) {
       Extras.NamesShared = true;
+      Extras.NamesPool |= VD->hasExternalStorage();
+    }
   } else if (isa<IndirectGotoStmt, CXXTryStmt, MSAsmStmt, SEHTryStmt,
                  CoroutineBodyStmt>(S))
     Extras.Irregular = true;

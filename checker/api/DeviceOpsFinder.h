@@ -116,6 +116,9 @@ public:
     /// A reference to a `__shared__` variable (a buffer access KernelModel
     /// may record without a parameter).
     bool NamesShared = false;
+    /// A reference to an `extern __shared__` variable: the dynamic
+    /// shared-memory pool, which every such variable of a kernel aliases.
+    bool NamesPool = false;
     /// An indirect goto, a try, a Microsoft or SEH statement: control flow
     /// or code that KernelModel does not follow.
     bool Irregular = false;

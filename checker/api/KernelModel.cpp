@@ -966,6 +966,78 @@ bool KernelModel::silent(const FunctionDecl *Def, unsigned Depth, Chain &Scan,
   return Quiet;
 }
 
+bool KernelModel::poolPrivate(const FunctionDecl *Kernel, std::string *Why) {
+  auto [It, Inserted] = PoolNamers.try_emplace(Kernel);
+  if (Inserted) {
+    // One walk over the functions the kernel may call (linear in them):
+    // the finder's lists of each body, as reachOf reads them.
+    std::string &Namer = It->second;
+    llvm::DenseSet<const FunctionDecl *> Seen{Kernel};
+    std::vector<std::pair<const Stmt *, const FunctionDecl *>> Work{
+        {Kernel->getBody(), Kernel}};
+    auto Callee = [&](const FunctionDecl *FD) {
+      const FunctionDecl *D = nullptr;
+      if (FD && FD->hasBody(D) && D && Seen.insert(D).second)
+        Work.push_back({D->getBody(), D});
+    };
+    while (Namer.empty() && !Work.empty()) {
+      auto [Root, Fn] = Work.back();
+      Work.pop_back();
+      if (!Root)
+        continue;
+      const DeviceOpsFinder::BodyExtras &X = Finder->extrasOf(Root);
+      if (X.NamesPool && Fn != Kernel) {
+        Namer = (Fn ? "'" + Fn->getNameAsString() + "'"
+                    : std::string("a default argument")) +
+                ", which the kernel may run, names an extern __shared__ "
+                "variable (the same pool)";
+        break;
+      }
+      for (const DeviceOpsFinder::OpStmt &OS : Finder->opStmtsOf(Root)) {
+        if (const auto *C = dyn_cast<CallExpr>(OS.S)) {
+          // A generic lambda's pattern: its instantiations are called.
+          if (C->isInstantiationDependent())
+            continue;
+          // A function passed by address (`explode(&Op::fma, ...)`) may
+          // be called through the parameter that receives it.
+          for (const Expr *A : C->arguments()) {
+            const Expr *X = A->IgnoreParenImpCasts();
+            if (const auto *U = dyn_cast<UnaryOperator>(X);
+                U && U->getOpcode() == UO_AddrOf)
+              X = U->getSubExpr()->IgnoreParenImpCasts();
+            if (const auto *D = dyn_cast<DeclRefExpr>(X))
+              Callee(dyn_cast<FunctionDecl>(D->getDecl()));
+          }
+          const FunctionDecl *FD = C->getDirectCallee();
+          const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+          // Through a parameter, the pointer is one of those arguments.
+          const auto *Through = dyn_cast<DeclRefExpr>(
+              C->getCallee()->IgnoreParenImpCasts());
+          if (!FD && Through && isa<ParmVarDecl>(Through->getDecl()))
+            continue;
+          if (!FD || (MD && MD->isVirtual())) {
+            Namer = "a call through a pointer may reach code that names "
+                    "the pool";
+            break;
+          }
+          Callee(FD);
+        } else if (const auto *L = dyn_cast<LambdaExpr>(OS.S)) {
+          for (const Expr *Init : L->capture_inits())
+            Work.push_back({Init, Fn});
+          Work.push_back({L->getBody(), Fn});
+        }
+      }
+      for (const CXXConstructExpr *C : X.Constructs)
+        Callee(C->getConstructor());
+      for (const Expr *E : X.Hidden)
+        Work.push_back({E, nullptr});
+    }
+  }
+  if (Why)
+    *Why = It->second;
+  return It->second.empty();
+}
+
 const KernelSequence *KernelModel::sequenceOf(const FunctionDecl *Kernel) {
   auto [It, Inserted] = Memo.try_emplace(Kernel);
   if (!Inserted)

@@ -204,6 +204,14 @@ public:
   /// Memoised.
   std::optional<unsigned> descriptorParam(const FunctionDecl *Def);
 
+  /// Whether only \p Kernel's own body may name the dynamic shared-memory
+  /// pool: no function it may call (transitively, at any depth) names an
+  /// `extern __shared__` variable, and every call is direct. Then a
+  /// struct laid over the pool in the kernel is the kernel's alone, and
+  /// its references in the body are all there is. \p Why receives the
+  /// reason when not. Memoised per kernel; asked only for a finding.
+  bool poolPrivate(const FunctionDecl *Kernel, std::string *Why = nullptr);
+
 private:
   using Chain = llvm::SmallVector<const FunctionDecl *, 8>;
   bool silent(const FunctionDecl *Def, unsigned Depth, Chain &Scan,
@@ -233,6 +241,7 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelSequence>> Memo;
   llvm::DenseMap<const FunctionDecl *, std::shared_ptr<BodyGraph>> Graphs;
   llvm::DenseMap<const FunctionDecl *, std::optional<unsigned>> DescParams;
+  llvm::DenseMap<const FunctionDecl *, std::string> PoolNamers;
   /// Helpers that show no event unless given a shared buffer: walked once.
   llvm::DenseSet<const FunctionDecl *> QuietHelpers;
   LocalAliases Aliases;

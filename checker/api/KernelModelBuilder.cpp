@@ -456,8 +456,10 @@ private:
   /// variable of the kernel the model can name.
   /// With \p E, also its family and, for an init, whether it makes every
   /// member of it.
+  /// With \p At (or \p E), also where the barrier lies (Event::Region,
+  /// Part).
   int barrierObject(const OpValue &V, const VarDecl *&Var, bool &Fixed,
-                    Event *E = nullptr) {
+                    Event *E = nullptr, Event *At = nullptr) {
     Var = nullptr;
     Fixed = false;
     if (!V.E)
@@ -469,6 +471,8 @@ private:
       return -1;
     Var = Id->Root;
     Fixed = Id->Fixed;
+    if (At || E)
+      regionOf(*Id, At ? *At : *E);
     if (E) {
       E->Family = familyOf(*Id);
       // A byte pool's family has the members its init loop makes.
@@ -483,6 +487,38 @@ private:
     }
     return objectOf(*Id);
   }
+  /// Where the barrier \p Id lies (Event::Region, Part): its `__shared__`
+  /// variable, none for the dynamic pool (every `extern __shared__`
+  /// variable aliases it), and the field of the variable's own type that
+  /// its name selects first (none through a union, or when a cast laid
+  /// another type over the variable: such a view may overlap any field).
+  void regionOf(const events::BarrierName &Id, Event &E) {
+    const VarDecl *Root = Id.Root->getCanonicalDecl();
+    if (Root->hasExternalStorage())
+      return;
+    auto Find = [](auto &Keys, auto Key) {
+      auto It = llvm::find(Keys, Key);
+      if (It == Keys.end())
+        It = Keys.insert(Keys.end(), Key);
+      return static_cast<int>(It - Keys.begin());
+    };
+    E.Region = Find(RegionKeys, Root);
+    llvm::StringRef Path = Id.Display;
+    if (!Path.consume_front(Root->getName()) || !Path.consume_front("."))
+      return;
+    llvm::StringRef Field =
+        Path.take_until([](char C) { return C == '.' || C == '['; });
+    const auto *RD =
+        Root->getType()->getBaseElementTypeUnsafe()->getAsRecordDecl();
+    if (!RD || RD->isUnion())
+      return;
+    for (const FieldDecl *FD : RD->fields())
+      if (FD->getIdentifier() && FD->getName() == Field) {
+        E.Part = Find(PartKeys, FD->getCanonicalDecl());
+        return;
+      }
+  }
+
   /// The family of a barrier: its root and fields, whatever the indices.
   int familyOf(const events::BarrierName &Id) {
     auto Key = std::make_pair(Id.Root->getCanonicalDecl(), Id.Display);
@@ -609,7 +645,7 @@ private:
       stage(Dst.E, /*Element=*/false, E);
     const VarDecl *BarVar = nullptr;
     bool Fixed = false;
-    E.Barrier = barrierObject(Barrier, BarVar, Fixed);
+    E.Barrier = barrierObject(Barrier, BarVar, Fixed, nullptr, &E);
     predicated(Site, [&] { emit(E, Site.Loc, Op, VD); });
   }
 
@@ -1371,6 +1407,8 @@ private:
   std::vector<int> BufferIds;
   std::vector<std::pair<llvm::FoldingSetNodeID, int>> BarrierKeys;
   std::vector<std::pair<const VarDecl *, std::string>> FamilyKeys;
+  std::vector<const VarDecl *> RegionKeys;
+  std::vector<const FieldDecl *> PartKeys;
   std::vector<std::pair<MapAddress, int>> MapKeys;
   MapAddresses Maps{Ctx, Aliases};
   /// Walking a helper, called (or constructed) in the body at ViaLoc.

@@ -616,6 +616,9 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     NoteOp(F.First, "the " + LoadWhat(F.First) + " into " + Name(F.First) +
                         " completes on " + BarrierName(F.First));
+    if (F.Other)
+      NoteOp(*F.Other, "this wait is on another barrier: it does not "
+                       "order the read");
   }
 
   for (const ord::Finding &F : ord::loadWaitAcrossRoles(K->Seq, K->G)) {
@@ -750,69 +753,230 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     explainModel(*Fn, K, SM, Silences);
 }
 
+/// The field a barrier group of the dynamic shared-memory pool \p Pool
+/// lies in (`smem.full` -> `full`), from its name in messages; empty when
+/// the group is not reached through a field.
+llvm::StringRef poolField(const VarDecl &Pool, llvm::StringRef Name) {
+  llvm::StringRef Root = Pool.getName();
+  if (!Name.consume_front(Root) || !Name.consume_front("."))
+    return {};
+  return Name.take_until([](char C) { return C == '.' || C == '['; });
+}
+
+/// Whether \p VD is the dynamic shared-memory pool declared in \p Kernel's
+/// body (`extern __shared__ char smem[];`).
+bool kernelPool(const VarDecl &VD, const FunctionDecl &Kernel) {
+  return VD.hasExternalStorage() && VD.hasAttr<CUDASharedAttr>() &&
+         VD.getLexicalDeclContext() == &Kernel;
+}
+
+/// Whether the kernel's body reaches the member \p Field of a struct laid
+/// over the pool \p Pool only through known uses: the pool initialises
+/// only locals that lay a struct over it (`S &s = *reinterpret_cast<S
+/// *>(pool)`); those are used only through members; the member \p Field
+/// initialises only pointer locals (`uint64_t *full = s.full`), whose
+/// references KnownUses judges, or is a known operand itself. No other
+/// `extern __shared__` variable (the same pool) is named. \p Why says what
+/// was not known.
+struct PoolUses {
+  const VarDecl &Pool;
+  llvm::StringRef Field;
+  KnownUses &Uses;
+  llvm::SmallPtrSet<const VarDecl *, 4> Structs = {};
+  const Type *View = nullptr;
+  llvm::SmallVector<const VarDecl *, 4> Pointers = {};
+  const char *Why = nullptr;
+
+  static const DeclRefExpr *ref(const Expr *E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf))
+      E = U->getSubExpr()->IgnoreParenCasts();
+    return dyn_cast<DeclRefExpr>(E);
+  }
+  /// The struct local that \p E selects a member of, or null.
+  const MemberExpr *member(const Expr *E) const {
+    const auto *M = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+    const DeclRefExpr *Base = M ? ref(M->getBase()) : nullptr;
+    const auto *VD = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+    return VD && Structs.count(VD) ? M : nullptr;
+  }
+
+  bool walk(const Stmt *S) {
+    if (!S || Why)
+      return !Why;
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls()) {
+        const auto *L = dyn_cast<VarDecl>(D);
+        const Expr *Init = L ? L->getInit() : nullptr;
+        if (!Init)
+          continue;
+        const DeclRefExpr *R = ref(Init);
+        QualType T = L->getType().getNonReferenceType();
+        if (R && R->getDecl() == &Pool && L->isLocalVarDecl() &&
+            !L->isStaticLocal() &&
+            (T->isRecordType() || T->getPointeeType()->isRecordType()) &&
+            (L->getType()->isReferenceType() || T->isPointerType())) {
+          // Two struct types laid over the pool may overlap anywhere.
+          const Type *Rec = (T->isPointerType() ? T->getPointeeType() : T)
+                                ->getCanonicalTypeUnqualified()
+                                .getTypePtr();
+          if (View && View != Rec) {
+            Why = "the pool is viewed as more than one struct type";
+            return false;
+          }
+          View = Rec;
+          Structs.insert(L);
+          continue;
+        }
+        if (const MemberExpr *M = member(Init);
+            M && M->getMemberDecl()->getName() == Field &&
+            L->isLocalVarDecl() && !L->isStaticLocal() &&
+            T->isPointerType()) {
+          Pointers.push_back(L);
+          continue;
+        }
+        if (!walk(Init))
+          return false;
+      }
+      return true;
+    }
+    if (const auto *D = dyn_cast<DeclRefExpr>(S)) {
+      const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      if (VD && VD->hasExternalStorage() && VD->hasAttr<CUDASharedAttr>())
+        Why = "the pool is used other than through a struct laid over it";
+      else if (VD && Structs.count(VD))
+        Why = "the struct laid over the pool is used other than through "
+              "its members";
+      return !Why;
+    }
+    // `f(&s.full[i])`: a helper whose parameter has only known uses.
+    if (const auto *C = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *FD = C->getDirectCallee(), *Def = nullptr;
+      bool Helper = FD && FD->hasBody(Def) && Def &&
+                    !isa<CXXOperatorCallExpr>(C);
+      for (const Stmt *Child : S->children()) {
+        unsigned I = 0;
+        while (Helper && I < C->getNumArgs() && C->getArg(I) != Child)
+          ++I;
+        const MemberExpr *M = Helper && I < C->getNumArgs() &&
+                                      I < Def->getNumParams()
+                                  ? member(wholeArgument(C->getArg(I)))
+                                  : nullptr;
+        if (M && M->getMemberDecl()->getName() == Field) {
+          unsigned Count = 0;
+          if (!Uses.inside(Def->getBody(), Def->getParamDecl(I), 1, Count)) {
+            Why = "the barrier's member goes to a helper whose uses of it "
+                  "are not all known";
+            return false;
+          }
+          continue;
+        }
+        if (!walk(Child))
+          return false;
+      }
+      return true;
+    }
+    if (const auto *M = dyn_cast<MemberExpr>(S); M && member(M)) {
+      if (M->getMemberDecl()->getName() != Field ||
+          Uses.Known.count(ref(M->getBase())))
+        return true;
+      Why = "the barrier's member is used other than through a local "
+            "pointer or a recognised op";
+      return false;
+    }
+    if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+      for (const Expr *Init : L->capture_inits())
+        if (!walk(Init))
+          return false;
+      return walk(L->getBody());
+    }
+    for (const Stmt *Child : S->children())
+      if (!walk(Child))
+        return false;
+    return true;
+  }
+};
+
 void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
                                 const KernelSequence &K,
                                 const SourceManager &SM, ord::Silences *Why) {
   const char *Rule = "MBAR-UNINIT";
-  // The first use of each barrier variable, where a silence is told.
-  auto FirstUse = [&](const VarDecl *VD) -> std::optional<std::size_t> {
-    for (std::size_t I = 0; I < K.Seq.size(); ++I)
-      if ((K.Seq[I].Kind == ord::EventKind::BarrierUse ||
-           K.Seq[I].Kind == ord::EventKind::BarrierWait) &&
-          K.Seq[I].Object >= 0 && K.Objects[K.Seq[I].Object] == VD)
-        return I;
-    return std::nullopt;
-  };
-  auto Quiet = [&](const VarDecl *VD, const char *Text,
-                   std::optional<std::size_t> At = std::nullopt) {
-    if (!Why)
-      return;
-    if (std::optional<std::size_t> U = FirstUse(VD))
-      Why->push_back({Rule, *U, Text, At});
+  auto IsUse = [&](std::size_t I) {
+    return K.Seq[I].Kind == ord::EventKind::BarrierUse ||
+           K.Seq[I].Kind == ord::EventKind::BarrierWait;
   };
   // An init whose barrier the model cannot name may be any barrier's.
   for (std::size_t I = 0; I < K.Seq.size(); ++I)
     if (K.Seq[I].Kind == ord::EventKind::BarrierInit && K.Seq[I].Object < 0) {
-      if (Why)
+      if (Why) {
+        llvm::SmallPtrSet<const VarDecl *, 8> Told;
         for (std::size_t U = 0; U < K.Seq.size(); ++U)
-          if ((K.Seq[U].Kind == ord::EventKind::BarrierUse ||
-               K.Seq[U].Kind == ord::EventKind::BarrierWait) &&
-              K.Seq[U].Object >= 0 && FirstUse(K.Objects[K.Seq[U].Object]) == U)
+          if (IsUse(U) && K.Seq[U].Object >= 0 &&
+              Told.insert(K.Objects[K.Seq[U].Object]).second)
             Why->push_back({Rule, U,
                             "an mbarrier.init of a barrier the model cannot "
                             "name may initialise this one",
                             I});
+      }
       return;
     }
-  llvm::SmallPtrSet<const VarDecl *, 8> Done;
-  for (const VarDecl *VD : K.Objects) {
+  // A group of objects judged together: every object of one variable, or
+  // of a member of a struct laid over the kernel's own dynamic
+  // shared-memory pool (`s.full` with `S &s = *reinterpret_cast<S
+  // *>(smem)`), which is the kernel's as much as a `__shared__` array is
+  // when no code it may call names the pool.
+  llvm::DenseSet<std::pair<const VarDecl *, llvm::StringRef>> Done;
+  for (std::size_t Id = 0; Id < K.Objects.size(); ++Id) {
+    const VarDecl *VD = K.Objects[Id];
+    bool Pool = kernelPool(*VD, Kernel);
+    llvm::StringRef Field = Pool ? poolField(*VD, K.Names[Id]) : "";
+    llvm::StringRef Group = Field.empty() ? "" : llvm::StringRef(K.Names[Id]);
+    if (!Done.insert({VD, Group}).second)
+      continue;
+    auto InGroup = [&](int Obj) {
+      return Obj >= 0 && K.Objects[Obj] == VD &&
+             (Group.empty() || K.Names[Obj] == Group);
+    };
+    std::optional<std::size_t> First;
+    for (std::size_t I = 0; I < K.Seq.size() && !First; ++I)
+      if (IsUse(I) && InGroup(K.Seq[I].Object))
+        First = I;
+    auto Quiet = [&](llvm::StringRef Text) {
+      if (Why && First)
+        Why->push_back({Rule, *First, Text.str(), std::nullopt});
+    };
     // A barrier of the kernel's own (every use is in its body), a uint64_t
     // or a barrier class, or an array of them: no struct of several.
-    if (!Done.insert(VD).second)
+    if (!Pool && (!VD->isLocalVarDecl() ||
+                  VD->getParentFunctionOrMethod() != &Kernel)) {
+      Quiet("the barrier's variable is not declared in this kernel: "
+            "code elsewhere may initialise it");
       continue;
-    if (!VD->isLocalVarDecl() || VD->getParentFunctionOrMethod() != &Kernel) {
-      Quiet(VD, "the barrier's variable is not declared in this kernel: "
-                "code elsewhere may initialise it");
+    }
+    if (Pool && Field.empty()) {
+      Quiet("the barrier is the dynamic shared-memory pool itself, not a "
+            "member of a struct laid over it: the barriers in it are not "
+            "told apart");
       continue;
     }
     QualType T = VD->getType();
     while (const ArrayType *A = T->getAsArrayTypeUnsafe())
       T = A->getElementType();
     const auto *RD = T->getAsCXXRecordDecl();
-    if (!T->isIntegerType() &&
+    if (!Pool && !T->isIntegerType() &&
         !(RD && RD->getIdentifier() &&
           RD->getName().contains_insensitive("barrier"))) {
-      Quiet(VD, "the barrier is part of a variable of several members (a "
-                "shared struct): its other members are not followed");
+      Quiet("the barrier is part of a variable of several members (a "
+            "shared struct): its other members are not followed");
       continue;
     }
     unsigned Uses = 0, Inits = 0;
-    std::optional<std::size_t> First;
     bool Barrier = true;
     KnownRefs Known;
     for (std::size_t I = 0; I < K.Seq.size(); ++I) {
       const ord::Event &E = K.Seq[I];
-      if (E.Object < 0 || K.Objects[E.Object] != VD)
+      if (!InGroup(E.Object))
         continue;
       switch (E.Kind) {
       case ord::EventKind::BarrierInit:
@@ -821,8 +985,6 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
       case ord::EventKind::BarrierUse:
       case ord::EventKind::BarrierWait:
         ++Uses;
-        if (!First)
-          First = I;
         break;
       default:
         Barrier = false;
@@ -840,8 +1002,8 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
     // The body's references are counted only where the rule would report
     // with every use known.
     if (!Barrier && First && Inits == 0)
-      Quiet(VD, "the variable also holds buffers (a byte array carved into "
-                "barriers and tiles): the barriers in it are not told apart");
+      Quiet("the variable also holds buffers (a byte array carved into "
+            "barriers and tiles): the barriers in it are not told apart");
     if (!Barrier || !First || !ord::uninitialised(true, Uses, Inits))
       continue;
     unsigned Count = 0;
@@ -849,13 +1011,35 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
     KnownUses Refs{Known, *Finder, [&](const Stmt *Body) {
                      return bodyRuns(Body, SM, LO);
                    }};
-    bool AllKnown = Refs.all(Kernel.getBody(), Kernel.getBody(), VD, 0, Count);
+    bool AllKnown;
+    if (Pool) {
+      std::string Elsewhere;
+      if (!Model->poolPrivate(&Kernel, &Elsewhere)) {
+        Quiet("the barrier lies in the dynamic shared-memory pool, and " +
+              Elsewhere + ": code there may initialise it");
+        continue;
+      }
+      PoolUses P{*VD, Field, Refs};
+      AllKnown = P.walk(Kernel.getBody());
+      for (const VarDecl *L : P.Pointers)
+        AllKnown = AllKnown &&
+                   Refs.all(Kernel.getBody(), Kernel.getBody(), L, 0, Count);
+      if (P.Why) {
+        Quiet(std::string("the barrier lies in a struct laid over the "
+                          "dynamic shared-memory pool, and ") +
+              P.Why + ": such a use may initialise it");
+        continue;
+      }
+    } else {
+      AllKnown = Refs.all(Kernel.getBody(), Kernel.getBody(), VD, 0, Count);
+    }
     if (!ord::uninitialised(AllKnown, Uses, Inits)) {
-      Quiet(VD, "a reference to the barrier that no event accounts for (a "
-                "call or pointer the model does not follow) may initialise it");
+      Quiet("a reference to the barrier that no event accounts for (a "
+            "call or pointer the model does not follow) may initialise it");
       continue;
     }
-    std::string Msg = "'" + VD->getName().str() +
+    std::string Name = Group.empty() ? VD->getName().str() : Group.str();
+    std::string Msg = "'" + Name +
                       "' is used here but no mbarrier.init in this kernel "
                       "initialises it (MBAR-UNINIT)";
     SourceLocation L = SM.getFileLoc(K.Events[*First].Loc);

@@ -500,6 +500,14 @@ std::vector<Finding> reinitInLoop(const std::vector<Event> &Seq,
   return Out;
 }
 
+bool mayBeSameBarrier(const Event &A, const Event &B) {
+  if (A.Region < 0 || B.Region < 0)
+    return true;
+  if (A.Region != B.Region)
+    return false;
+  return A.Part < 0 || B.Part < 0 || A.Part == B.Part;
+}
+
 std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
                                         const Flow &G, Silences *Why) {
   const char *Rule = "TMA-LOAD-WAIT-BEFORE-READ";
@@ -542,10 +550,17 @@ std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
                      "roles)");
       continue;
     }
-    std::optional<std::size_t> GroupWait, SilentAt;
+    // A wait on a barrier proven other than the copy's orders nothing
+    // for it (barA's copy, barB's wait); one that may be the copy's does.
+    std::optional<std::size_t> GroupWait, SilentAt, OtherWait;
     for (std::size_t J : G.between(L, *Read, false)) {
       const Event &E = Seq[J];
-      if (!SilentAt && (E.Kind == EventKind::BarrierWait || unknown(E)))
+      bool Other = E.Kind == EventKind::BarrierWait &&
+                   !mayBeSameBarrier(Seq[L], E);
+      if (Other && !OtherWait)
+        OtherWait = J;
+      if (!SilentAt && ((E.Kind == EventKind::BarrierWait && !Other) ||
+                        unknown(E)))
         SilentAt = J;
       if (E.Kind == EventKind::WaitGroup && (!GroupWait || J < *GroupWait))
         GroupWait = J;
@@ -554,13 +569,21 @@ std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
       silent(Why, Rule, L,
              unknown(Seq[*SilentAt])
                  ? "an opaque event lies between the copy and the first read"
-                 : "an mbarrier wait lies between the copy and the first read "
-                   "(any barrier's wait counts)",
+                 : Seq[L].Region < 0 || Seq[*SilentAt].Region < 0
+                       ? "an mbarrier wait lies between the copy and the "
+                         "first read (the barriers are not told apart: "
+                         "any barrier's wait counts)"
+                       : "a wait on the copy's barrier lies between the "
+                         "copy and the first read",
              SilentAt);
     else
-      Out.push_back(
-          {GroupWait ? "BULK-WAITGROUP-SCOPE" : "TMA-LOAD-WAIT-BEFORE-READ", L,
-           *Read, GroupWait, 0});
+    {
+      Finding F{GroupWait ? "BULK-WAITGROUP-SCOPE"
+                          : "TMA-LOAD-WAIT-BEFORE-READ",
+                L, *Read, GroupWait, 0};
+      F.Other = OtherWait;
+      Out.push_back(F);
+    }
   }
   return Out;
 }

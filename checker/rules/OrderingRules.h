@@ -129,6 +129,14 @@ struct Event {
 
   /// Load: the barrier it completes on (-1: unknown).
   int Barrier = -1;
+  /// Barrier events: where Object lies; Load: where Barrier lies. Region:
+  /// the `__shared__` variable (-1: unknown, or the dynamic shared-memory
+  /// pool, which every `extern __shared__` variable aliases); Part: the
+  /// field of it that the barrier lies in (-1: the whole variable, or a
+  /// path the variable's type does not declare). Two barriers whose
+  /// Regions differ, or whose Parts differ in one Region, are distinct
+  /// (mayBeSameBarrier).
+  int Region = -1, Part = -1;
   /// Tensor Load / Store, MapAcquire: the tensor map, when it is a kernel
   /// parameter pointing to global memory (-1: other or unknown).
   int Map = -1;
@@ -140,6 +148,11 @@ struct Event {
   /// guard, a join of paths under different guards).
   std::shared_ptr<const threads::ThreadSet> Threads;
 };
+
+/// Whether the barrier of \p A and that of \p B (Load: its Barrier;
+/// barrier events: Object) may be one barrier: unless their Regions and
+/// Parts prove them apart.
+bool mayBeSameBarrier(const Event &A, const Event &B);
 
 struct Finding {
   const char *Rule = nullptr;
@@ -155,6 +168,9 @@ struct Finding {
   /// its stage (a stage ring reused one lap later); 0: the same pass, or a
   /// buffer that is not a ring's stage.
   unsigned Laps = 0;
+  /// TMA-LOAD-WAIT-BEFORE-READ: a wait between the copy and the read on a
+  /// barrier proven other than the copy's (it orders nothing for it).
+  std::optional<std::size_t> Other = std::nullopt;
 };
 
 /// Why a rule stayed silent on an event it was about (issue 28 item 1,

@@ -65,7 +65,7 @@ __global__ void loadKernel(const float *src, float *out) {
 // CHECK-NOTES: :[[@LINE-29]]:11: note: model: event 5 issued here
 // CHECK-NOTES: :[[@LINE-10]]:22: note: model: event 6: generic read on 'buf'
 // CHECK-NOTES: :[[@LINE-20]]:5: note: model: silent: MBAR-INIT-VISIBLE on event 0 ('bar'): a thread barrier lies between the init and the first use by other threads (event 1, line [[#@LINE-19]])
-// CHECK-NOTES: :[[@LINE-16]]:5: note: model: silent: TMA-LOAD-WAIT-BEFORE-READ on event 4 ('buf'): an mbarrier wait lies between the copy and the first read (any barrier's wait counts) (event 5, line [[#@LINE-13]])
+// CHECK-NOTES: :[[@LINE-16]]:5: note: model: silent: TMA-LOAD-WAIT-BEFORE-READ on event 4 ('buf'): a wait on the copy's barrier lies between the copy and the first read (event 5, line [[#@LINE-13]])
 // CHECK-NOTES: :[[@LINE-17]]:5: note: model: silent: ASYNC-WAR-FENCE on event 4 ('buf'): no generic read of the buffer before the copy (or round its loop) without a fence, thread barrier, mbarrier wait or arrive or an opaque event in between (a hand-off across roles is judged apart)
 
 // A tensor store: thread sets are tracked (a store rule reads them).

@@ -50,7 +50,7 @@ __global__ void ownUse(const float *src, float *out) {
 // CHECK-NOTES: :[[@LINE-26]]:11: note: model: event 4 issued here
 // CHECK-NOTES: :[[@LINE-10]]:14: note: model: event 5: generic read on 'buf', under a condition; 1 thread(s)
 // CHECK-NOTES: :[[@LINE-17]]:5: note: model: silent: MBAR-INIT-VISIBLE on event 0 ('bar'): every later use runs under a condition, in threads that also run the init (event 1, line [[#@LINE-16]])
-// CHECK-NOTES: :[[@LINE-15]]:5: note: model: silent: TMA-LOAD-WAIT-BEFORE-READ on event 3 ('buf'): an mbarrier wait lies between the copy and the first read (any barrier's wait counts) (event 4, line [[#@LINE-13]])
+// CHECK-NOTES: :[[@LINE-15]]:5: note: model: silent: TMA-LOAD-WAIT-BEFORE-READ on event 3 ('buf'): a wait on the copy's barrier lies between the copy and the first read (event 4, line [[#@LINE-13]])
 // CHECK-NOTES: :[[@LINE-16]]:5: note: model: silent: ASYNC-WAR-FENCE on event 3 ('buf'): no generic read of the buffer before the copy (or round its loop) without a fence, thread barrier, mbarrier wait or arrive or an opaque event in between (a hand-off across roles is judged apart)
 
 // Warp roles: the producer thread copies, the consumer warps wait and read

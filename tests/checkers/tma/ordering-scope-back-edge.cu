@@ -33,6 +33,11 @@ __device__ static inline void waitFull(uint64_t *bar, int phase) {
                ::"r"(a), "r"(phase));
 }
 
+__device__ static inline void initFull(uint64_t *bar) {
+  uint32_t a = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(a));
+}
+
 struct SMem {
   alignas(128) float C[128 * 64];
   uint64_t full;
@@ -44,6 +49,9 @@ epilogueAllWait(const __grid_constant__ CUtensorMap mapC, const float *acc,
   extern __shared__ __align__(128) uint8_t smem[];
   SMem &s = *reinterpret_cast<SMem *>(smem);
   float *sC = s.C;
+  if (threadIdx.x == 0)
+    initFull(&s.full);
+  __syncthreads();
   int wg = threadIdx.x / 128;
   if (wg == 0)
     return; // the producer's work is not shown
@@ -71,6 +79,9 @@ epilogueWaitThenSync(const __grid_constant__ CUtensorMap mapC,
   extern __shared__ __align__(128) uint8_t smem[];
   SMem &s = *reinterpret_cast<SMem *>(smem);
   float *sC = s.C;
+  if (threadIdx.x == 0)
+    initFull(&s.full);
+  __syncthreads();
   int wg = threadIdx.x / 128;
   if (wg == 0)
     return;
@@ -96,6 +107,9 @@ epilogueIssuerWaits(const __grid_constant__ CUtensorMap mapC,
   extern __shared__ __align__(128) uint8_t smem[];
   SMem &s = *reinterpret_cast<SMem *>(smem);
   float *sC = s.C;
+  if (threadIdx.x == 0)
+    initFull(&s.full);
+  __syncthreads();
   int wg = threadIdx.x / 128;
   if (wg == 0)
     return;
