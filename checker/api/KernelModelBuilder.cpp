@@ -624,22 +624,32 @@ private:
     return MapKeys.back().second;
   }
 
+  /// The part a load and a store share: \p E's kind, its map and the
+  /// shared buffer \p Buf names (\p Whole: nothing selected a part of it);
+  /// the buffer's variable, or null.
+  const VarDecl *copyEvent(Event &E, EventKind Kind, bool Tensor,
+                           const Expr *Buf, const OpValue *Map, bool &Whole) {
+    if (Map)
+      E.Map = mapObject(*Map);
+    E.Kind = Kind;
+    E.Tensor = Tensor;
+    std::string Path;
+    const VarDecl *VD =
+        Buf ? sharedRoot(Buf, Whole, bindings(), &Path, false, &Aliases)
+            : nullptr;
+    if (VD)
+      E.Object = objectOf(VD, Path);
+    return VD;
+  }
+
   /// A copy into shared memory: what it writes and where it completes.
   void loadEvent(const OpValue &Dst, const OpValue &Barrier, bool Tensor,
                  const DeviceOp &Op, const OpSite &Site,
                  const OpValue *Map = nullptr) {
     Event E;
-    if (Map)
-      E.Map = mapObject(*Map);
-    E.Kind = EventKind::Load;
-    E.Tensor = Tensor;
     bool Whole = false;
-    std::string Path;
     const VarDecl *VD =
-        Dst.E ? sharedRoot(Dst.E, Whole, bindings(), &Path, false, &Aliases)
-              : nullptr;
-    if (VD)
-      E.Object = objectOf(VD, Path);
+        copyEvent(E, EventKind::Load, Tensor, Dst.E, Map, Whole);
     E.WholeObject = Whole;
     if (VD && !Whole)
       stage(Dst.E, /*Element=*/false, E);
@@ -704,17 +714,10 @@ private:
                   const DeviceOp &Op, const OpSite &Site,
                   const OpValue *Map = nullptr) {
     Event E;
-    if (Map)
-      E.Map = mapObject(*Map);
-    E.Kind = EventKind::Store;
-    E.Tensor = Tensor;
     bool Whole = false;
-    std::string Path;
     const VarDecl *VD =
-        Src.E ? sharedRoot(Src.E, Whole, bindings(), &Path, false, &Aliases)
-              : nullptr;
+        copyEvent(E, EventKind::Store, Tensor, Src.E, Map, Whole);
     if (VD) {
-      E.Object = objectOf(VD, Path);
       // A tensor store from the start of a buffer (`&s.C[0]`) reads it as
       // a whole, as one of the buffer named alone does.
       E.WholeObject =

@@ -52,6 +52,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
+#include <memory>
 
 namespace {
 
@@ -280,19 +281,29 @@ private:
 
   /// The `{` of \p FD's body and the token after it, by a raw scan from its
   /// name; false at a `;`, `:` or `try` first.
-  bool findBrace(const FunctionDecl &FD, SourceLocation &Brace,
-                 SourceLocation &First) {
+  /// A raw lexer of \p FD's file, positioned at its name; null for a name
+  /// a macro made or a file without its text.
+  std::unique_ptr<Lexer> lexerAtName(const FunctionDecl &FD) {
     SourceLocation Loc = FD.getLocation();
-    if (Loc.isMacroID())
-      return false;
+    if (!PP || Loc.isMacroID())
+      return nullptr;
     const SourceManager &SM = PP->getSourceManager();
     auto [FID, Offset] = SM.getDecomposedLoc(Loc);
     bool Invalid = false;
     llvm::StringRef Buf = SM.getBufferData(FID, &Invalid);
     if (Invalid)
+      return nullptr;
+    return std::make_unique<Lexer>(SM.getLocForStartOfFile(FID),
+                                   PP->getLangOpts(), Buf.begin(),
+                                   Buf.begin() + Offset, Buf.end());
+  }
+
+  bool findBrace(const FunctionDecl &FD, SourceLocation &Brace,
+                 SourceLocation &First) {
+    std::unique_ptr<Lexer> Lex = lexerAtName(FD);
+    if (!Lex)
       return false;
-    Lexer Raw(SM.getLocForStartOfFile(FID), PP->getLangOpts(), Buf.begin(),
-              Buf.begin() + Offset, Buf.end());
+    Lexer &Raw = *Lex;
     Token Tok;
     int Parens = 0;
     while (true) {
@@ -335,17 +346,10 @@ private:
   /// name, finds no relevant word in its identifiers (macros expanded) or
   /// strings, and no call of a function whose body had one.
   bool quietBody(const FunctionDecl &FD) {
-    SourceLocation Loc = FD.getLocation();
-    if (!PP || Loc.isMacroID())
+    std::unique_ptr<Lexer> Lex = lexerAtName(FD);
+    if (!Lex)
       return false;
-    const SourceManager &SM = PP->getSourceManager();
-    auto [FID, Offset] = SM.getDecomposedLoc(Loc);
-    bool Invalid = false;
-    llvm::StringRef Buf = SM.getBufferData(FID, &Invalid);
-    if (Invalid)
-      return false;
-    Lexer Raw(SM.getLocForStartOfFile(FID), PP->getLangOpts(), Buf.begin(),
-              Buf.begin() + Offset, Buf.end());
+    Lexer &Raw = *Lex;
     Token Tok;
     int Parens = 0, Braces = 0;
     while (true) {
