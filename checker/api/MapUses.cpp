@@ -384,6 +384,10 @@ static bool capturedByReference(const DeclRefExpr &DRE, const ParentMap *PM) {
   return InLambda;
 }
 
+static Ref classifyAccessor(const CXXMemberCallExpr &Call,
+                            const TrackedVars &Vars, const ASTContext &Ctx,
+                            const ParentMap *PM);
+
 /// What \p E is with respect to the followed map, given the variables known
 /// to hold it (\p Vars); \p PM, the parents of the body, places a lambda's
 /// captures.
@@ -446,11 +450,74 @@ static Ref classify(const Expr *E, const TrackedVars &Vars,
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     return classify(AS->getBase(), Vars, Ctx, PM) == Ref::Address ? Ref::Object
                                                               : Ref::None;
-  if (const auto *Call = dyn_cast<CallExpr>(E))
+  if (isa<CXXThisExpr>(E)) {
+    // In an accessor's body (classifyAccessor): its object holds the map.
+    for (const auto &[D, R] : Vars)
+      if (isa<CXXMethodDecl>(D))
+        return R;
+    return Ref::None;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
     if (isAddressOfCall(*Call) &&
         classify(Call->getArg(0), Vars, Ctx, PM) == Ref::Object)
       return Ref::Address;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      return classifyAccessor(*MC, Vars, Ctx, PM);
+  }
   return Ref::None;
+}
+
+/// The return statements of \p S, not those of the lambdas in it.
+static void collectReturns(const Stmt *S,
+                           SmallVectorImpl<const ReturnStmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+    Out.push_back(R);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    collectReturns(Child, Out);
+}
+
+/// A member call on the object that holds the map (an accessor such as
+/// `params.get_tma<T>()`, which returns `&tma_desc` or another accessor's
+/// result): what one of its return statements yields of the map, read with
+/// `this` naming the object. Depth-bounded (accessors that chain through
+/// nested members are a few levels deep).
+static Ref classifyAccessor(const CXXMemberCallExpr &Call,
+                            const TrackedVars &Vars, const ASTContext &Ctx,
+                            const ParentMap *PM) {
+  static unsigned Depth = 0;
+  const CXXMethodDecl *M = Call.getMethodDecl();
+  const Expr *Obj = Call.getImplicitObjectArgument();
+  if (!M || !Obj || M->isStatic() || Depth >= 4)
+    return Ref::None;
+  Ref ObjRef = classify(Obj, Vars, Ctx, PM);
+  bool Arrow = Obj->getType()->isPointerType();
+  if (ObjRef != (Arrow ? Ref::Address : Ref::Object))
+    return Ref::None;
+  QualType T = M->getReturnType();
+  bool ReturnsAddress = isAddressType(T, Ctx);
+  bool ReturnsObject = T->isReferenceType() && holdsMap(T->getPointeeType());
+  const FunctionDecl *Def = M->getDefinition();
+  if ((!ReturnsAddress && !ReturnsObject) || !Def || !Def->getBody())
+    return Ref::None;
+  TrackedVars This;
+  This[cast<CXXMethodDecl>(Def)] = Ref::Address;
+  SmallVector<const ReturnStmt *, 4> Returns;
+  collectReturns(Def->getBody(), Returns);
+  ++Depth;
+  Ref Result = Ref::None;
+  for (const ReturnStmt *R : Returns) {
+    Ref Got = classify(R->getRetValue(), This, Ctx, /*PM=*/nullptr);
+    if (Got == (ReturnsAddress ? Ref::Address : Ref::Object)) {
+      Result = Got;
+      break;
+    }
+  }
+  --Depth;
+  return Result;
 }
 
 llvm::SmallVector<const Stmt *, 4> AddressFlow::follow(const FunctionDecl &FD,
