@@ -22,6 +22,9 @@
 #include "folding/ConstantFolder.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <optional>
 
@@ -33,6 +36,28 @@ namespace clang::tidy::tma {
 /// `block_rank()`, or of a helper whose asm reads `%cluster_ctarank` into
 /// the one variable it returns. The same value in every thread of a CTA.
 bool readsClusterRank(const CallExpr *Call);
+
+/// A local that only single-`mov` asm statements of the compound statement
+/// declaring it write (`uint32_t r; asm("mov.u32 %0, %%cluster_ctarank;"
+/// : "=r"(r));`), read everywhere else by value: the compound and each
+/// writer with its index there.
+struct AsmWrittenLocal {
+  const CompoundStmt *Scope = nullptr;
+  llvm::SmallVector<std::pair<unsigned, const GCCAsmStmt *>, 2> Writers;
+};
+
+/// \p VD as such a local of the body \p PM maps; std::nullopt otherwise.
+std::optional<AsmWrittenLocal> asmWrittenLocal(const VarDecl &VD,
+                                               const ParentMap &PM);
+
+/// The special register (`cluster_ctarank`, `clusterid.x`) that the
+/// single `mov` of \p A reads into its one output; empty otherwise.
+StringRef movedSpecialRegister(const GCCAsmStmt &A);
+
+/// The writer of \p L whose value \p D reads: the last one before the
+/// statement of L's compound that holds D; null when none.
+const GCCAsmStmt *reachingAsmWrite(const AsmWrittenLocal &L,
+                                   const DeclRefExpr &D, const ParentMap &PM);
 
 class ClusterRank {
 public:
@@ -50,8 +75,25 @@ public:
 private:
   /// The initialiser of a never-written local \p E names, else null.
   const Expr *localInit(const Expr *E);
+  /// Whether \p E produces the rank: a rank call, or a local whose
+  /// reaching asm write reads `%cluster_ctarank`.
+  bool isRankSource(const Expr *E);
+  /// A local folded through one counted loop that accumulates into it
+  /// (`m = 0; for (i = 0; i < N; ++i) m |= 1 << i;`), read after the loop.
+  struct Accumulation {
+    const VarDecl *Counter;
+    const Expr *Init, *Start, *Bound, *Step;
+    BinaryOperatorKind Cmp, Op;
+  };
+  std::optional<Accumulation> accumulationOf(const DeclRefExpr &D);
+  std::optional<std::int64_t> accumulated(const Accumulation &A,
+                                          std::uint64_t Rank, unsigned Depth);
+  bool refersToBound(const Expr *E);
 
   ConstantFolder &Folder;
+  /// Loop counters bound while an accumulation is evaluated.
+  llvm::DenseMap<const VarDecl *, std::int64_t> Bound;
+  llvm::DenseMap<const VarDecl *, std::optional<AsmWrittenLocal>> AsmLocals;
 };
 
 } // namespace clang::tidy::tma

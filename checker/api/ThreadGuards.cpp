@@ -7,6 +7,7 @@
 #include "api/ThreadGuards.h"
 #include "api/BarrierPhases.h"
 #include "api/ClusterRank.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "api/LoopParts.h"
 
 #include "clang/AST/Attr.h"
@@ -634,7 +635,21 @@ bool ThreadGuards::uniformVar(const VarDecl *VD, unsigned Depth) {
   if (!Inserted)
     return It->second;
   auto Decide = [&]() -> bool {
-    if (!VD->getInit() || !uniformImpl(VD->getInit(), nullptr, Depth + 1))
+    // `uint32_t r; asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));`: a
+    // register that every thread of the CTA reads alike.
+    if (!VD->getInit()) {
+      auto L = asmWrittenLocal(*VD, Folder->parentsOf(FD->getBody()));
+      return L && llvm::all_of(L->Writers, [](const auto &W) {
+               StringRef Reg = movedSpecialRegister(*W.second);
+               return Reg == "cluster_ctarank" || Reg == "cluster_nctarank" ||
+                      Reg.starts_with("clusterid.") ||
+                      Reg.starts_with("nclusterid.") ||
+                      Reg.starts_with("cluster_ctaid.") ||
+                      Reg.starts_with("cluster_nctaid.") ||
+                      Reg.starts_with("ctaid.") || Reg.starts_with("nctaid.");
+             });
+    }
+    if (!uniformImpl(VD->getInit(), nullptr, Depth + 1))
       return false;
     const Stmt *Body = FD->getBody();
     const ParentMap &PM = Folder->parentsOf(Body);
@@ -723,6 +738,8 @@ std::optional<ThreadSet> ThreadGuards::threadsAt(const Stmt *S,
   const ParentMap &PM = Folder->parentsOf(Body);
   // The guards from S up to the body, innermost first.
   std::vector<std::pair<const Expr *, bool>> Up;
+  // The conditions of loops among them.
+  llvm::SmallPtrSet<const Expr *, 4> LoopConds;
   auto GuardsOf = [&](const Stmt *From,
                       std::vector<std::pair<const Expr *, bool>> &Out) {
     const Stmt *Prev = From;
@@ -738,8 +755,10 @@ std::optional<ThreadSet> ThreadGuards::threadsAt(const Stmt *S,
           return false;
         if (const auto *F = dyn_cast<ForStmt>(P); F && Prev == F->getInit())
           continue;
-        if (const Expr *C = loopCond(P))
+        if (const Expr *C = loopCond(P)) {
           Out.push_back({C, true});
+          LoopConds.insert(C);
+        }
       } else if (const auto *B = dyn_cast<BinaryOperator>(P);
                  B && B->isLogicalOp()) {
         if (Prev == B->getRHS())
@@ -798,10 +817,18 @@ std::optional<ThreadSet> ThreadGuards::threadsAt(const Stmt *S,
     }
     return std::nullopt;
   }
+  const BlockSize Block = blockOf(Fn);
   for (auto G = Up.rbegin(); G != Up.rend(); ++G) {
     // A loop runs its body in the same threads when its condition is
-    // uniform; any other loop condition is unknown here.
+    // uniform; any other loop condition is unknown here, unless the guards
+    // around it leave one thread: the loop runs in it or in none, as a
+    // uniform loop may run no trip.
     auto C = condition(G->first);
+    if (!C && LoopConds.count(G->first)) {
+      auto N = ::tma::rules::threads::issuers(Set, Block);
+      if (N && *N == 1)
+        continue;
+    }
     if (!C)
       return std::nullopt;
     if (C->K != Cond::True)
