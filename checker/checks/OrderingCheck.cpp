@@ -10,6 +10,7 @@
 #include "rules/OrderingRules.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
@@ -176,6 +177,38 @@ const Expr *wholeArgument(const Expr *E) {
   return E;
 }
 
+/// The array \p E is an element of (`bar[i]`, `p[i][j]`), else \p E.
+const Expr *elementBase(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  while (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    E = A->getBase()->IgnoreParenImpCasts();
+  return E;
+}
+
+/// Whether \p C is `with(...)` of a CuTe TMA load atom or its traits
+/// (`Copy_Atom<Copy_Traits<SM90_TMA_LOAD, ...>>`, a TiledCopy of one):
+/// the executable copy that completes on the barrier it is given.
+bool isCuteTmaLoadWith(const CXXMemberCallExpr &C) {
+  const CXXMethodDecl *M = C.getMethodDecl();
+  if (!M || !M->getIdentifier() || M->getName() != "with")
+    return false;
+  const auto *R = dyn_cast<ClassTemplateSpecializationDecl>(M->getParent());
+  if (!R || (R->getName() != "Copy_Atom" && R->getName() != "Copy_Traits"))
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(R->getDeclContext());
+  if (!NS || NS->getName() != "cute")
+    return false;
+  // Its operation: the first type among the (packed) template arguments.
+  for (const TemplateArgument &A : R->getTemplateArgs().asArray()) {
+    ArrayRef<TemplateArgument> Each =
+        A.getKind() == TemplateArgument::Pack ? A.pack_elements() : A;
+    for (const TemplateArgument &E : Each)
+      if (E.getKind() == TemplateArgument::Type)
+        return StringRef(E.getAsType().getAsString()).contains("SM90_TMA_LOAD");
+  }
+  return false;
+}
+
 /// Whether every reference to a barrier is known: a recognised op's
 /// operand (Known), or the whole argument (or the object) of a helper (a
 /// member) whose parameter (`this`) has only known references itself, and
@@ -195,6 +228,8 @@ struct KnownUses {
   std::function<bool(const Stmt *)> Runs;
   /// Locals met that hold the barrier's address and that nothing reads.
   unsigned Dead = 0;
+  /// The device pass: the bodies are the code that runs.
+  bool Device = false;
 
   /// Whether the references to \p V (`this` for null) under \p S, in the
   /// body \p Body, are all known; \p Count receives how many there are.
@@ -232,6 +267,20 @@ struct KnownUses {
       return true;
     }
     const auto *C = dyn_cast<CallExpr>(S);
+    // CuTe's TMA load atoms: `tma.with(bar)` keeps the barrier's address
+    // for the copies to complete on; it never initialises it.
+    if (const auto *W = dyn_cast_or_null<CXXMemberCallExpr>(C);
+        W && isCuteTmaLoadWith(*W)) {
+      for (const Expr *A : W->arguments()) {
+        if (refersTo(elementBase(A), V)) {
+          ++Count;
+          continue;
+        }
+        if (!all(A, Body, V, Depth, Count))
+          return false;
+      }
+      return all(W->getImplicitObjectArgument(), Body, V, Depth, Count);
+    }
     const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr,
                        *Def = nullptr;
     bool Helper = FD && FD->hasBody(Def) && Def && Depth < 4 &&
@@ -277,8 +326,10 @@ struct KnownUses {
     if (Inner == 0) {
       // Nothing recognised uses V: a local that nothing reads (or whose
       // copies nothing reads), or a parameter whose references all end in
-      // such locals, in the device pass only.
-      if ((!Local && Dead == DeadBefore) || !Runs(Body))
+      // such locals, in the device pass only; in the device pass also a
+      // parameter that nothing references (`__CUTLASS_UNUSED(x)`). A host
+      // body may have lost its code to a macro.
+      if ((!Local && Dead == DeadBefore && !Device) || !Runs(Body))
         return false;
       if (Local)
         ++Dead;
@@ -1008,9 +1059,9 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
       continue;
     unsigned Count = 0;
     const LangOptions &LO = Kernel.getASTContext().getLangOpts();
-    KnownUses Refs{Known, *Finder, [&](const Stmt *Body) {
-                     return bodyRuns(Body, SM, LO);
-                   }};
+    KnownUses Refs{Known, *Finder,
+                   [&](const Stmt *Body) { return bodyRuns(Body, SM, LO); },
+                   0, LO.CUDAIsDevice};
     bool AllKnown;
     if (Pool) {
       std::string Elsewhere;

@@ -5,8 +5,10 @@
 // is the code that runs; in the host pass only when the preprocessor left
 // nothing out of it (an `#if __CUDA_ARCH__` around the asm makes the host
 // body empty while the device body inits: silent there). Wrong kernels and
-// their correct twins; a helper that ignores its parameter altogether
-// stays unknown.
+// their correct twins. A helper that ignores its parameter altogether
+// (CUTLASS's `__CUTLASS_UNUSED(x)` of a log compiled out) does nothing to
+// the barrier in the device pass; in the host pass it stays unknown (a
+// macro may have emptied a device body there).
 // RUN: %check_clang_tidy -check-suffixes=ALL,DEV %s tma-ordering %t -- --load=%tma_plugin -- %cuda_stub_device
 // RUN: %check_clang_tidy -check-suffixes=ALL %s tma-ordering %t -- --load=%tma_plugin -- %cuda_stub_host
 
@@ -98,6 +100,7 @@ __global__ void ignoredInit(const float *src, float *out) {
   __syncthreads();
   if (threadIdx.x == 0) {
     expectBytes(&bar, 1024);
+    // CHECK-MESSAGES-DEV: :[[@LINE-1]]:5: warning: 'bar' is used here but no mbarrier.init in this kernel initialises it (MBAR-UNINIT) [tma-ordering]
     load(buf, src, 1024, &bar);
   }
   waitOn(&bar, 0);
