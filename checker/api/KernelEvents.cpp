@@ -732,6 +732,12 @@ std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
         N.Display += " + " + std::to_string(S.Index);
     }
   }
+  // One index into an extern byte pool: the barrier's place in it.
+  if (W.Steps.size() == 1 && W.Steps[0].Bytes && !W.Steps[0].Field &&
+      Root->hasExternalStorage()) {
+    N.PoolOffset = W.Steps[0].Index;
+    N.PoolStride = W.Steps[0].Var ? W.Steps[0].Scale : 0;
+  }
   return N;
 }
 

@@ -167,6 +167,11 @@ struct BarrierName {
   /// Index selects a barrier of a byte pool (`base + OFF + s * 8`): the
   /// family's members are not counted by an array's extent.
   bool Pool = false;
+  /// A barrier of an `extern __shared__` byte pool named by its offset
+  /// alone (no field on the way): the offset in bytes, and the bytes per
+  /// member of its family (0: one barrier).
+  std::optional<std::int64_t> PoolOffset;
+  std::int64_t PoolStride = 0;
 };
 
 /// The expression a helper parameter or a local pointer or reference

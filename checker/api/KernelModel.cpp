@@ -212,15 +212,103 @@ bool windowOffset(const Expr *E, const ASTContext &Ctx) {
                 (Folds(B->getLHS()) || Folds(B->getRHS()))) ||
                (B->getOpcode() == BO_Shl && Folds(B->getRHS())));
 }
+/// The constant part of the offset \p E adds to an address, in units of
+/// \p Scale bytes, into \p Region: constants add, run-time terms scaled by
+/// a constant (`s * STAGE`, `k << 10`), other arithmetic of run-time
+/// values, calls and locals written in place add nothing (a family's
+/// member, a lane's offset), locals never written add what their
+/// initialisers add; a kernel parameter or a choice (`c ? a : b`) makes
+/// the region unknown.
+void addOffset(const Expr *E, std::int64_t Scale, PoolRegion &Region,
+               const ParamBindings *Bindings, LocalAliases &Aliases,
+               unsigned &Budget) {
+  if (!Region.Known || !Budget || !Aliases.Ctx)
+    return;
+  --Budget;
+  E = E->IgnoreParenImpCasts();
+  Expr::EvalResult R;
+  if (!E->isValueDependent() && E->EvaluateAsInt(R, *Aliases.Ctx)) {
+    Region.Bytes += R.Val.getInt().getExtValue() * Scale;
+    return;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub) {
+      addOffset(B->getLHS(), Scale, Region, Bindings, Aliases, Budget);
+      addOffset(B->getRHS(), B->getOpcode() == BO_Sub ? -Scale : Scale,
+                Region, Bindings, Aliases, Budget);
+      return;
+    }
+    // `s * STAGE`, `(i / S) & 1`...: a run-time term.
+    Region.Start = false;
+    return;
+  }
+  if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+    if (const auto *P = dyn_cast_or_null<ParmVarDecl>(VD); P && Bindings)
+      if (const Expr *Arg = Bindings->lookup(P)) {
+        addOffset(Arg, Scale, Region, Bindings, Aliases, Budget);
+        return;
+      }
+    if (const Expr *Init = VD ? Aliases.initOf(VD) : nullptr) {
+      addOffset(Init, Scale, Region, Bindings, Aliases, Budget);
+      return;
+    }
+    // A kernel's parameter may carve any region (`smem + p.bias_off`); a
+    // local written in place is a counter or a lane's offset.
+    if (isa_and_nonnull<ParmVarDecl>(VD))
+      Region.Known = false;
+    Region.Start = false;
+    return;
+  }
+  // A choice may pick either region; a call (`swizzle(row, col)`) is a
+  // lane's offset in its tile.
+  if (isa<ConditionalOperator, BinaryConditionalOperator>(E))
+    Region.Known = false;
+  // Anything else (`threadIdx.x`, a unary minus...) is a run-time term.
+  Region.Start = false;
+}
+
+/// The size of \p T in bytes, or 0 when it has none.
+std::int64_t bytesOf(QualType T, const ASTContext &Ctx) {
+  if (T.isNull() || T->isIncompleteType() || T->isDependentType() ||
+      T->isVoidType())
+    return 0;
+  return Ctx.getTypeSizeInChars(T).getQuantity();
+}
 } // namespace
 
 const VarDecl *sharedRoot(const Expr *E, bool &Whole,
                           const ParamBindings *Bindings, std::string *Path,
-                          bool Access, LocalAliases *Aliases) {
+                          bool Access, LocalAliases *Aliases,
+                          PoolRegion *Region) {
   Whole = true;
   if (Path)
     Path->clear();
   bool Derefs = false;
+  // The pool region: offsets add up until a field is selected (what lies
+  // outside it is within the field) or the address is rounded (`& ~127`:
+  // what lies inside is the rounding's).
+  PoolRegion Here;
+  bool Rounded = false;
+  unsigned TermBudget = 64;
+  // \p Term units of \p Unit (null: bytes; a pointee or element type).
+  auto Offset = [&](const Expr *Term, const Type *Unit, bool Minus = false) {
+    if (Region && Aliases && Aliases->Ctx && !Rounded) {
+      std::int64_t Scale =
+          Unit ? bytesOf(QualType(Unit, 0), *Aliases->Ctx) : 1;
+      if (Minus)
+        Scale = -Scale;
+      if (!Scale)
+        Here.Known = false;
+      else
+        addOffset(Term, Scale, Here, Bindings, *Aliases, TermBudget);
+    }
+  };
+  auto Found = [&](const VarDecl *VD) {
+    if (Region)
+      *Region = VD && VD->hasExternalStorage() ? Here : PoolRegion();
+    return VD;
+  };
   // One budget of steps for a question and the walks of the left operands
   // it tries (locals combined with locals must not make it exponential).
   thread_local unsigned Nested = 0, Budget = 0;
@@ -245,7 +333,7 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
       // a shared-window address (`uint32_t a = cvta(buf) + off`).
       if (const Expr *Init = VD && Aliases ? Aliases->rootInitOf(VD) : nullptr) {
         if (!Aliases->initOf(VD))
-          Whole = false; // moved within the buffer
+          Whole = Here.Start = false; // moved within the buffer
         // As for a parameter: the pointer itself is no buffer access.
         if (Access && !Derefs && !VD->getType()->isReferenceType())
           return nullptr;
@@ -256,14 +344,22 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
       if (!VD || !VD->hasAttr<CUDASharedAttr>() ||
           VD->getType()->isPointerType() || VD->getType()->isReferenceType())
         return nullptr;
-      return VD;
+      return Found(VD);
     }
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      // The element an access reads or writes lies in the region its base
+      // starts; a subscript that computes an address (`&smem[OFF]`) moves.
+      if (!(Access && !Derefs))
+        Offset(A->getIdx(), A->getType().getTypePtr());
+      else
+        Here.Start = false;
       Whole = false;
       Derefs = true;
       E = A->getBase();
     } else if (const auto *M = dyn_cast<MemberExpr>(E)) {
       Whole = false;
+      Here = PoolRegion();
+      Rounded = false;
       Derefs |= M->isArrow();
       if (Path && !M->isArrow() && !events::selectsElementPart(*M))
         *Path = "." + M->getMemberDecl()->getNameAsString() + *Path;
@@ -281,7 +377,10 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
         if (!B->isAdditiveOp())
           return nullptr;
         Whole = false;
-        E = L->getType()->isPointerType() ? L : R;
+        const Expr *P = L->getType()->isPointerType() ? L : R;
+        Offset(P == L ? R : L, P->getType()->getPointeeType().getTypePtr(),
+               B->getOpcode() == BO_Sub);
+        E = P;
         continue;
       }
       // An integer shared-window address with an offset (`base + s *
@@ -293,9 +392,21 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
             Op == BO_And))
         return nullptr;
       Whole = false;
+      // Only a sum moves the region; a swizzle or a mask stays in it, and
+      // the offsets a mask rounds are the rounding's.
+      auto Moved = [&](const Expr *Term) {
+        if (Op == BO_Add || Op == BO_Sub)
+          Offset(Term, nullptr, Op == BO_Sub);
+        else
+          Here.Start = false;
+      };
       if (windowOffset(R, *Aliases->Ctx)) {
+        Moved(R);
+        Rounded |= Op == BO_And;
         E = L;
       } else if (Op != BO_Sub && windowOffset(L, *Aliases->Ctx)) {
+        Moved(L);
+        Rounded |= Op == BO_And;
         E = R;
       } else if (Op == BO_Sub) {
         return nullptr;
@@ -303,16 +414,24 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
         // Either side may be the address: the left one, else the right.
         std::string Inner;
         bool InnerWhole = false;
+        PoolRegion InnerRegion;
         ++Nested;
         const VarDecl *VD =
             sharedRoot(L, InnerWhole, Bindings, Path ? &Inner : nullptr,
-                       Access, Aliases);
+                       Access, Aliases, Region ? &InnerRegion : nullptr);
         --Nested;
         if (VD) {
           if (Path)
             *Path = Inner + *Path;
-          return VD;
+          Moved(R);
+          if (Region && !Rounded) {
+            Here.Bytes += InnerRegion.Bytes;
+            Here.Known &= InnerRegion.Known;
+          }
+          Here.Start &= InnerRegion.Start;
+          return Found(VD);
         }
+        Moved(L);
         E = R;
       }
     } else if (const auto *C = dyn_cast<CallExpr>(E)) {

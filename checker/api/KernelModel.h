@@ -46,6 +46,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,6 +70,20 @@ struct KernelEvent {
   const Expr *Operand = nullptr;
   /// The event lies in the kernel's own body, not in a helper.
   bool InBody = true;
+  /// An opaque event that is an inline PTX instruction the model lacks,
+  /// none of the mbarrier ones: it initialises no barrier.
+  bool NoInit = false;
+};
+
+/// Where a barrier of an `extern __shared__` byte pool lies (MBAR-UNINIT
+/// tells the pool's barriers apart by it): its offset in bytes, the bytes
+/// per member of its family (0: one barrier), and for the family of an
+/// init loop the members it initialises (0: unknown, any number).
+struct PoolSlot {
+  std::int64_t Offset = 0;
+  std::int64_t Stride = 0;
+  std::uint64_t InitMembers = 0;
+  bool InitsKnown = true;
 };
 
 /// One kernel's events; Events[i] describes Seq[i].
@@ -83,6 +98,8 @@ struct KernelSequence {
   /// messages.
   std::vector<const VarDecl *> Objects;
   std::vector<std::string> Names;
+  /// Per object id (absent past its end): the slot of a pool's barrier.
+  std::vector<std::optional<PoolSlot>> PoolSlots;
   /// The block sizes the kernel may run with (its launches,
   /// `__launch_bounds__`), for the events' thread sets.
   ::tma::rules::threads::BlockSize Block;
@@ -250,6 +267,26 @@ private:
   WaitParities Parities;
 };
 
+/// The region of the dynamic shared-memory pool an address lies in: the
+/// constant byte offset at which the pointer or integer-window arithmetic
+/// carves it out (`smem + 16384`, `(float *)(smem + OFF)`, `base + OFF`),
+/// after the last field selected; run-time terms (`s * STAGE`, a lane's
+/// offset, a call) keep the region's base, as members of a family.
+/// Regions at different offsets are different buffers. Known is false when
+/// a term may carve any region (a kernel parameter, `c ? a : b`): such an
+/// address is told apart from every region (no report pairs it with one).
+struct PoolRegion {
+  std::int64_t Bytes = 0;
+  bool Known = true;
+  /// The address is the region's start: no run-time term moved it (a
+  /// tensor copy from there spans the region as one from an array does).
+  /// Not part of the region's identity.
+  bool Start = true;
+  bool operator==(const PoolRegion &O) const {
+    return Bytes == O.Bytes && Known == O.Known;
+  }
+};
+
 /// The `__shared__` variable that \p E addresses or designates, through
 /// subscripts, members, address-of, dereferences, casts and pointer
 /// arithmetic; \p Whole is set when nothing selected a part of it. A
@@ -261,10 +298,14 @@ using ParamBindings = llvm::DenseMap<const ParmVarDecl *, const Expr *>;
 /// \p Access, \p E is an lvalue read or written: a pointer parameter read
 /// or written itself (not through a subscript or dereference) is no access
 /// to the buffer it points into.
+/// \p Region, when given, receives where in an `extern __shared__` pool
+/// the address lies (see PoolRegion); it stays at offset 0 for any other
+/// variable.
 const VarDecl *sharedRoot(const Expr *E, bool &Whole,
                           const ParamBindings *Bindings = nullptr,
                           std::string *Path = nullptr, bool Access = false,
-                          LocalAliases *Aliases = nullptr);
+                          LocalAliases *Aliases = nullptr,
+                          PoolRegion *Region = nullptr);
 
 } // namespace clang::tidy::tma
 

@@ -103,13 +103,20 @@ private:
     emit(E, Loc);
   }
 
-  /// A buffer: the variable and the fields selected in it.
-  int objectOf(const VarDecl *VD, const std::string &Path) {
+  /// A buffer: the variable, the region of a dynamic pool and the fields
+  /// selected in it.
+  int objectOf(const VarDecl *VD, const std::string &Path,
+               const PoolRegion &Region) {
     for (std::size_t I = 0; I < BufferKeys.size(); ++I)
-      if (BufferKeys[I].first == VD && BufferKeys[I].second == Path)
+      if (BufferKeys[I].VD == VD && BufferKeys[I].Path == Path &&
+          BufferKeys[I].Region == Region)
         return BufferIds[I];
-    BufferKeys.push_back({VD, Path});
-    BufferIds.push_back(newObject(VD, VD->getName().str() + Path));
+    BufferKeys.push_back({VD, Path, Region});
+    std::string Name = VD->getName().str();
+    if (Region.Known && Region.Bytes)
+      Name += (Region.Bytes < 0 ? " - " : " + ") +
+              std::to_string(Region.Bytes < 0 ? -Region.Bytes : Region.Bytes);
+    BufferIds.push_back(newObject(VD, Name + Path));
     return BufferIds.back();
   }
   /// A barrier: its identity's structural key.
@@ -333,15 +340,16 @@ private:
   void write(const Expr *Lhs, SourceLocation Loc) {
     bool Whole = false;
     std::string Path;
+    PoolRegion Region;
     const VarDecl *VD =
-        sharedRoot(Lhs, Whole, bindings(), &Path, true, &Aliases);
+        sharedRoot(Lhs, Whole, bindings(), &Path, true, &Aliases, &Region);
     if (!VD) {
       mapWrite(Lhs, Loc);
       return;
     }
     Event E;
     E.Kind = EventKind::GenericWrite;
-    E.Object = objectOf(VD, Path);
+    E.Object = objectOf(VD, Path, Region);
     if (!Whole && stage(Lhs, /*Element=*/true, E))
       E.SliceWrite = true;
     emit(E, Loc, std::nullopt, VD);
@@ -485,7 +493,22 @@ private:
           E->Role == ::tma::rules::ordering::UseRole::Arrive && Id->Index)
         E->AllMembers = Model.parities().everyMember(Id->Index, Members);
     }
-    return objectOf(*Id);
+    int Obj = objectOf(*Id);
+    if (Id->PoolOffset) {
+      if (Out.PoolSlots.size() <= static_cast<std::size_t>(Obj))
+        Out.PoolSlots.resize(Obj + 1);
+      std::optional<PoolSlot> &Slot = Out.PoolSlots[Obj];
+      if (!Slot)
+        Slot = PoolSlot{*Id->PoolOffset, Id->PoolStride, 0};
+      // The members an init loop makes: all of them, when it is known to
+      // run over every one.
+      if (E && E->Kind == EventKind::BarrierInit && Id->Index) {
+        std::uint64_t N = E->AllMembers ? Model.loopBound(Id->Index) : 0;
+        Slot->InitMembers = std::max(Slot->InitMembers, N);
+        Slot->InitsKnown &= N > 0;
+      }
+    }
+    return Obj;
   }
   /// Where the barrier \p Id lies (Event::Region, Part): its `__shared__`
   /// variable, none for the dynamic pool (every `extern __shared__`
@@ -532,12 +555,14 @@ private:
   void read(const Expr *E, SourceLocation Loc) {
     bool Whole = false;
     std::string Path;
-    const VarDecl *VD = sharedRoot(E, Whole, bindings(), &Path, true, &Aliases);
+    PoolRegion Region;
+    const VarDecl *VD =
+        sharedRoot(E, Whole, bindings(), &Path, true, &Aliases, &Region);
     if (!VD)
       return;
     Event Ev;
     Ev.Kind = EventKind::GenericRead;
-    Ev.Object = objectOf(VD, Path);
+    Ev.Object = objectOf(VD, Path, Region);
     emit(Ev, Loc, std::nullopt, VD);
   }
 
@@ -628,17 +653,22 @@ private:
   /// shared buffer \p Buf names (\p Whole: nothing selected a part of it);
   /// the buffer's variable, or null.
   const VarDecl *copyEvent(Event &E, EventKind Kind, bool Tensor,
-                           const Expr *Buf, const OpValue *Map, bool &Whole) {
+                           const Expr *Buf, const OpValue *Map, bool &Whole,
+                           PoolRegion *At = nullptr) {
     if (Map)
       E.Map = mapObject(*Map);
     E.Kind = Kind;
     E.Tensor = Tensor;
     std::string Path;
+    PoolRegion Region;
     const VarDecl *VD =
-        Buf ? sharedRoot(Buf, Whole, bindings(), &Path, false, &Aliases)
+        Buf ? sharedRoot(Buf, Whole, bindings(), &Path, false, &Aliases,
+                         &Region)
             : nullptr;
     if (VD)
-      E.Object = objectOf(VD, Path);
+      E.Object = objectOf(VD, Path, Region);
+    if (At)
+      *At = Path.empty() ? Region : PoolRegion{0, true, false};
     return VD;
   }
 
@@ -715,18 +745,21 @@ private:
                   const OpValue *Map = nullptr) {
     Event E;
     bool Whole = false;
+    PoolRegion Region;
     const VarDecl *VD =
-        copyEvent(E, EventKind::Store, Tensor, Src.E, Map, Whole);
+        copyEvent(E, EventKind::Store, Tensor, Src.E, Map, Whole, &Region);
     if (VD) {
-      // A tensor store from the start of a buffer (`&s.C[0]`) reads it as
-      // a whole, as one of the buffer named alone does.
+      // A tensor store from the start of a buffer (`&s.C[0]`) or of a
+      // region of the dynamic pool (`smem + OFF`) reads it as a whole, as
+      // one of the buffer named alone does.
       E.WholeObject =
-          Whole || (Tensor && events::startOfBuffer(
-                                  Src.E,
-                                  [this](const VarDecl *V) {
-                                    return substitute(V);
-                                  },
-                                  Ctx, VD));
+          Whole ||
+          (Tensor && ((VD->hasExternalStorage() && Region.Known &&
+                       Region.Start) ||
+                      events::startOfBuffer(
+                          Src.E,
+                          [this](const VarDecl *V) { return substitute(V); },
+                          Ctx, VD)));
       // A 1-D copy reads all of the buffer only when its size says so.
       if (Whole && Size) {
         // Through a helper's size parameter (`bulkStore(dst, buf, n)`).
@@ -892,29 +925,32 @@ private:
         *Index - S.getNumOutputs() >= S.getNumInputs())
       return;
     const Expr *In = S.getInputExpr(*Index - S.getNumOutputs());
-    const Expr *Ptr = addressedPointer(In);
-    // A generic address (ldmatrix without .shared) is the pointer itself;
-    // sharedRoot follows a shared-window address's other arithmetic.
-    if (!Ptr)
-      Ptr = In;
-    accessOf(Ptr, Kind, /*Mma=*/false, Loc);
+    // sharedRoot follows a shared-window address's arithmetic (and so its
+    // pool region), a generic address (ldmatrix without .shared) is the
+    // pointer itself; else the pointer its integer address converts.
+    if (!accessOf(In, Kind, /*Mma=*/false, Loc))
+      if (const Expr *Ptr = addressedPointer(In))
+        accessOf(Ptr, Kind, /*Mma=*/false, Loc);
   }
 
   /// An access of \p Kind to the shared buffer that \p Ptr points into;
   /// none when the buffer is unknown.
-  void accessOf(const Expr *Ptr, EventKind Kind, bool Mma, SourceLocation Loc) {
+  bool accessOf(const Expr *Ptr, EventKind Kind, bool Mma, SourceLocation Loc) {
     bool Whole = false;
     std::string Path;
+    PoolRegion Region;
     const VarDecl *VD =
-        Ptr ? sharedRoot(Ptr, Whole, bindings(), &Path, false, &Aliases)
+        Ptr ? sharedRoot(Ptr, Whole, bindings(), &Path, false, &Aliases,
+                         &Region)
             : nullptr;
     if (!VD)
-      return;
+      return false;
     Event E;
     E.Kind = Kind;
     E.Mma = Mma;
-    E.Object = objectOf(VD, Path);
+    E.Object = objectOf(VD, Path, Region);
     emit(E, Loc, std::nullopt, VD);
+    return true;
   }
 
   /// The shared pointer the matrix descriptor \p E is built from: through
@@ -1064,6 +1100,9 @@ private:
         break;
       case AsmLineKind::Opaque:
         simple(EventKind::Opaque, Loc);
+        if (!L.Opcode.starts_with("mbarrier") && !Out.Events.empty() &&
+            Out.Seq.back().Kind == EventKind::Opaque)
+          Out.Events.back().NoInit = true;
         break;
       }
     }
@@ -1406,7 +1445,12 @@ private:
   std::shared_ptr<const ThreadSet> Set;
   bool Guarded = false;
   llvm::SmallVector<const FunctionDecl *, 8> Stack;
-  std::vector<std::pair<const VarDecl *, std::string>> BufferKeys;
+  struct BufferKey {
+    const VarDecl *VD;
+    std::string Path;
+    PoolRegion Region;
+  };
+  std::vector<BufferKey> BufferKeys;
   std::vector<int> BufferIds;
   std::vector<std::pair<llvm::FoldingSetNodeID, int>> BarrierKeys;
   std::vector<std::pair<const VarDecl *, std::string>> FamilyKeys;

@@ -15,6 +15,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -949,6 +950,112 @@ struct PoolUses {
   }
 };
 
+namespace {
+/// Whether an init of the pool's barriers at \p Init may initialise a
+/// barrier at \p Use: the same offset, a member of the init loop's family,
+/// or (a family used) some member of it. Unknown extents count as
+/// reaching.
+bool mayCover(const PoolSlot &Init, const PoolSlot &Use) {
+  auto Member = [](std::int64_t At, const PoolSlot &F, bool Bounded) {
+    if (At < F.Offset || (At - F.Offset) % F.Stride)
+      return false;
+    return !Bounded || !F.InitsKnown ||
+           static_cast<std::uint64_t>((At - F.Offset) / F.Stride) <
+               F.InitMembers;
+  };
+  if (!Init.Stride && !Use.Stride)
+    return Init.Offset == Use.Offset;
+  if (!Init.Stride) // some member of the used family may be it
+    return Member(Init.Offset, Use, /*Bounded=*/false);
+  if (!Use.Stride)
+    return Member(Use.Offset, Init, /*Bounded=*/true);
+  // Two families: apart only when the used one starts past the init
+  // loop's last member.
+  return !Init.InitsKnown ||
+         Use.Offset < Init.Offset + static_cast<std::int64_t>(
+                                        Init.InitMembers * Init.Stride);
+}
+} // namespace
+
+void OrderingCheck::checkPoolSlots(const FunctionDecl &Kernel,
+                                   const KernelSequence &K,
+                                   const VarDecl &Pool,
+                                   const SourceManager &SM,
+                                   ord::Silences *Why) {
+  const char *Rule = "MBAR-UNINIT";
+  auto SlotOf = [&](int Obj) -> const PoolSlot * {
+    if (Obj < 0 || K.Objects[Obj] != &Pool ||
+        static_cast<std::size_t>(Obj) >= K.PoolSlots.size() ||
+        !K.PoolSlots[Obj])
+      return nullptr;
+    return &*K.PoolSlots[Obj];
+  };
+  auto IsUse = [&](const ord::Event &E) {
+    return E.Kind == ord::EventKind::BarrierUse ||
+           E.Kind == ord::EventKind::BarrierWait;
+  };
+  std::optional<std::size_t> First;
+  for (std::size_t I = 0; I < K.Seq.size() && !First; ++I)
+    if (IsUse(K.Seq[I]) && K.Seq[I].Object >= 0 &&
+        K.Objects[K.Seq[I].Object] == &Pool)
+      First = I;
+  if (!First)
+    return;
+  auto Quiet = [&](llvm::StringRef Text) {
+    if (Why)
+      Why->push_back({Rule, *First, Text.str(), std::nullopt});
+  };
+  // Every init must be told: one the model cannot place in the pool, a
+  // call or instruction it does not follow, code elsewhere that names the
+  // pool, another name of it, may initialise any barrier there.
+  std::string Elsewhere;
+  if (!Model->poolPrivate(&Kernel, &Elsewhere)) {
+    Quiet("the barrier lies in the dynamic shared-memory pool, and " +
+          Elsewhere + ": code there may initialise it");
+    return;
+  }
+  llvm::SmallVector<const PoolSlot *, 16> Inits;
+  for (std::size_t I = 0; I < K.Seq.size(); ++I) {
+    const ord::Event &E = K.Seq[I];
+    if (E.Kind == ord::EventKind::Opaque && !K.Events[I].NoInit) {
+      Quiet("a call or instruction the model does not follow may "
+            "initialise the pool's barriers");
+      return;
+    }
+    if (E.Object >= 0 && K.Objects[E.Object] != &Pool &&
+        K.Objects[E.Object]->hasExternalStorage() &&
+        K.Objects[E.Object]->hasAttr<CUDASharedAttr>()) {
+      Quiet("another extern __shared__ variable names the same pool");
+      return;
+    }
+    if (E.Kind != ord::EventKind::BarrierInit || E.Object < 0 ||
+        K.Objects[E.Object] != &Pool)
+      continue;
+    const PoolSlot *S = SlotOf(E.Object);
+    if (!S) {
+      Quiet("an mbarrier.init in the pool at an offset the model cannot "
+            "fold may initialise any barrier there");
+      return;
+    }
+    Inits.push_back(S);
+  }
+  llvm::StringSet<> Told;
+  for (std::size_t I = 0; I < K.Seq.size(); ++I) {
+    const ord::Event &E = K.Seq[I];
+    const PoolSlot *U = IsUse(E) ? SlotOf(E.Object) : nullptr;
+    if (!U || !Told.insert(K.Names[E.Object]).second)
+      continue;
+    if (llvm::any_of(Inits, [&](const PoolSlot *S) { return mayCover(*S, *U); }))
+      continue;
+    std::string Msg = "'" + K.Names[E.Object] +
+                      "' is used here but no mbarrier.init in this kernel "
+                      "initialises it (MBAR-UNINIT)";
+    SourceLocation L = SM.getFileLoc(K.Events[I].Loc);
+    if (once(L, Msg))
+      diag(L, "%0") << Msg;
+  }
+}
+
 void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
                                 const KernelSequence &K,
                                 const SourceManager &SM, ord::Silences *Why) {
@@ -1006,9 +1113,7 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
       continue;
     }
     if (Pool && Field.empty()) {
-      Quiet("the barrier is the dynamic shared-memory pool itself, not a "
-            "member of a struct laid over it: the barriers in it are not "
-            "told apart");
+      checkPoolSlots(Kernel, K, *VD, SM, Why);
       continue;
     }
     QualType T = VD->getType();

@@ -67,6 +67,11 @@ private:
   void checkUninit(const FunctionDecl &Kernel, const KernelSequence &K,
                    const SourceManager &SM,
                    ::tma::rules::ordering::Silences *Why = nullptr);
+  /// MBAR-UNINIT on the barriers of the kernel's dynamic shared-memory
+  /// pool \p Pool named by their byte offsets (PoolSlot).
+  void checkPoolSlots(const FunctionDecl &Kernel, const KernelSequence &K,
+                      const VarDecl &Pool, const SourceManager &SM,
+                      ::tma::rules::ordering::Silences *Why);
   /// ExplainModel: the kernel's model, or why it has none, and why each
   /// rule stayed silent on the events it looked at (\p Why, recorded by
   /// the rules themselves; checks/OrderingExplain.cpp).
