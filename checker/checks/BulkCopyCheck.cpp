@@ -9,6 +9,7 @@
 #include "api/CudaTarget.h"
 #include "api/LaunchCluster.h"
 #include "api/DeviceOpFacts.h"
+#include "api/OpFormFacts.h"
 #include "api/TensorCopyFacts.h"
 #include "checks/SharedMatchers.h"
 #include "rules/ArchRules.h"
@@ -16,6 +17,7 @@
 #include "checks/ContextNotes.h"
 #include "rules/DeviceRules.h"
 #include "rules/FormRules.h"
+#include "rules/OpFormSite.h"
 #include "rules/SmemRules.h"
 #include "rules/TensorCopySite.h"
 
@@ -347,35 +349,12 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
 
 void BulkCopyCheck::checkForm(const DeviceOp &Op, const std::string &OpName,
                               const SourceManager &SM) {
+  // Facts, then rules, then report: the op's form, each violation at the
+  // op (the form is the op's own spelling).
   SourceLocation Loc = SM.getFileLoc(siteOf(Op).Loc);
-  auto Report = [&](const std::optional<DeviceViolation> &V) {
-    if (V)
-      warnOnce(Loc, SiteReporter::message(OpName, " ", *V), SM);
-  };
-  if (const auto *B = std::get_if<BulkCopy>(&Op)) {
-    // The wrappers do not name the type: their overloads enforce it.
-    if (B->Reduce != device::ReduceOp::None && !B->ReduceType.empty())
-      Report(::tma::rules::checkBulkReduceOpType(
-          B->Direction == device::BulkDirection::SharedToGlobal
-              ? ::tma::rules::BulkReduceDst::Global
-              : ::tma::rules::BulkReduceDst::SharedCluster,
-          reduceOpName(B->Reduce), B->ReduceType, B->NoFtz));
-    return;
-  }
-  const auto *T = std::get_if<TensorCopy>(&Op);
-  if (!T)
-    return;
-  if (T->Direction == device::TensorDirection::Reduce)
-    Report(::tma::rules::checkTmaReduceMode(copyModeOf(T->Mode)));
-  // TMA-COORD-COUNT: only inline PTX can get it wrong (the library forms
-  // fix the count by arity or array type).
-  if (T->Api == OpApi::InlinePtx && !T->Coords.empty())
-    Report(::tma::rules::checkTmaCoordCount(
-        T->Dims, static_cast<uint64_t>(T->Coords.size()),
-        T->Mode == device::TensorMode::TileGather4 ||
-                T->Mode == device::TensorMode::TileScatter4
-            ? ::tma::rules::CoordShape::Gather4
-            : ::tma::rules::CoordShape::PerDimension));
+  for (const ::tma::rules::FormViolation &V :
+       ::tma::rules::checkOpForm(opFormFacts(Op)))
+    warnOnce(Loc, SiteReporter::message(OpName, " ", V.Violation), SM);
 }
 
 void BulkCopyCheck::reportOperand(const DeviceOp &Op,
