@@ -120,10 +120,10 @@ void BulkCopyCheck::onEndOfTranslationUnit() {
   Finder.reset();
   Folder.reset();
   Report.clear();
-  Stubs.clear();
+  Stubs = LibraryStubs();
   PassToolkit.reset();
   AsmArchTarget.reset();
-  AsmArch.clear();
+  AsmFindings.clear();
 }
 
 namespace {
@@ -190,8 +190,7 @@ void BulkCopyCheck::check(const MatchFinder::MatchResult &Result) {
     if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
       continue;
     if (Asm) {
-      checkAsmArch(*Asm, OS.Owner, Result);
-      checkAsmForms(*Asm, Result);
+      checkAsm(*Asm, OS.Owner, Result);
       for (const DeviceOp &Op : Finder->opsOf(*Asm))
         checkOp(Op, OS.Owner, Result);
     } else {

@@ -13,6 +13,7 @@
 #include "api/MapLink.h"
 #include "api/OpAddressFacts.h"
 #include "api/SharedBuffers.h"
+#include "api/TargetFacts.h"
 #include "folding/ConstantFolder.h"
 #include "rules/DeviceRules.h"
 #include "rules/PtxIsaRules.h"
@@ -20,6 +21,7 @@
 #include "checks/RuleFilter.h"
 #include "checks/SiteReporter.h"
 #include "rules/AddressSite.h"
+#include "rules/TargetSite.h"
 #include "rules/TensorCopySite.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
@@ -122,25 +124,16 @@ private:
                  const FunctionDecl *Fn, const CallContext *Context,
                  const ast_matchers::MatchFinder::MatchResult &Result);
   /// Section 7 for every instruction of an asm statement of \p Fn that
-  /// this pass emits: the target's forms (rules/ArchRules.h) and the
-  /// toolkit's PTX ISA (TMA-PTX-ISA, rules/PtxIsaRules.h).
-  void checkAsmArch(const GCCAsmStmt &Asm, const FunctionDecl *Fn,
-                    const ast_matchers::MatchFinder::MatchResult &Result);
-  /// One violation of section 7 that an asm text shows on this pass: the
-  /// warning's text and its suggestion; PtxIsa: TMA-PTX-ISA (a note says
-  /// where the toolkit's version came from).
-  struct AsmArchFinding {
-    std::string Message;
-    std::string Suggestion;
-    bool PtxIsa;
-  };
-  /// checkAsmArch's violations of \p Asm's text, in the order of its
-  /// opcodes, memoised per distinct text (instantiations and the helpers
-  /// that many kernels inline repeat each text).
-  const std::vector<AsmArchFinding> &
-  asmArchFindings(const GCCAsmStmt &Asm, const StringLiteral &Text,
-                  const ASTContext &Ctx);
-  llvm::StringMap<std::vector<AsmArchFinding>> AsmArch;
+  /// this pass emits (the target's forms and the toolkit's PTX ISA), and
+  /// TMA-OVERRIDE-ATTR's form rules on its opcodes (rules/TargetSite.h).
+  void checkAsm(const GCCAsmStmt &Asm, const FunctionDecl *Fn,
+                const ast_matchers::MatchFinder::MatchResult &Result);
+  /// The violations of \p Asm's text (rules::checkAsmStatement), in the
+  /// order of its opcodes, memoised per distinct text and JudgeTarget.
+  const std::vector<::tma::rules::TargetViolation> &
+  asmViolations(const GCCAsmStmt &Asm, const StringLiteral &Text,
+                const ASTContext &Ctx, bool JudgeTarget);
+  llvm::StringMap<std::vector<::tma::rules::TargetViolation>> AsmFindings;
   /// The device pass's target (api/CudaTarget.h), once per TU.
   std::optional<std::optional<::tma::rules::GpuTarget>> AsmArchTarget;
   /// Section 7 for a call of a CCCL function (cuda::ptx::, cuda::device::)
@@ -148,20 +141,13 @@ private:
   /// `__cuda_ptx_*_is_not_supported_*` call: the link fails.
   void checkLibraryArch(const CallExpr &Call, const FunctionDecl *Fn,
                         const ast_matchers::MatchFinder::MatchResult &Result);
-  /// TMA-OVERRIDE-ATTR's form rules on the opcodes of an asm statement.
-  void checkAsmForms(const GCCAsmStmt &Asm,
-                     const ast_matchers::MatchFinder::MatchResult &Result);
   /// Whether \p Fn is a kernel, or \p Context reaches it from one.
   bool reachedFromKernel(const FunctionDecl *Fn, const CallContext *Context);
   /// Whether some call context of \p Fn reaches it from a kernel: this pass
   /// compiles its body for the target.
   bool emittedForTarget(const FunctionDecl *Fn);
-  /// The `__cuda_ptx_<name>_is_not_supported_before_<SM>__` extern that
-  /// \p Callee's body (or that of a library function it calls) calls in
-  /// this pass, or null. Memoised.
-  const FunctionDecl *unsupportedStub(const FunctionDecl *Callee,
-                                      unsigned Depth = 0);
-  llvm::DenseMap<const FunctionDecl *, const FunctionDecl *> Stubs;
+  /// The stubs CCCL's wrappers call on this target (api/TargetFacts.h).
+  LibraryStubs Stubs;
   /// Under ExplainSilence: why the rule of \p S's shared-memory address
   /// judged nothing (not traced to a buffer, its alignment unknown), when
   /// none of \p Violations is about it.

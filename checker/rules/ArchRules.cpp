@@ -264,4 +264,45 @@ std::vector<DeviceFeature> featuresOfOpcode(std::string_view Opcode) {
   return F;
 }
 
+/// "SM_90a_SM_100a_SM_101a" of a stub's name as "sm_90a, sm_100a, sm_101a".
+static std::string stubTargets(std::string_view Name) {
+  const std::string_view Before = "_is_not_supported_before_";
+  std::size_t At = Name.find(Before);
+  if (At == std::string_view::npos)
+    return "";
+  std::string_view List = Name.substr(At + Before.size());
+  while (!List.empty() && List.back() == '_')
+    List.remove_suffix(1);
+  std::string Text;
+  for (;;) {
+    std::size_t Sep = List.find("_SM_");
+    std::string_view P = List.substr(0, Sep);
+    if (P.substr(0, 3) == "SM_")
+      P.remove_prefix(3);
+    if (!P.empty())
+      Text += (Text.empty() ? "sm_" : ", sm_") + std::string(P);
+    if (Sep == std::string_view::npos)
+      return Text;
+    List.remove_prefix(Sep + 4);
+  }
+}
+
+DeviceViolation checkLibraryStubArch(std::string_view Library,
+                                     std::string_view Stub,
+                                     const GpuTarget &T) {
+  std::string Supported = stubTargets(Stub);
+  return DeviceViolation{
+      "TMA-ARCH", DeviceParam::LoadMode, T.Cc, 0,
+      std::string(Library) + " is not supported on " + T.name() +
+          ", the target of this device pass: its header compiles it to a "
+          "call of '" +
+          std::string(Stub) + "', which no library defines, and the link fails" +
+          (Supported.empty() ? ""
+                             : " (the header has it for " + Supported + ")"),
+      Supported.empty()
+          ? std::string("guard the call with #if for the targets that have it")
+          : "build this kernel for " + Supported.substr(0, Supported.find(',')) +
+                ", or guard the call with #if for the targets that have it"};
+}
+
 } // namespace tma::rules

@@ -90,6 +90,15 @@ std::optional<DeviceViolation>
 checkDeviceFeatureArch(DeviceFeature F, const std::optional<GpuTarget> &T,
                        std::string_view Form = {});
 
+/// TMA-ARCH for a CCCL wrapper \p Library (`cuda::ptx::...`) that its
+/// header compiles, on target \p T, to a call of the extern \p Stub
+/// (`__cuda_ptx_<name>_is_not_supported_before_<SM>__`), which no library
+/// defines: the link fails. The message names the targets the stub's name
+/// lists.
+DeviceViolation checkLibraryStubArch(std::string_view Library,
+                                     std::string_view Stub,
+                                     const GpuTarget &T);
+
 /// TMAP-ENC-ARCH's target for one map encoded in host code: the newest GPU
 /// the translation unit's kernels run on (\p UnitTarget, newestEncodeTarget)
 /// applies only to a map that a launch of this translation unit passes to a
