@@ -76,10 +76,14 @@ private:
     R.Offset = V.Offset;
     if (V.Kind == ptx::Value::Immediate)
       R.Imm = V.Imm;
-    if (V.Kind != ptx::Value::Ref)
+    std::optional<unsigned> Mapped;
+    if (V.Kind == ptx::Value::Register)
+      Mapped = mappedOperand(V.Name);
+    if (V.Kind != ptx::Value::Ref && !Mapped)
       return R;
-    int Index =
-        V.Index ? static_cast<int>(*V.Index) : S.getNamedOperand(V.Name);
+    int Index = Mapped                 ? static_cast<int>(*Mapped)
+                : V.Index ? static_cast<int>(*V.Index)
+                          : S.getNamedOperand(V.Name);
     if (Index < 0)
       return R;
     auto I = static_cast<unsigned>(Index);
@@ -89,6 +93,39 @@ private:
       R.Written = S.getInputExpr(I - S.getNumOutputs());
     R.E = Finder.lookThrough(R.Written);
     return R;
+  }
+
+  /// The operand that the one `mapa.shared::cluster` of the text maps into
+  /// the register \p Reg (`mapa.shared::cluster.u32 r, %0, %1;` then
+  /// `mbarrier.arrive.shared::cluster.b64 _, [r];`): the address of this
+  /// CTA's shared memory at the same offset as the peer's that \p Reg
+  /// holds, so the op names the same barrier or buffer of the peer CTA.
+  /// std::nullopt unless exactly one mapa of the text writes \p Reg.
+  std::optional<unsigned> mappedOperand(llvm::StringRef Reg) const {
+    const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
+    if (!Text || Text->getCharByteWidth() != 1 || Reg.empty())
+      return std::nullopt;
+    llvm::StringRef Rest = Text->getString();
+    std::optional<unsigned> Found;
+    for (std::size_t At; (At = Rest.find("mapa.shared::cluster.")) !=
+                         llvm::StringRef::npos;) {
+      Rest = Rest.drop_front(At);
+      llvm::StringRef Stmt = Rest.take_until([](char C) { return C == ';'; });
+      Rest = Rest.drop_front(Stmt.size());
+      // "mapa.shared::cluster.u32 Reg, %N, ..."
+      llvm::StringRef Ops = Stmt.drop_until([](char C) {
+                                  return C == ' ' || C == '\t';
+                                }).trim();
+      auto [Dst, Tail] = Ops.split(',');
+      if (Dst.trim() != Reg)
+        continue;
+      llvm::StringRef Src = Tail.split(',').first.trim();
+      unsigned N = 0;
+      if (Found || !Src.consume_front("%") || Src.getAsInteger(10, N))
+        return std::nullopt;
+      Found = N;
+    }
+    return Found;
   }
 
   DeviceOpsFinder &Finder;

@@ -1083,9 +1083,17 @@ private:
         // memcpy_async) complete here: a wait on no barrier the model names.
         simple(EventKind::BarrierWait, Loc);
         break;
-      case AsmLineKind::ThreadSync:
-        simple(EventKind::ThreadSync, Loc);
+      case AsmLineKind::ThreadSync: {
+        Event E;
+        E.Kind = EventKind::ThreadSync;
+        llvm::StringRef Op = L.Opcode;
+        if (Op.starts_with("barrier.cluster.arrive"))
+          E.SyncHalf = Event::Half::Arrive;
+        else if (Op.starts_with("barrier.cluster.wait"))
+          E.SyncHalf = Event::Half::Wait;
+        emit(E, Loc);
         break;
+      }
       case AsmLineKind::WarpSync:
         intrinsicEvent(events::IntrinsicRole::WarpSync, Loc);
         break;

@@ -585,9 +585,16 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                       Line(K->Events[F.First].Loc) +
                       " with no __syncthreads() in between: other threads "
                       "may use it before it is initialised (MBAR-INIT-VISIBLE)";
-    if (!Warn(K->Events[F.Second].Loc, Msg, syncFix(*K, F, Body, SM)))
+    // Where a cluster wait stands alone, the missing arrive is the fix,
+    // not a __syncthreads().
+    if (!Warn(K->Events[F.Second].Loc, Msg,
+              F.Wait ? std::nullopt : syncFix(*K, F, Body, SM)))
       continue;
     NoteOp(F.First, "initialised here, by the threads of this branch only");
+    if (F.Wait)
+      NoteOp(*F.Wait, "this barrier.cluster.wait has no "
+                      "barrier.cluster.arrive before it: it synchronises "
+                      "nothing");
   }
 
   for (const ord::Finding &F : ord::reinitInLoop(K->Seq, K->G)) {
@@ -713,6 +720,28 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     NoteOp(Arrive, "each reading thread must execute "
                    "fence.proxy.async.shared::cta after its reads, before "
                    "this arrive");
+  }
+
+  for (const ord::Finding &F : ord::reuseBeforeRelease(K->Seq, K->G, Why)) {
+    std::size_t Arrive = *F.Wait;
+    std::string Msg =
+        LoadWhat(F.Second) + " refills " + Name(F.Second) + " that " +
+        (K->Seq[F.First].Mma ? "the MMA (shared-memory descriptor) reads"
+                             : "generic loads read") +
+        " at line " + Line(K->Events[F.First].Loc) +
+        " in other threads' code and hands back through the arrive on " +
+        Name(Arrive) + " at line " + Line(K->Events[Arrive].Loc) +
+        ", but these threads never wait on " + Name(Arrive) +
+        ": the copy may overwrite the stage before its reads are done "
+        "(ASYNC-REUSE-BEFORE-RELEASE)";
+    if (!Warn(K->Events[F.Second].Loc, Msg))
+      continue;
+    NoteOp(F.First, std::string(K->Seq[F.First].Mma ? "the MMA reads "
+                                                     : "generic load of ") +
+                        Name(F.First) + " here, after waiting on " +
+                        Name(*F.Other));
+    NoteOp(Arrive, "the readers release the stage here; wait on this "
+                   "barrier's phase before the refill");
   }
 
   for (const ord::Finding &F : ord::expectAfterArrive(K->Seq, K->G)) {

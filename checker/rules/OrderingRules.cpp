@@ -444,13 +444,32 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
                Any);
       continue;
     }
+    // A cluster barrier's wait synchronises the threads that arrived
+    // before it: with no arrive (nor any other thread barrier) on a path
+    // to it, it orders nothing.
+    auto Syncs = [&](std::size_t J) {
+      if (Seq[J].SyncHalf != Event::Half::Wait)
+        return true;
+      for (std::size_t A = 0; A < Seq.size(); ++A)
+        if (Seq[A].Kind == EventKind::ThreadSync &&
+            Seq[A].SyncHalf != Event::Half::Wait && G.reaches(A, J, false))
+          return true;
+      return false;
+    };
     std::optional<std::size_t> Ordered;
     for (std::size_t J : G.between(I, *Use, false)) {
       const Event &E = Seq[J];
-      if (!Ordered && (E.Kind == EventKind::ThreadSync || unknown(E) ||
-                       (E.Kind == EventKind::BarrierWait && !Made(E))))
+      if (!Ordered &&
+          ((E.Kind == EventKind::ThreadSync && Syncs(J)) || unknown(E) ||
+           (E.Kind == EventKind::BarrierWait && !Made(E))))
         Ordered = J;
     }
+    // A cluster wait with no arrive before it on the way, for the note.
+    std::optional<std::size_t> LoneWait;
+    if (!Ordered)
+      for (std::size_t J : G.between(I, *Use, false))
+        if (!LoneWait && Seq[J].Kind == EventKind::ThreadSync)
+          LoneWait = J;
     if (Ordered)
       silent(Why, Rule, I,
              Seq[*Ordered].Kind == EventKind::ThreadSync
@@ -463,7 +482,7 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
                    "first use by other threads",
              Ordered);
     else
-      Out.push_back({Rule, I, *Use, std::nullopt, 0});
+      Out.push_back({Rule, I, *Use, LoneWait, 0});
   }
   return Out;
 }
@@ -803,6 +822,120 @@ std::vector<Finding> asyncWarHandOff(const std::vector<Event> &Seq,
       Out.push_back({"ASYNC-WAR-FENCE", R, L, *A, 0});
       break;
     }
+  }
+  return Out;
+}
+
+std::vector<Finding> reuseBeforeRelease(const std::vector<Event> &Seq,
+                                        const Flow &G, Silences *Why) {
+  const char *Rule = "ASYNC-REUSE-BEFORE-RELEASE";
+  std::vector<Finding> Out;
+  ByObject Reads(Seq, EventKind::GenericRead);
+  // What reaches an event and what it reaches, round loops: the code of
+  // its role (and the code before and after the roles split).
+  struct Reach {
+    Flow::Set After, Before;
+    bool has(std::size_t J) const { return After[J] || Before[J]; }
+  };
+  std::vector<std::unique_ptr<Reach>> Of(Seq.size());
+  auto reach = [&](std::size_t E) -> const Reach & {
+    if (!Of[E])
+      Of[E] = std::make_unique<Reach>(
+          Reach{G.search(E, true, true), G.search(E, false, true)});
+    return *Of[E];
+  };
+  std::vector<bool> Reported(Seq.size(), false);
+  for (std::size_t L = 0; L < Seq.size(); ++L) {
+    const Event &Ld = Seq[L];
+    if (Ld.Kind != EventKind::Load || Ld.Object < 0 ||
+        Reads[Ld.Object].empty())
+      continue;
+    const Reach &RL = reach(L);
+    // Only readers in another role's code are this rule's.
+    const auto &Rs = Reads[Ld.Object];
+    if (std::all_of(Rs.begin(), Rs.end(),
+                    [&](std::size_t R) { return RL.has(R); }))
+      continue;
+    if (!G.loopOf(L)) {
+      silent(Why, Rule, L,
+             "the copy lies in no loop: it fills its buffer once, and a "
+             "refill is what needs the release");
+      continue;
+    }
+    bool Judged = false;
+    for (std::size_t R : Reads[Ld.Object]) {
+      if (RL.has(R))
+        continue; // the same role: the rules on paths judge it
+      const Reach &RR = reach(R);
+      auto Producer = [&](std::size_t J) { return RL.has(J) && !RR.has(J); };
+      auto Consumer = [&](std::size_t J) { return RR.has(J) && !RL.has(J); };
+      // The readers wait for the copy: a wait before the read that may be
+      // on the copy's barrier.
+      std::optional<std::size_t> Full;
+      for (std::size_t J = 0; J < Seq.size() && !Full; ++J)
+        if (Seq[J].Kind == EventKind::BarrierWait && RR.Before[J] &&
+            Consumer(J) && Seq[J].Family >= 0 && mayBeSameBarrier(Ld, Seq[J]))
+          Full = J;
+      if (!Full)
+        continue;
+      // ... and hand the stage back: the first plain arrive after the read
+      // (in its pass) on a named barrier of another family.
+      std::optional<std::size_t> A = first(
+          G.search(R, true, false,
+                   [&](std::size_t J) {
+                     return Seq[J].Kind == EventKind::BarrierUse &&
+                            Seq[J].Role == UseRole::Arrive;
+                   }),
+          [&](std::size_t J) {
+            const Event &E = Seq[J];
+            return E.Kind == EventKind::BarrierUse &&
+                   E.Role == UseRole::Arrive && E.Family >= 0 &&
+                   E.Family != Seq[*Full].Family && Consumer(J);
+          });
+      if (!A)
+        continue;
+      Judged = true;
+      if (Reported[*A])
+        break;
+      const Event &Ar = Seq[*A];
+      // The copy's threads: a wait that may be on the hand-back's barrier
+      // releases the stage (its parity is MBAR-WAIT-PARITY's); a thread
+      // barrier may be a hand-off the model does not pair; an unknown may
+      // be anything.
+      std::optional<std::size_t> Release;
+      for (std::size_t J = 0; J < Seq.size() && !Release; ++J) {
+        const Event &E = Seq[J];
+        if (!Producer(J))
+          continue;
+        if (unknown(E) || (E.Kind == EventKind::ThreadSync && !E.Warp) ||
+            (E.Kind == EventKind::BarrierWait &&
+             (E.Family < 0 || E.Family == Ar.Family ||
+              mayBeSameBarrier(E, Ar))))
+          Release = J;
+      }
+      if (Release) {
+        silent(Why, Rule, L,
+               unknown(Seq[*Release])
+                   ? "an opaque event lies in the copy's threads' code"
+                   : Seq[*Release].Kind == EventKind::ThreadSync
+                         ? "a thread barrier in the copy's threads' code may "
+                           "hand the stage back"
+                         : "the copy's threads wait on a barrier that may be "
+                           "the one the readers arrive on",
+               Release);
+        break;
+      }
+      Reported[*A] = true;
+      Finding F{Rule, R, L, *A, 0};
+      F.Other = *Full;
+      Out.push_back(F);
+      break;
+    }
+    if (!Judged)
+      silent(Why, Rule, L,
+             "no reader in other threads' code that waits on the copy's "
+             "barrier and then hands the buffer back with a plain arrive on "
+             "a named barrier of another family");
   }
   return Out;
 }

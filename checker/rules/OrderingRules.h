@@ -111,6 +111,10 @@ struct Event {
   /// but it hands nothing over to another warp (a fence after it still
   /// precedes a later block-wide hand-off).
   bool Warp = false;
+  /// ThreadSync: one half of a split cluster barrier (`barrier.cluster.
+  /// arrive`, `barrier.cluster.wait`); a wait orders nothing unless the
+  /// threads arrived before it (MBAR-INIT-VISIBLE).
+  enum class Half { Both, Arrive, Wait } SyncHalf = Half::Both;
   /// Barrier events: the family of barriers Object is a member of (an
   /// array indexed by a run-time stage, `full[k % S]`, is one family; a
   /// barrier named alone is a family of one); -1 when unknown.
@@ -224,7 +228,8 @@ std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
 /// init in a block of \p Block.Max threads (a producer or consumer role,
 /// taken to exist in the blocks the kernel is written for). An
 /// init of every member of a family (an init loop) is an init of each
-/// member used later.
+/// member used later. A `barrier.cluster.wait` that no arrive (nor other
+/// thread barrier) reaches orders nothing; Wait then holds it.
 std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
                                  threads::BlockSize Block = {},
                                  Silences *Why = nullptr);
@@ -268,6 +273,20 @@ std::vector<Finding> asyncWarFence(const std::vector<Event> &Seq,
 /// unknown) between the reads and the arrive. Wait holds the arrive.
 std::vector<Finding> asyncWarHandOff(const std::vector<Event> &Seq,
                                      const Flow &G);
+
+/// ASYNC-REUSE-BEFORE-RELEASE: a copy in a loop (a refill) into a buffer
+/// that other threads read (their code has no path to or from the copy)
+/// after a wait that may be on the copy's barrier (the consumers wait on
+/// `full[s]`), then hand back with a plain arrive on a barrier of another
+/// family (`empty[s]`), while the code of the copy's threads (what reaches
+/// the copy or what it reaches, and not the readers') has no wait that may
+/// be on the hand-back's barrier, no thread barrier and no unknown: the
+/// refill can overwrite the stage before its reads are done. First: the
+/// read; Second: the copy; Wait: the arrive; Other: the readers' wait.
+/// One finding per hand-back arrive.
+std::vector<Finding> reuseBeforeRelease(const std::vector<Event> &Seq,
+                                        const Flow &G,
+                                        Silences *Why = nullptr);
 
 /// MBAR-EXPECT-BEFORE-LAST-ARRIVE: a plain arrive on a barrier followed on
 /// one path by an expect-tx (without arrival) on the same barrier, with no

@@ -98,6 +98,13 @@ __device__ void arrive_remote(uint64_t *bar, uint32_t cta) {
                "mbarrier.arrive.shared::cluster.b64  _, [remAddr32];\n\t}"
                :: "r"(smem_u32(bar)), "r"(cta));
 }
+// A register the text computes otherwise: no expression provides it.
+__device__ void arrive_offset(uint64_t *bar) {
+  asm volatile("{\n\t.reg .b32 r;\n\t"
+               "add.u32 r, %0, 8;\n\t"
+               "mbarrier.arrive.shared::cta.b64  _, [r];\n\t}"
+               :: "r"(smem_u32(bar)));
+}
 __device__ void predicated(uint64_t *bar, uint32_t p) {
   asm volatile("{\n.reg .pred P;\nsetp.ne.u32 P, %1, 0;\n"
                "@P mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 64;\n}"
@@ -382,11 +389,25 @@ TEST_F(DeviceOpsFinderTest, OutputsAreNumberedFirst) {
   EXPECT_EQ(Op.Count.Imm, std::optional<std::uint64_t>(2));
 }
 
-TEST_F(DeviceOpsFinderTest, RegisterAddressHasNoExpression) {
+// The register that the text's one mapa writes stands for the address it
+// maps: the peer's barrier at the same offset as `bar`.
+TEST_F(DeviceOpsFinderTest, MapaRegisterNamesTheMappedOperand) {
   std::vector<DeviceOp> Ops = asmOps("arrive_remote");
   ASSERT_EQ(Ops.size(), 1u);
   const auto &Op = as<Arrive>(Ops[0]);
   EXPECT_EQ(Op.BarrierSpace, device::Space::SharedCluster);
+  EXPECT_TRUE(Op.Barrier.Present);
+  ASSERT_NE(Op.Barrier.E, nullptr);
+  const auto *Ref = dyn_cast<DeclRefExpr>(Op.Barrier.E->IgnoreParenImpCasts());
+  ASSERT_NE(Ref, nullptr);
+  EXPECT_EQ(Ref->getDecl()->getName(), "bar");
+  EXPECT_FALSE(Op.Barrier.Imm);
+}
+
+TEST_F(DeviceOpsFinderTest, RegisterAddressHasNoExpression) {
+  std::vector<DeviceOp> Ops = asmOps("arrive_offset");
+  ASSERT_EQ(Ops.size(), 1u);
+  const auto &Op = as<Arrive>(Ops[0]);
   EXPECT_TRUE(Op.Barrier.Present);
   EXPECT_EQ(Op.Barrier.E, nullptr);
   EXPECT_FALSE(Op.Barrier.Imm);

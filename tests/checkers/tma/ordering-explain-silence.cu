@@ -85,6 +85,7 @@ __global__ void roles(const float *src, float *out) {
 // CHECK-NOTES: :[[@LINE-23]]:5: note: model: silent: MBAR-INIT-VISIBLE on event 0 ('bar'): a thread barrier lies between the init and the first use by other threads (event 1, line [[#@LINE-22]])
 // CHECK-NOTES: :[[@LINE-18]]:7: note: model: silent: TMA-LOAD-WAIT-BEFORE-READ on event 4 ('buf'): the reads of the buffer lie on no path from the copy (another role's branch: judged by the check across roles)
 // CHECK-NOTES: :[[@LINE-19]]:7: note: model: silent: ASYNC-WAR-FENCE on event 4 ('buf'): no generic read of the buffer before the copy (or round its loop) without a fence, thread barrier, mbarrier wait or arrive or an opaque event in between (a hand-off across roles is judged apart)
+// CHECK-NOTES: :[[@LINE-20]]:7: note: model: silent: ASYNC-REUSE-BEFORE-RELEASE on event 4 ('buf'): the copy lies in no loop: it fills its buffer once, and a refill is what needs the release
 
 // The copy's source comes from a call the model does not follow; the final
 // wait_group is left to WaitBeforeExit, off by default.
