@@ -897,20 +897,32 @@ std::vector<Finding> reuseBeforeRelease(const std::vector<Event> &Seq,
       Judged = true;
       if (Reported[*A])
         break;
-      const Event &Ar = Seq[*A];
       // The copy's threads: a wait that may be on the hand-back's barrier
       // releases the stage (its parity is MBAR-WAIT-PARITY's); a thread
       // barrier may be a hand-off the model does not pair; an unknown may
       // be anything.
+      // Any barrier the readers arrive on may be the one they release the
+      // stage through, not only the first after the read.
+      std::vector<std::size_t> Arrives;
+      for (std::size_t J = 0; J < Seq.size(); ++J)
+        if (Seq[J].Kind == EventKind::BarrierUse &&
+            Seq[J].Role == UseRole::Arrive && Consumer(J))
+          Arrives.push_back(J);
+      auto MayRelease = [&](const Event &W) {
+        return W.Family < 0 ||
+               std::any_of(Arrives.begin(), Arrives.end(), [&](std::size_t J) {
+                 const Event &E = Seq[J];
+                 return E.Family < 0 || E.Family == W.Family ||
+                        mayBeSameBarrier(W, E);
+               });
+      };
       std::optional<std::size_t> Release;
       for (std::size_t J = 0; J < Seq.size() && !Release; ++J) {
         const Event &E = Seq[J];
         if (!Producer(J))
           continue;
         if (unknown(E) || (E.Kind == EventKind::ThreadSync && !E.Warp) ||
-            (E.Kind == EventKind::BarrierWait &&
-             (E.Family < 0 || E.Family == Ar.Family ||
-              mayBeSameBarrier(E, Ar))))
+            (E.Kind == EventKind::BarrierWait && MayRelease(E)))
           Release = J;
       }
       if (Release) {
@@ -921,7 +933,7 @@ std::vector<Finding> reuseBeforeRelease(const std::vector<Event> &Seq,
                          ? "a thread barrier in the copy's threads' code may "
                            "hand the stage back"
                          : "the copy's threads wait on a barrier that may be "
-                           "the one the readers arrive on",
+                           "one the readers arrive on",
                Release);
         break;
       }

@@ -280,7 +280,8 @@ std::vector<Finding> asyncWarHandOff(const std::vector<Event> &Seq,
 /// `full[s]`), then hand back with a plain arrive on a barrier of another
 /// family (`empty[s]`), while the code of the copy's threads (what reaches
 /// the copy or what it reaches, and not the readers') has no wait that may
-/// be on the hand-back's barrier, no thread barrier and no unknown: the
+/// be on a barrier the readers arrive on (the hand-back's or another), no
+/// thread barrier and no unknown: the
 /// refill can overwrite the stage before its reads are done. First: the
 /// read; Second: the copy; Wait: the arrive; Other: the readers' wait.
 /// One finding per hand-back arrive.

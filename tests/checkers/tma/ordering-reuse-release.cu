@@ -446,3 +446,43 @@ refillAfterUnknown(const __grid_constant__ CUtensorMap mapA,
     out[threadIdx.x] = d[0] + d[1] + d[2] + d[3];
   }
 }
+
+// The consumers arrive on another barrier first (an epilogue's), then on
+// empty[s]; the producer waits on empty[s].
+__global__ void __launch_bounds__(256)
+releaseAfterOtherArrive(const __grid_constant__ CUtensorMap mapA,
+                        const __grid_constant__ CUtensorMap mapB, float *out,
+                        int nk) {
+  __shared__ alignas(1024) uint16_t sA[S][64 * 64];
+  __shared__ alignas(1024) uint16_t sB[S][64 * 8];
+  __shared__ uint64_t full[S], empty[S], done;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < S; ++s) {
+      initBarrier(&full[s], 1);
+      initBarrier(&empty[s], 128);
+    }
+    initBarrier(&done, 128);
+  }
+  __syncthreads();
+  if (threadIdx.x >= 128) {
+    if (threadIdx.x == 128) {
+      for (int k = 0; k < nk; ++k) {
+        int s = k % S;
+        waitBarrier(&empty[s], ((k / S) & 1) ^ 1);
+        expectBytes(&full[s], sizeof(sA[0]) + sizeof(sB[0]));
+        loadTile(sA[s], &mapA, &full[s], k * 64, 0);
+        loadTile(sB[s], &mapB, &full[s], k * 64, 0);
+      }
+    }
+  } else {
+    float d[4] = {};
+    for (int k = 0; k < nk; ++k) {
+      int s = k % S;
+      waitBarrier(&full[s], (k / S) & 1);
+      wgmma64(d, sA[s], sB[s]);
+      arriveOn(&done);
+      arriveOn(&empty[s]);
+    }
+    out[threadIdx.x] = d[0] + d[1] + d[2] + d[3];
+  }
+}
