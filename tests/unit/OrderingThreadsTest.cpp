@@ -336,6 +336,55 @@ TEST(AsyncWarHandOff, ReadersArriveOnTheFamilyTheProducerWaitsOn) {
   EXPECT_TRUE(asyncWarHandOff(Other.Seq, Other.G).empty());
 }
 
+TEST(ReuseBeforeRelease, ProducerWaitsOnTheBarrierTheReadersArriveOn) {
+  // if (producer) loop { [wait(W)]; load(tile, full) } else loop {
+  // wait(full); read(tile); arrive(empty) }; full lies in region 1, empty in
+  // region 2.
+  auto Make = [&](int WaitFamily, int WaitRegion) {
+    Prog P;
+    P.ifElse(
+        [&](Prog &Q) {
+          Q.loop([&](Prog &R) {
+            if (WaitFamily >= 0) {
+              Event W = member(K::BarrierWait, 1, WaitFamily, thread0());
+              W.Region = WaitRegion;
+              R << W;
+            }
+            Event L = ev(K::Load, 0, thread0());
+            L.Region = 1;
+            R << L;
+          });
+        },
+        [&](Prog &Q) {
+          Q.loop([&](Prog &R) {
+            Event W = member(K::BarrierWait, 3, 4, nullptr);
+            W.Region = 1;
+            Event A = member(K::BarrierUse, 2, 5, nullptr);
+            A.Role = UseRole::Arrive;
+            A.Region = 2;
+            R << W << ev(K::GenericRead, 0, nullptr) << A;
+          });
+        });
+    return P.done();
+  };
+  Kern None = Make(-1, -1);
+  auto F = reuseBeforeRelease(None.Seq, None.G);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "ASYNC-REUSE-BEFORE-RELEASE");
+  EXPECT_EQ(F[0].First, 2u);
+  EXPECT_EQ(F[0].Second, 0u);
+  EXPECT_EQ(F[0].Wait, std::optional<std::size_t>(3));
+  // A wait on the empty family releases the stage.
+  Kern Empty = Make(5, 2);
+  EXPECT_TRUE(reuseBeforeRelease(Empty.Seq, Empty.G).empty());
+  // A wait on full, proven another barrier, does not.
+  Kern Full = Make(4, 1);
+  EXPECT_EQ(reuseBeforeRelease(Full.Seq, Full.G).size(), 1u);
+  // One that the model cannot tell apart from empty does.
+  Kern Pool = Make(6, -1);
+  EXPECT_TRUE(reuseBeforeRelease(Pool.Seq, Pool.G).empty());
+}
+
 TEST(FenceBeforeStore, FenceAfterTheHandOffDoesNotCount) {
   // write (all); [fence;] sync; [fence;] if (t == 0) store
   auto Make = [&](bool Before) {
