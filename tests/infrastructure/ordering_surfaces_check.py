@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The rule x API surface table of tma-ordering (docs/checks/ordering-surfaces.md).
 
-Every ordering rule id that checks/OrderingCheck.cpp can emit has one row;
+Every ordering rule id that checks/OrderingCheck.cpp (or its MBAR-UNINIT part,
+checks/OrderingUninit.cpp) can emit has one row;
 each surface column holds one of
   `file.cu`: wrongKernel / twinKernel   a lit test under tests/checkers/tma
   n/a: reason                           the surface cannot express the rule
@@ -20,7 +21,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TABLE = os.path.join(ROOT, "docs", "checks", "ordering-surfaces.md")
 TESTS = os.path.join(ROOT, "tests", "checkers", "tma")
-CHECK = os.path.join(ROOT, "checker", "checks", "OrderingCheck.cpp")
+# The check and its MBAR-UNINIT part.
+CHECKS = [os.path.join(ROOT, "checker", "checks", f)
+          for f in ("OrderingCheck.cpp", "OrderingUninit.cpp")]
 RULES = os.path.join(ROOT, "checker", "rules", "OrderingRules.cpp")
 ID = re.compile(r"\b(?:TMAP|TMA|BULK|MBAR|ASYNC)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
 
@@ -39,7 +42,7 @@ MARKERS = {
 }
 def emitted_rules():
     ids = set()
-    for path in (CHECK, RULES):
+    for path in CHECKS + [RULES]:
         with open(path, encoding="utf-8") as f:
             for lit in re.findall(r'"(?:[^"\\\n]|\\.)*"', f.read()):
                 ids.update(ID.findall(lit))

@@ -1,0 +1,648 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// tma-ordering's MBAR-UNINIT: a barrier some op uses that no path of the
+// kernel initialises, judged only where every reference to it is known (a
+// recognised op's operand, a helper that issues only those, a struct laid
+// over the dynamic shared-memory pool); OrderingCheck::check calls it once
+// per kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/OrderingCheck.h"
+#include "rules/OrderingRules.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+#include <functional>
+#include <string>
+
+namespace ord = tma::rules::ordering;
+
+namespace clang::tidy::tma {
+
+namespace {
+
+const OpValue *barrierOperand(const DeviceOp &Op) {
+  if (const auto *B = std::get_if<BulkCopy>(&Op))
+    return &B->Barrier;
+  if (const auto *T = std::get_if<TensorCopy>(&Op))
+    return &T->Barrier;
+  if (const auto *X = std::get_if<ExpectTx>(&Op))
+    return &X->Barrier;
+  if (const auto *A = std::get_if<Arrive>(&Op))
+    return &A->Barrier;
+  if (const auto *I = std::get_if<BarrierInit>(&Op))
+    return &I->Barrier;
+  if (const auto *W = std::get_if<Wait>(&Op))
+    return &W->Barrier;
+  return nullptr;
+}
+
+/// The references of a variable, a parameter or `this` that are known
+/// uses: operands of recognised ops on the barrier.
+using KnownRefs = llvm::SmallPtrSet<const Expr *, 16>;
+
+/// Whether \p E is a reference to \p V, or to `this` for null.
+bool refersTo(const Stmt *E, const ValueDecl *V) {
+  if (const auto *D = dyn_cast_or_null<DeclRefExpr>(E))
+    return V && D->getDecl() == V;
+  return !V && isa_and_nonnull<CXXThisExpr>(E);
+}
+
+/// The reference \p E is as a whole or by address (`bar`, `&bar`, `this`,
+/// through parentheses and casts), or an element of it by address
+/// (`&bar[i]`: a helper that uses the element uses the array).
+const Expr *wholeArgument(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_AddrOf) {
+    E = U->getSubExpr()->IgnoreParenCasts();
+    while (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+      E = A->getBase()->IgnoreParenImpCasts();
+  }
+  return E;
+}
+
+/// The array \p E is an element of (`bar[i]`, `p[i][j]`), else \p E.
+const Expr *elementBase(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  while (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    E = A->getBase()->IgnoreParenImpCasts();
+  return E;
+}
+
+/// Whether \p C is `with(...)` of a CuTe TMA load atom or its traits
+/// (`Copy_Atom<Copy_Traits<SM90_TMA_LOAD, ...>>`, a TiledCopy of one):
+/// the executable copy that completes on the barrier it is given.
+bool isCuteTmaLoadWith(const CXXMemberCallExpr &C) {
+  const CXXMethodDecl *M = C.getMethodDecl();
+  if (!M || !M->getIdentifier() || M->getName() != "with")
+    return false;
+  const auto *R = dyn_cast<ClassTemplateSpecializationDecl>(M->getParent());
+  if (!R || (R->getName() != "Copy_Atom" && R->getName() != "Copy_Traits"))
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(R->getDeclContext());
+  if (!NS || NS->getName() != "cute")
+    return false;
+  // Its operation: the first type among the (packed) template arguments.
+  for (const TemplateArgument &A : R->getTemplateArgs().asArray()) {
+    ArrayRef<TemplateArgument> Each =
+        A.getKind() == TemplateArgument::Pack ? A.pack_elements() : A;
+    for (const TemplateArgument &E : Each)
+      if (E.getKind() == TemplateArgument::Type)
+        return StringRef(E.getAsType().getAsString()).contains("SM90_TMA_LOAD");
+  }
+  return false;
+}
+
+/// Whether every reference to a barrier is known: a recognised op's
+/// operand (Known), or the whole argument (or the object) of a helper (a
+/// member) whose parameter (`this`) has only known references itself, and
+/// at least one: the helper issues recognised ops on it and nothing else
+/// (a body that the pass compiles out, CUTLASS's asm in the host pass,
+/// issues none); or the initialiser of a local that holds its address
+/// (`uint32_t a = smem_u32(&bar)`) whose references are all known, and at
+/// least one. To a few calls deep. In the device pass (\p Device), whose
+/// bodies are the code that runs, a helper whose parameter's references
+/// all end in locals that nothing reads (`uint32_t p = cvta(bar);` and no
+/// instruction on p) does nothing to the barrier either; in the host pass
+/// such a body may be a device body compiled out, and counts only when
+/// nothing in it was (\p Runs).
+struct KnownUses {
+  const KnownRefs &Known;
+  DeviceOpsFinder &Finder;
+  std::function<bool(const Stmt *)> Runs;
+  /// Locals met that hold the barrier's address and that nothing reads.
+  unsigned Dead = 0;
+  /// The device pass: the bodies are the code that runs.
+  bool Device = false;
+
+  /// Whether the references to \p V (`this` for null) under \p S, in the
+  /// body \p Body, are all known; \p Count receives how many there are.
+  bool all(const Stmt *S, const Stmt *Body, const ValueDecl *V,
+           unsigned Depth, unsigned &Count) {
+    if (!S)
+      return true;
+    if (refersTo(S, V)) {
+      bool K = Known.count(cast<Expr>(S));
+      Count += K;
+      return K;
+    }
+    if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+      for (const Expr *Init : L->capture_inits())
+        if (!all(Init, Body, V, Depth, Count))
+          return false;
+      return all(L->getBody(), Body, V, Depth, Count);
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls()) {
+        const auto *L = dyn_cast<VarDecl>(D);
+        const Expr *Init = L ? L->getInit() : nullptr;
+        if (!Init)
+          continue;
+        if (L->isLocalVarDecl() && !L->isStaticLocal() &&
+            !L->getType()->isReferenceType() &&
+            refersTo(wholeArgument(Finder.lookThrough(Init)), V)) {
+          if (!inside(Body, L, Depth, Count, /*Local=*/true))
+            return false;
+          continue;
+        }
+        if (!all(Init, Body, V, Depth, Count))
+          return false;
+      }
+      return true;
+    }
+    const auto *C = dyn_cast<CallExpr>(S);
+    // CuTe's TMA load atoms: `tma.with(bar)` keeps the barrier's address
+    // for the copies to complete on; it never initialises it.
+    if (const auto *W = dyn_cast_or_null<CXXMemberCallExpr>(C);
+        W && isCuteTmaLoadWith(*W)) {
+      for (const Expr *A : W->arguments()) {
+        if (refersTo(elementBase(A), V)) {
+          ++Count;
+          continue;
+        }
+        if (!all(A, Body, V, Depth, Count))
+          return false;
+      }
+      return all(W->getImplicitObjectArgument(), Body, V, Depth, Count);
+    }
+    const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr,
+                       *Def = nullptr;
+    bool Helper = FD && FD->hasBody(Def) && Def && Depth < 4 &&
+                  !isa<CXXOperatorCallExpr>(C);
+    const auto *MC = Helper ? dyn_cast<CXXMemberCallExpr>(C) : nullptr;
+    const auto *MD = MC ? dyn_cast<CXXMethodDecl>(Def) : nullptr;
+    for (const Stmt *Child : S->children()) {
+      unsigned I = 0;
+      while (Helper && I < C->getNumArgs() && C->getArg(I) != Child)
+        ++I;
+      const Expr *Whole = Helper && I < C->getNumArgs() &&
+                                  I < Def->getNumParams()
+                              ? wholeArgument(C->getArg(I))
+                              : nullptr;
+      if (refersTo(Whole, V) && !Known.count(Whole)) {
+        if (!inside(Def->getBody(), Def->getParamDecl(I), Depth + 1, Count))
+          return false;
+        continue;
+      }
+      // `b.f()`, `p->f()`: f's `this` stands for b.
+      if (MD && !MD->isStatic() && Child == MC->getCallee())
+        if (const auto *M =
+                dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+            M && refersTo(wholeArgument(M->getBase()), V) &&
+            !Known.count(wholeArgument(M->getBase()))) {
+          if (!inside(Def->getBody(), nullptr, Depth + 1, Count))
+            return false;
+          continue;
+        }
+      if (!all(Child, Body, V, Depth, Count))
+        return false;
+    }
+    return true;
+  }
+
+  /// Whether \p V (a parameter, `this`, a local) has references in
+  /// \p Body, all of them known.
+  bool inside(const Stmt *Body, const ValueDecl *V, unsigned Depth,
+              unsigned &Count, bool Local = false) {
+    unsigned Inner = 0, DeadBefore = Dead;
+    if (!all(Body, Body, V, Depth, Inner))
+      return false;
+    if (Inner == 0) {
+      // Nothing recognised uses V: a local that nothing reads (or whose
+      // copies nothing reads), or a parameter whose references all end in
+      // such locals, in the device pass only; in the device pass also a
+      // parameter that nothing references (`__CUTLASS_UNUSED(x)`). A host
+      // body may have lost its code to a macro.
+      if ((!Local && Dead == DeadBefore && !Device) || !Runs(Body))
+        return false;
+      if (Local)
+        ++Dead;
+      return true;
+    }
+    Count += Inner;
+    return true;
+  }
+};
+
+/// The references to variables, parameters and `this` under \p S.
+void refsOrParamsTo(const Stmt *S, KnownRefs &Out) {
+  if (!S)
+    return;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S))
+    Out.insert(D);
+  if (const auto *T = dyn_cast<CXXThisExpr>(S))
+    Out.insert(T);
+  for (const Stmt *Child : S->children())
+    refsOrParamsTo(Child, Out);
+}
+
+} // namespace
+
+/// The field a barrier group of the dynamic shared-memory pool \p Pool
+/// lies in (`smem.full` -> `full`), from its name in messages; empty when
+/// the group is not reached through a field.
+llvm::StringRef poolField(const VarDecl &Pool, llvm::StringRef Name) {
+  llvm::StringRef Root = Pool.getName();
+  if (!Name.consume_front(Root) || !Name.consume_front("."))
+    return {};
+  return Name.take_until([](char C) { return C == '.' || C == '['; });
+}
+
+/// Whether \p VD is the dynamic shared-memory pool declared in \p Kernel's
+/// body (`extern __shared__ char smem[];`).
+bool kernelPool(const VarDecl &VD, const FunctionDecl &Kernel) {
+  return VD.hasExternalStorage() && VD.hasAttr<CUDASharedAttr>() &&
+         VD.getLexicalDeclContext() == &Kernel;
+}
+
+/// Whether the kernel's body reaches the member \p Field of a struct laid
+/// over the pool \p Pool only through known uses: the pool initialises
+/// only locals that lay a struct over it (`S &s = *reinterpret_cast<S
+/// *>(pool)`); those are used only through members; the member \p Field
+/// initialises only pointer locals (`uint64_t *full = s.full`), whose
+/// references KnownUses judges, or is a known operand itself. No other
+/// `extern __shared__` variable (the same pool) is named. \p Why says what
+/// was not known.
+struct PoolUses {
+  const VarDecl &Pool;
+  llvm::StringRef Field;
+  KnownUses &Uses;
+  llvm::SmallPtrSet<const VarDecl *, 4> Structs = {};
+  const Type *View = nullptr;
+  llvm::SmallVector<const VarDecl *, 4> Pointers = {};
+  const char *Why = nullptr;
+
+  static const DeclRefExpr *ref(const Expr *E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf))
+      E = U->getSubExpr()->IgnoreParenCasts();
+    return dyn_cast<DeclRefExpr>(E);
+  }
+  /// The struct local that \p E selects a member of, or null.
+  const MemberExpr *member(const Expr *E) const {
+    const auto *M = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+    const DeclRefExpr *Base = M ? ref(M->getBase()) : nullptr;
+    const auto *VD = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+    return VD && Structs.count(VD) ? M : nullptr;
+  }
+
+  bool walk(const Stmt *S) {
+    if (!S || Why)
+      return !Why;
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls()) {
+        const auto *L = dyn_cast<VarDecl>(D);
+        const Expr *Init = L ? L->getInit() : nullptr;
+        if (!Init)
+          continue;
+        const DeclRefExpr *R = ref(Init);
+        QualType T = L->getType().getNonReferenceType();
+        if (R && R->getDecl() == &Pool && L->isLocalVarDecl() &&
+            !L->isStaticLocal() &&
+            (T->isRecordType() || T->getPointeeType()->isRecordType()) &&
+            (L->getType()->isReferenceType() || T->isPointerType())) {
+          // Two struct types laid over the pool may overlap anywhere.
+          const Type *Rec = (T->isPointerType() ? T->getPointeeType() : T)
+                                ->getCanonicalTypeUnqualified()
+                                .getTypePtr();
+          if (View && View != Rec) {
+            Why = "the pool is viewed as more than one struct type";
+            return false;
+          }
+          View = Rec;
+          Structs.insert(L);
+          continue;
+        }
+        if (const MemberExpr *M = member(Init);
+            M && M->getMemberDecl()->getName() == Field &&
+            L->isLocalVarDecl() && !L->isStaticLocal() &&
+            T->isPointerType()) {
+          Pointers.push_back(L);
+          continue;
+        }
+        if (!walk(Init))
+          return false;
+      }
+      return true;
+    }
+    if (const auto *D = dyn_cast<DeclRefExpr>(S)) {
+      const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      if (VD && VD->hasExternalStorage() && VD->hasAttr<CUDASharedAttr>())
+        Why = "the pool is used other than through a struct laid over it";
+      else if (VD && Structs.count(VD))
+        Why = "the struct laid over the pool is used other than through "
+              "its members";
+      return !Why;
+    }
+    // `f(&s.full[i])`: a helper whose parameter has only known uses.
+    if (const auto *C = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *FD = C->getDirectCallee(), *Def = nullptr;
+      bool Helper = FD && FD->hasBody(Def) && Def &&
+                    !isa<CXXOperatorCallExpr>(C);
+      for (const Stmt *Child : S->children()) {
+        unsigned I = 0;
+        while (Helper && I < C->getNumArgs() && C->getArg(I) != Child)
+          ++I;
+        const MemberExpr *M = Helper && I < C->getNumArgs() &&
+                                      I < Def->getNumParams()
+                                  ? member(wholeArgument(C->getArg(I)))
+                                  : nullptr;
+        if (M && M->getMemberDecl()->getName() == Field) {
+          unsigned Count = 0;
+          if (!Uses.inside(Def->getBody(), Def->getParamDecl(I), 1, Count)) {
+            Why = "the barrier's member goes to a helper whose uses of it "
+                  "are not all known";
+            return false;
+          }
+          continue;
+        }
+        if (!walk(Child))
+          return false;
+      }
+      return true;
+    }
+    if (const auto *M = dyn_cast<MemberExpr>(S); M && member(M)) {
+      if (M->getMemberDecl()->getName() != Field ||
+          Uses.Known.count(ref(M->getBase())))
+        return true;
+      Why = "the barrier's member is used other than through a local "
+            "pointer or a recognised op";
+      return false;
+    }
+    if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+      for (const Expr *Init : L->capture_inits())
+        if (!walk(Init))
+          return false;
+      return walk(L->getBody());
+    }
+    for (const Stmt *Child : S->children())
+      if (!walk(Child))
+        return false;
+    return true;
+  }
+};
+
+namespace {
+/// Whether an init of the pool's barriers at \p Init may initialise a
+/// barrier at \p Use: the same offset, a member of the init loop's family,
+/// or (a family used) some member of it. Unknown extents count as
+/// reaching.
+bool mayCover(const PoolSlot &Init, const PoolSlot &Use) {
+  auto Member = [](std::int64_t At, const PoolSlot &F, bool Bounded) {
+    if (At < F.Offset || (At - F.Offset) % F.Stride)
+      return false;
+    return !Bounded || !F.InitsKnown ||
+           static_cast<std::uint64_t>((At - F.Offset) / F.Stride) <
+               F.InitMembers;
+  };
+  if (!Init.Stride && !Use.Stride)
+    return Init.Offset == Use.Offset;
+  if (!Init.Stride) // some member of the used family may be it
+    return Member(Init.Offset, Use, /*Bounded=*/false);
+  if (!Use.Stride)
+    return Member(Use.Offset, Init, /*Bounded=*/true);
+  // Two families: apart only when the used one starts past the init
+  // loop's last member.
+  return !Init.InitsKnown ||
+         Use.Offset < Init.Offset + static_cast<std::int64_t>(
+                                        Init.InitMembers * Init.Stride);
+}
+} // namespace
+
+void OrderingCheck::checkPoolSlots(const FunctionDecl &Kernel,
+                                   const KernelSequence &K,
+                                   const VarDecl &Pool,
+                                   const SourceManager &SM,
+                                   ord::Silences *Why) {
+  const char *Rule = "MBAR-UNINIT";
+  auto SlotOf = [&](int Obj) -> const PoolSlot * {
+    if (Obj < 0 || K.Objects[Obj] != &Pool ||
+        static_cast<std::size_t>(Obj) >= K.PoolSlots.size() ||
+        !K.PoolSlots[Obj])
+      return nullptr;
+    return &*K.PoolSlots[Obj];
+  };
+  auto IsUse = [&](const ord::Event &E) {
+    return E.Kind == ord::EventKind::BarrierUse ||
+           E.Kind == ord::EventKind::BarrierWait;
+  };
+  std::optional<std::size_t> First;
+  for (std::size_t I = 0; I < K.Seq.size() && !First; ++I)
+    if (IsUse(K.Seq[I]) && K.Seq[I].Object >= 0 &&
+        K.Objects[K.Seq[I].Object] == &Pool)
+      First = I;
+  if (!First)
+    return;
+  auto Quiet = [&](llvm::StringRef Text) {
+    if (Why)
+      Why->push_back({Rule, *First, Text.str(), std::nullopt});
+  };
+  // Every init must be told: one the model cannot place in the pool, a
+  // call or instruction it does not follow, code elsewhere that names the
+  // pool, another name of it, may initialise any barrier there.
+  std::string Elsewhere;
+  if (!Model->poolPrivate(&Kernel, &Elsewhere)) {
+    Quiet("the barrier lies in the dynamic shared-memory pool, and " +
+          Elsewhere + ": code there may initialise it");
+    return;
+  }
+  llvm::SmallVector<const PoolSlot *, 16> Inits;
+  for (std::size_t I = 0; I < K.Seq.size(); ++I) {
+    const ord::Event &E = K.Seq[I];
+    if (E.Kind == ord::EventKind::Opaque && !K.Events[I].NoInit) {
+      Quiet("a call or instruction the model does not follow may "
+            "initialise the pool's barriers");
+      return;
+    }
+    if (E.Object >= 0 && K.Objects[E.Object] != &Pool &&
+        K.Objects[E.Object]->hasExternalStorage() &&
+        K.Objects[E.Object]->hasAttr<CUDASharedAttr>()) {
+      Quiet("another extern __shared__ variable names the same pool");
+      return;
+    }
+    if (E.Kind != ord::EventKind::BarrierInit || E.Object < 0 ||
+        K.Objects[E.Object] != &Pool)
+      continue;
+    const PoolSlot *S = SlotOf(E.Object);
+    if (!S) {
+      Quiet("an mbarrier.init in the pool at an offset the model cannot "
+            "fold may initialise any barrier there");
+      return;
+    }
+    Inits.push_back(S);
+  }
+  llvm::StringSet<> Told;
+  for (std::size_t I = 0; I < K.Seq.size(); ++I) {
+    const ord::Event &E = K.Seq[I];
+    const PoolSlot *U = IsUse(E) ? SlotOf(E.Object) : nullptr;
+    if (!U || !Told.insert(K.Names[E.Object]).second)
+      continue;
+    if (llvm::any_of(Inits, [&](const PoolSlot *S) { return mayCover(*S, *U); }))
+      continue;
+    std::string Msg = "'" + K.Names[E.Object] +
+                      "' is used here but no mbarrier.init in this kernel "
+                      "initialises it (MBAR-UNINIT)";
+    SourceLocation L = SM.getFileLoc(K.Events[I].Loc);
+    if (once(L, Msg))
+      diag(L, "%0") << Msg;
+  }
+}
+
+void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
+                                const KernelSequence &K,
+                                const SourceManager &SM, ord::Silences *Why) {
+  const char *Rule = "MBAR-UNINIT";
+  auto IsUse = [&](std::size_t I) {
+    return K.Seq[I].Kind == ord::EventKind::BarrierUse ||
+           K.Seq[I].Kind == ord::EventKind::BarrierWait;
+  };
+  // An init whose barrier the model cannot name may be any barrier's.
+  for (std::size_t I = 0; I < K.Seq.size(); ++I)
+    if (K.Seq[I].Kind == ord::EventKind::BarrierInit && K.Seq[I].Object < 0) {
+      if (Why) {
+        llvm::SmallPtrSet<const VarDecl *, 8> Told;
+        for (std::size_t U = 0; U < K.Seq.size(); ++U)
+          if (IsUse(U) && K.Seq[U].Object >= 0 &&
+              Told.insert(K.Objects[K.Seq[U].Object]).second)
+            Why->push_back({Rule, U,
+                            "an mbarrier.init of a barrier the model cannot "
+                            "name may initialise this one",
+                            I});
+      }
+      return;
+    }
+  // A group of objects judged together: every object of one variable, or
+  // of a member of a struct laid over the kernel's own dynamic
+  // shared-memory pool (`s.full` with `S &s = *reinterpret_cast<S
+  // *>(smem)`), which is the kernel's as much as a `__shared__` array is
+  // when no code it may call names the pool.
+  llvm::DenseSet<std::pair<const VarDecl *, llvm::StringRef>> Done;
+  for (std::size_t Id = 0; Id < K.Objects.size(); ++Id) {
+    const VarDecl *VD = K.Objects[Id];
+    bool Pool = kernelPool(*VD, Kernel);
+    llvm::StringRef Field = Pool ? poolField(*VD, K.Names[Id]) : "";
+    llvm::StringRef Group = Field.empty() ? "" : llvm::StringRef(K.Names[Id]);
+    if (!Done.insert({VD, Group}).second)
+      continue;
+    auto InGroup = [&](int Obj) {
+      return Obj >= 0 && K.Objects[Obj] == VD &&
+             (Group.empty() || K.Names[Obj] == Group);
+    };
+    std::optional<std::size_t> First;
+    for (std::size_t I = 0; I < K.Seq.size() && !First; ++I)
+      if (IsUse(I) && InGroup(K.Seq[I].Object))
+        First = I;
+    auto Quiet = [&](llvm::StringRef Text) {
+      if (Why && First)
+        Why->push_back({Rule, *First, Text.str(), std::nullopt});
+    };
+    // A barrier of the kernel's own (every use is in its body), a uint64_t
+    // or a barrier class, or an array of them: no struct of several.
+    if (!Pool && (!VD->isLocalVarDecl() ||
+                  VD->getParentFunctionOrMethod() != &Kernel)) {
+      Quiet("the barrier's variable is not declared in this kernel: "
+            "code elsewhere may initialise it");
+      continue;
+    }
+    if (Pool && Field.empty()) {
+      checkPoolSlots(Kernel, K, *VD, SM, Why);
+      continue;
+    }
+    QualType T = VD->getType();
+    while (const ArrayType *A = T->getAsArrayTypeUnsafe())
+      T = A->getElementType();
+    const auto *RD = T->getAsCXXRecordDecl();
+    if (!Pool && !T->isIntegerType() &&
+        !(RD && RD->getIdentifier() &&
+          RD->getName().contains_insensitive("barrier"))) {
+      Quiet("the barrier is part of a variable of several members (a "
+            "shared struct): its other members are not followed");
+      continue;
+    }
+    unsigned Uses = 0, Inits = 0;
+    bool Barrier = true;
+    KnownRefs Known;
+    for (std::size_t I = 0; I < K.Seq.size(); ++I) {
+      const ord::Event &E = K.Seq[I];
+      if (!InGroup(E.Object))
+        continue;
+      switch (E.Kind) {
+      case ord::EventKind::BarrierInit:
+        ++Inits;
+        break;
+      case ord::EventKind::BarrierUse:
+      case ord::EventKind::BarrierWait:
+        ++Uses;
+        break;
+      default:
+        Barrier = false;
+        break;
+      }
+      const KernelEvent &KE = K.Events[I];
+      if (!KE.Op) {
+        refsOrParamsTo(KE.Operand, Known);
+        continue;
+      }
+      // In a helper, the operand names the helper's parameter.
+      if (const OpValue *V = barrierOperand(*KE.Op))
+        refsOrParamsTo(V->Written ? V->Written : V->E, Known);
+    }
+    // The body's references are counted only where the rule would report
+    // with every use known.
+    if (!Barrier && First && Inits == 0)
+      Quiet("the variable also holds buffers (a byte array carved into "
+            "barriers and tiles): the barriers in it are not told apart");
+    if (!Barrier || !First || !ord::uninitialised(true, Uses, Inits))
+      continue;
+    unsigned Count = 0;
+    const LangOptions &LO = Kernel.getASTContext().getLangOpts();
+    KnownUses Refs{Known, *Finder,
+                   [&](const Stmt *Body) { return bodyRuns(Body, SM, LO); },
+                   0, LO.CUDAIsDevice};
+    bool AllKnown;
+    if (Pool) {
+      std::string Elsewhere;
+      if (!Model->poolPrivate(&Kernel, &Elsewhere)) {
+        Quiet("the barrier lies in the dynamic shared-memory pool, and " +
+              Elsewhere + ": code there may initialise it");
+        continue;
+      }
+      PoolUses P{*VD, Field, Refs};
+      AllKnown = P.walk(Kernel.getBody());
+      for (const VarDecl *L : P.Pointers)
+        AllKnown = AllKnown &&
+                   Refs.all(Kernel.getBody(), Kernel.getBody(), L, 0, Count);
+      if (P.Why) {
+        Quiet(std::string("the barrier lies in a struct laid over the "
+                          "dynamic shared-memory pool, and ") +
+              P.Why + ": such a use may initialise it");
+        continue;
+      }
+    } else {
+      AllKnown = Refs.all(Kernel.getBody(), Kernel.getBody(), VD, 0, Count);
+    }
+    if (!ord::uninitialised(AllKnown, Uses, Inits)) {
+      Quiet("a reference to the barrier that no event accounts for (a "
+            "call or pointer the model does not follow) may initialise it");
+      continue;
+    }
+    std::string Name = Group.empty() ? VD->getName().str() : Group.str();
+    std::string Msg = "'" + Name +
+                      "' is used here but no mbarrier.init in this kernel "
+                      "initialises it (MBAR-UNINIT)";
+    SourceLocation L = SM.getFileLoc(K.Events[*First].Loc);
+    if (once(L, Msg))
+      diag(L, "%0") << Msg;
+  }
+}
+
+} // namespace clang::tidy::tma
