@@ -186,6 +186,8 @@ memberBarrierIdentity(const Expr *Object,
 }
 
 bool mayAlias(const BarrierIdentity &A, const BarrierIdentity &B) {
+  if (A.WindowOffset && B.WindowOffset && A.WindowFamily == B.WindowFamily)
+    return *A.WindowOffset == *B.WindowOffset;
   return !A.Solid || !B.Solid || A.Root == B.Root;
 }
 

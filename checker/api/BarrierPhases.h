@@ -23,7 +23,9 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace clang::tidy::tma {
@@ -56,6 +58,14 @@ struct BarrierIdentity {
   /// The path reads a pointer stored in Root (`pipe.bar`, `pipe.bar->b`,
   /// `ptrs[i]` as the barrier's pointer): a write of Root may redirect it.
   bool ReadsPointer = false;
+  /// A barrier of an `extern __shared__` byte pool at an integer
+  /// shared-window address (`bars + 40 + s * 8`): its offset in the pool,
+  /// and the pool with the run-time term (WindowFamily). Two barriers of
+  /// one family at different offsets are different barriers.
+  std::optional<std::int64_t> WindowOffset;
+  llvm::FoldingSetNodeID WindowFamily;
+  /// Its name in messages, as the ordering model's ('smem + 40 + 8 * s').
+  std::string WindowName;
 };
 
 /// The identity of the barrier operand \p E (already looked through by

@@ -6,6 +6,7 @@
 
 #include "api/TxOps.h"
 #include "api/KernelEvents.h"
+#include "api/KernelModel.h"
 #include "api/LoopParts.h"
 
 #include "clang/AST/ASTContext.h"
@@ -170,6 +171,8 @@ taintedBy(const VarDecl *Root, llvm::ArrayRef<const DeclRefExpr *> BodyRefs,
 
 std::string textOf(const Expr *E, const BarrierIdentity &Id,
                    const SourceManager &SM, const LangOptions &LO) {
+  if (!Id.WindowName.empty())
+    return Id.WindowName;
   CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
   if (!E->getBeginLoc().isMacroID() && !E->getEndLoc().isMacroID()) {
     StringRef T = Lexer::getSourceText(R, SM, LO);
@@ -284,6 +287,39 @@ bool leavesEarly(const Stmt *S) {
 /// nested ones.
 constexpr size_t MaxHelperDepth = 4;
 
+/// The identity of a barrier of an `extern __shared__` byte pool given as
+/// an integer shared-window address (`base + OFF + s * 8`, through locals
+/// never written after their initialisation), as the ordering model names
+/// it; std::nullopt for anything else.
+std::optional<BarrierIdentity> windowIdentity(const Expr *E,
+                                              LocalAliases &Aliases,
+                                              DeviceOpsFinder &Finder,
+                                              const ASTContext &Ctx) {
+  if (!E || !E->IgnoreParens()->getType()->isIntegerType())
+    return std::nullopt;
+  std::optional<events::BarrierName> N = events::barrierNameOf(
+      E,
+      [&](const VarDecl *VD) -> const Expr * {
+        return VD ? Aliases.initOf(VD) : nullptr;
+      },
+      Ctx, [&](const CallExpr &C) { return Finder.addressHelperArgument(C); });
+  if (!N || !N->PoolOffset || (!N->Fixed && !N->Index))
+    return std::nullopt;
+  BarrierIdentity Id;
+  Id.Object = E;
+  Id.Root = N->Root;
+  Id.Key = N->Key;
+  Id.Key.AddInteger(9); // apart from the keys of barrierIdentity
+  Id.WindowOffset = *N->PoolOffset;
+  Id.WindowName = N->Display;
+  Id.WindowFamily.AddPointer(N->Root->getCanonicalDecl());
+  Id.WindowFamily.AddInteger(N->PoolStride);
+  if (N->Index)
+    N->Index->IgnoreParenImpCasts()->Profile(Id.WindowFamily, Ctx,
+                                             /*Canonical=*/true);
+  return Id;
+}
+
 } // namespace
 
 const std::vector<const DeclRefExpr *> &
@@ -312,6 +348,17 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
   std::vector<RawWait> RawWaits;
   std::vector<std::pair<BlockingWait, BarrierIdentity>> &Waits = Result.Waits;
   std::vector<std::pair<const Stmt *, BarrierIdentity>> &Inits = Result.Inits;
+  // Integer shared-window addresses name a pool's barriers (the locals of
+  // this body and its helpers).
+  LocalAliases Aliases;
+  Aliases.Finder = &Finder;
+  Aliases.Ctx = &Ctx;
+  auto Identify = [&](const Expr *E) {
+    std::optional<BarrierIdentity> Id = barrierIdentity(E, Ctx);
+    if (!Id)
+      Id = windowIdentity(E, Aliases, Finder, Ctx);
+    return Id;
+  };
   // Via/Helper: an op of a helper called at S; BarrierArg: the caller's
   // argument for the helper's barrier parameter (null: not a parameter).
   using Frame = std::pair<const CallExpr *, const FunctionDecl *>;
@@ -382,7 +429,7 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
       const Expr *WE = Via ? BarrierArg : W->Barrier.E;
       if (Straight && W->Barrier.Present)
         if (auto Id = MemberId ? std::move(MemberId)
-                      : WE     ? barrierIdentity(WE, Ctx)
+                      : WE     ? Identify(WE)
                                : std::nullopt)
           RawWaits.push_back(
               {S, *W, {Frames.begin(), Frames.end()}, std::move(*Id)});
@@ -392,7 +439,7 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
       const Expr *IE = Via ? BarrierArg : I->Barrier.E;
       if (I->Barrier.Present)
         if (auto Id = MemberId ? std::move(MemberId)
-                      : IE     ? barrierIdentity(IE, Ctx)
+                      : IE     ? Identify(IE)
                                : std::nullopt)
           Inits.emplace_back(S, std::move(*Id));
       return;
@@ -405,7 +452,7 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
            S,
            Role,
            MemberId ? std::move(MemberId)
-           : BarE   ? barrierIdentity(BarE, Ctx)
+           : BarE   ? Identify(BarE)
                     : std::nullopt,
            phasePlaceOf(Folder.parentsOf(Body), S, Body),
            SM.getFileLoc(Via ? Via->getBeginLoc() : siteOf(Op).Loc),
