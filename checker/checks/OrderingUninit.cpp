@@ -459,8 +459,10 @@ void OrderingCheck::checkPoolSlots(const FunctionDecl &Kernel,
   for (std::size_t I = 0; I < K.Seq.size(); ++I) {
     const ord::Event &E = K.Seq[I];
     if (E.Kind == ord::EventKind::Opaque && !K.Events[I].NoInit) {
-      Quiet("a call or instruction the model does not follow may "
-            "initialise the pool's barriers");
+      Quiet("a call or instruction the model does not follow (line " +
+            std::to_string(SM.getPresumedLineNumber(
+                SM.getFileLoc(K.Events[I].OpLoc))) +
+            ") may initialise the pool's barriers");
       return;
     }
     if (E.Object >= 0 && K.Objects[E.Object] != &Pool &&
