@@ -71,7 +71,8 @@ struct KernelEvent {
   /// The event lies in the kernel's own body, not in a helper.
   bool InBody = true;
   /// An opaque event that is an inline PTX instruction the model lacks,
-  /// none of the mbarrier ones: it initialises no barrier.
+  /// none of the mbarrier ones, or a toolkit intrinsic (a fence, an
+  /// atomic) not named for barriers: it initialises no barrier.
   bool NoInit = false;
 };
 

@@ -28,6 +28,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
@@ -93,6 +94,15 @@ private:
     K.InBody = !InHelper;
     K.Op = std::move(Op);
     K.Var = Var;
+    // The toolkit's fences and atomics (system headers, a function not
+    // named for barriers) initialise no mbarrier.
+    if (E.Kind == EventKind::Opaque && !Stack.empty() &&
+        Ctx.getSourceManager().isInSystemHeader(OpLoc)) {
+      const FunctionDecl *In = Stack.back();
+      K.NoInit = In && In->getIdentifier() &&
+                 Ctx.getSourceManager().isInSystemHeader(In->getLocation()) &&
+                 !In->getName().contains_insensitive("barrier");
+    }
     Out.G.event(Cur, Out.Seq.size());
     Out.Seq.push_back(std::move(E));
     Out.Events.push_back(std::move(K));
