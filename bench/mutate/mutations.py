@@ -43,7 +43,7 @@ KINDS = [
     Kind('expect-tx-count', 'MBAR-TX-EQUALS-BYTES', 'add 16 to an expect-tx byte count'),
     Kind('lower-alignas', 'TMA-SMEM-ALIGN-128 TMA-SMEM-ALIGN-SWIZZLE BULK-ADDR-ALIGN16',
          'lower alignas/__align__/aligned(N >= 128) on a line to 16'),
-    Kind('drop-wait', 'TMA-LOAD-WAIT-BEFORE-READ', 'delete an mbarrier wait call'),
+    Kind('drop-wait', 'TMA-LOAD-WAIT-BEFORE-READ ASYNC-REUSE-BEFORE-RELEASE', 'delete an mbarrier wait call'),
     Kind('flip-parity', 'MBAR-WAIT-PARITY', 'xor the parity operand of a wait with 1'),
     Kind('drop-grid-constant', 'TMAP-PLACE-GRID-CONSTANT',
          'drop `const __grid_constant__` from a kernel parameter'),
