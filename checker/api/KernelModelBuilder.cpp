@@ -713,6 +713,7 @@ private:
         SliceIds.try_emplace(S->Key, static_cast<int>(SliceIds.size()));
     E.Slice = It->second;
     E.Period = S->Period;
+    E.Once = S->Once;
     return S->Bytes;
   }
 

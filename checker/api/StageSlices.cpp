@@ -62,6 +62,9 @@ struct StageSlices::Walk {
   const VarDecl *Counter = nullptr;
   /// Some part changes from pass to pass of Loop, not as a ring index.
   bool Varies = false;
+  /// What makes it vary is only Counter as a subscript or offset: each
+  /// pass names another stage, none twice.
+  bool ByCounter = false, ByOther = false;
   unsigned Rings = 0;
   std::uint64_t Members = 0;
   bool Root = false;
@@ -136,6 +139,7 @@ struct StageSlices::Walk {
     Out += "$" + idOf(VD);
     if (VD == Counter) {
       Varies = true; // not in a ring index (binary() takes those)
+      (Index ? ByCounter : ByOther) = true;
       return true;
     }
     // The counter of a `for` around the statement, stepped only there:
@@ -144,6 +148,7 @@ struct StageSlices::Walk {
       const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
       if (DS && DS->isSingleDecl() && DS->getSingleDecl() == VD) {
         Varies |= F == Loop;
+        ByOther |= F == Loop;
         return Self.steppedOnlyBy(VD, F, Kernel->getBody());
       }
     }
@@ -154,8 +159,10 @@ struct StageSlices::Walk {
       const SourceManager &SM = Self.Ctx.getSourceManager();
       SourceLocation L = SM.getExpansionLoc(VD->getLocation());
       if (SM.isPointWithin(L, SM.getExpansionLoc(Loop->getBeginLoc()),
-                           SM.getExpansionLoc(Loop->getEndLoc())))
+                           SM.getExpansionLoc(Loop->getEndLoc()))) {
         Varies = true;
+        ByOther = true;
+      }
     }
     return true;
   }
@@ -169,6 +176,7 @@ struct StageSlices::Walk {
       ++Rings;
       Members = static_cast<std::uint64_t>(*N);
       Varies |= !Index;
+      ByOther |= !Index;
       Out += "(%$" + idOf(Counter) + " #" + std::to_string(*N) + ")";
       return true;
     }
@@ -342,8 +350,12 @@ StageSlices::sliceOf(const Expr *Addr, bool Element, const FunctionDecl *Kernel,
       Arr && !E->getType()->isIncompleteType())
     Out.Bytes = static_cast<std::uint64_t>(
         Ctx.getTypeSizeInChars(E->getType()).getQuantity());
-  if (InLoop || !W.Loop || !InBody || W.Varies || W.Rings > 1)
+  if (InLoop || !W.Loop || !InBody || W.Rings > 1)
     return Out;
+  if (W.Varies) {
+    Out.Once = W.ByCounter && !W.ByOther && W.Rings == 0;
+    return Out;
+  }
   if (W.Rings == 0) {
     Out.Period = 1;
     return Out;
@@ -360,8 +372,10 @@ StageSlices::sliceOf(const Expr *Addr, bool Element, const FunctionDecl *Kernel,
     if (auto Hi = foldInt(C->getRHS(), Ctx))
       if (auto Lo = foldInt(Init, Ctx)) {
         std::int64_t Trips = *Hi - *Lo + (C->getOpcode() == BO_LE ? 1 : 0);
-        if (Trips <= static_cast<std::int64_t>(W.Members))
+        if (Trips <= static_cast<std::int64_t>(W.Members)) {
+          Out.Once = true;
           return Out;
+        }
       }
   Out.Period = static_cast<unsigned>(W.Members);
   return Out;

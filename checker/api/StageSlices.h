@@ -43,6 +43,8 @@ struct StageSlice {
   unsigned Period = 0;
   /// The stage is an array (`buf[s]` of `float buf[S][N]`): its bytes.
   std::uint64_t Bytes = 0;
+  /// As rules::ordering::Event::Once.
+  bool Once = false;
 };
 
 class LocalAliases;

@@ -856,10 +856,13 @@ std::vector<Finding> reuseBeforeRelease(const std::vector<Event> &Seq,
     if (std::all_of(Rs.begin(), Rs.end(),
                     [&](std::size_t R) { return RL.has(R); }))
       continue;
-    if (!G.loopOf(L)) {
+    if (!G.loopOf(L) || Ld.Once) {
       silent(Why, Rule, L,
-             "the copy lies in no loop: it fills its buffer once, and a "
-             "refill is what needs the release");
+             Ld.Once ? "the copy's loop fills each stage of its ring once (its "
+                       "trip count is at most the ring's stages): no stage is "
+                       "refilled"
+                     : "the copy lies in no loop: it fills its buffer once, "
+                       "and a refill is what needs the release");
       continue;
     }
     bool Judged = false;

@@ -97,6 +97,10 @@ struct Event {
   /// (1: the same stage every pass; S: a ring index `k % S` of that loop's
   /// counter); 0 when unknown (only the same pass is known).
   unsigned Period = 0;
+  /// Each pass of the innermost loop around the event names another stage
+  /// of Object and none twice: Slice is its counter (`buf[k]`), or a ring
+  /// index `k % S` of a loop whose trip count folds to at most S.
+  bool Once = false;
   /// Store of a Slice: it reads all of the stage (a tensor store, or a 1-D
   /// copy of the stage's size), so a generic write into it (SliceWrite)
   /// overwrites what it reads; a copy into the same first byte does anyway.

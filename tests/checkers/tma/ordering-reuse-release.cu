@@ -3,8 +3,8 @@
 // an arrive on empty[s]; a producer that never waits on empty[s] (or waits
 // only on another barrier) may overwrite a stage the consumers still read.
 // Each wrong kernel has its correct twin; the last kernels stay silent (a
-// prologue that fills every stage once before a ring that waits, an unknown
-// call in the producer). The consumers of the cluster kernels hand a stage
+// prologue filling every stage before a ring that waits, an unknown call in
+// the producer, a loop filling each stage once) but one pass more (last). The consumers of the cluster kernels hand a stage
 // back to every CTA with mapa and a remote arrive in one asm statement: the
 // arrive names the peer's copy of empty[s]. When they release every stage
 // once before the ring starts, the producer's first lap waits on parity 0
@@ -484,5 +484,104 @@ releaseAfterOtherArrive(const __grid_constant__ CUtensorMap mapA,
       arriveOn(&empty[s]);
     }
     out[threadIdx.x] = d[0] + d[1] + d[2] + d[3];
+  }
+}
+
+// The producer's loop fills each stage once (S passes of a ring of S
+// stages, or the loop's counter as the stage): no stage is refilled, so
+// nothing waits on empty[s] and the consumers' arrives are never awaited.
+__global__ void __launch_bounds__(256)
+fillEachStageOnce(const __grid_constant__ CUtensorMap mapA, float *out) {
+  __shared__ alignas(1024) uint16_t sA[S][64 * 64];
+  __shared__ uint64_t full[S], empty[S];
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < S; ++s) {
+      initBarrier(&full[s], 1);
+      initBarrier(&empty[s], 128);
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x >= 128) {
+    if (threadIdx.x == 128) {
+      for (int k = 0; k < S; ++k) {
+        int s = k % S;
+        expectBytes(&full[s], sizeof(sA[0]));
+        loadTile(sA[s], &mapA, &full[s], k * 64, 0);
+      }
+    }
+  } else {
+    float acc = 0;
+    for (int k = 0; k < S; ++k) {
+      int s = k % S;
+      waitBarrier(&full[s], 0);
+      acc += sA[s][threadIdx.x];
+      arriveOn(&empty[s]);
+    }
+    out[threadIdx.x] = acc;
+  }
+}
+
+__global__ void __launch_bounds__(256)
+fillByCounter(const __grid_constant__ CUtensorMap mapA, float *out, int nk) {
+  __shared__ alignas(1024) uint16_t sA[S][64 * 64];
+  __shared__ uint64_t full[S], empty[S];
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < S; ++s) {
+      initBarrier(&full[s], 1);
+      initBarrier(&empty[s], 128);
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x >= 128) {
+    if (threadIdx.x == 128) {
+      for (int k = 0; k < nk && k < S; ++k) {
+        expectBytes(&full[k], sizeof(sA[0]));
+        loadTile(sA[k], &mapA, &full[k], k * 64, 0);
+      }
+    }
+  } else {
+    float acc = 0;
+    for (int k = 0; k < nk && k < S; ++k) {
+      waitBarrier(&full[k], 0);
+      acc += sA[k][threadIdx.x];
+      arriveOn(&empty[k]);
+    }
+    out[threadIdx.x] = acc;
+  }
+}
+
+// One pass more than the ring has stages: stage 0 is refilled.
+__global__ void __launch_bounds__(256)
+fillOnePassMore(const __grid_constant__ CUtensorMap mapA, float *out) {
+  __shared__ alignas(1024) uint16_t sA[S][64 * 64];
+  __shared__ uint64_t full[S], empty[S];
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < S; ++s) {
+      initBarrier(&full[s], 1);
+      initBarrier(&empty[s], 128);
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x >= 128) {
+    if (threadIdx.x == 128) {
+      for (int k = 0; k < S + 1; ++k) {
+        int s = k % S;
+        expectBytes(&full[s], sizeof(sA[0]));
+        loadTile(sA[s], &mapA, &full[s], k * 64, 0);
+        // CHECK-NOTES: :[[@LINE-1]]:9: warning: TMA load refills 'sA' that generic loads read at line [[#@LINE+8]] in other threads' code and hands back through the arrive on 'empty' at line [[#@LINE+9]], but these threads never wait on 'empty': the copy may overwrite the stage before its reads are done (ASYNC-REUSE-BEFORE-RELEASE) [tma-ordering]
+      }
+    }
+  } else {
+    float acc = 0;
+    for (int k = 0; k < S + 1; ++k) {
+      int s = k % S;
+      waitBarrier(&full[s], (k / S) & 1);
+      acc += sA[s][threadIdx.x];
+      arriveOn(&empty[s]);
+      // CHECK-NOTES: :[[@LINE-2]]:14: note: generic load of 'sA' here, after waiting on 'full'
+      // CHECK-NOTES: :[[@LINE-2]]:7: note: the readers release the stage here; wait on this barrier's phase before the refill
+      // CHECK-NOTES: :32:3: note: issued here
+    }
+    out[threadIdx.x] = acc;
   }
 }
