@@ -271,16 +271,6 @@ bool isVar(const Expr *E, const VarDecl *VD) {
   return D && D->getDecl() == VD;
 }
 
-void collectRefsTo(const Stmt *S, const VarDecl *VD,
-                   llvm::SmallVectorImpl<const DeclRefExpr *> &Out) {
-  if (!S)
-    return;
-  if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == VD)
-    Out.push_back(D);
-  for (const Stmt *C : S->children())
-    collectRefsTo(C, VD, Out);
-}
-
 bool foldsTo(const Expr *E, int64_t V, ConstantFolder &Folder) {
   auto F = E ? Folder.foldInt(E) : std::nullopt;
   return F && F->Value.getExtValue() == V;
@@ -376,7 +366,7 @@ bool returnsWaitPredicate(const FunctionDecl *Helper, const Wait &W) {
   if (!isVar(R, VD))
     return false;
   llvm::SmallVector<const DeclRefExpr *, 4> Refs;
-  collectRefsTo(Body, VD, Refs);
+  refsTo(Body, VD, Refs);
   unsigned Returns = 0;
   for (const Stmt *St : Body->body())
     Returns += isa<ReturnStmt>(St);
@@ -458,7 +448,7 @@ bool parityTracksIterations(const Expr *Parity, const Stmt *WaitStmt,
   if (!Before(VD->getLocation(), Loop->getBeginLoc()))
     return false;
   llvm::SmallVector<const DeclRefExpr *, 8> Refs;
-  collectRefsTo(Body, VD, Refs);
+  refsTo(Body, VD, Refs);
   const Expr *Flip = nullptr;
   for (const DeclRefExpr *R : Refs) {
     const Stmt *Parent = PM.getParent(R);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/ClusterRank.h"
+#include "folding/Uses.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -71,17 +72,6 @@ const Stmt *parentOf(const Stmt *S, const ParentMap &PM) {
 bool readByValue(const DeclRefExpr &D, const ParentMap &PM) {
   const auto *C = dyn_cast_or_null<ImplicitCastExpr>(parentOf(&D, PM));
   return C && C->getCastKind() == CK_LValueToRValue;
-}
-
-/// The references to \p VD under \p S.
-void refsTo(const Stmt *S, const VarDecl *VD,
-            llvm::SmallVectorImpl<const DeclRefExpr *> &Out) {
-  if (!S)
-    return;
-  if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == VD)
-    Out.push_back(D);
-  for (const Stmt *C : S->children())
-    refsTo(C, VD, Out);
 }
 
 /// The index in \p Scope of the statement that holds \p S; none when \p S

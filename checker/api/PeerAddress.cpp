@@ -32,15 +32,6 @@ const ParmVarDecl *paramOf(const Expr *E, const FunctionDecl *F) {
   return P && P->getDeclContext() == F ? P : nullptr;
 }
 
-void refsTo(const Stmt *S, const VarDecl *VD,
-            llvm::SmallVectorImpl<const DeclRefExpr *> &Out) {
-  if (!S)
-    return;
-  if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == VD)
-    Out.push_back(D);
-  for (const Stmt *C : S->children())
-    refsTo(C, VD, Out);
-}
 } // namespace
 
 std::optional<MapaAsm> mapaAsm(const GCCAsmStmt &S) {

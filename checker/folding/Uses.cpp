@@ -17,6 +17,16 @@
 
 namespace clang::tidy::tma {
 
+void refsTo(const Stmt *S, const VarDecl *VD,
+            llvm::SmallVectorImpl<const DeclRefExpr *> &Out) {
+  if (!S)
+    return;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == VD)
+    Out.push_back(D);
+  for (const Stmt *C : S->children())
+    refsTo(C, VD, Out);
+}
+
 /// The argument of a call to std::forward or std::move, which forwarding
 /// wrappers put around every operand.
 const Expr *forwardedArgument(const Expr *E) {

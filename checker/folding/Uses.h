@@ -30,6 +30,10 @@ namespace clang::tidy::tma {
 /// wrappers put around every operand; null for anything else.
 const Expr *forwardedArgument(const Expr *E);
 
+/// The references to \p VD under \p S, in source order.
+void refsTo(const Stmt *S, const VarDecl *VD,
+            llvm::SmallVectorImpl<const DeclRefExpr *> &Out);
+
 /// The parent of \p N within the body that \p PM was built for.
 DynTypedNode parentOf(const ParentMap &PM, const DynTypedNode &N);
 
