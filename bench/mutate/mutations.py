@@ -118,6 +118,21 @@ def shared_type(nc, s0, e0):
                           % (name, name, name), nc))
 
 
+def extern_pool(nc, s0):
+    """Why lowering the alignment at s0 plants no bug the rules can prove,
+    or '': it is declared on an `extern __shared__` pool, whose base the
+    declared alignment does not reliably raise (tma-rules.md
+    TMA-SMEM-ALIGN-128); the rules prove only offsets into the pool that
+    break 128 bytes, which the mutant leaves as they were."""
+    b = max(nc.rfind(';', 0, s0), nc.rfind('{', 0, s0), nc.rfind('}', 0, s0)) + 1
+    e = nc.find(';', s0)
+    decl = nc[b:e if e >= 0 else len(nc)]
+    if re.search(r'\bextern\b', decl) and '__shared__' in decl:
+        return ('an extern __shared__ pool: its declared alignment does not set its base '
+                '(tma-rules.md TMA-SMEM-ALIGN-128), the offsets into it stay as they were')
+    return ''
+
+
 def same_layout(nc, s0, n):
     """Why lowering the alignment n of the member at s0 changes no address,
     or '': the member is the first data member of its record (offset 0 stays
@@ -449,7 +464,8 @@ def sites(text, kinds):
                 continue
             out.append(Site('lower-alignas', s0, e0, ''.join(new), ln,
                             ' '.join(text[ls:le if le >= 0 else len(text)].split())[:90],
-                            equivalent=same_layout(nc, s0, max(int(m.group(2)) for m in ms))))
+                            equivalent=extern_pool(nc, s0) or
+                            same_layout(nc, s0, max(int(m.group(2)) for m in ms))))
     if 'drop-wait' in kinds or 'flip-parity' in kinds:
         for start, name, lp, qual in calls(ns, WAIT_CALL):
             if re.search(r'wgmma|warpgroup|wait_group|cluster|grid', name + qual):
