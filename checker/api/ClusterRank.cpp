@@ -206,6 +206,22 @@ ClusterRank::accumulationOf(const DeclRefExpr &D) {
       !VD->getInit() || !VD->getType()->isIntegralOrEnumerationType())
     return std::nullopt;
   const ParentMap &PM = Folder.parentsOf(Body);
+  auto [It, New] = Accumulations.try_emplace(VD);
+  if (New)
+    It->second = accumulationInto(*VD, Body, PM);
+  if (!It->second)
+    return std::nullopt;
+  auto ForAt = indexIn(It->second->Scope, It->second->Loop, PM);
+  auto UseAt = indexIn(It->second->Scope, &D, PM);
+  if (!ForAt || !UseAt || *UseAt <= *ForAt)
+    return std::nullopt;
+  return It->second;
+}
+
+std::optional<ClusterRank::Accumulation>
+ClusterRank::accumulationInto(const VarDecl &Var, const Stmt *Body,
+                              const ParentMap &PM) {
+  const VarDecl *VD = &Var;
   const CompoundStmt *Scope = scopeOf(*VD, Body, PM);
   if (!Scope)
     return std::nullopt;
@@ -231,9 +247,6 @@ ClusterRank::accumulationOf(const DeclRefExpr &D) {
     Up = PM.getParent(C);
   const auto *For = dyn_cast_or_null<ForStmt>(Up);
   if (!For || PM.getParent(For) != Scope || For->getConditionVariable())
-    return std::nullopt;
-  auto ForAt = indexIn(Scope, For, PM), UseAt = indexIn(Scope, &D, PM);
-  if (!ForAt || !UseAt || *UseAt <= *ForAt)
     return std::nullopt;
   // for (int i = a; i < b; ++i): i written only by the increment.
   const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
@@ -264,7 +277,9 @@ ClusterRank::accumulationOf(const DeclRefExpr &D) {
                       Write->getRHS(),
                       Cond->getOpcode(),
                       BinaryOperator::getOpForCompoundAssignment(
-                          Write->getOpcode())};
+                          Write->getOpcode()),
+                      For,
+                      Scope};
 }
 
 std::optional<std::int64_t>

@@ -84,8 +84,16 @@ private:
     const VarDecl *Counter;
     const Expr *Init, *Start, *Bound, *Step;
     BinaryOperatorKind Cmp, Op;
+    /// The loop, and the block that holds it and the local's declaration.
+    const ForStmt *Loop;
+    const CompoundStmt *Scope;
   };
+  /// The accumulation \p D reads: \p D lies after the loop in its block.
   std::optional<Accumulation> accumulationOf(const DeclRefExpr &D);
+  /// The loop that accumulates into \p VD, wherever it is read.
+  std::optional<Accumulation> accumulationInto(const VarDecl &VD,
+                                               const Stmt *Body,
+                                               const ParentMap &PM);
   std::optional<std::int64_t> accumulated(const Accumulation &A,
                                           std::uint64_t Rank, unsigned Depth);
   bool refersToBound(const Expr *E);
@@ -94,6 +102,8 @@ private:
   /// Loop counters bound while an accumulation is evaluated.
   llvm::DenseMap<const VarDecl *, std::int64_t> Bound;
   llvm::DenseMap<const VarDecl *, std::optional<AsmWrittenLocal>> AsmLocals;
+  /// accumulationInto, once per local (each walks the function's body).
+  llvm::DenseMap<const VarDecl *, std::optional<Accumulation>> Accumulations;
 };
 
 } // namespace clang::tidy::tma
