@@ -94,14 +94,15 @@ private:
     K.InBody = !InHelper;
     K.Op = std::move(Op);
     K.Var = Var;
-    // The toolkit's fences and atomics (system headers, a function not
-    // named for barriers) initialise no mbarrier.
+    // The toolkit's fences and atomics (system headers, a function named
+    // neither for barriers nor for an init) initialise no mbarrier.
     if (E.Kind == EventKind::Opaque && !Stack.empty() &&
         Ctx.getSourceManager().isInSystemHeader(OpLoc)) {
       const FunctionDecl *In = Stack.back();
       K.NoInit = In && In->getIdentifier() &&
                  Ctx.getSourceManager().isInSystemHeader(In->getLocation()) &&
-                 !In->getName().contains_insensitive("barrier");
+                 !In->getName().contains_insensitive("barrier") &&
+                 !In->getName().contains_insensitive("init");
     }
     Out.G.event(Cur, Out.Seq.size());
     Out.Seq.push_back(std::move(E));
