@@ -595,7 +595,7 @@ bool KernelModel::silentCallee(const FunctionDecl *FD, unsigned Depth,
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def) || !Def)
     return events::bodylessRole(*FD) == events::IntrinsicRole::None;
-  if (Depth > MaxDepth)
+  if (Depth > MaxSilentDepth)
     return false;
   if (llvm::is_contained(Scan, Def)) {
     Partial = true; // a recursion: opaque where the model meets it
@@ -604,14 +604,64 @@ bool KernelModel::silentCallee(const FunctionDecl *FD, unsigned Depth,
   return silent(Def, Depth + 1, Scan, Partial);
 }
 
+static bool capturesNoMemory(const CXXRecordDecl &RD, unsigned Depth);
+
+/// Whether a value of type \p T holds no pointer or reference: numbers,
+/// enums, and records and arrays of them (CuTe's shapes, strides and
+/// layouts: tuples of integers and Int<N>), lambdas capturing such.
+static bool holdsNoPointer(QualType T, unsigned Depth) {
+  if (Depth > 8)
+    return false;
+  T = T.getCanonicalType();
+  if (T->isArithmeticType() || T->isEnumeralType())
+    return true;
+  if (const auto *A = dyn_cast<ConstantArrayType>(T.getTypePtr()))
+    return holdsNoPointer(A->getElementType(), Depth + 1);
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->isUnion())
+    return false;
+  RD = RD->getDefinition();
+  if (RD->isLambda())
+    return capturesNoMemory(*RD, Depth + 1);
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (B.isVirtual() || !holdsNoPointer(B.getType(), Depth + 1))
+      return false;
+  for (const FieldDecl *F : RD->fields())
+    if (!holdsNoPointer(F->getType(), Depth + 1))
+      return false;
+  return true;
+}
+
+/// Whether the lambda \p RD captures nothing that may reach memory: no
+/// capture, or only variables whose values hold no pointer (numbers, CuTe
+/// layouts, such lambdas), by value or by reference (CuTe's algebra passes
+/// `[](auto const&... a)` and `[&]` lambdas around). Such a body names no
+/// variable of the function around it that a caller's argument would have
+/// to bind.
+static bool capturesNoMemory(const CXXRecordDecl &RD, unsigned Depth = 0) {
+  if (Depth > 8)
+    return false;
+  for (const LambdaCapture &C : RD.captures()) {
+    if (!C.capturesVariable())
+      return false; // `this`, a VLA's size
+    const auto *V = dyn_cast<VarDecl>(C.getCapturedVar());
+    if (!V || V->hasAttr<CUDASharedAttr>() ||
+        !holdsNoPointer(V->getType().getNonReferenceType(), Depth + 1))
+      return false;
+  }
+  return true;
+}
+
 bool KernelModel::silent(const FunctionDecl *Def, unsigned Depth, Chain &Scan,
                          bool &Partial) {
   if (auto It = Silent.find({Def, Depth}); It != Silent.end())
     return It->second;
   // A lambda's body names the variables of the function around it, which
-  // its call's arguments do not bind.
+  // its call's arguments do not bind, unless it captures none that may
+  // reach memory.
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
-      MD && MD->getParent()->isLambda())
+      MD && MD->getParent()->isLambda() &&
+      !capturesNoMemory(*MD->getParent()))
     return Silent[{Def, Depth}] = false;
   Scan.push_back(Def);
   bool Mine = false, Quiet = true;
@@ -650,7 +700,13 @@ bool KernelModel::silent(const FunctionDecl *Def, unsigned Depth, Chain &Scan,
                 !events::libcudacxxInitBarrier(*FD, *C) &&
                 silentCallee(FD, Depth, Scan, Mine);
       } else {
-        Quiet = false; // a lambda
+        // A lambda: its body runs where it is called (judged there); its
+        // captures' initialisers run here.
+        const auto *L = cast<LambdaExpr>(OS.S);
+        Quiet = capturesNoMemory(*L->getLambdaClass());
+        if (Quiet)
+          for (const Expr *Init : L->capture_inits())
+            Work.push_back(Init);
       }
       if (!Quiet)
         break;

@@ -62,6 +62,10 @@ bool buildSequence(ASTContext &Ctx, KernelModel &Model, DeviceOpsFinder &Finder,
 namespace kmodel {
 
 constexpr unsigned MaxDepth = 6;
+/// How deep the proof that a helper shows nothing goes (CuTe's layout and
+/// tuple algebra nests far deeper than the walk follows; a helper proven to
+/// show nothing is left out at any depth, as above MaxDepth).
+constexpr unsigned MaxSilentDepth = 40;
 constexpr std::size_t MaxEvents = 4096;
 constexpr std::size_t MaxNodes = 1 << 15;
 

@@ -1402,14 +1402,15 @@ private:
       intrinsicEvent(events::bodylessRole(*FD), Loc);
       return;
     }
+    // A helper that provably shows nothing (math, wgmma, index helpers)
+    // would leave no node: neither its CFG nor its walk is needed, however
+    // deep it sits.
+    if (!Bound && Model.showsNothing(Def, Stack.size() + 1))
+      return;
     if (Stack.size() > MaxDepth || llvm::is_contained(Stack, Def)) {
       simple(EventKind::Opaque, Loc);
       return;
     }
-    // A helper that provably shows nothing (math, wgmma, index helpers)
-    // would leave no node: neither its CFG nor its walk is needed.
-    if (!Bound && Model.showsNothing(Def, Stack.size() + 1))
-      return;
     // Events of a helper point at its call (or construction) in the body.
     bool Outer = InHelper;
     if (!InHelper)
