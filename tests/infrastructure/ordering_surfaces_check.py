@@ -2,7 +2,8 @@
 """The rule x API surface table of tma-ordering (docs/checks/ordering-surfaces.md).
 
 Every ordering rule id that checks/OrderingCheck.cpp (or its MBAR-UNINIT part,
-checks/OrderingUninit.cpp) can emit has one row;
+checks/OrderingUninit.cpp, or the rules/OrderingSite entry point it calls) can
+emit has one row;
 each surface column holds one of
   `file.cu`: wrongKernel / twinKernel   a lit test under tests/checkers/tma
   n/a: reason                           the surface cannot express the rule
@@ -24,7 +25,8 @@ TESTS = os.path.join(ROOT, "tests", "checkers", "tma")
 # The check and its MBAR-UNINIT part.
 CHECKS = [os.path.join(ROOT, "checker", "checks", f)
           for f in ("OrderingCheck.cpp", "OrderingUninit.cpp")]
-RULES = os.path.join(ROOT, "checker", "rules", "OrderingRules.cpp")
+RULES = [os.path.join(ROOT, "checker", "rules", f)
+         for f in ("OrderingRules.cpp", "OrderingSite.cpp")]
 ID = re.compile(r"\b(?:TMAP|TMA|BULK|MBAR|ASYNC)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
 
 SURFACES = ["inline PTX", "cuda::ptx", "cde", "cuda::device", "CUTLASS-like"]
@@ -42,7 +44,7 @@ MARKERS = {
 }
 def emitted_rules():
     ids = set()
-    for path in CHECKS + [RULES]:
+    for path in CHECKS + RULES:
         with open(path, encoding="utf-8") as f:
             for lit in re.findall(r'"(?:[^"\\\n]|\\.)*"', f.read()):
                 ids.update(ID.findall(lit))
