@@ -72,6 +72,47 @@ bool sameKey(const BarrierIdentity &A, const BarrierIdentity &B) {
   return A.Key == B.Key;
 }
 
+namespace {
+
+/// Whether \p Cur, the parent of \p Child, dereferences the address that
+/// Child computes: a subscript of it, `*p`, `p->f`.
+bool dereferences(const Stmt *Cur, const Stmt *Child) {
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(Cur))
+    return A->getBase() == Child;
+  if (const auto *U = dyn_cast<UnaryOperator>(Cur))
+    return U->getOpcode() == UO_Deref;
+  if (const auto *M = dyn_cast<MemberExpr>(Cur))
+    return M->isArrow() && M->getBase() == Child;
+  return false;
+}
+
+/// Whether \p Cur reads or writes the value of the lvalue \p Child, which
+/// a dereference of a pool or buffer address designates, as a value that
+/// cannot hold a barrier's address (a float, a bf16, a vector): a tile
+/// element of another region of the pool is no use of the barrier.
+/// An integer or pointer read may be an address kept in memory: not so.
+bool accessesNonAddressValue(const Stmt *Cur, const Stmt *Child) {
+  const Expr *Read = nullptr;
+  if (const auto *C = dyn_cast<ImplicitCastExpr>(Cur);
+      C && C->getCastKind() == CK_LValueToRValue)
+    Read = C;
+  // A store of such a value through the address (`tile[i] = x`, `+=`).
+  else if (const auto *B = dyn_cast<BinaryOperator>(Cur);
+           B && B->isAssignmentOp() && B->getLHS() == Child)
+    Read = B->getLHS();
+  else if (const auto *K = dyn_cast<CXXConstructExpr>(Cur);
+           K && K->getNumArgs() == 1 && K->getArg(0) == Child &&
+           K->getConstructor()->isCopyOrMoveConstructor())
+    Read = K;
+  if (!Read)
+    return false;
+  QualType T = Read->getType();
+  return !T->isIntegerType() && !T->isPointerType() && !T->isEnumeralType() &&
+         (T->isRealFloatingType() || T->isRecordType() || T->isVectorType());
+}
+
+} // namespace
+
 /// Whether a use \p DRE of the barrier (or of a local holding its address)
 /// only feeds recognised ops, address conversions, the barrier's own
 /// arrive/wait members or its init.
@@ -79,10 +120,18 @@ bool isKnownUse(const ParentMap &PM, const DeclRefExpr *DRE,
                 const llvm::SmallPtrSetImpl<const Stmt *> &OpSites,
                 DeviceOpsFinder &Finder, PeerAddresses &Peers) {
   const Stmt *Child = DRE;
+  bool Derefed = false;
   for (const Stmt *Cur = PM.getParent(DRE); Cur;
        Child = Cur, Cur = PM.getParent(Cur)) {
     if (OpSites.count(Cur))
       return true;
+    if (Derefed && accessesNonAddressValue(Cur, Child))
+      return true;
+    if (dereferences(Cur, Child))
+      Derefed = true;
+    else if (const auto *U = dyn_cast<UnaryOperator>(Cur);
+             U && U->getOpcode() == UO_AddrOf)
+      Derefed = false;
     if (isa<DeclStmt>(Cur))
       return true;
     // The address mapped to a peer CTA by an asm of its own, and the local
@@ -141,7 +190,16 @@ taintedBy(const VarDecl *Root, llvm::ArrayRef<const DeclRefExpr *> BodyRefs,
       if (!VD || !Tainted.count(VD))
         continue;
       const Stmt *Child = D;
+      bool Derefed = false;
       for (const Stmt *P = PM.getParent(D); P; Child = P, P = PM.getParent(P)) {
+        // A value read through the address holds no address of it.
+        if (Derefed && accessesNonAddressValue(P, Child))
+          break;
+        if (dereferences(P, Child))
+          Derefed = true;
+        else if (const auto *U = dyn_cast<UnaryOperator>(P);
+                 U && U->getOpcode() == UO_AddrOf)
+          Derefed = false;
         if (const auto *Call = dyn_cast<CallExpr>(P);
             Call && Finder.addressHelperArgument(*Call) != Child &&
             Peers.mappedArgument(*Call) != Child)
