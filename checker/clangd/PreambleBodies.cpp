@@ -27,7 +27,14 @@
 // expanded by a raw scan, name no barrier, fence, wait, asynchronous,
 // shared-memory or memory operation (nor a function kept for one) is
 // skipped and annotated (clang::tidy::tma::events::QuietBodySkipped): the model
-// takes it to order nothing, as its body would show.
+// takes it to order nothing, as its body would show. Those of the standard
+// library (std::, cuda::std::) and of clang's CUDA wrappers are left out
+// whatever they show, as system headers' templates are: the model takes
+// their calls by name.
+//
+// clangd indexes the preamble's AST once it is written: the kept bodies
+// are marked skipped first, so that the index walks what stock clangd's
+// does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,9 +57,11 @@
 #include "clang/Serialization/PCHContainerOperations.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 #include <memory>
+#include <vector>
 
 namespace {
 
@@ -82,6 +91,20 @@ bool inReadLibrary(const Decl *D) {
         NS && !NS->isInline() && NS != Outer && Name(NS) == "std")
       return false;
   return true;
+}
+
+/// Whether \p FD is the standard library's (in a namespace std, libcu++'s
+/// cuda::std included) or in one of clang's CUDA wrapper headers
+/// (\p File: __clang_cuda_device_functions.h, __clang_cuda_intrinsics.h,
+/// ...).
+bool standardOrWrapper(const FunctionDecl &FD, llvm::StringRef File) {
+  if (llvm::sys::path::filename(File).starts_with("__clang_cuda_"))
+    return true;
+  for (const DeclContext *DC = FD.getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && NS->getIdentifier() && NS->getName() == "std")
+      return true;
+  return false;
 }
 
 /// Whether \p T can carry an address: a pointer, reference or member
@@ -150,9 +173,20 @@ public:
     Inner.BeforeExecute(CI);
   }
   void AfterExecute(CompilerInstance &CI) override {
+    // The preamble is written: clangd indexes the AST next, and its
+    // symbol collector would walk every body kept for the checks. Marked
+    // skipped, as stock clangd leaves them, they are indexed as stock
+    // clangd's (definitions without bodies); the preamble keeps them.
+    if (Emitted && !IndexBodies)
+      for (FunctionDecl *FD : KeptBodies)
+        if (FD->doesThisDeclarationHaveABody()) {
+          FD->setBody(nullptr);
+          FD->setHasSkippedBody();
+        }
     if (std::getenv("TMA_TIDY_STATS"))
       llvm::errs() << "tma-clangd preamble: device bodies of system headers "
-                   << Kept << " kept, " << Skipped << " skipped as quiet; "
+                   << Kept << " kept, " << Skipped << " skipped as quiet, "
+                   << StdSkipped << " of std and clang's wrappers skipped; "
                    << AsTokens << " bodies kept as tokens ("
                    << (Late ? Late->Toks.size() : 0) << " tokens); kept: "
                    << Why[0] << " templated, " << Why[1] << " constexpr, "
@@ -162,6 +196,7 @@ public:
     Inner.AfterExecute(CI);
   }
   void AfterPCHEmitted(ASTWriter &Writer) override {
+    Emitted = true;
     Inner.AfterPCHEmitted(Writer);
   }
   void HandleTopLevelDecl(DeclGroupRef DG) override {
@@ -176,6 +211,15 @@ public:
   bool shouldSkipFunctionBody(Decl *D) override {
     if (!Inner.shouldSkipFunctionBody(D))
       return false;
+    bool Skip = skipBody(D);
+    if (!Skip)
+      if (auto *FD = D->getAsFunction())
+        KeptBodies.push_back(FD);
+    return Skip;
+  }
+
+private:
+  bool skipBody(Decl *D) {
     // bench/clangd.sh: stock clangd's preamble, for a baseline with
     // symbols (the installed clangd is stripped).
     if (StockPreamble)
@@ -203,11 +247,18 @@ public:
           nullptr, 0));
       return true;
     }
+    // The standard library's (std::, cuda::std::) and clang's CUDA
+    // wrappers' (__clang_cuda_*.h) are left out whatever they show, as
+    // their templates are: the model takes a call of one by its name
+    // (events::bodylessRole), opaque unless it is an intrinsic's.
+    if (!NoStdBodies && standardOrWrapper(*FD, SM.getFilename(Loc))) {
+      ++StdSkipped;
+      return true;
+    }
     ++Kept;
     return keepAsTokens(D);
   }
 
-private:
   /// Keeps \p D's body as tokens (LateBodies.h), for the main file to
   /// parse if it reaches it, where that parse can be the one the preamble
   /// would do: a function neither templated nor constexpr, its type known,
@@ -435,7 +486,18 @@ private:
   llvm::DenseSet<const IdentifierInfo *> RelevantNames;
   /// Macros scanned: whether their expansion is harmless.
   llvm::DenseMap<const IdentifierInfo *, bool> Macros;
-  unsigned Kept = 0, Skipped = 0;
+  unsigned Kept = 0, Skipped = 0, StdSkipped = 0;
+  /// TMA_CLANGD_STD_BODIES=1: the device bodies of std::, cuda::std:: and
+  /// clang's wrappers kept as before (for measuring).
+  const bool NoStdBodies = std::getenv("TMA_CLANGD_STD_BODIES") != nullptr;
+  /// The bodies parsed for the checks, where clangd's own callbacks would
+  /// have skipped them.
+  std::vector<FunctionDecl *> KeptBodies;
+  /// Whether the preamble was written (its bodies are in it).
+  bool Emitted = false;
+  /// TMA_CLANGD_INDEX_BODIES=1: the index walks the kept bodies (as
+  /// before; for measuring).
+  const bool IndexBodies = std::getenv("TMA_CLANGD_INDEX_BODIES") != nullptr;
 };
 
 } // namespace
