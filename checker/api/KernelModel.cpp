@@ -462,6 +462,34 @@ std::uint64_t KernelModel::loopBound(const Expr *Index) {
   return 0;
 }
 
+/// Whether \p E has the same value on every pass of a loop around it: it
+/// reads only locals never written after their initialisation, parameters,
+/// constants and the thread's ids, and calls nothing else.
+bool KernelModel::passInvariant(const Stmt *S) {
+  if (!S)
+    return true;
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    // threadIdx.x's accessor.
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD || !FD->getIdentifier() ||
+        !FD->getName().starts_with("__fetch_builtin_"))
+      return false;
+  }
+  if (isa<CXXThisExpr>(S) || isa<UnaryOperator>(S) &&
+                                 cast<UnaryOperator>(S)->isIncrementDecrementOp())
+    return false;
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+    return false;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
+      if (VD->hasLocalStorage() && !Folder->isNeverWritten(VD))
+        return false;
+  for (const Stmt *C : S->children())
+    if (!passInvariant(C))
+      return false;
+  return true;
+}
+
 bool KernelModel::everyMember(const Expr *Index, std::uint64_t Members) {
   const auto *Ref = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts());
   const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
@@ -484,6 +512,12 @@ bool KernelModel::everyMember(const Expr *Index, std::uint64_t Members) {
           DS->getSingleDecl() != V)
         return false;
       Loop = F;
+    } else if (const auto *I = dyn_cast<IfStmt>(P);
+               I && Prev != I->getCond() && !I->getInit() &&
+               !I->getConditionVariable() && passInvariant(I->getCond())) {
+      // A guard that every pass takes alike (`if (warp == 0 && lane)` in
+      // CUTLASS's init loop): the threads it selects run every pass.
+      continue;
     } else if (isa<IfStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt,
                    SwitchCase, ConditionalOperator, BinaryConditionalOperator,
                    LambdaExpr, CXXTryStmt, StmtExpr>(P)) {
@@ -495,10 +529,19 @@ bool KernelModel::everyMember(const Expr *Index, std::uint64_t Members) {
   }
   if (!Loop || !foldsTo(V->getInit(), 0, Ctx))
     return false;
-  // s < Members, s != Members, s <= Members - 1.
+  // s < Members, s != Members, s <= Members - 1 (the bound may be CuTe's
+  // `C<S>` converted to int: the folder's).
   const auto *C = dyn_cast_or_null<BinaryOperator>(
       Loop->getCond() ? Loop->getCond()->IgnoreParenImpCasts() : nullptr);
   auto N = static_cast<std::int64_t>(Members);
+  auto foldsTo = [&](const Expr *E, std::int64_t V, const ASTContext &Ctx) {
+    if (::clang::tidy::tma::foldsTo(E, V, Ctx))
+      return true;
+    std::optional<FoldedInt> F =
+        E && !E->isValueDependent() ? Folder->foldInt(E) : std::nullopt;
+    return F && F->Value.getSignificantBits() <= 64 &&
+           F->Value.getExtValue() == V;
+  };
   if (!C || !names(C->getLHS(), V) ||
       !((C->getOpcode() == BO_LT || C->getOpcode() == BO_NE)
             ? foldsTo(C->getRHS(), N, Ctx)

@@ -194,8 +194,11 @@ public:
   /// values where it is evaluated: it is the counter of a loop `for (int
   /// s = 0; s < Members; ++s)` that nothing else writes, and the
   /// expression lies in that loop's body on every pass (no branch, nested
-  /// loop or jump around it). An init there initialises the whole family.
+  /// loop or jump around it; a guard every pass takes alike is fine). An
+  /// init there initialises the whole family.
   bool everyMember(const Expr *Index, std::uint64_t Members);
+  /// Whether \p S has the same value on every pass of a loop around it.
+  bool passInvariant(const Stmt *S);
 
   /// The number of passes the counted loop that declares the index
   /// \p Index would make from 0 (`for (int s = 0; s < N; ++s)`: N); 0 when

@@ -20,6 +20,8 @@
 #include "api/KernelModel.h"
 #include "api/KernelModelBuild.h"
 #include "api/BarrierPhases.h"
+#include "api/CuteTensors.h"
+#include "api/DeviceOpsCommon.h"
 #include "api/KernelEvents.h"
 #include "api/MapAddress.h"
 
@@ -1249,11 +1251,93 @@ private:
       simple(EventKind::Opaque, Loc);
   }
 
+  /// The one shared buffer the CuTe tensor view \p E is built from, as an
+  /// address sharedRoot names; null when there is none or more than one.
+  const Expr *cuteBuffer(const Expr *E) {
+    llvm::SmallVector<const Expr *, 8> Sources;
+    cute::tensorSources(E, Sources);
+    const Expr *Found = nullptr;
+    const VarDecl *Root = nullptr;
+    std::string RootPath;
+    for (const Expr *S : Sources) {
+      bool Whole = false;
+      std::string Path;
+      const VarDecl *VD =
+          sharedRoot(S, Whole, bindings(), &Path, false, &Aliases);
+      if (!VD)
+        continue;
+      if (Found && (VD != Root || Path != RootPath))
+        return nullptr; // two buffers: the view's is not known
+      Found = S;
+      Root = VD;
+      RootPath = Path;
+    }
+    return Found;
+  }
+
+  /// `&E` for the object \p E (made once per expression, in the AST's
+  /// memory), for the walks that name a barrier by its address.
+  const Expr *addressOf(const Expr *E) {
+    const Expr *&A = AddressOf[E];
+    if (!A)
+      A = UnaryOperator::Create(
+          Ctx, const_cast<Expr *>(E), UO_AddrOf,
+          Ctx.getPointerType(E->getType()), VK_PRValue, OK_Ordinary,
+          E->getBeginLoc(), /*CanOverflow=*/false, FPOptionsOverride());
+    return A;
+  }
+
+  /// CuTe's algorithms, whose bodies lie too deep for the walk: a TMA load
+  /// atom's `copy(tma.with(bar), src, dst)` is a tensor load into dst's
+  /// buffer completing on bar; `gemm(mma, A, B, C)` reads A's and B's
+  /// buffers (an MMA's shared-memory operands).
+  bool cuteAlgorithm(const CallExpr &C) {
+    OpSite Site{&C, C.getBeginLoc(), OpApi::Cute, /*Predicated=*/false};
+    auto Bind = [&](const Expr *E) {
+      OpValue V;
+      V.Present = E != nullptr;
+      V.Written = E;
+      V.E = E ? Finder.lookThrough(E) : nullptr;
+      return V;
+    };
+    if (std::optional<cute::TmaLoadCopy> Copy = cute::tmaLoadCopy(C)) {
+      auto T = at<TensorCopy>(Site);
+      T.Direction = device::TensorDirection::Load;
+      // with() takes the barrier object by reference: its address.
+      const Expr *Bar = Copy->Barrier;
+      if (Bar->isGLValue() && !Bar->getType()->isPointerType())
+        Bar = addressOf(Bar);
+      T.Barrier = Bind(Bar);
+      T.Smem = Bind(cuteBuffer(Copy->Dst));
+      DeviceOp Op = T;
+      barrierEvent(EventKind::BarrierUse, T.Barrier, Op, Site);
+      loadEvent(T.Smem, T.Barrier, true, Op, Site);
+      return true;
+    }
+    llvm::SmallVector<const Expr *, 2> Reads = cute::gemmOperands(C);
+    if (Reads.empty())
+      return false;
+    for (const Expr *R : Reads) {
+      const Expr *Buf = cuteBuffer(R);
+      // A shared operand the model cannot name: the walk of the body is
+      // too deep, so the call stays opaque.
+      if (!Buf)
+        return false;
+      (void)Buf;
+    }
+    for (const Expr *R : Reads)
+      accessOf(cuteBuffer(R), EventKind::GenericRead, /*Mma=*/true,
+               C.getBeginLoc());
+    return true;
+  }
+
   void call(const CallExpr &C) {
     if (std::optional<DeviceOp> Op = Finder.opOf(C)) {
       opEvent(*Op);
       return;
     }
+    if (cuteAlgorithm(C))
+      return;
     const FunctionDecl *FD = C.getDirectCallee();
     if (!FD) {
       simple(EventKind::Opaque, C.getBeginLoc());
@@ -1489,6 +1573,7 @@ private:
   std::vector<const Expr *> This;
   SourceLocation ViaLoc;
   bool Failed = false;
+  llvm::DenseMap<const Expr *, const Expr *> AddressOf;
 };
 
 } // namespace

@@ -12,6 +12,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include <functional>
 #include <utility>
 
 namespace clang::tidy::tma {
@@ -285,6 +286,49 @@ static std::optional<llvm::APSInt> foldBinary(BinaryOperatorKind Op,
   return llvm::APSInt(Res, U);
 }
 
+/// The value of the conversion operator call \p E when its body is one
+/// `return X;` whose X names nothing of the object (`return value;` of
+/// std::integral_constant or CuTe's C<v>, a static constexpr member): the
+/// value is X's whatever the object holds.
+static std::optional<llvm::APSInt> objectFreeConversion(const Expr *E) {
+  const auto *Call =
+      dyn_cast<CXXMemberCallExpr>(E->IgnoreParenImpCasts());
+  const auto *Conv = Call ? dyn_cast_or_null<CXXConversionDecl>(
+                                Call->getMethodDecl())
+                          : nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!Conv || !Conv->hasBody(Def) || !Def || !Def->isConstexpr() ||
+      Call->HasSideEffects(Def->getASTContext()))
+    return std::nullopt;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  const auto *Ret = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_front())
+                        : nullptr;
+  const Expr *X = Ret ? Ret->getRetValue() : nullptr;
+  if (!X || X->isValueDependent() ||
+      !X->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  // Nothing of the object: no `this`, no non-static member.
+  bool Free = true;
+  std::function<void(const Stmt *)> Scan = [&](const Stmt *S) {
+    if (!S || !Free)
+      return;
+    if (isa<CXXThisExpr>(S))
+      Free = false;
+    if (const auto *M = dyn_cast<MemberExpr>(S))
+      if (!isa<VarDecl>(M->getMemberDecl()))
+        Free = false;
+    for (const Stmt *C : S->children())
+      Scan(C);
+  };
+  Scan(X);
+  Expr::EvalResult R;
+  if (!Free || !X->EvaluateAsInt(R, Def->getASTContext()) ||
+      R.HasSideEffects || !R.Val.isInt())
+    return std::nullopt;
+  return R.Val.getInt();
+}
+
 std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
                                                      unsigned Depth) {
   const Expr *Unevaluable = std::exchange(NotEvaluable, nullptr);
@@ -314,6 +358,13 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
     case CK_LValueToRValue:
     case CK_IntegralToBoolean:
       break;
+    case CK_UserDefinedConversion:
+      // `int(Int<4>{})`, `i < S` with CuTe's `C<4> S`: a conversion whose
+      // value does not depend on the object.
+      if (auto V = objectFreeConversion(Cast->getSubExpr()))
+        if (auto C = convertTo(*V, Cast->getType(), Ctx))
+          return FoldedInt{*C, originOf(E)};
+      return std::nullopt;
     default:
       return std::nullopt;
     }
