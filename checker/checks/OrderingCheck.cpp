@@ -291,14 +291,29 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
       break;
     }
 
-    case ord::OrderingForm::WaitBeforeExit:
-      Warn(K->Events[F.First].Loc,
-           What(F.First) + " reads " + Name(F.First) +
-               " but the kernel can exit after it with no "
-               "cp.async.bulk.wait_group.read: the copy may still be "
-               "reading shared memory (" +
-               F.Rule + ")");
+    case ord::OrderingForm::WaitBeforeExit: {
+      // The last wait is too shallow: it leaves the copy's group pending.
+      std::string Shallow;
+      if (F.Wait) {
+        std::uint64_t D = *K->Seq[*F.Wait].Depth;
+        Shallow = " deep enough to complete its group (wait_group " +
+                  std::to_string(D) + " at line " +
+                  Line(K->Events[*F.Wait].Loc) + " leaves " +
+                  std::to_string(D) + (D == 1 ? " group" : " groups") +
+                  " pending, and " + std::to_string(F.Commits) +
+                  (F.Commits == 1 ? " was" : " were") +
+                  " committed since the copy)";
+      }
+      if (Warn(K->Events[F.First].Loc,
+               What(F.First) + " reads " + Name(F.First) +
+                   " but the kernel can exit after it with no "
+                   "cp.async.bulk.wait_group.read" +
+                   Shallow +
+                   ": the copy may still be reading shared memory (" +
+                   F.Rule + ")"))
+        NoteDepth(F);
       break;
+    }
 
     case ord::OrderingForm::WaitBeforeReuse: {
       std::string Why = Shortfall(F);
@@ -318,6 +333,15 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                     " that the " + What(F.First) + " at line " +
                     Line(K->Events[F.First].Loc) + " may still read: " + Why +
                     " (" + F.Rule + ")"
+          // The same stage every pass (`buf[warp]`, a stage fixed for the
+          // thread): the next pass writes it again.
+          : F.Laps == 1
+              ? Writer + " overwrites the stage of " + Name(F.First) +
+                    " that the " + What(F.First) + " at line " +
+                    Line(K->Events[F.First].Loc) +
+                    " read in the previous pass of its loop and may still "
+                    "read: " +
+                    Why + " (" + F.Rule + ")"
               : Writer + " overwrites the stage of " + Name(F.First) +
                     " that the " + What(F.First) + " at line " +
                     Line(K->Events[F.First].Loc) + " read " +

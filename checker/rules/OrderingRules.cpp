@@ -242,37 +242,81 @@ std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
   return Out;
 }
 
+/// The most commits that a path from \p S to \p W may pass (\p Later: the
+/// events reached from S); std::nullopt when a commit on the way may be
+/// passed again and again (a loop around it that is not around S).
+static std::optional<unsigned> commitsBetween(const std::vector<Event> &Seq,
+                                              const Flow &G, std::size_t S,
+                                              std::size_t W,
+                                              const Flow::Set &Later) {
+  Flow::Set Before = G.search(W, false, false);
+  std::vector<const Flow::Set *> AroundS = G.loopsAround(S);
+  unsigned N = 0;
+  for (std::size_t C = 0; C < Seq.size(); ++C) {
+    if (Seq[C].Kind != EventKind::Commit || !Later[C] || !Before[C])
+      continue;
+    for (const Flow::Set *L : G.loopsAround(C))
+      if (std::find(AroundS.begin(), AroundS.end(), L) == AroundS.end())
+        return std::nullopt;
+    ++N;
+  }
+  return N;
+}
+
 std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
                                     const Flow &G, Silences *Why) {
   std::vector<Finding> Out;
   for (std::size_t S = 0; S < Seq.size(); ++S) {
     if (!isStore(Seq[S]))
       continue;
-    // No wait_group at all later on any path (a wait on one path may be
-    // guarded as the copy is), nor an unknown, and a way to the kernel's
-    // end; an early return with no wait before it may be taken by other
-    // threads than the copy's: unproven.
+    // No wait_group later on any path (a wait on one path may be guarded
+    // as the copy is) that may complete the copy's group, nor an unknown,
+    // and a way to the kernel's end; an early return with no wait before
+    // it may be taken by other threads than the copy's: unproven.
     Flow::Stop Stop = [&](std::size_t J) {
       return Seq[J].Kind == EventKind::WaitGroup;
     };
     Flow::Set Later = G.search(S, true, false);
     bool Early = G.reachesExit(S, true, Stop);
-    auto After =
-        first(Later, [&](std::size_t J) { return Stop(J) || unknown(Seq[J]); });
+    auto Opaque = first(Later, [&](std::size_t J) { return unknown(Seq[J]); });
+    // A wait that may complete the group: of unknown depth, or with more
+    // groups committed since the copy on some path than it leaves pending.
+    // wait_group N with at most N commits since the copy on every path
+    // leaves its group pending (the last wait before exit at a depth above
+    // 0, of the last pass of the copy's loops).
+    std::optional<std::size_t> Covering, Shallow;
+    unsigned Commits = 0;
+    for (std::size_t J = 0; J < Seq.size() && !Covering; ++J) {
+      if (!Later[J] || !Stop(J))
+        continue;
+      std::optional<unsigned> N =
+          Seq[J].Depth ? commitsBetween(Seq, G, S, J, Later) : std::nullopt;
+      if (!N || *N > *Seq[J].Depth)
+        Covering = J;
+      else if (!Shallow || J > *Shallow) {
+        Shallow = J;
+        Commits = *N;
+      }
+    }
     if (Early)
       silent(Why, waitRule(Seq[S]), S,
              "an early return is reached from the copy with no wait_group "
              "before it (other threads may take it)");
-    else if (After)
+    else if (Opaque)
+      silent(Why, waitRule(Seq[S]), S, "an opaque event follows the copy",
+             Opaque);
+    else if (Covering)
       silent(Why, waitRule(Seq[S]), S,
-             Stop(*After) ? "a cp.async.bulk.wait_group follows the copy on "
-                            "some path"
-                          : "an opaque event follows the copy",
-             After);
-    else if (!G.reachesExit(S, false, Stop))
+             Seq[*Covering].Depth
+                 ? "a cp.async.bulk.wait_group that may complete its group "
+                   "follows the copy on some path"
+                 : "a cp.async.bulk.wait_group of unknown depth follows the "
+                   "copy on some path",
+             Covering);
+    else if (!G.reachesExit(S, false))
       silent(Why, waitRule(Seq[S]), S, "no path from the copy ends the kernel");
     else
-      Out.push_back({waitRule(Seq[S]), S, S, std::nullopt, 0});
+      Out.push_back({waitRule(Seq[S]), S, S, Shallow, Commits});
   }
   return Out;
 }

@@ -209,9 +209,13 @@ std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
 
 /// BULK-S2G-WAIT-BEFORE-REUSE / TMA-STORE-WAIT, at exit: a copy reading
 /// shared memory after which the kernel can run to its end and no
-/// cp.async.bulk.wait_group comes later on any path (not round the loop
-/// again: a wait before the copy in its loop does not wait for the last
-/// one). An early return reached with no wait silences it.
+/// cp.async.bulk.wait_group that may complete its group comes later on any
+/// path (not round the loop again: a wait before the copy in its loop does
+/// not wait for the last one). A `wait_group N` with at most N commits
+/// since the copy on every path leaves the group pending (Wait: the latest
+/// such wait; Commits: the most commits before it); one of unknown depth,
+/// or after more commits, or after a commit that a loop may repeat, may
+/// complete it. An early return reached with no wait silences it.
 std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
                                     const Flow &G, Silences *Why = nullptr);
 

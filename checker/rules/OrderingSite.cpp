@@ -97,10 +97,14 @@ std::vector<OrderingViolation> checkKernelOrdering(const KernelFacts &K,
                         "before the kernel exits is not reported",
                         std::nullopt});
   if (K.WaitBeforeExit)
-    for (const Finding &F : waitBeforeExit(Seq, G, Why))
-      Add(F, OrderingForm::WaitBeforeExit);
+    for (const Finding &F : waitBeforeExit(Seq, G, Why)) {
+      // The last wait is too shallow: the depth that would complete it.
+      OrderingViolation &V = Add(F, OrderingForm::WaitBeforeExit);
+      if (V.Wait && V.Commits > 0)
+        V.CompletingDepth = V.Commits - 1;
+    }
 
-  for (const Finding &F : waitBeforeReuse(Seq, G, Why)) {
+  for (const Finding &F : waitBeforeReuse(Seq, G, Why, K.Block)) {
     OrderingViolation &V = Add(F, OrderingForm::WaitBeforeReuse);
     groupWait(V);
     // A ring's stage overwritten laps later: the depth that completes the

@@ -134,9 +134,35 @@ TEST(WaitBeforeExit, NoWaitAfterStore) {
 
 TEST(WaitBeforeExit, WaitOrUnknownAfterStore) {
   EXPECT_TRUE(waitBeforeExit({store(0), ev(K::Commit), waitRead(0)}).empty());
-  // Any depth: the exit rule only proves that no wait exists at all.
-  EXPECT_TRUE(waitBeforeExit({store(0), ev(K::Commit), waitRead(3)}).empty());
   EXPECT_TRUE(waitBeforeExit({store(0), ev(K::Opaque)}).empty());
+  // More groups committed since the copy than the wait leaves pending.
+  EXPECT_TRUE(waitBeforeExit({store(0), ev(K::Commit), ev(K::Commit),
+                              waitRead(1)})
+                  .empty());
+}
+
+TEST(WaitBeforeExit, LastWaitTooShallow) {
+  // wait_group.read 3 after one commit leaves the copy's group pending.
+  auto F = waitBeforeExit({store(0), ev(K::Commit), waitRead(3)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Wait, std::optional<std::size_t>(2));
+  EXPECT_EQ(F[0].Commits, 1u);
+  // Two stores, two groups, wait_group.read 1: only the second is pending.
+  F = waitBeforeExit({store(0), ev(K::Commit), store(1), ev(K::Commit),
+                      waitRead(1)});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].First, 2u);
+  // for (...) { store; commit; } wait_group.read 1: the last pass's group.
+  EXPECT_EQ(
+      waitBeforeExit(looped({store(0), ev(K::Commit)}, {}, {waitRead(1)}))
+          .size(),
+      1u);
+  // A commit in a loop after the copy may be passed any number of times.
+  Prog P;
+  P << store(0) << ev(K::Commit);
+  P.loop([](Prog &Q) { Q << ev(K::Commit); });
+  P << waitRead(1);
+  EXPECT_TRUE(waitBeforeExit(P.done()).empty());
 }
 
 TEST(WaitBeforeExit, WaitOnlyBeforeTheStoreInTheLoop) {
