@@ -717,6 +717,7 @@ private:
     E.Slice = It->second;
     E.Period = S->Period;
     E.Once = S->Once;
+    E.PerThread = S->PerThread;
     return S->Bytes;
   }
 

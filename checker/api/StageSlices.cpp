@@ -40,6 +40,25 @@ std::string idOf(const Decl *D) {
   return std::to_string(reinterpret_cast<std::uintptr_t>(D->getCanonicalDecl()));
 }
 
+/// The CUDA builtin variable and field that \p E reads (`threadIdx.x`:
+/// clang's __clang_cuda_builtin_vars.h spells it as a property whose getter
+/// is `__cuda_builtin_threadIdx_t::__fetch_builtin_x`), e.g. "threadIdx.x".
+/// Its value never changes in a thread.
+std::optional<std::string> builtinVar(const Expr *E) {
+  const auto *P = dyn_cast<PseudoObjectExpr>(E);
+  const Expr *R = P ? P->getResultExpr() : nullptr;
+  const auto *Call = R ? dyn_cast<CallExpr>(R->IgnoreParenImpCasts()) : nullptr;
+  const auto *MD =
+      Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
+  if (!MD || !MD->getIdentifier() || !MD->getParent()->getIdentifier())
+    return std::nullopt;
+  llvm::StringRef Name = MD->getName(), Record = MD->getParent()->getName();
+  if (!Name.consume_front("__fetch_builtin_") || Name.size() != 1 ||
+      !Record.consume_front("__cuda_builtin_") || !Record.consume_back("_t"))
+    return std::nullopt;
+  return (Record + "." + Name).str();
+}
+
 bool isLoop(const Stmt *S) {
   return isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
@@ -69,6 +88,9 @@ struct StageSlices::Walk {
   std::uint64_t Members = 0;
   bool Root = false;
   unsigned Steps = 0;
+  /// A part of it is the thread's index (`threadIdx.x / 32`): the same
+  /// expression names another stage in another thread.
+  bool PerThread = false;
 
   /// \p Index: \p E is an index that selects a distinct stage for each of
   /// its values (a subscript, the offset of a pointer, a non-zero multiple
@@ -94,6 +116,12 @@ struct StageSlices::Walk {
     }
     if (const auto *D = dyn_cast<DeclRefExpr>(E))
       return leaf(D, Index, Out);
+    // threadIdx, blockIdx, blockDim, gridDim: fixed for the thread's life.
+    if (std::optional<std::string> B = builtinVar(E)) {
+      PerThread |= llvm::StringRef(*B).starts_with("threadIdx");
+      Out += "%" + *B;
+      return true;
+    }
     if (const auto *B = dyn_cast<BinaryOperator>(E))
       return binary(B, Index, Out);
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
@@ -346,6 +374,7 @@ StageSlices::sliceOf(const Expr *Addr, bool Element, const FunctionDecl *Kernel,
   StageSlice Out;
   if (!W.key(E, false, Out.Key) || !W.Root)
     return std::nullopt;
+  Out.PerThread = W.PerThread;
   if (const auto *Arr = Ctx.getAsConstantArrayType(E->getType());
       Arr && !E->getType()->isIncompleteType())
     Out.Bytes = static_cast<std::uint64_t>(

@@ -45,6 +45,8 @@ struct StageSlice {
   std::uint64_t Bytes = 0;
   /// As rules::ordering::Event::Once.
   bool Once = false;
+  /// As rules::ordering::Event::PerThread.
+  bool PerThread = false;
 };
 
 class LocalAliases;

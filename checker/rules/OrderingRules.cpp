@@ -328,14 +328,24 @@ std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
 /// rest of the copy's pass, of P - 1 whole passes and of the last pass up
 /// to the write, in order.
 static std::optional<Finding> stageReuse(const std::vector<Event> &Seq,
-                                         const Flow &G, std::size_t S) {
+                                         const Flow &G, std::size_t S,
+                                         threads::BlockSize Block) {
   const Event &St = Seq[S];
+  // A stage of the thread's own (`buf[warp]`): the write names the
+  // copy's stage in the threads that issued the copy, so every one of
+  // them must run it.
+  auto SameThreads = [&](const Event &E) {
+    return !St.PerThread ||
+           (St.Threads && E.Threads &&
+            threads::includedIn(*St.Threads, *E.Threads, Block));
+  };
   auto IsWrite = [&](std::size_t J) {
     const Event &E = Seq[J];
     return E.Object == St.Object && E.Slice == St.Slice &&
            (E.Kind == EventKind::Load ||
             (E.Kind == EventKind::GenericWrite && E.SliceWrite &&
-             St.WholeSlice));
+             St.WholeSlice)) &&
+           SameThreads(E);
   };
   Verdict V;
   auto Found = [&](std::size_t W, unsigned Laps) -> std::optional<Finding> {
@@ -368,7 +378,8 @@ static std::optional<Finding> stageReuse(const std::vector<Event> &Seq,
 }
 
 std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
-                                     const Flow &G, Silences *Why) {
+                                     const Flow &G, Silences *Why,
+                                     threads::BlockSize Block) {
   std::vector<Finding> Out;
   for (std::size_t S = 0; S < Seq.size(); ++S) {
     const Event &St = Seq[S];
@@ -380,8 +391,15 @@ std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
       continue;
     }
     if (!St.WholeObject && St.Slice >= 0) {
-      if (auto F = stageReuse(Seq, G, S))
+      if (auto F = stageReuse(Seq, G, S, Block))
         Out.push_back(*F);
+      else
+        silent(Why, waitRule(St), S,
+               "the copy reads one stage of the buffer: no write that the "
+               "model proves of the same stage (the same index expression, "
+               "where the ring comes back to it, in the copy's threads) "
+               "follows it without a wait_group.read that completes its "
+               "group");
       continue;
     }
     if (!St.WholeObject) {
@@ -1048,8 +1066,10 @@ std::vector<Finding> waitByOtherThreads(const std::vector<Event> &Seq,
   for (std::size_t S = 0; S < Seq.size(); ++S) {
     const Event &St = Seq[S];
     // The whole buffer, or all of one stage of a ring (`out[it % S]`).
+    // Not a stage chosen by the thread's index: another thread's write of
+    // the same expression is of another stage.
     bool Ring = !St.WholeObject && St.Slice >= 0 && St.Period > 0 &&
-                St.WholeSlice;
+                St.WholeSlice && !St.PerThread;
     if (!isStore(St) || !(St.WholeObject || Ring) || St.Object < 0 ||
         (!St.Guarded && !St.Threads))
       continue;

@@ -108,6 +108,11 @@ struct Event {
   /// GenericWrite: the Slice is the stage the written element lies in
   /// (`buf[s][i]`), not the first byte it writes.
   bool SliceWrite = false;
+  /// The Slice's expression holds the thread's index (`buf[threadIdx.x /
+  /// 32]`, a warp's own stage): the same key names the same stage only in
+  /// the same thread, so a pair of such events is one only where every
+  /// thread of the first (the copy) runs the second too.
+  bool PerThread = false;
   /// BarrierInit: the barrier is named without a varying index.
   bool FixedObject = false;
   /// ThreadSync: a barrier of one warp only (`__syncwarp`, `bar.warp.sync`):
@@ -225,9 +230,13 @@ std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
 /// wait_group.read in between that covers the copy's group. A copy of a
 /// stage (Event::Slice) is overwritten by a write of the same stage: later
 /// in the same pass, or, in a ring of period S, S passes later (Laps),
-/// the commits and waits of every pass in between counted.
+/// the commits and waits of every pass in between counted. A stage chosen
+/// by the thread's index (Event::PerThread) is the same stage in a write
+/// that every thread of the copy runs (thread sets known, in a block of
+/// \p Block).
 std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
-                                     const Flow &G, Silences *Why = nullptr);
+                                     const Flow &G, Silences *Why = nullptr,
+                                     threads::BlockSize Block = {});
 
 /// MBAR-INIT-VISIBLE: a barrier initialised by some threads (the init is
 /// guarded) and then used by threads outside that set with no thread

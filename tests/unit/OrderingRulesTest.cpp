@@ -310,6 +310,38 @@ TEST(WaitBeforeReuse, StageLapsLater) {
   EXPECT_EQ(waitBeforeReuse(looped(Epi)).size(), 1u);
 }
 
+TEST(WaitBeforeReuse, StageOfTheThread) {
+  // for (...) { write(sOut[warp]); store(sOut[warp]) by lane 0; commit }:
+  // the stage is the thread's own, the same every pass in that thread.
+  namespace th = tma::rules::threads;
+  auto Set = [](std::vector<std::pair<th::Cond, bool>> Guards) {
+    th::ThreadSet S;
+    S.Guards = std::move(Guards);
+    return std::make_shared<const th::ThreadSet>(std::move(S));
+  };
+  th::Cond Lane0 = th::Cond::atom({{th::Step::Mod, 32}}, th::Cmp::EQ, 0);
+  th::Cond Warp1 = th::Cond::atom({{th::Step::Div, 32}}, th::Cmp::EQ, 1);
+  Event W = staged(ev(K::GenericWrite, 0), 1);
+  W.SliceWrite = true;
+  W.PerThread = true;
+  Event St = staged(store(0, true), 1);
+  St.WholeSlice = true;
+  St.PerThread = true;
+  St.Threads = Set({{Lane0, true}});
+  St.Guarded = true;
+  // Written by every thread: the issuing lanes rewrite their own stage.
+  W.Threads = Set({});
+  EXPECT_EQ(waitBeforeReuse(looped({W, St, ev(K::Commit)})).size(), 1u);
+  EXPECT_TRUE(
+      waitBeforeReuse(looped({waitRead(0), W, St, ev(K::Commit)})).empty());
+  // Written by warp 1 only: lane 0 of warp 0 stores a stage no writer names.
+  W.Threads = Set({{Warp1, true}});
+  EXPECT_TRUE(waitBeforeReuse(looped({W, St, ev(K::Commit)})).empty());
+  // Threads unknown: unproven.
+  W.Threads = nullptr;
+  EXPECT_TRUE(waitBeforeReuse(looped({W, St, ev(K::Commit)})).empty());
+}
+
 //===----------------------------------------------------------------------===//
 // MBAR-INIT-VISIBLE
 //===----------------------------------------------------------------------===//
