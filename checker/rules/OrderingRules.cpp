@@ -283,7 +283,8 @@ std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
     // groups committed since the copy on some path than it leaves pending.
     // wait_group N with at most N commits since the copy on every path
     // leaves its group pending (the last wait before exit at a depth above
-    // 0, of the last pass of the copy's loops).
+    // 0, of the last pass of the copy's loops). A wait before any commit
+    // stays unjudged: a commit the model does not see may precede it.
     std::optional<std::size_t> Covering, Shallow;
     unsigned Commits = 0;
     for (std::size_t J = 0; J < Seq.size() && !Covering; ++J) {
@@ -291,7 +292,7 @@ std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
         continue;
       std::optional<unsigned> N =
           Seq[J].Depth ? commitsBetween(Seq, G, S, J, Later) : std::nullopt;
-      if (!N || *N > *Seq[J].Depth)
+      if (!N || *N == 0 || *N > *Seq[J].Depth)
         Covering = J;
       else if (!Shallow || J > *Shallow) {
         Shallow = J;

@@ -218,9 +218,9 @@ std::vector<Finding> fenceBeforeStore(const std::vector<Event> &Seq,
 /// path (not round the loop again: a wait before the copy in its loop does
 /// not wait for the last one). A `wait_group N` with at most N commits
 /// since the copy on every path leaves the group pending (Wait: the latest
-/// such wait; Commits: the most commits before it); one of unknown depth,
-/// or after more commits, or after a commit that a loop may repeat, may
-/// complete it. An early return reached with no wait silences it.
+/// such wait; Commits: the most commits before it, at least one); one of
+/// unknown depth, or after more commits, or after a commit that a loop may
+/// repeat, or before any commit, may complete it. An early return reached with no wait silences it.
 std::vector<Finding> waitBeforeExit(const std::vector<Event> &Seq,
                                     const Flow &G, Silences *Why = nullptr);
 

@@ -157,6 +157,8 @@ TEST(WaitBeforeExit, LastWaitTooShallow) {
       waitBeforeExit(looped({store(0), ev(K::Commit)}, {}, {waitRead(1)}))
           .size(),
       1u);
+  // No commit before the wait: unjudged (one the model misses may be).
+  EXPECT_TRUE(waitBeforeExit({store(0), waitRead(1)}).empty());
   // A commit in a loop after the copy may be passed any number of times.
   Prog P;
   P << store(0) << ev(K::Commit);
