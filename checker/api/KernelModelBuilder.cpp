@@ -323,6 +323,8 @@ private:
       return;
     if (!InHelper)
       BodyStmt = S;
+    else
+      HelperStmt = S;
     for (const events::Access &A : events::accessesOf(S))
       A.Write ? write(A.LValue, A.Loc) : read(A.LValue, A.Loc);
     if (isa<BinaryOperator, UnaryOperator, ImplicitCastExpr>(S))
@@ -707,9 +709,18 @@ private:
   /// the stage's bytes (0: not an array), or std::nullopt when unknown.
   std::optional<std::uint64_t> stage(const Expr *Addr, bool Element,
                                      Event &E) {
+    auto Subst = [this](const VarDecl *VD) { return substitute(VD); };
     std::optional<StageSlice> S = Slices.sliceOf(
-        Addr, Element, Stack.front(), BodyStmt, LoopyHelpers > 0,
-        [this](const VarDecl *VD) { return substitute(VD); });
+        Addr, Element, Stack.front(), BodyStmt, LoopyHelpers > 0, Subst);
+    // Spelled with the helper's own locals and loops (`&s.state[stage]` in
+    // a helper's loop, `stage` its local): the same stage only in the same
+    // call of the helper, whose key therefore names the call.
+    if (!S && InHelper && HelperStmt) {
+      S = Slices.sliceOf(Addr, Element, Stack.back(), HelperStmt,
+                         /*InLoop=*/false, Subst);
+      if (S)
+        S->Key = "call" + std::to_string(Calls.back()) + ":" + S->Key;
+    }
     if (!S)
       return std::nullopt;
     auto [It, Inserted] =
@@ -1507,10 +1518,15 @@ private:
     auto SavedSet = Set;
     bool SavedGuarded = Guarded;
     Stack.push_back(Def);
+    Calls.push_back(++CallCount);
+    const Stmt *SavedStmt = HelperStmt;
+    HelperStmt = nullptr;
     bool Loops = hasLoop(Def);
     LoopyHelpers += Loops;
     bool Followed = body(Def, /*Kernel=*/false);
     LoopyHelpers -= Loops;
+    HelperStmt = SavedStmt;
+    Calls.pop_back();
     Stack.pop_back();
     InHelper = Outer;
     Set = std::move(SavedSet);
@@ -1542,6 +1558,12 @@ private:
   const Stmt *BodyStmt = nullptr;
   /// Helpers with a loop on the walk's stack.
   unsigned LoopyHelpers = 0;
+  /// The statement of the innermost helper being walked, and each helper
+  /// call on the stack numbered (a stage spelled with a helper's locals is
+  /// one only within the same call).
+  const Stmt *HelperStmt = nullptr;
+  llvm::SmallVector<unsigned, 8> Calls;
+  unsigned CallCount = 0;
   llvm::DenseMap<const FunctionDecl *, bool> Loopy;
   /// Whether the events get thread sets.
   const bool Threads;
