@@ -40,6 +40,7 @@
 #include "api/WaitParity.h"
 #include "api/ThreadGuards.h"
 #include "rules/OrderingRules.h"
+#include "rules/UninitSite.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -76,16 +77,9 @@ struct KernelEvent {
   bool NoInit = false;
 };
 
-/// Where a barrier of an `extern __shared__` byte pool lies (MBAR-UNINIT
-/// tells the pool's barriers apart by it): its offset in bytes, the bytes
-/// per member of its family (0: one barrier), and for the family of an
-/// init loop the members it initialises (0: unknown, any number).
-struct PoolSlot {
-  std::int64_t Offset = 0;
-  std::int64_t Stride = 0;
-  std::uint64_t InitMembers = 0;
-  bool InitsKnown = true;
-};
+/// Where a barrier of an `extern __shared__` byte pool lies (rules/
+/// UninitSite, MBAR-UNINIT).
+using PoolSlot = ::tma::rules::ordering::PoolSlot;
 
 /// One kernel's events; Events[i] describes Seq[i].
 struct KernelSequence {

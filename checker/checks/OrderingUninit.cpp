@@ -14,6 +14,7 @@
 
 #include "checks/OrderingCheck.h"
 #include "rules/OrderingRules.h"
+#include "rules/UninitSite.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
@@ -391,33 +392,6 @@ struct PoolUses {
   }
 };
 
-namespace {
-/// Whether an init of the pool's barriers at \p Init may initialise a
-/// barrier at \p Use: the same offset, a member of the init loop's family,
-/// or (a family used) some member of it. Unknown extents count as
-/// reaching.
-bool mayCover(const PoolSlot &Init, const PoolSlot &Use) {
-  auto Member = [](std::int64_t At, const PoolSlot &F, bool Bounded) {
-    if (At < F.Offset || (At - F.Offset) % F.Stride)
-      return false;
-    return !Bounded || !F.InitsKnown ||
-           static_cast<std::uint64_t>((At - F.Offset) / F.Stride) <
-               F.InitMembers;
-  };
-  if (!Init.Stride && !Use.Stride)
-    return Init.Offset == Use.Offset;
-  if (!Init.Stride) // some member of the used family may be it
-    return Member(Init.Offset, Use, /*Bounded=*/false);
-  if (!Use.Stride)
-    return Member(Use.Offset, Init, /*Bounded=*/true);
-  // Two families: apart only when the used one starts past the init
-  // loop's last member.
-  return !Init.InitsKnown ||
-         Use.Offset < Init.Offset + static_cast<std::int64_t>(
-                                        Init.InitMembers * Init.Stride);
-}
-} // namespace
-
 void OrderingCheck::checkPoolSlots(const FunctionDecl &Kernel,
                                    const KernelSequence &K,
                                    const VarDecl &Pool,
@@ -455,7 +429,7 @@ void OrderingCheck::checkPoolSlots(const FunctionDecl &Kernel,
           Elsewhere + ": code there may initialise it");
     return;
   }
-  llvm::SmallVector<const PoolSlot *, 16> Inits;
+  ord::PoolBarrierFacts Slots;
   for (std::size_t I = 0; I < K.Seq.size(); ++I) {
     const ord::Event &E = K.Seq[I];
     if (E.Kind == ord::EventKind::Opaque && !K.Events[I].NoInit) {
@@ -480,17 +454,17 @@ void OrderingCheck::checkPoolSlots(const FunctionDecl &Kernel,
             "fold may initialise any barrier there");
       return;
     }
-    Inits.push_back(S);
+    Slots.Inits.push_back(*S);
   }
   llvm::StringSet<> Told;
   for (std::size_t I = 0; I < K.Seq.size(); ++I) {
     const ord::Event &E = K.Seq[I];
     const PoolSlot *U = IsUse(E) ? SlotOf(E.Object) : nullptr;
-    if (!U || !Told.insert(K.Names[E.Object]).second)
-      continue;
-    if (llvm::any_of(Inits, [&](const PoolSlot *S) { return mayCover(*S, *U); }))
-      continue;
-    std::string Msg = "'" + K.Names[E.Object] +
+    if (U && Told.insert(K.Names[E.Object]).second)
+      Slots.Uses.push_back({I, *U});
+  }
+  for (std::size_t I : ord::uninitialisedPoolBarriers(Slots)) {
+    std::string Msg = "'" + K.Names[K.Seq[I].Object] +
                       "' is used here but no mbarrier.init in this kernel "
                       "initialises it (MBAR-UNINIT)";
     SourceLocation L = SM.getFileLoc(K.Events[I].Loc);
@@ -508,20 +482,19 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
            K.Seq[I].Kind == ord::EventKind::BarrierWait;
   };
   // An init whose barrier the model cannot name may be any barrier's.
-  for (std::size_t I = 0; I < K.Seq.size(); ++I)
-    if (K.Seq[I].Kind == ord::EventKind::BarrierInit && K.Seq[I].Object < 0) {
-      if (Why) {
-        llvm::SmallPtrSet<const VarDecl *, 8> Told;
-        for (std::size_t U = 0; U < K.Seq.size(); ++U)
-          if (IsUse(U) && K.Seq[U].Object >= 0 &&
-              Told.insert(K.Objects[K.Seq[U].Object]).second)
-            Why->push_back({Rule, U,
-                            "an mbarrier.init of a barrier the model cannot "
-                            "name may initialise this one",
-                            I});
-      }
-      return;
+  if (std::optional<std::size_t> I = ord::unnamedInit(K.Seq)) {
+    if (Why) {
+      llvm::SmallPtrSet<const VarDecl *, 8> Told;
+      for (std::size_t U = 0; U < K.Seq.size(); ++U)
+        if (IsUse(U) && K.Seq[U].Object >= 0 &&
+            Told.insert(K.Objects[K.Seq[U].Object]).second)
+          Why->push_back({Rule, U,
+                          "an mbarrier.init of a barrier the model cannot "
+                          "name may initialise this one",
+                          *I});
     }
+    return;
+  }
   // A group of objects judged together: every object of one variable, or
   // of a member of a struct laid over the kernel's own dynamic
   // shared-memory pool (`s.full` with `S &s = *reinterpret_cast<S
@@ -535,14 +508,12 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
     llvm::StringRef Group = Field.empty() ? "" : llvm::StringRef(K.Names[Id]);
     if (!Done.insert({VD, Group}).second)
       continue;
-    auto InGroup = [&](int Obj) {
-      return Obj >= 0 && K.Objects[Obj] == VD &&
-             (Group.empty() || K.Names[Obj] == Group);
-    };
-    std::optional<std::size_t> First;
-    for (std::size_t I = 0; I < K.Seq.size() && !First; ++I)
-      if (IsUse(I) && InGroup(K.Seq[I].Object))
-        First = I;
+    std::vector<bool> InGroup(K.Objects.size());
+    for (std::size_t Obj = Id; Obj < K.Objects.size(); ++Obj)
+      InGroup[Obj] = K.Objects[Obj] == VD &&
+                     (Group.empty() || K.Names[Obj] == Group);
+    ord::BarrierGroupEvents Events = ord::barrierGroupEvents(K.Seq, InGroup);
+    std::optional<std::size_t> First = Events.First;
     auto Quiet = [&](llvm::StringRef Text) {
       if (Why && First)
         Why->push_back({Rule, *First, Text.str(), std::nullopt});
@@ -570,25 +541,18 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
             "shared struct): its other members are not followed");
       continue;
     }
-    unsigned Uses = 0, Inits = 0;
-    bool Barrier = true;
+    // The body's references are counted only where the rule would report
+    // with every use known.
+    if (Events.Buffer && First && Events.Inits == 0)
+      Quiet("the variable also holds buffers (a byte array carved into "
+            "barriers and tiles): the barriers in it are not told apart");
+    if (!ord::mayBeUninitialised(Events))
+      continue;
     KnownRefs Known;
     for (std::size_t I = 0; I < K.Seq.size(); ++I) {
-      const ord::Event &E = K.Seq[I];
-      if (!InGroup(E.Object))
+      int Obj = K.Seq[I].Object;
+      if (Obj < 0 || !InGroup[Obj])
         continue;
-      switch (E.Kind) {
-      case ord::EventKind::BarrierInit:
-        ++Inits;
-        break;
-      case ord::EventKind::BarrierUse:
-      case ord::EventKind::BarrierWait:
-        ++Uses;
-        break;
-      default:
-        Barrier = false;
-        break;
-      }
       const KernelEvent &KE = K.Events[I];
       if (!KE.Op) {
         refsOrParamsTo(KE.Operand, Known);
@@ -598,13 +562,6 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
       if (const OpValue *V = barrierOperand(*KE.Op))
         refsOrParamsTo(V->Written ? V->Written : V->E, Known);
     }
-    // The body's references are counted only where the rule would report
-    // with every use known.
-    if (!Barrier && First && Inits == 0)
-      Quiet("the variable also holds buffers (a byte array carved into "
-            "barriers and tiles): the barriers in it are not told apart");
-    if (!Barrier || !First || !ord::uninitialised(true, Uses, Inits))
-      continue;
     unsigned Count = 0;
     const LangOptions &LO = Kernel.getASTContext().getLangOpts();
     KnownUses Refs{Known, *Finder,
@@ -632,7 +589,7 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
     } else {
       AllKnown = Refs.all(Kernel.getBody(), Kernel.getBody(), VD, 0, Count);
     }
-    if (!ord::uninitialised(AllKnown, Uses, Inits)) {
+    if (!ord::uninitialised(AllKnown, Events.Uses, Events.Inits)) {
       Quiet("a reference to the barrier that no event accounts for (a "
             "call or pointer the model does not follow) may initialise it");
       continue;
