@@ -23,11 +23,13 @@
 #include "api/CuteTensors.h"
 #include "api/DeviceOpsCommon.h"
 #include "api/KernelEvents.h"
+#include "api/LoopParts.h"
 #include "api/MapAddress.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Basic/SourceManager.h"
@@ -36,6 +38,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include <memory>
+#include <tuple>
 
 namespace clang::tidy::tma {
 
@@ -532,8 +536,10 @@ private:
   /// another type over the variable: such a view may overlap any field).
   void regionOf(const events::BarrierName &Id, Event &E) {
     const VarDecl *Root = Id.Root->getCanonicalDecl();
-    if (Root->hasExternalStorage())
+    if (Root->hasExternalStorage()) {
+      windowOf(Id, E);
       return;
+    }
     auto Find = [](auto &Keys, auto Key) {
       auto It = llvm::find(Keys, Key);
       if (It == Keys.end())
@@ -555,6 +561,143 @@ private:
         E.Part = Find(PartKeys, FD->getCanonicalDecl());
         return;
       }
+  }
+
+  /// A pool barrier at a window address (Event::Window): its family (the
+  /// pool, the bytes per member, the index variable), its offset and the
+  /// epoch of its index.
+  void windowOf(const events::BarrierName &Id, Event &E) {
+    if (!Id.PoolOffset)
+      return;
+    const VarDecl *V = nullptr;
+    if (Id.Index) {
+      const auto *D = dyn_cast<DeclRefExpr>(Id.Index->IgnoreParenCasts());
+      V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+      if (!V || !Id.PoolStride)
+        return;
+      E.WindowEpoch = epochOf(D, V);
+    } else if (!Id.Fixed || Id.PoolStride) {
+      return;
+    }
+    auto Key = std::make_tuple(Id.Root->getCanonicalDecl(), Id.PoolStride, V);
+    auto It = llvm::find(WindowKeys, Key);
+    if (It == WindowKeys.end())
+      It = WindowKeys.insert(WindowKeys.end(), Key);
+    E.Window = static_cast<int>(It - WindowKeys.begin());
+    E.WindowOffset = *Id.PoolOffset;
+    E.WindowFixed = !V;
+  }
+
+  /// Where the index variable \p V, read at \p D in the kernel's body, has
+  /// one value: the statement of the innermost loop body around D (or of
+  /// the kernel's body) that holds D, counted by the statements before it
+  /// that write V; -1 when D's own statement writes V, D lies in a loop's
+  /// header or a lambda, or V may change unseen (its address is taken, it
+  /// is bound to a reference, it is no local of the kernel).
+  int epochOf(const DeclRefExpr *D, const VarDecl *V) {
+    const FunctionDecl *Kernel = Stack.empty() ? nullptr : Stack.front();
+    if (!Kernel || !Kernel->getBody() || !V->hasLocalStorage() ||
+        V->getDeclContext() != Kernel || V->getType()->isReferenceType())
+      return -1;
+    if (!KernelParents)
+      KernelParents = std::make_unique<ParentMap>(Kernel->getBody());
+    const ParentMap &PM = *KernelParents;
+    if (!PM.getParent(D))
+      return -1;
+    // Only reads and plain writes of V anywhere in the kernel.
+    auto [Seen, New] = PlainVars.try_emplace(V, true);
+    if (New) {
+      std::vector<const DeclRefExpr *> Refs;
+      collectVarRefs(Kernel->getBody(), V, Refs);
+      for (const DeclRefExpr *R : Refs)
+        if (!isRead(PM, R) && !isPlainWrite(PM, R))
+          Seen->second = false;
+    }
+    if (!Seen->second)
+      return -1;
+    const Stmt *Child = D, *Pass = nullptr;
+    for (const Stmt *P = PM.getParent(D); P; Child = P, P = PM.getParent(P)) {
+      if (isa<LambdaExpr, StmtExpr>(P))
+        return -1;
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P)) {
+        if (loopBody(P) != Child)
+          return -1;
+        Pass = Child;
+        break;
+      }
+    }
+    if (!Pass)
+      Pass = Kernel->getBody();
+    // The statement of the pass that holds D.
+    const Stmt *Top = D;
+    for (const Stmt *P = PM.getParent(D); P && Top != Pass && P != Pass;
+         P = PM.getParent(P))
+      Top = P;
+    llvm::SmallVector<const Stmt *, 16> Parts;
+    if (const auto *C = dyn_cast<CompoundStmt>(Pass))
+      Parts.append(C->body_begin(), C->body_end());
+    else
+      Parts.push_back(Pass);
+    unsigned Writes = 0;
+    for (const Stmt *S : Parts) {
+      bool W = writesVar(PM, S, V);
+      if (S == Top)
+        return W ? -1 : epochKey(Pass, V, Writes);
+      Writes += W;
+    }
+    return -1;
+  }
+  int epochKey(const Stmt *Pass, const VarDecl *V, unsigned Writes) {
+    auto Key = std::make_tuple(Pass, V, Writes);
+    auto It = llvm::find(EpochKeys, Key);
+    if (It == EpochKeys.end())
+      It = EpochKeys.insert(EpochKeys.end(), Key);
+    return static_cast<int>(It - EpochKeys.begin());
+  }
+  static void collectVarRefs(const Stmt *S, const VarDecl *V,
+                             std::vector<const DeclRefExpr *> &Out) {
+    if (!S)
+      return;
+    if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == V)
+      Out.push_back(R);
+    for (const Stmt *C : S->children())
+      collectVarRefs(C, V, Out);
+  }
+  static const Stmt *parentSkippingParens(const ParentMap &PM, const Stmt *S,
+                                          const Stmt *&Child) {
+    Child = S;
+    const Stmt *P = PM.getParent(S);
+    while (isa_and_nonnull<ParenExpr>(P)) {
+      Child = P;
+      P = PM.getParent(P);
+    }
+    return P;
+  }
+  static bool isRead(const ParentMap &PM, const DeclRefExpr *R) {
+    const Stmt *C = nullptr;
+    const auto *IC =
+        dyn_cast_or_null<ImplicitCastExpr>(parentSkippingParens(PM, R, C));
+    return IC && IC->getCastKind() == CK_LValueToRValue;
+  }
+  static bool isPlainWrite(const ParentMap &PM, const DeclRefExpr *R) {
+    const Stmt *C = nullptr;
+    const Stmt *P = parentSkippingParens(PM, R, C);
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(P))
+      return U->isIncrementDecrementOp();
+    if (const auto *B = dyn_cast_or_null<BinaryOperator>(P))
+      return B->isAssignmentOp() && B->getLHS() == C;
+    return false;
+  }
+  bool writesVar(const ParentMap &PM, const Stmt *S, const VarDecl *V) {
+    std::vector<const DeclRefExpr *> Refs;
+    collectVarRefs(S, V, Refs);
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *Dd : DS->decls())
+        if (Dd == V)
+          return true;
+    return llvm::any_of(Refs, [&](const DeclRefExpr *R) {
+      return isPlainWrite(PM, R);
+    });
   }
 
   /// The family of a barrier: its root and fields, whatever the indices.
@@ -701,6 +844,11 @@ private:
     const VarDecl *BarVar = nullptr;
     bool Fixed = false;
     E.Barrier = barrierObject(Barrier, BarVar, Fixed, nullptr, &E);
+    // Spelt in the user's code: the toolkit's own copies (memcpy_async's
+    // bulk path) may take cp.async instead at run time.
+    E.BulkOnly = Site.Api != OpApi::Libcudacxx && Site.Loc.isValid() &&
+                 !Ctx.getSourceManager().isInSystemHeader(
+                     Ctx.getSourceManager().getFileLoc(Site.Loc));
     predicated(Site, [&] { emit(E, Site.Loc, Op, VD); });
   }
 
@@ -1107,8 +1255,13 @@ private:
       case AsmLineKind::CpAsyncWait:
         // cp.async copies (cuda::pipeline<thread_scope_thread>'s
         // memcpy_async) complete here: a wait on no barrier the model names.
-        simple(EventKind::BarrierWait, Loc);
+      {
+        Event E;
+        E.Kind = EventKind::BarrierWait;
+        E.CpAsyncGroups = true;
+        emit(E, Loc);
         break;
+      }
       case AsmLineKind::ThreadSync: {
         Event E;
         E.Kind = EventKind::ThreadSync;
@@ -1584,6 +1737,12 @@ private:
   std::vector<std::pair<const VarDecl *, std::string>> FamilyKeys;
   std::vector<const VarDecl *> RegionKeys;
   std::vector<const FieldDecl *> PartKeys;
+  std::vector<std::tuple<const VarDecl *, std::int64_t, const VarDecl *>>
+      WindowKeys;
+  std::vector<std::tuple<const Stmt *, const VarDecl *, unsigned>> EpochKeys;
+  std::unique_ptr<ParentMap> KernelParents;
+  /// Index variables only read and plainly written in the kernel.
+  llvm::DenseMap<const VarDecl *, bool> PlainVars;
   std::vector<std::pair<MapAddress, int>> MapKeys;
   MapAddresses Maps{Ctx, Aliases};
   /// Walking a helper, called (or constructed) in the body at ViaLoc.

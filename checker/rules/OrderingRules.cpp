@@ -590,6 +590,15 @@ bool mayBeSameBarrier(const Event &A, const Event &B) {
   return A.Part < 0 || B.Part < 0 || A.Part == B.Part;
 }
 
+bool windowsApart(const Event &A, const Event &B) {
+  if (A.Window < 0 || A.Window != B.Window || A.WindowFixed != B.WindowFixed)
+    return false;
+  long long D = A.WindowOffset - B.WindowOffset;
+  if (D < 8 && D > -8)
+    return false;
+  return A.WindowFixed || (A.WindowEpoch >= 0 && A.WindowEpoch == B.WindowEpoch);
+}
+
 std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
                                         const Flow &G, Silences *Why) {
   const char *Rule = "TMA-LOAD-WAIT-BEFORE-READ";
@@ -637,8 +646,12 @@ std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
     std::optional<std::size_t> GroupWait, SilentAt, OtherWait;
     for (std::size_t J : G.between(L, *Read, false)) {
       const Event &E = Seq[J];
+      // On the path from the copy, one thread: pool windows of one family
+      // at different offsets with one index value are different barriers.
+      // A cp.async.wait_group completes no cp.async.bulk.
       bool Other = E.Kind == EventKind::BarrierWait &&
-                   !mayBeSameBarrier(Seq[L], E);
+                   (!mayBeSameBarrier(Seq[L], E) || windowsApart(Seq[L], E) ||
+                    (E.CpAsyncGroups && Seq[L].BulkOnly));
       if (Other && !OtherWait)
         OtherWait = J;
       if (!SilentAt && ((E.Kind == EventKind::BarrierWait && !Other) ||

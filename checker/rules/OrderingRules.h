@@ -150,6 +150,21 @@ struct Event {
   /// Regions differ, or whose Parts differ in one Region, are distinct
   /// (mayBeSameBarrier).
   int Region = -1, Part = -1;
+  /// Barrier events of the dynamic pool (Region -1) at an integer or
+  /// pointer window address (`base + 40 + s * 8`), Load: of its Barrier.
+  /// Window: the pool, the bytes per member and the run-time index variable
+  /// (-1: none); WindowOffset: the constant byte offset; WindowEpoch: the
+  /// stretch of one pass of the innermost loop around the index in which
+  /// its variable is not written (-1: unknown; unused for a fixed address).
+  /// Load: a cp.async.bulk for certain (not `cuda::memcpy_async`, which
+  /// may fall back to cp.async): it completes on its mbarrier only.
+  /// BarrierWait: a `cp.async.wait_group`, which waits for cp.async groups
+  /// alone (no barrier the model names).
+  bool BulkOnly = false, CpAsyncGroups = false;
+  int Window = -1;
+  long long WindowOffset = 0;
+  int WindowEpoch = -1;
+  bool WindowFixed = false;
   /// Tensor Load / Store, MapAcquire: the tensor map, when it is a kernel
   /// parameter pointing to global memory (-1: other or unknown).
   int Map = -1;
@@ -166,6 +181,13 @@ struct Event {
 /// barrier events: Object) may be one barrier: unless their Regions and
 /// Parts prove them apart.
 bool mayBeSameBarrier(const Event &A, const Event &B);
+
+/// Whether the barriers of \p A and \p B, two pool windows of one family
+/// whose index has one value at both (fixed addresses, or the same index
+/// variable unwritten between them in one pass of its loop), lie at
+/// offsets at least a barrier apart: different barriers on a path of one
+/// thread from one to the other.
+bool windowsApart(const Event &A, const Event &B);
 
 struct Finding {
   const char *Rule = nullptr;
