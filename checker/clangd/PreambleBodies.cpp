@@ -186,7 +186,9 @@ public:
     if (std::getenv("TMA_TIDY_STATS"))
       llvm::errs() << "tma-clangd preamble: device bodies of system headers "
                    << Kept << " kept, " << Skipped << " skipped as quiet, "
-                   << StdSkipped << " of std and clang's wrappers skipped; "
+                   << StdSkipped << " of std and clang's wrappers skipped, "
+                   << KeptBodies.size() << " kept for the checks ("
+                   << DeferredForgotten << " out of the deferred checks); "
                    << AsTokens << " bodies kept as tokens ("
                    << (Late ? Late->Toks.size() : 0) << " tokens); kept: "
                    << Why[0] << " templated, " << Why[1] << " constexpr, "
@@ -200,6 +202,7 @@ public:
     Inner.AfterPCHEmitted(Writer);
   }
   void HandleTopLevelDecl(DeclGroupRef DG) override {
+    forgetDeferredChecks();
     Inner.HandleTopLevelDecl(DG);
   }
   std::unique_ptr<PPCallbacks> createPPCallbacks() override {
@@ -209,16 +212,36 @@ public:
     return Inner.getCommentHandler();
   }
   bool shouldSkipFunctionBody(Decl *D) override {
+    forgetDeferredChecks();
     if (!Inner.shouldSkipFunctionBody(D))
       return false;
     bool Skip = skipBody(D);
     if (!Skip)
-      if (auto *FD = D->getAsFunction())
+      if (auto *FD = D->getAsFunction()) {
         KeptBodies.push_back(FD);
+        KeptSet.insert(FD);
+      }
     return Skip;
   }
 
 private:
+  /// Sema lists every function whose body it finished, for CUDA's
+  /// deferred diagnostics; the preamble writes the list and every AST
+  /// built on it reads all of its functions back at its end
+  /// (Sema::emitDeferredDiags). A kept body, appended when it is
+  /// finished, leaves the list at the next function or top-level
+  /// declaration: its deferred diagnostics are the preamble's own, which
+  /// the preamble does not keep either.
+  void forgetDeferredChecks() {
+    if (!CI || !CI->hasSema() || KeepDeferredChecks || KeptSet.empty())
+      return;
+    auto &List = CI->getSema().DeclsToCheckForDeferredDiags;
+    while (!List.empty() && KeptSet.count(List.back())) {
+      List.pop_back();
+      ++DeferredForgotten;
+    }
+  }
+
   bool skipBody(Decl *D) {
     // bench/clangd.sh: stock clangd's preamble, for a baseline with
     // symbols (the installed clangd is stripped).
@@ -493,8 +516,14 @@ private:
   /// The bodies parsed for the checks, where clangd's own callbacks would
   /// have skipped them.
   std::vector<FunctionDecl *> KeptBodies;
+  llvm::DenseSet<const Decl *> KeptSet;
   /// Whether the preamble was written (its bodies are in it).
   bool Emitted = false;
+  /// Kept bodies taken out of Sema's deferred-diagnostics list.
+  size_t DeferredForgotten = 0;
+  /// TMA_CLANGD_DEFERRED_CHECKS=1: they stay in it (for measuring).
+  const bool KeepDeferredChecks =
+      std::getenv("TMA_CLANGD_DEFERRED_CHECKS") != nullptr;
   /// TMA_CLANGD_INDEX_BODIES=1: the index walks the kept bodies (as
   /// before; for measuring).
   const bool IndexBodies = std::getenv("TMA_CLANGD_INDEX_BODIES") != nullptr;
