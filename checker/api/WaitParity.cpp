@@ -134,6 +134,44 @@ bool isFlipOf(const Expr *E, const VarDecl *V,
          varOf(B->getRHS()) == V;
 }
 
+/// The field \p E names on `this` (`index_`, `this->index_`).
+const FieldDecl *thisField(const Expr *E) {
+  const auto *M = E ? dyn_cast<MemberExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  if (!M || !isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(M->getMemberDecl());
+}
+
+/// The field the const getter \p Name of \p RD returns (`int index()
+/// const { return index_; }`).
+const FieldDecl *getterField(const CXXRecordDecl &RD, llvm::StringRef Name) {
+  for (const CXXMethodDecl *MD : RD.methods()) {
+    if (!MD->getIdentifier() || MD->getName() != Name || !MD->isConst() ||
+        MD->getNumParams() != 0 || MD->isStatic())
+      continue;
+    const FunctionDecl *Def = nullptr;
+    const auto *Body = MD->hasBody(Def) && Def
+                           ? dyn_cast_or_null<CompoundStmt>(Def->getBody())
+                           : nullptr;
+    const auto *Ret = Body && Body->size() == 1
+                          ? dyn_cast<ReturnStmt>(Body->body_front())
+                          : nullptr;
+    return Ret ? thisField(Ret->getRetValue()) : nullptr;
+  }
+  return nullptr;
+}
+
+/// The field of `this` the statement \p S writes (`++f`, `f = x`,
+/// `f ^= 1`), if any.
+const FieldDecl *writtenField(const Stmt *S) {
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && U->isIncrementDecrementOp())
+    return thisField(U->getSubExpr());
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+    return thisField(B->getLHS());
+  return nullptr;
+}
+
 } // namespace
 
 bool WaitParities::counter(const VarDecl *K) {
@@ -187,6 +225,181 @@ bool WaitParities::counter(const VarDecl *K) {
         return false;
     }
   Counters[K] = true;
+  return true;
+}
+
+bool WaitParities::pipelineState(const VarDecl *St, std::uint64_t &Stages,
+                                 unsigned &FirstPhase) {
+  if (auto It = States.find(St); It != States.end()) {
+    if (!It->second)
+      return false;
+    std::tie(Stages, FirstPhase) = *It->second;
+    return true;
+  }
+  States[St] = std::nullopt;
+  const CXXRecordDecl *RD =
+      St && St->hasLocalStorage() && !isa<ParmVarDecl>(St) &&
+              !St->getType()->isReferenceType()
+          ? St->getType()->getAsCXXRecordDecl()
+          : nullptr;
+  const auto *F = St ? dyn_cast<FunctionDecl>(St->getDeclContext()) : nullptr;
+  if (!RD || !RD->hasDefinition() || !F || !F->getBody())
+    return false;
+  RD = RD->getDefinition();
+  const FieldDecl *Idx = getterField(*RD, "index");
+  const FieldDecl *Ph = getterField(*RD, "phase");
+  if (!Idx || !Ph || Idx == Ph)
+    return false;
+  auto Fold = [this](const Expr *E) { return fold(E); };
+
+  // Its construction: the default constructor, the index starting at 0 and
+  // the phase at a constant, nothing in its body.
+  const Expr *Init = St->getInit();
+  for (unsigned Steps = 0; Init && Steps < 8; ++Steps) {
+    Init = Init->IgnoreParenImpCasts();
+    if (const auto *W = dyn_cast<ExprWithCleanups>(Init))
+      Init = W->getSubExpr();
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Init))
+      Init = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Init))
+      Init = B->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXFunctionalCastExpr>(Init))
+      Init = C->getSubExpr();
+    else
+      break;
+  }
+  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Init);
+  const CXXConstructorDecl *Ctor =
+      Construct ? Construct->getConstructor() : nullptr;
+  const FunctionDecl *CtorDef = nullptr;
+  if (!Ctor || Ctor->getNumParams() != 0 || !Ctor->hasBody(CtorDef) ||
+      !CtorDef)
+    return false;
+  const auto *CtorBody = dyn_cast_or_null<CompoundStmt>(CtorDef->getBody());
+  if (!CtorBody || !CtorBody->body_empty())
+    return false;
+  auto Start = [&](const FieldDecl *FD) -> std::optional<std::int64_t> {
+    for (const CXXCtorInitializer *I :
+         cast<CXXConstructorDecl>(CtorDef)->inits()) {
+      if (I->getMember() != FD)
+        continue;
+      const Expr *E = I->getInit()->IgnoreParenImpCasts();
+      if (const auto *D = dyn_cast<CXXDefaultInitExpr>(E))
+        E = D->getExpr()->IgnoreParenImpCasts();
+      if (const auto *L = dyn_cast<InitListExpr>(E)) {
+        if (L->getNumInits() == 0)
+          return 0; // `index_{}`
+        if (L->getNumInits() != 1)
+          return std::nullopt;
+        E = L->getInit(0);
+      }
+      if (isa<ImplicitValueInitExpr>(E))
+        return 0;
+      return fold(E);
+    }
+    return std::nullopt;
+  };
+  std::optional<std::int64_t> I0 = Start(Idx), P0 = Start(Ph);
+  if (I0 != 0 || !P0 || (*P0 != 0 && *P0 != 1))
+    return false;
+
+  // Its prefix ++: `++index_;` on every call and `if (index_ == S) {
+  // index_ = 0; phase_ ^= 1; }`, no other write of the two (another field,
+  // a count, may change too) and no other branch or loop.
+  const CXXMethodDecl *Inc = nullptr;
+  for (const CXXMethodDecl *MD : RD->methods())
+    if (MD->getOverloadedOperator() == OO_PlusPlus && MD->getNumParams() == 0)
+      Inc = MD;
+  const FunctionDecl *IncDef = nullptr;
+  if (!Inc || !Inc->hasBody(IncDef) || !IncDef)
+    return false;
+  unsigned Steps = 0, Wraps = 0, Flips = 0, Others = 0;
+  std::optional<std::int64_t> Size;
+  std::function<void(const Stmt *, const IfStmt *)> Visit =
+      [&](const Stmt *S, const IfStmt *Wrap) {
+        if (!S)
+          return;
+        if (const auto *If = dyn_cast<IfStmt>(S)) {
+          if (If->isConstexpr()) {
+            if (std::optional<const Stmt *> Taken =
+                    If->getNondiscardedCase(Ctx))
+              Visit(*Taken, Wrap);
+            return;
+          }
+          // The wrap: `if (index_ == S)`, no else.
+          const auto *C = dyn_cast<BinaryOperator>(
+              If->getCond()->IgnoreParenImpCasts());
+          bool IsWrap = !Wrap && !Size && !If->getElse() && !If->getInit() &&
+                        C && C->getOpcode() == BO_EQ &&
+                        thisField(C->getLHS()) == Idx && Fold(C->getRHS());
+          if (!IsWrap) {
+            ++Others;
+            return;
+          }
+          Size = Fold(C->getRHS());
+          Visit(If->getThen(), If);
+          return;
+        }
+        if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt,
+                GotoStmt, ReturnStmt>(S)) {
+          ++Others;
+          return;
+        }
+        if (const FieldDecl *W = writtenField(S); W && (W == Idx || W == Ph)) {
+          const auto *U = dyn_cast<UnaryOperator>(S);
+          const auto *B = dyn_cast<BinaryOperator>(S);
+          if (W == Idx && !Wrap && U && U->isIncrementOp())
+            ++Steps;
+          else if (W == Idx && !Wrap && B &&
+                   B->getOpcode() == BO_AddAssign && Fold(B->getRHS()) == 1)
+            ++Steps;
+          else if (W == Idx && Wrap && B && B->getOpcode() == BO_Assign &&
+                   Fold(B->getRHS()) == 0)
+            ++Wraps;
+          else if (W == Ph && Wrap && B && B->getOpcode() == BO_XorAssign &&
+                   Fold(B->getRHS()) == 1)
+            ++Flips;
+          else
+            ++Others;
+          return;
+        }
+        for (const Stmt *C : S->children())
+          Visit(C, Wrap);
+      };
+  Visit(IncDef->getBody(), nullptr);
+  if (Steps != 1 || Wraps != 1 || Flips != 1 || Others || !Size || *Size <= 0)
+    return false;
+  // The kernel only reads it (const members) and steps it (++).
+  const ParentMap &PM = Folder.parentsOf(F);
+  bool Ok = true;
+  std::function<void(const Stmt *)> Uses = [&](const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == St) {
+      const Stmt *C = nullptr;
+      const Stmt *P = parentOf(PM, D, C);
+      while (isa_and_nonnull<ImplicitCastExpr>(P))
+        P = parentOf(PM, P, C);
+      if (const auto *M = dyn_cast_or_null<MemberExpr>(P)) {
+        const auto *MD = dyn_cast<CXXMethodDecl>(M->getMemberDecl());
+        Ok = MD && MD->isConst();
+      } else if (const auto *O = dyn_cast_or_null<CXXOperatorCallExpr>(P)) {
+        Ok = O->getOperator() == OO_PlusPlus && O->getNumArgs() == 1 &&
+             O->getDirectCallee() == Inc;
+      } else {
+        Ok = false;
+      }
+      return;
+    }
+    for (const Stmt *C : S->children())
+      Uses(C);
+  };
+  Uses(F->getBody());
+  if (!Ok)
+    return false;
+  Stages = static_cast<std::uint64_t>(*Size);
+  FirstPhase = static_cast<unsigned>(*P0);
+  States[St] = std::make_pair(Stages, FirstPhase);
   return true;
 }
 
@@ -634,6 +847,28 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
     if (!Period || *Period < 2 || !repeats(Kernel, At, *Period))
       return Out;
     Out.Form = ParityForm::StageBit;
+    return Out;
+  }
+
+  // CUTLASS's PipelineState: member `st.index()` (or a local holding it),
+  // parity `st.phase()`.
+  auto StateOf = [](const Expr *X, llvm::StringRef Name) -> const VarDecl * {
+    const auto *C =
+        X ? dyn_cast<CXXMemberCallExpr>(X->IgnoreParenImpCasts()) : nullptr;
+    const CXXMethodDecl *MD = C ? C->getMethodDecl() : nullptr;
+    if (!MD || !MD->getIdentifier() || MD->getName() != Name ||
+        C->getNumArgs() != 0)
+      return nullptr;
+    return varOf(C->getImplicitObjectArgument());
+  };
+  if (const VarDecl *St = StateOf(E, "phase")) {
+    std::uint64_t Stages = 0;
+    unsigned First = 0;
+    if (!Index || StateOf(localInit(Index), "index") != St ||
+        !pipelineState(St, Stages, First) || (Members && Stages != Members))
+      return Out;
+    Out.Form = ParityForm::Ring;
+    Out.Bit = First ^ Flip;
     return Out;
   }
 

@@ -90,6 +90,14 @@ private:
   /// comment); sets the wrap size and Ph's initial value.
   bool stageAndPhase(const VarDecl *St, const VarDecl *Ph,
                      std::uint64_t &Stages, unsigned &FirstPhase);
+  /// Whether \p St is a local PipelineState-like object (CUTLASS): getters
+  /// `index()` and `phase()` of two fields, a default construction that
+  /// starts the index at 0 and the phase at a constant, and a prefix `++`
+  /// that steps the index and, where it reaches S, sets it to 0 and flips
+  /// the phase; the kernel only calls its const members and `++` on it.
+  /// Sets the wrap size and the first phase.
+  bool pipelineState(const VarDecl *St, std::uint64_t &Stages,
+                     unsigned &FirstPhase);
   /// Whether the kernel statement \p At runs on every pass of a loop of
   /// \p Kernel (not a spin loop around the wait, under no condition that
   /// may change between passes) that may run more than \p Period passes.
@@ -106,6 +114,9 @@ private:
   llvm::DenseMap<std::pair<const VarDecl *, const VarDecl *>,
                  std::optional<std::pair<std::uint64_t, unsigned>>>
       Rings;
+  llvm::DenseMap<const VarDecl *,
+                 std::optional<std::pair<std::uint64_t, unsigned>>>
+      States;
 };
 
 } // namespace clang::tidy::tma
