@@ -38,14 +38,15 @@
 # Instruction counts instead of times (callgrind; stable on a shared machine):
 #   ICOUNT=1 bench/cost.sh [PLUGIN]   the real TUs of issue 15's table through
 #                     bench/icount.sh (share of clang-tidy's instructions)
-#   SHAPES="asm devcalls encodes restores lambdas callsites instances array loop" bench/cost.sh
+#   SHAPES="asm devcalls encodes restores lambdas callsites instances array loop steps ring" bench/cost.sh
 #                     each input shape of gen_helpers.py --shape at the sizes
 #                     of SIZES_<shape> (or 1 + four doublings of its default),
 #                     under callgrind: the module's instructions (measured -
 #                     baseline) per size and the fitted exponent of their
 #                     growth (least squares of log(M(N) - M(1)) on log N);
 #                     above 1.1 is flagged SUPER-LINEAR. Stub headers, device
-#                     pass for asm and devcalls, host pass for the others.
+#                     pass for asm, devcalls, steps and ring, host pass for the
+#                     others.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 PLUGIN=${1:-/work/main/build/lib/TmaTidy.so}
@@ -92,7 +93,8 @@ if [[ -n ${SHAPES:-} ]]; then
   stub=$(cd "$here/../tests/checkers/Inputs/Headers" && pwd)
   # The sizes of bench/README.md's rows (1 and four doublings of these).
   declare -A DEF=([asm]=100 [devcalls]=100 [encodes]=100 [restores]=100 [lambdas]=8
-                  [callsites]=250 [instances]=50 [array]=10000 [loop]=1000)
+                  [callsites]=250 [instances]=50 [array]=10000 [loop]=1000
+                  [steps]=50 [ring]=16)
   : >"$OUT/shapes.tsv"
   for shape in $SHAPES; do
     [[ -n ${DEF[$shape]:-} ]] || { echo "unknown shape $shape" >&2; continue; }
@@ -101,7 +103,8 @@ if [[ -n ${SHAPES:-} ]]; then
       d=${DEF[$shape]}; sizes="1 $d $((2 * d)) $((4 * d)) $((8 * d))"
     fi
     pass=--cuda-host-only
-    [[ $shape == asm || $shape == devcalls ]] && pass=--cuda-device-only
+    [[ $shape == asm || $shape == devcalls || $shape == steps || $shape == ring ]] &&
+      pass=--cuda-device-only
     flags=(-x cuda --cuda-gpu-arch=sm_90a --cuda-path="$stub" -nocudainc
            -nocudalib -nostdinc++ -std=c++17 -isystem "$stub" "$pass")
     for n in $sizes; do

@@ -432,9 +432,99 @@ def shape_devcalls(n):
     return "\n".join(out)
 
 
+# PTX helpers of the pipeline shapes (device pass): the ordering model's
+# events are copies, waits, arrives, fences and generic reads of shared
+# memory, issued here through small wrappers as real kernels do.
+PIPE_HELPERS = """\
+__device__ void init(uint64_t *bar, uint32_t n) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(smem_u32(bar)), "r"(n));
+}
+__device__ void expect(uint64_t *bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+               :: "r"(smem_u32(bar)), "r"(bytes));
+}
+__device__ void arrive(uint64_t *bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(smem_u32(bar)));
+}
+__device__ void wait(uint64_t *bar, uint32_t parity) {
+  asm volatile("{\\n .reg .pred P;\\n W: mbarrier.try_wait.parity.shared::cta.b64 P, [%0], %1;\\n"
+               " @!P bra W;\\n}" :: "r"(smem_u32(bar)), "r"(parity) : "memory");
+}
+__device__ void load(void *dst, const void *src, uint32_t bytes, uint64_t *bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+               " [%0], [%1], %2, [%3];"
+               :: "r"(smem_u32(dst)), "l"(src), "r"(bytes), "r"(smem_u32(bar)) : "memory");
+}
+"""
+
+
+def shape_steps(n):
+    """N copy-wait-read steps in one kernel, each into its own region of the
+    dynamic shared-memory pool on its own barrier (device pass): the events
+    of one kernel (the first step reads before its wait)."""
+    out = [PIPE_HELPERS,
+           "__global__ void k(const char *src, char *dst) {",
+           "  extern __shared__ __align__(128) char smem[];",
+           f"  __shared__ alignas(8) uint64_t bar[{n}];",
+           "  if (threadIdx.x == 0)",
+           f"    for (int i = 0; i < {n}; ++i)",
+           "      init(&bar[i], 1);",
+           "  __syncthreads();"]
+    for i in range(n):
+        out += ["  if (threadIdx.x == 0) {",
+                f"    expect(&bar[{i}], 1024);",
+                f"    load(smem + {1024 * i}, src + {1024 * i}, 1024, &bar[{i}]);",
+                "  }"]
+        read = f"  dst[{1024 * i} + threadIdx.x] = smem[{1024 * i} + threadIdx.x];"
+        out += [read, f"  wait(&bar[{i}], 0);"] if i == 0 else \
+               [f"  wait(&bar[{i}], 0);", read]
+    out.append("}")
+    return "\n".join(out)
+
+
+def shape_ring(n):
+    """A producer/consumer ring of N stages (device pass): full/empty barrier
+    arrays and tiles indexed `k % N`, initialised in a loop, 4N iterations;
+    the producer's refill waits on the wrong phase of `empty` (parity 0 on
+    the first lap, a hang)."""
+    out = [PIPE_HELPERS,
+           f"constexpr int S = {n};",
+           "__global__ void k(const char *src, float *dst, int tiles) {",
+           "  __shared__ alignas(128) float tile[S][256];",
+           "  __shared__ alignas(8) uint64_t full[S], empty[S];",
+           "  if (threadIdx.x == 0)",
+           "    for (int s = 0; s < S; ++s) {",
+           "      init(&full[s], 1);",
+           "      init(&empty[s], 128);",
+           "    }",
+           "  __syncthreads();",
+           "  if (threadIdx.x >= 128) {",
+           "    if (threadIdx.x == 128)",
+           "      for (int k = 0; k < 4 * S; ++k) {",
+           "        int s = k % S;",
+           "        wait(&empty[s], (k / S) & 1);",
+           "        expect(&full[s], 1024);",
+           "        load(tile[s], src + 1024 * k, 1024, &full[s]);",
+           "      }",
+           "  } else {",
+           "    float acc = 0;",
+           "    for (int k = 0; k < 4 * S; ++k) {",
+           "      int s = k % S;",
+           "      wait(&full[s], (k / S) & 1);",
+           "      acc += tile[s][threadIdx.x];",
+           '      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");',
+           "      arrive(&empty[s]);",
+           "    }",
+           "    dst[threadIdx.x] = acc;",
+           "  }",
+           "}"]
+    return "\n".join(out)
+
+
 SHAPES = {"asm": shape_asm, "devcalls": shape_devcalls, "encodes": shape_encodes, "restores": shape_restores, "lambdas": shape_lambdas,
           "callsites": shape_callsites, "instances": shape_instances,
-          "array": shape_array, "loop": shape_loop}
+          "array": shape_array, "loop": shape_loop,
+          "steps": shape_steps, "ring": shape_ring}
 
 
 def main():

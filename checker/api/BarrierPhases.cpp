@@ -62,18 +62,34 @@ const VarDecl *rootOf(const Expr *Object, llvm::SmallVectorImpl<Step> &Steps,
 
 void profileKey(BarrierIdentity &Id, llvm::ArrayRef<Step> Steps,
                 const ASTContext &Ctx) {
+  // An index that folds is profiled by its value (`bar[Second]` and
+  // `bar[1]` are one barrier), any other by its spelling.
+  llvm::SmallVector<std::pair<const void *, int64_t>, 2> Path;
+  bool Constant = true;
   Id.Key.AddPointer(Id.Root->getCanonicalDecl());
   for (const Step &S : Steps) {
     if (S.Field) {
       Id.Key.AddInteger(1);
       Id.Key.AddPointer(S.Field->getCanonicalDecl());
       Id.Key.AddBoolean(S.Arrow);
+      Path.push_back({S.Field->getCanonicalDecl(), S.Arrow});
+      continue;
+    }
+    Expr::EvalResult R;
+    if (!S.Index->isValueDependent() && S.Index->EvaluateAsInt(R, Ctx) &&
+        R.Val.isInt()) {
+      Id.Key.AddInteger(3);
+      Id.Key.AddInteger(R.Val.getInt().getExtValue());
+      Path.push_back({nullptr, R.Val.getInt().getExtValue()});
     } else {
       Id.Key.AddInteger(2);
       S.Index->IgnoreParenImpCasts()->Profile(Id.Key, Ctx, /*Canonical=*/true);
+      Constant = false;
     }
   }
   Id.Key.AddBoolean(Id.ThroughPointer);
+  if (Constant)
+    Id.ConstantPath = std::move(Path);
 }
 
 /// Whether the steps from the root read a pointer stored in it: an arrow
@@ -188,6 +204,13 @@ memberBarrierIdentity(const Expr *Object,
 bool mayAlias(const BarrierIdentity &A, const BarrierIdentity &B) {
   if (A.WindowOffset && B.WindowOffset && A.WindowFamily == B.WindowFamily)
     return *A.WindowOffset == *B.WindowOffset;
+  // Different constant elements or fields of one object (`bar[0]`,
+  // `bar[1]`); a path of another length (`bar` against `bar[0]`) may still
+  // name the same barrier.
+  if (A.Solid && B.Solid && A.Root == B.Root && A.ConstantPath &&
+      B.ConstantPath && A.ConstantPath->size() == B.ConstantPath->size() &&
+      A.ThroughPointer == B.ThroughPointer)
+    return *A.ConstantPath == *B.ConstantPath;
   return !A.Solid || !B.Solid || A.Root == B.Root;
 }
 

@@ -66,6 +66,12 @@ struct BarrierIdentity {
   llvm::FoldingSetNodeID WindowFamily;
   /// Its name in messages, as the ordering model's ('smem + 40 + 8 * s').
   std::string WindowName;
+  /// Every index on the path folds to a constant (`bar[1]`, `s.full[0]`):
+  /// the path's steps, a field or an index's value each. Two solid
+  /// identities of one root whose paths are constant and equally long
+  /// designate the same barrier exactly when these are equal.
+  std::optional<llvm::SmallVector<std::pair<const void *, int64_t>, 2>>
+      ConstantPath;
 };
 
 /// The identity of the barrier operand \p E (already looked through by

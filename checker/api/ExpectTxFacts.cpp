@@ -14,6 +14,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <algorithm>
 #include <functional>
 
 namespace clang::tidy::tma {
@@ -123,6 +124,34 @@ std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
   const Stmt *Body = Fn->getBody();
   const ParentMap &PM = Folder->parentsOf(Body);
   const std::vector<const DeclRefExpr *> &BodyRefs = Collector.refsOf(Body);
+  // Asked of every phase, answered once per function: per barrier root, the
+  // locals holding its address and the references (indices into BodyRefs)
+  // that are no recognised use of it; the references that may write their
+  // variable. Each phase then looks only at those, not at every reference
+  // of the body (linear in the phases of an unrolled kernel, not quadratic).
+  struct RootUses {
+    llvm::SmallPtrSet<const VarDecl *, 4> Tainted;
+    std::vector<unsigned> Unknown;
+  };
+  llvm::DenseMap<const VarDecl *, RootUses> ByRoot;
+  auto UsesOf = [&](const VarDecl *Root) -> const RootUses & {
+    auto [It, New] = ByRoot.try_emplace(Root);
+    if (New) {
+      It->second.Tainted = taintedBy(Root, BodyRefs, PM, *Finder, Peers);
+      for (unsigned I = 0; I < BodyRefs.size(); ++I) {
+        const auto *VD = dyn_cast<VarDecl>(BodyRefs[I]->getDecl());
+        if (VD && It->second.Tainted.count(VD) &&
+            !isKnownUse(PM, BodyRefs[I], OpSites, *Finder, Peers))
+          It->second.Unknown.push_back(I);
+      }
+    }
+    return It->second;
+  };
+  llvm::DenseMap<const VarDecl *, std::vector<unsigned>> WritesOf;
+  for (unsigned I = 0; I < BodyRefs.size(); ++I)
+    if (const auto *VD = dyn_cast<VarDecl>(BodyRefs[I]->getDecl()))
+      if (mayWrite(PM, BodyRefs[I]))
+        WritesOf[VD].push_back(I);
   llvm::DenseSet<const Stmt *> Regions;
   for (const TxOp &T : Ops)
     Regions.insert(T.Place.Region);
@@ -270,25 +299,38 @@ std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
           if (const auto *VD = dyn_cast<VarDecl>(D->getDecl()))
             IdVars.insert(VD);
       }
-      llvm::SmallPtrSet<const VarDecl *, 4> Tainted =
-          taintedBy(Id.Root, BodyRefs, PM, *Finder, Peers);
-      for (const DeclRefExpr *D : BodyRefs) {
-        const auto *VD = dyn_cast<VarDecl>(D->getDecl());
-        // Only the barrier's variables matter: asked before the walk up
-        // the parents, which most references of a kernel would take.
-        if (!VD || (!Tainted.count(VD) && !IdVars.count(VD)) ||
-            !isWithin(PM, D, Region))
+      const RootUses &Uses = UsesOf(Id.Root);
+      // A write of the root redirects a pointer read from it, unless it is
+      // an op's own call (`pipe.expect(n)` on a non-const method); a write
+      // of another variable of the expression changes the barrier.
+      auto MayRedirect = [&](const VarDecl *VD) {
+        return VD != Id.Root || VD->getType()->isPointerType() ||
+               Id.ReadsPointer;
+      };
+      // The unknown uses and the writes that may change the barrier, in
+      // the body's order (the first reason found is the one given).
+      std::vector<unsigned> Candidates = Uses.Unknown;
+      for (const VarDecl *VD : IdVars)
+        if (auto It = WritesOf.find(VD); It != WritesOf.end() && MayRedirect(VD))
+          Candidates.insert(Candidates.end(), It->second.begin(),
+                            It->second.end());
+      llvm::sort(Candidates);
+      Candidates.erase(std::unique(Candidates.begin(), Candidates.end()),
+                       Candidates.end());
+      for (unsigned Index : Candidates) {
+        const DeclRefExpr *D = BodyRefs[Index];
+        const auto *VD = cast<VarDecl>(D->getDecl());
+        if (!Why.empty() && !Lifted)
+          break; // Nothing below can change the verdict any more.
+        if (!isWithin(PM, D, Region))
           continue;
-        if (Tainted.count(VD) && !isKnownUse(PM, D, OpSites, *Finder, Peers))
+        if (std::binary_search(Uses.Unknown.begin(), Uses.Unknown.end(),
+                               Index))
           Unsure("the barrier is passed to a function or stored");
-        // A write of the root redirects a pointer read from it, unless it
-        // is an op's own call (`pipe.expect(n)` on a non-const method).
-        if (IdVars.count(VD) &&
+        if (IdVars.count(VD) && MayRedirect(VD) &&
             (VD != Id.Root || VD->getType()->isPointerType() ||
-             (Id.ReadsPointer && llvm::none_of(OpSites,
-                                               [&](const Stmt *S) {
-                                                 return isWithin(PM, D, S);
-                                               }))) &&
+             llvm::none_of(OpSites,
+                           [&](const Stmt *S) { return isWithin(PM, D, S); })) &&
             mayWrite(PM, D)) {
           SourceLocation W = SM.getFileLoc(D->getBeginLoc());
           if (SM.isBeforeInTranslationUnit(First, W) &&
