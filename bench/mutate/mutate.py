@@ -332,22 +332,32 @@ def reason(kind, p, s, cov, rel, rules_in_plugin, orig_cov=()):
     return 'no rule fired, no explanation from the checker (%s at %s:%d)' % (kind, rel(p), s.line)
 
 
-def unreached(p, orig_cov):
+def unreached(p, orig_cov, line=None):
     """Why a missed mutant's bug is not knowable in its TU, or None: the
     original's output has no kernel-model event and no analysed op
-    (ExplainModel / CoverageReport notes) anywhere in the mutated file: the
-    TU instantiates no code there that the checker sees (a template nobody
-    instantiates in this TU, a pass that compiles the code out with
-    `#if __CUDA_ARCH__`). Judged per file: a file with one reached kernel
-    counts as reached as a whole (the denominator errs towards knowable)."""
+    (ExplainModel / CoverageReport notes) anywhere in the mutated file, or
+    in the function around the mutated \\p line: the TU instantiates or
+    calls no code there that the checker sees (a template nobody
+    instantiates in this TU, a helper no kernel calls, a pass that compiles
+    the code out with `#if __CUDA_ARCH__`). A function the scan cannot
+    delimit is judged with its file (the denominator errs towards
+    knowable)."""
     if not EXPLAIN_MODEL:
         return None
-    if any(f == p and (m.startswith('model: event') or
-                       (m.startswith('coverage: ') and not HELPER_ONLY.search(m)))
-           for f, _, m in orig_cov):
-        return None
-    return ('not knowable in this TU: no kernel model event and no analysed op of the TU lies '
-            'in this file (nothing there is instantiated for the checker)')
+    def seen(lo=1, hi=None):
+        return any(f == p and lo <= ln and (hi is None or ln <= hi) and
+                   (m.startswith('model: event') or
+                    (m.startswith('coverage: ') and not HELPER_ONLY.search(m)))
+                   for f, ln, m in orig_cov)
+    if not seen():
+        return ('not knowable in this TU: no kernel model event and no analysed op of the TU '
+                'lies in this file (nothing there is instantiated for the checker)')
+    fn = M.enclosing_function(open(p, errors='replace').read(), line) if line else None
+    if fn and not seen(*fn):
+        return ('not knowable in this TU: no kernel model event and no analysed op of the TU '
+                'lies in the function around it (lines %d-%d): no kernel of the TU reaches it'
+                % fn)
+    return None
 
 
 # Coverage notes that a helper's op gives whether or not a kernel reaches
@@ -502,7 +512,7 @@ def main():
         else:
             res['status'] = 'missed'
             res['why'] = reason(kind, p, s, cov, rel, rules_in_plugin, o[2])
-            u = unreached(p, o[2])
+            u = unreached(p, o[2], s.line)
             if u:
                 res['status'], res['why'] = 'unknowable', u + '; ' + res['why']
             elif kind in WAIT_GROUP:
@@ -558,7 +568,7 @@ def rereport(a):
         elif site:
             cov = findings(os.path.join(d, 'm%03d' % r['i'], 'out.txt'))[2]
             r['why'] = reason(r['kind'], p, site[0], cov, rel, rules_in_plugin, orig[n][2])
-            u = unreached(p, orig[n][2])
+            u = unreached(p, orig[n][2], site[0].line)
             r['status'] = 'unknowable' if u else 'missed'
             if u:
                 r['why'] = u + '; ' + r['why']

@@ -224,6 +224,46 @@ def statement(ns, pos):
     return start, j + 1
 
 
+def enclosing_function(text, line):
+    """(first, last) lines of the function or lambda body around \\p line,
+    or None: the innermost enclosing brace whose head (the text since the
+    previous `;`, `{` or `}`) has a parameter list and is no control
+    statement."""
+    nc, ns = masks(text)
+    pos = 0
+    for _ in range(line - 1):
+        pos = ns.find('\n', pos) + 1
+        if pos == 0:
+            return None
+    depth = 0
+    for k in range(pos - 1, -1, -1):
+        if ns[k] == '}':
+            depth += 1
+        elif ns[k] == '{':
+            if depth:
+                depth -= 1
+                continue
+            # The parameter list: the last `)` before the brace, with only
+            # qualifiers between (`const`, `noexcept`, `-> T`, `mutable`).
+            r = ns.rfind(')', 0, k)
+            if r < 0 or not re.fullmatch(r'[\w\s:<>&*,\->]*', ns[r + 1:k]):
+                continue
+            d, l = 0, r
+            while l >= 0:
+                d += {')': 1, '(': -1}.get(ns[l], 0)
+                if d == 0:
+                    break
+                l -= 1
+            name = re.search(r'(\w+)\s*$', ns[:l]) if l > 0 else None
+            if name and name.group(1) in CONTROL + ('catch',):
+                continue
+            close = match_brace(ns, k)
+            if close is None:
+                return None
+            return (ns.count('\n', 0, l) + 1, ns.count('\n', 0, close) + 1)
+    return None
+
+
 def match_brace(ns, j):
     depth = 0
     for k in range(j, len(ns)):
@@ -316,6 +356,25 @@ FENCE_ONLY = re.compile(r'fence[._]proxy[._]async|fence_view_async_shared|fence[
 THREAD_BARRIER = re.compile(r'__syncthreads\s*\(|cluster_sync\s*\(|barrier\.cluster\.wait|'
                             r'cluster_wait\s*\(|bar\.sync|barrier\.sync|\bsync\s*\(\s*\)')
 CLUSTER_PEERS = re.compile(r'multicast|\bmapa\b|shared::cluster\.b64|cta_group::2')
+# A tcgen05.commit of one CTA (`.cta_group::1`) arrives on the CTA's own
+# barrier, though it names it in the shared::cluster window (the
+# instruction may run over adjacent string literals).
+OWN_COMMIT = re.compile(r'tcgen05\.commit\.cta_group::1(?:\S|"\s*")*shared::cluster\.b64')
+
+
+BARRIER_USE = re.compile(r'mbarrier[._](?!init)|cp\.async\.bulk|\barrive|try_wait|expect_tx|'
+                         r'\bwait\w*\s*\(')
+
+
+def peer_signals(nc):
+    """Whether a barrier of the file may be signalled by a peer CTA."""
+    for m in CLUSTER_PEERS.finditer(nc):
+        if m.group(0) == 'shared::cluster.b64':
+            at = nc.rfind('tcgen05', 0, m.start())
+            if at >= 0 and OWN_COMMIT.fullmatch(nc, at, m.end()):
+                continue
+        return True
+    return False
 
 
 def unconfirmed_fence(nc, m, end, limit):
@@ -325,9 +384,14 @@ def unconfirmed_fence(nc, m, end, limit):
     whose barriers no peer CTA signals (no multicast, mapa or remote
     arrive): tma-rules.md marks the need of that fence UNCONFIRMED (PTX 9.1:
     the copies access their mbarrier through the generic proxy)."""
-    if not FENCE_ONLY.match(m.group(0)) or CLUSTER_PEERS.search(nc):
+    if not FENCE_ONLY.match(m.group(0)) or peer_signals(nc):
         return ''
-    if not THREAD_BARRIER.search(nc, end, limit):
+    # The thread barrier: the first after the fence in its function, with
+    # no use of a barrier in between.
+    fn = enclosing_function(nc, nc.count('\n', 0, end) + 1)
+    stop = len(nc) if not fn else sum(len(x) + 1 for x in nc.split('\n')[:fn[1]])
+    sync = THREAD_BARRIER.search(nc, end, max(limit, stop))
+    if not sync or BARRIER_USE.search(nc, end, sync.start()):
         return ''
     return ('only the fence after the init is deleted and a thread barrier still follows: '
             'MBAR-INIT-VISIBLE requires the barrier; the fence\'s need is UNCONFIRMED '
