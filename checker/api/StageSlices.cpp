@@ -7,6 +7,7 @@
 #include "api/StageSlices.h"
 #include "api/KernelModel.h"
 #include "api/LoopParts.h"
+#include "api/ThreadGuards.h"
 
 #include "folding/ConstantFolder.h"
 
@@ -40,23 +41,15 @@ std::string idOf(const Decl *D) {
   return std::to_string(reinterpret_cast<std::uintptr_t>(D->getCanonicalDecl()));
 }
 
-/// The CUDA builtin variable and field that \p E reads (`threadIdx.x`:
-/// clang's __clang_cuda_builtin_vars.h spells it as a property whose getter
-/// is `__cuda_builtin_threadIdx_t::__fetch_builtin_x`), e.g. "threadIdx.x".
-/// Its value never changes in a thread.
+/// The CUDA builtin variable and field that the property access \p E
+/// reads, e.g. "threadIdx.x". Its value never changes in a thread.
 std::optional<std::string> builtinVar(const Expr *E) {
-  const auto *P = dyn_cast<PseudoObjectExpr>(E);
-  const Expr *R = P ? P->getResultExpr() : nullptr;
-  const auto *Call = R ? dyn_cast<CallExpr>(R->IgnoreParenImpCasts()) : nullptr;
-  const auto *MD =
-      Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
-  if (!MD || !MD->getIdentifier() || !MD->getParent()->getIdentifier())
+  if (!isa<PseudoObjectExpr>(E))
     return std::nullopt;
-  llvm::StringRef Name = MD->getName(), Record = MD->getParent()->getName();
-  if (!Name.consume_front("__fetch_builtin_") || Name.size() != 1 ||
-      !Record.consume_front("__cuda_builtin_") || !Record.consume_back("_t"))
+  auto V = cudaBuiltinVar(E);
+  if (!V)
     return std::nullopt;
-  return (Record + "." + Name).str();
+  return (V->first + "." + llvm::StringRef(&V->second, 1)).str();
 }
 
 bool isLoop(const Stmt *S) {

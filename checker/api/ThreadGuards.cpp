@@ -28,26 +28,6 @@ using ::tma::rules::threads::ThreadSet;
 namespace {
 constexpr unsigned MaxDepth = 16;
 
-/// The builtin variable and field a `threadIdx.x`-like expression reads
-/// (clang's __clang_cuda_builtin_vars.h: a property whose getter is
-/// `__cuda_builtin_threadIdx_t::__fetch_builtin_x`): ("threadIdx", 'x').
-std::optional<std::pair<llvm::StringRef, char>> builtinVar(const Expr *E) {
-  if (const auto *P = dyn_cast<PseudoObjectExpr>(E))
-    E = P->getResultExpr();
-  if (!E)
-    return std::nullopt;
-  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
-  const auto *MD =
-      Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
-  if (!MD || !MD->getIdentifier() || !MD->getParent()->getIdentifier())
-    return std::nullopt;
-  llvm::StringRef Name = MD->getName(), Record = MD->getParent()->getName();
-  if (!Name.consume_front("__fetch_builtin_") || Name.size() != 1 ||
-      !Record.consume_front("__cuda_builtin_") || !Record.consume_back("_t"))
-    return std::nullopt;
-  return std::make_pair(Record, Name[0]);
-}
-
 std::optional<Cmp> cmpOf(BinaryOperatorKind K, bool Swapped) {
   switch (K) {
   case BO_EQ:
@@ -136,6 +116,23 @@ bool forEachNonReadRef(const Stmt *Body, const VarDecl *VD,
 }
 } // namespace
 
+std::optional<std::pair<llvm::StringRef, char>> cudaBuiltinVar(const Expr *E) {
+  if (const auto *P = dyn_cast<PseudoObjectExpr>(E))
+    E = P->getResultExpr();
+  if (!E)
+    return std::nullopt;
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const auto *MD =
+      Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
+  if (!MD || !MD->getIdentifier() || !MD->getParent()->getIdentifier())
+    return std::nullopt;
+  llvm::StringRef Name = MD->getName(), Record = MD->getParent()->getName();
+  if (!Name.consume_front("__fetch_builtin_") || Name.size() != 1 ||
+      !Record.consume_front("__cuda_builtin_") || !Record.consume_back("_t"))
+    return std::nullopt;
+  return std::make_pair(Record, Name[0]);
+}
+
 std::optional<std::int64_t> ThreadGuards::constant(const Expr *E) {
   if (!E || E->isValueDependent() ||
       !E->getType()->isIntegralOrEnumerationType())
@@ -174,7 +171,7 @@ std::optional<ThreadExpr> ThreadGuards::threadExpr(const Expr *E, Resolver R,
       return threadExpr(C->getSubExpr(), R, Depth + 1);
     return std::nullopt;
   }
-  if (auto V = builtinVar(E))
+  if (auto V = cudaBuiltinVar(E))
     return V->first == "threadIdx" ? threadIndex(V->second) : std::nullopt;
   if (const auto *B = dyn_cast<BinaryOperator>(E)) {
     Step::Op Op;
@@ -540,7 +537,7 @@ bool ThreadGuards::uniformImpl(const Expr *E, Resolver R, unsigned Depth) {
       isa<FloatingLiteral>(E) || isa<CharacterLiteral>(E) ||
       isa<UnaryExprOrTypeTraitExpr>(E) || isa<CXXNullPtrLiteralExpr>(E))
     return true;
-  if (auto V = builtinVar(E))
+  if (auto V = cudaBuiltinVar(E))
     return V->first == "blockIdx" || V->first == "blockDim" ||
            V->first == "gridDim" ||
            (V->first == "threadIdx" && V->second != 'x' && Shape &&

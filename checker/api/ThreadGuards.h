@@ -38,6 +38,12 @@
 
 namespace clang::tidy::tma {
 
+/// The builtin variable and field a `threadIdx.x`-like expression reads
+/// (clang's __clang_cuda_builtin_vars.h: a property whose getter is
+/// `__cuda_builtin_threadIdx_t::__fetch_builtin_x`): ("threadIdx", 'x').
+/// Its value never changes in a thread.
+std::optional<std::pair<llvm::StringRef, char>> cudaBuiltinVar(const Expr *E);
+
 class ThreadGuards {
 public:
   /// The argument a helper's parameter stands for at the call being walked

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "api/CuteTensors.h"
 #include "checks/OrderingCheck.h"
 #include "rules/OrderingRules.h"
 #include "rules/UninitSite.h"
@@ -78,30 +79,6 @@ const Expr *elementBase(const Expr *E) {
   return E;
 }
 
-/// Whether \p C is `with(...)` of a CuTe TMA load atom or its traits
-/// (`Copy_Atom<Copy_Traits<SM90_TMA_LOAD, ...>>`, a TiledCopy of one):
-/// the executable copy that completes on the barrier it is given.
-bool isCuteTmaLoadWith(const CXXMemberCallExpr &C) {
-  const CXXMethodDecl *M = C.getMethodDecl();
-  if (!M || !M->getIdentifier() || M->getName() != "with")
-    return false;
-  const auto *R = dyn_cast<ClassTemplateSpecializationDecl>(M->getParent());
-  if (!R || (R->getName() != "Copy_Atom" && R->getName() != "Copy_Traits"))
-    return false;
-  const auto *NS = dyn_cast<NamespaceDecl>(R->getDeclContext());
-  if (!NS || NS->getName() != "cute")
-    return false;
-  // Its operation: the first type among the (packed) template arguments.
-  for (const TemplateArgument &A : R->getTemplateArgs().asArray()) {
-    ArrayRef<TemplateArgument> Each =
-        A.getKind() == TemplateArgument::Pack ? A.pack_elements() : A;
-    for (const TemplateArgument &E : Each)
-      if (E.getKind() == TemplateArgument::Type)
-        return StringRef(E.getAsType().getAsString()).contains("SM90_TMA_LOAD");
-  }
-  return false;
-}
-
 /// Whether every reference to a barrier is known: a recognised op's
 /// operand (Known), or the whole argument (or the object) of a helper (a
 /// member) whose parameter (`this`) has only known references itself, and
@@ -163,7 +140,7 @@ struct KnownUses {
     // CuTe's TMA load atoms: `tma.with(bar)` keeps the barrier's address
     // for the copies to complete on; it never initialises it.
     if (const auto *W = dyn_cast_or_null<CXXMemberCallExpr>(C);
-        W && isCuteTmaLoadWith(*W)) {
+        W && cute::isTmaLoadWith(*W)) {
       for (const Expr *A : W->arguments()) {
         if (refersTo(elementBase(A), V)) {
           ++Count;

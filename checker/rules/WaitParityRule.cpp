@@ -94,8 +94,14 @@ std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
     }
 
     // Ring: only a first lap of parity 1 is judged.
-    if (W.Parity != ParityForm::Ring || W.ParityBit != 1)
+    if (W.Parity != ParityForm::Ring)
       continue;
+    if (W.ParityBit != 1) {
+      Silent(I, "parity 0 on the ring's first lap waits for the barrier's "
+                "first phase: whether its arrivals can come before this wait "
+                "returns (a producer waiting on its consumers) is not judged");
+      continue;
+    }
     std::optional<std::size_t> Tx, PreAll, Pre, NotRing;
     for (std::size_t J = 0; J < Seq.size(); ++J) {
       const Event &E = Seq[J];
