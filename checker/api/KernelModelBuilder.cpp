@@ -25,6 +25,7 @@
 #include "api/KernelEvents.h"
 #include "api/LoopParts.h"
 #include "api/MapAddress.h"
+#include "folding/Uses.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -607,8 +608,8 @@ private:
     // Only reads and plain writes of V anywhere in the kernel.
     auto [Seen, New] = PlainVars.try_emplace(V, true);
     if (New) {
-      std::vector<const DeclRefExpr *> Refs;
-      collectVarRefs(Kernel->getBody(), V, Refs);
+      llvm::SmallVector<const DeclRefExpr *, 8> Refs;
+      refsTo(Kernel->getBody(), V, Refs);
       for (const DeclRefExpr *R : Refs)
         if (!isRead(PM, R) && !isPlainWrite(PM, R))
           Seen->second = false;
@@ -654,34 +655,15 @@ private:
       It = EpochKeys.insert(EpochKeys.end(), Key);
     return static_cast<int>(It - EpochKeys.begin());
   }
-  static void collectVarRefs(const Stmt *S, const VarDecl *V,
-                             std::vector<const DeclRefExpr *> &Out) {
-    if (!S)
-      return;
-    if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == V)
-      Out.push_back(R);
-    for (const Stmt *C : S->children())
-      collectVarRefs(C, V, Out);
-  }
-  static const Stmt *parentSkippingParens(const ParentMap &PM, const Stmt *S,
-                                          const Stmt *&Child) {
-    Child = S;
-    const Stmt *P = PM.getParent(S);
-    while (isa_and_nonnull<ParenExpr>(P)) {
-      Child = P;
-      P = PM.getParent(P);
-    }
-    return P;
-  }
   static bool isRead(const ParentMap &PM, const DeclRefExpr *R) {
     const Stmt *C = nullptr;
     const auto *IC =
-        dyn_cast_or_null<ImplicitCastExpr>(parentSkippingParens(PM, R, C));
+        dyn_cast_or_null<ImplicitCastExpr>(parentThroughParens(PM, R, C));
     return IC && IC->getCastKind() == CK_LValueToRValue;
   }
   static bool isPlainWrite(const ParentMap &PM, const DeclRefExpr *R) {
     const Stmt *C = nullptr;
-    const Stmt *P = parentSkippingParens(PM, R, C);
+    const Stmt *P = parentThroughParens(PM, R, C);
     if (const auto *U = dyn_cast_or_null<UnaryOperator>(P))
       return U->isIncrementDecrementOp();
     if (const auto *B = dyn_cast_or_null<BinaryOperator>(P))
@@ -689,8 +671,8 @@ private:
     return false;
   }
   bool writesVar(const ParentMap &PM, const Stmt *S, const VarDecl *V) {
-    std::vector<const DeclRefExpr *> Refs;
-    collectVarRefs(S, V, Refs);
+    llvm::SmallVector<const DeclRefExpr *, 8> Refs;
+    refsTo(S, V, Refs);
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *Dd : DS->decls())
         if (Dd == V)

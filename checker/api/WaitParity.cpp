@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/WaitParity.h"
+#include "folding/Uses.h"
 #include "api/LoopParts.h"
 
 #include "folding/ConstantFolder.h"
@@ -41,16 +42,6 @@ bool isLocalInt(const VarDecl *VD) {
          isa_and_nonnull<FunctionDecl>(VD->getDeclContext());
 }
 
-const Stmt *parentOf(const ParentMap &PM, const Stmt *S, const Stmt *&Child) {
-  Child = S;
-  const Stmt *P = PM.getParent(S);
-  while (isa_and_nonnull<ParenExpr>(P)) {
-    Child = P;
-    P = PM.getParent(P);
-  }
-  return P;
-}
-
 /// Whether \p C is an argument of the call \p P bound to a reference to
 /// const (`const uint32_t &phaseParity` of cuda::ptx): a read.
 bool constRefArg(const Stmt *P, const Stmt *C) {
@@ -76,7 +67,7 @@ bool readsOnly(const ParentMap &PM, const Stmt *P, const Stmt *C) {
       return true;
     if (IC->getCastKind() == CK_NoOp) {
       const Stmt *CC = nullptr;
-      if (constRefArg(parentOf(PM, IC, CC), CC))
+      if (constRefArg(parentThroughParens(PM, IC, CC), CC))
         return true;
     }
   }
@@ -196,7 +187,7 @@ bool WaitParities::counter(const VarDecl *K) {
           Declared = DS;
     if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == K) {
       const Stmt *C = nullptr;
-      const Stmt *P = parentOf(PM, D, C);
+      const Stmt *P = parentThroughParens(PM, D, C);
       if (readsOnly(PM, P, C))
         return;
       if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
@@ -377,9 +368,9 @@ bool WaitParities::pipelineState(const VarDecl *St, std::uint64_t &Stages,
       return;
     if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == St) {
       const Stmt *C = nullptr;
-      const Stmt *P = parentOf(PM, D, C);
+      const Stmt *P = parentThroughParens(PM, D, C);
       while (isa_and_nonnull<ImplicitCastExpr>(P))
-        P = parentOf(PM, P, C);
+        P = parentThroughParens(PM, P, C);
       if (const auto *M = dyn_cast_or_null<MemberExpr>(P)) {
         const auto *MD = dyn_cast<CXXMethodDecl>(M->getMemberDecl());
         Ok = MD && MD->isConst();
@@ -441,7 +432,7 @@ bool WaitParities::stageAndPhase(const VarDecl *St, const VarDecl *Ph,
         D && (D->getDecl() == St || D->getDecl() == Ph)) {
       bool Stage = D->getDecl() == St;
       const Stmt *C = nullptr;
-      const Stmt *P = parentOf(PM, D, C);
+      const Stmt *P = parentThroughParens(PM, D, C);
       if (readsOnly(PM, P, C))
         return;
       if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
@@ -504,10 +495,10 @@ bool WaitParities::stageAndPhase(const VarDecl *St, const VarDecl *Ph,
   // The if a flip or reset lies in: its then-branch holds the statement.
   auto IfOf = [&](const Stmt *X) -> const IfStmt * {
     const Stmt *C = nullptr;
-    const Stmt *P = parentOf(PM, X, C);
+    const Stmt *P = parentThroughParens(PM, X, C);
     if (const auto *Cmp = dyn_cast_or_null<CompoundStmt>(P)) {
       C = Cmp;
-      P = parentOf(PM, Cmp, C);
+      P = parentThroughParens(PM, Cmp, C);
     }
     const auto *I = dyn_cast_or_null<IfStmt>(P);
     if (!I || I->getThen() != C || I->getElse() || I->getInit() ||
@@ -637,7 +628,7 @@ bool WaitParities::everyMember(const Expr *Index, std::uint64_t Members) {
   const ParentMap &PM =
       Folder.parentsOf(cast<FunctionDecl>(V->getDeclContext()));
   const Stmt *C = nullptr;
-  for (const Stmt *P = parentOf(PM, Ref, C); P; P = parentOf(PM, P, C)) {
+  for (const Stmt *P = parentThroughParens(PM, Ref, C); P; P = parentThroughParens(PM, P, C)) {
     if (const auto *F = dyn_cast<ForStmt>(P)) {
       const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
       if (F->getBody() != C || !DS || !DS->isSingleDecl() ||
@@ -703,7 +694,7 @@ bool WaitParities::repeats(const FunctionDecl *Kernel, const Stmt *At,
   const ParentMap &PM = Folder.parentsOf(Kernel);
   auto Invariant = [this](const Stmt *S) { return invariant(S); };
   const Stmt *C = nullptr;
-  for (const Stmt *P = parentOf(PM, At, C); P; P = parentOf(PM, P, C)) {
+  for (const Stmt *P = parentThroughParens(PM, At, C); P; P = parentThroughParens(PM, P, C)) {
     if (const auto *I = dyn_cast<IfStmt>(P)) {
       if (I->getCond() != C && !Invariant(I->getCond()))
         return false;

@@ -27,6 +27,17 @@ void refsTo(const Stmt *S, const VarDecl *VD,
     refsTo(C, VD, Out);
 }
 
+const Stmt *parentThroughParens(const ParentMap &PM, const Stmt *S,
+                                const Stmt *&Child) {
+  Child = S;
+  const Stmt *P = PM.getParent(S);
+  while (isa_and_nonnull<ParenExpr>(P)) {
+    Child = P;
+    P = PM.getParent(P);
+  }
+  return P;
+}
+
 /// The argument of a call to std::forward or std::move, which forwarding
 /// wrappers put around every operand.
 const Expr *forwardedArgument(const Expr *E) {

@@ -34,6 +34,11 @@ const Expr *forwardedArgument(const Expr *E);
 void refsTo(const Stmt *S, const VarDecl *VD,
             llvm::SmallVectorImpl<const DeclRefExpr *> &Out);
 
+/// The parent of \p S through any parentheses, with \p Child set to the
+/// child on the way that the parent holds (\p S or its outermost paren).
+const Stmt *parentThroughParens(const ParentMap &PM, const Stmt *S,
+                                const Stmt *&Child);
+
 /// The parent of \p N within the body that \p PM was built for.
 DynTypedNode parentOf(const ParentMap &PM, const DynTypedNode &N);
 
