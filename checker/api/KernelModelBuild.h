@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // What the kernel model's two parts share: its construction
-// (KernelModelBuilder.cpp, the walk of a kernel's CFG into events) and its
-// queries (KernelModel.cpp: reach, silent helpers, CFGs and dominators,
+// (KernelModelBuilder.h's Builder, the walk of a kernel's CFG into events) and
+// its queries (KernelModel.cpp: reach, silent helpers, CFGs and dominators,
 // barrier families, the memoised sequences). Internal to the model.
 //
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,202 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// Builder's generic shared-memory accesses: reads and writes of a
+// `__shared__` buffer by C++ expressions, asm loads and stores, and the
+// buffers an MMA's matrix descriptors describe.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/KernelModelBuilder.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace clang::tidy::tma {
+namespace kmodel {
+
+void Builder::write(const Expr *Lhs, SourceLocation Loc) {
+  bool Whole = false;
+  std::string Path;
+  PoolRegion Region;
+  const VarDecl *VD =
+      sharedRoot(Lhs, Whole, bindings(), &Path, true, &Aliases, &Region);
+  if (!VD) {
+    mapWrite(Lhs, Loc);
+    return;
+  }
+  Event E;
+  E.Kind = EventKind::GenericWrite;
+  E.Object = objectOf(VD, Path, Region);
+  if (!Whole && stage(Lhs, /*Element=*/true, E))
+    E.SliceWrite = true;
+  emit(E, Loc, std::nullopt, VD);
+}
+
+void Builder::read(const Expr *E, SourceLocation Loc) {
+  bool Whole = false;
+  std::string Path;
+  PoolRegion Region;
+  const VarDecl *VD =
+      sharedRoot(E, Whole, bindings(), &Path, true, &Aliases, &Region);
+  if (!VD)
+    return;
+  Event Ev;
+  Ev.Kind = EventKind::GenericRead;
+  Ev.Object = objectOf(VD, Path, Region);
+  emit(Ev, Loc, std::nullopt, VD);
+}
+
+const Expr *Builder::addressedPointer(const Expr *E) {
+  for (unsigned Steps = 0; E && Steps < 32; ++Steps) {
+    E = E->IgnoreParenCasts();
+    if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+      const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
+      if (const Expr *Arg = P && bindings() ? bindings()->lookup(P) : nullptr) {
+        E = Arg;
+        continue;
+      }
+      const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      E = VD && VD->getType()->isIntegerType() ? Aliases.initOf(VD) : nullptr;
+      continue;
+    }
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      if (const Expr *Arg = Finder.addressHelperArgument(*C))
+        return Arg;
+      const FunctionDecl *FD = C->getDirectCallee();
+      if (FD && FD->getIdentifier() &&
+          FD->getName() == "__cvta_generic_to_shared" && C->getNumArgs() == 1)
+        return C->getArg(0);
+      return nullptr;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp()) {
+      if (const Expr *L = addressedPointer(B->getLHS()))
+        return L;
+      if (B->getOpcode() == BO_Add)
+        return addressedPointer(B->getRHS());
+      return nullptr;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+void Builder::asmAccess(const GCCAsmStmt &S, std::optional<unsigned> Index,
+                        EventKind Kind, SourceLocation Loc) {
+  if (!Index || *Index < S.getNumOutputs() ||
+      *Index - S.getNumOutputs() >= S.getNumInputs())
+    return;
+  const Expr *In = S.getInputExpr(*Index - S.getNumOutputs());
+  // sharedRoot follows a shared-window address's arithmetic (and so its
+  // pool region), a generic address (ldmatrix without .shared) is the
+  // pointer itself; else the pointer its integer address converts.
+  if (!accessOf(In, Kind, /*Mma=*/false, Loc))
+    if (const Expr *Ptr = addressedPointer(In))
+      accessOf(Ptr, Kind, /*Mma=*/false, Loc);
+}
+
+bool Builder::accessOf(const Expr *Ptr, EventKind Kind, bool Mma,
+                       SourceLocation Loc) {
+  bool Whole = false;
+  std::string Path;
+  PoolRegion Region;
+  const VarDecl *VD =
+      Ptr ? sharedRoot(Ptr, Whole, bindings(), &Path, false, &Aliases, &Region)
+          : nullptr;
+  if (!VD)
+    return false;
+  Event E;
+  E.Kind = Kind;
+  E.Mma = Mma;
+  E.Object = objectOf(VD, Path, Region);
+  emit(E, Loc, std::nullopt, VD);
+  return true;
+}
+
+const Expr *Builder::descriptorPointer(const Expr *E) {
+  for (unsigned Steps = 0; E && Steps < 32; ++Steps) {
+    E = E->IgnoreParenCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = M->getSubExpr();
+      continue;
+    }
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
+      E = B->getSubExpr();
+      continue;
+    }
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+      const CXXConstructorDecl *Ctor = C->getConstructor();
+      E = Ctor && Ctor->isCopyOrMoveConstructor() && C->getNumArgs() == 1
+              ? C->getArg(0)
+              : nullptr;
+      continue;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      E = isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl())
+              ? MC->getImplicitObjectArgument()
+              : nullptr;
+      continue;
+    }
+    if (const auto *M = dyn_cast<MemberExpr>(E)) {
+      // `desc.desc_`: the integer of a descriptor object.
+      E = !M->isArrow() && M->getType()->isIntegerType() &&
+                  M->getBase()->getType()->isRecordType()
+              ? M->getBase()
+              : nullptr;
+      continue;
+    }
+    if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(VD)) {
+        E = bindings() ? bindings()->lookup(P) : nullptr;
+        continue;
+      }
+      if (VD && VD->getType()->isRecordType() && VD->isLocalVarDecl() &&
+          !VD->isStaticLocal() && !VD->hasAttr<CUDASharedAttr>())
+        E = VD->getInit();
+      else
+        E = VD ? Aliases.initOf(VD) : nullptr;
+      continue;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->getOpcode() != BO_Add && B->getOpcode() != BO_Or)
+        return nullptr;
+      const Expr *L = descriptorPointer(B->getLHS());
+      const Expr *R = descriptorPointer(B->getRHS());
+      return L && R ? nullptr : L ? L : R;
+    }
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      if (const Expr *Arg = Finder.addressHelperArgument(*C))
+        return Arg;
+      const FunctionDecl *FD = C->getDirectCallee();
+      const FunctionDecl *Def = nullptr;
+      if (!FD || !FD->hasBody(Def) || !Def)
+        return nullptr;
+      std::optional<unsigned> I = Model.descriptorParam(Def);
+      unsigned Shift = isa<CXXOperatorCallExpr>(C) ? 1 : 0;
+      return I && *I + Shift < C->getNumArgs() ? C->getArg(*I + Shift)
+                                               : nullptr;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+void Builder::mmaRead(const GCCAsmStmt &S, unsigned Index, SourceLocation Loc) {
+  if (Index < S.getNumOutputs() ||
+      Index - S.getNumOutputs() >= S.getNumInputs())
+    return;
+  accessOf(descriptorPointer(S.getInputExpr(Index - S.getNumOutputs())),
+           EventKind::GenericRead, /*Mma=*/true, Loc);
+}
+
+} // namespace kmodel
+
+} // namespace clang::tidy::tma
