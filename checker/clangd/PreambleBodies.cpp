@@ -194,7 +194,11 @@ public:
                    << Why[0] << " templated, " << Why[1] << " constexpr, "
                    << Why[2] << " local, " << Why[3] << " no plain brace, "
                    << Why[4] << " macro brace, " << Why[5]
-                   << " annotation\n";
+                   << " annotation; deferred checks "
+                   << (CI.hasSema()
+                           ? CI.getSema().DeclsToCheckForDeferredDiags.size()
+                           : 0)
+                   << "\n";
     Inner.AfterExecute(CI);
   }
   void AfterPCHEmitted(ASTWriter &Writer) override {
@@ -304,6 +308,13 @@ private:
     SourceLocation Brace, First;
     if (!findBrace(*FD, Brace, First))
       return ++Why[3], false;
+    // TMA_CLANGD_DROP_TOKEN_BODIES=1, for measuring only (no parity): the
+    // body is skipped and no token kept, the bound of what leaving out the
+    // bodies the file never reaches can save (bench/README.md, round 5).
+    if (DropTokenBodies) {
+      KeptSet.insert(FD);
+      return ++AsTokens, true;
+    }
     const SourceManager &SM = PP->getSourceManager();
     if (SM.getExpansionLoc(PP->LookAhead(0).getLocation()) != First)
       return ++Why[4], false;
@@ -350,6 +361,9 @@ private:
     Late->Toks.push_back(Tok);
     Late->Toks.append(Body.begin(), Body.end());
     ++AsTokens;
+    // Sema lists the function for the deferred diagnostics all the same
+    // (forgetDeferredChecks): out of it, as a parsed kept body.
+    KeptSet.insert(FD);
     return true;
   }
 
@@ -497,6 +511,8 @@ private:
     const char *V = std::getenv("TMA_CLANGD_LATE_BODIES");
     return !V || !*V || *V == '0';
   }();
+  const bool DropTokenBodies =
+      std::getenv("TMA_CLANGD_DROP_TOKEN_BODIES") != nullptr;
   Preprocessor *PP = nullptr;
   CompilerInstance *CI = nullptr;
   /// Sema's entry holding the bodies kept as tokens (LateBodies.h).
