@@ -157,6 +157,49 @@ const Expr *ThreadGuards::returnedBy(const FunctionDecl *FD) {
   return Ret ? Ret->getRetValue() : nullptr;
 }
 
+const ParmVarDecl *ThreadGuards::laneZeroShuffle(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def || Def->getNumParams() != 1)
+    return nullptr;
+  // `T r; asm("shfl.sync.idx.b32 %0, %1, 0, 0x1f, mask;" : "=r"(r) :
+  // "r"(x)); return r;`
+  const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
+  if (!Body || Body->size() != 3)
+    return nullptr;
+  const auto *Decl = dyn_cast<DeclStmt>(Body->body_front());
+  const auto *Asm = dyn_cast<GCCAsmStmt>(*std::next(Body->body_begin()));
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
+  const auto *V = Decl && Decl->isSingleDecl()
+                      ? dyn_cast<VarDecl>(Decl->getSingleDecl())
+                      : nullptr;
+  if (!V || V->getInit() || !Asm || !Ret || !Ret->getRetValue() ||
+      Asm->getNumOutputs() != 1 || Asm->getNumInputs() != 1)
+    return nullptr;
+  auto Names = [](const Expr *E, const ValueDecl *D) {
+    const auto *Ref =
+        E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+    return Ref && Ref->getDecl() == D;
+  };
+  if (!Names(Asm->getOutputExpr(0), V) || !Names(Ret->getRetValue(), V) ||
+      !Names(Asm->getInputExpr(0), Def->getParamDecl(0)))
+    return nullptr;
+  const auto *Text = dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr());
+  if (!Text)
+    return nullptr;
+  StringRef T = Text->getString().trim();
+  T.consume_back(";");
+  if (!T.consume_front("shfl.sync.idx.") || T.contains(';'))
+    return nullptr;
+  // The operands after the type: d, a, b (the source lane), c, mask.
+  llvm::SmallVector<StringRef, 5> Ops;
+  T.drop_until([](char C) { return C == ' ' || C == '\t'; })
+      .split(Ops, ',');
+  if (Ops.size() != 5 || Ops[0].trim() != "%0" || Ops[1].trim() != "%1" ||
+      Ops[2].trim() != "0")
+    return nullptr;
+  return FD->getParamDecl(0);
+}
+
 std::optional<ThreadExpr> ThreadGuards::threadExpr(const Expr *E, Resolver R,
                                                    unsigned Depth) {
   if (!E || Depth > MaxDepth || E->isValueDependent())
@@ -249,6 +292,17 @@ std::optional<ThreadExpr> ThreadGuards::threadExpr(const Expr *E, Resolver R,
     if (FD->getIdentifier() && FD->getName() == "__shfl_sync" &&
         Call->getNumArgs() >= 3 && constant(Call->getArg(2)) == 0) {
       auto X = threadExpr(Call->getArg(1), R, Depth + 1);
+      if (X && ::tma::rules::threads::warpUniform(*X))
+        return X;
+      return std::nullopt;
+    }
+    // An asm wrapper of `shfl.sync.idx` from lane 0 (`make_warp_uniform(x)`):
+    // the same as __shfl_sync above.
+    if (const ParmVarDecl *P = laneZeroShuffle(FD)) {
+      unsigned I = P->getFunctionScopeIndex();
+      auto X = I < Call->getNumArgs()
+                   ? threadExpr(Call->getArg(I), R, Depth + 1)
+                   : std::nullopt;
       if (X && ::tma::rules::threads::warpUniform(*X))
         return X;
       return std::nullopt;
@@ -405,8 +459,11 @@ std::optional<Cond> ThreadGuards::condition(const Expr *C, Resolver R) {
     return Cond::elect();
   // A flag computed once (`bool leader = elect_one_sync();`, `bool first =
   // threadIdx.x == 0;`), or a helper's flag parameter.
+  // An integer flag (`uint32_t leader = elect_sync(); if (leader)`) is
+  // tested against zero like its initialiser.
   if (const auto *D = dyn_cast<DeclRefExpr>(C);
-      D && C->getType()->isBooleanType() && CondDepth < MaxDepth) {
+      D && C->getType()->isIntegralOrEnumerationType() &&
+      CondDepth < MaxDepth) {
     const Expr *Init = nullptr;
     if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl()))
       Init = R ? R(P) : nullptr;
@@ -593,8 +650,14 @@ bool ThreadGuards::uniformImpl(const Expr *E, Resolver R, unsigned Depth) {
     // The CTA's rank in its cluster (%cluster_ctarank).
     if (readsClusterRank(Call))
       return true;
-    // A one-return helper of uniform arguments (`min(a, b)`, `ceil_div`).
     const FunctionDecl *FD = Call->getDirectCallee();
+    // A load through the read-only cache (`__ldg(p + i)`): the data does not
+    // change while the kernel runs, so one address reads one value.
+    if (FD && FD->getIdentifier() && FD->getName() == "__ldg" &&
+        Call->getNumArgs() == 1 &&
+        FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+      return uniformImpl(Call->getArg(0), R, Depth + 1);
+    // A one-return helper of uniform arguments (`min(a, b)`, `ceil_div`).
     if (!FD || (isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic()))
       return false;
     const Expr *Ret = returnedBy(FD);
@@ -735,12 +798,18 @@ std::optional<ThreadSet> ThreadGuards::threadsAt(const Stmt *S,
   const ParentMap &PM = Folder->parentsOf(Body);
   // The guards from S up to the body, innermost first.
   std::vector<std::pair<const Expr *, bool>> Up;
-  // The conditions of loops among them.
-  llvm::SmallPtrSet<const Expr *, 4> LoopConds;
+  // The guards from \p From up to the body, or up to (not including) the
+  // first statement of \p Stop, which is then \p Met.
   auto GuardsOf = [&](const Stmt *From,
-                      std::vector<std::pair<const Expr *, bool>> &Out) {
+                      std::vector<std::pair<const Expr *, bool>> &Out,
+                      const llvm::SmallPtrSetImpl<const Stmt *> *Stop = nullptr,
+                      const Stmt **Met = nullptr) {
     const Stmt *Prev = From;
     for (const Stmt *P = PM.getParent(From); P; Prev = P, P = PM.getParent(P)) {
+      if (Stop && Stop->count(P)) {
+        *Met = P;
+        return true;
+      }
       if (const auto *If = dyn_cast<IfStmt>(P)) {
         if (If->isConsteval())
           return false;
@@ -752,10 +821,8 @@ std::optional<ThreadSet> ThreadGuards::threadsAt(const Stmt *S,
           return false;
         if (const auto *F = dyn_cast<ForStmt>(P); F && Prev == F->getInit())
           continue;
-        if (const Expr *C = loopCond(P)) {
+        if (const Expr *C = loopCond(P))
           Out.push_back({C, true});
-          LoopConds.insert(C);
-        }
       } else if (const auto *B = dyn_cast<BinaryOperator>(P);
                  B && B->isLogicalOp()) {
         if (Prev == B->getRHS())
@@ -775,11 +842,22 @@ std::optional<ThreadSet> ThreadGuards::threadsAt(const Stmt *S,
   if (!GuardsOf(S, Up))
     return std::nullopt;
   ThreadSet Set;
-  // Jumps before S that some threads take: a top-level `if (c) { ...;
-  // return; }` guards what follows with !c; any other makes S unknown.
+  // Jumps before S that some threads take. Only the guards between the
+  // jump and the innermost statement that holds S too tell threads apart
+  // there: all uniform, every thread that gets that far jumps alike. `if
+  // (c) { ...; return; }` (or continue or break, in the loop around S)
+  // in a compound statement, S after it, guards what follows with !c (a
+  // warp role's branch that ends its pass); any other jump makes S
+  // unknown.
   const std::vector<const Stmt *> BodyJumps = jumpsOf(Body);
   const SourceManager &SM = Ctx.getSourceManager();
   const auto *Top = dyn_cast<CompoundStmt>(Body);
+  llvm::SmallPtrSet<const Stmt *, 16> AroundS;
+  for (const Stmt *P = S; P; P = PM.getParent(P)) {
+    AroundS.insert(P);
+    if (P == Body)
+      break;
+  }
   for (const Stmt *J : BodyJumps) {
     if (!SM.isBeforeInTranslationUnit(J->getBeginLoc(), S->getBeginLoc()))
       continue;
@@ -791,23 +869,30 @@ std::optional<ThreadSet> ThreadGuards::threadsAt(const Stmt *S,
         continue;
     }
     std::vector<std::pair<const Expr *, bool>> JG;
-    if (!GuardsOf(J, JG))
+    const Stmt *Shared = nullptr;
+    if (!GuardsOf(J, JG, &AroundS, &Shared) || !Shared)
       return std::nullopt;
+    // The jump and S in two branches of one `if`: no thread that jumps
+    // there would have run S in that pass.
+    if (isa<IfStmt>(Shared))
+      continue;
     bool Uniform =
         llvm::all_of(JG, [&](const auto &G) { return uniform(G.first); });
     if (Uniform)
       continue;
-    // `if (c) { ...; return; }` directly in the body, S after it.
     const Stmt *P = PM.getParent(J);
     if (const auto *CS = dyn_cast_or_null<CompoundStmt>(P);
         CS && CS->body_back() == J)
       P = PM.getParent(P);
     const auto *If = dyn_cast_or_null<IfStmt>(P);
-    if (isa<ReturnStmt>(J) && If && Top && PM.getParent(If) == Top &&
+    if (If && isa<CompoundStmt>(Shared) && PM.getParent(If) == Shared &&
         !If->getElse() && !If->isConstexpr() && JG.size() == 1 &&
         !isWithin(PM, S, If)) {
       auto C = condition(If->getCond());
-      if (!C)
+      // Outside the kernel's top level, the condition must be on the thread
+      // alone: a uniform part (`warp == 0 && k == 0`) lets the jumping
+      // threads reach S in other passes.
+      if (!C || (Shared != Top && hasUniformPart(*C)))
         return std::nullopt;
       Set = Set.under(std::move(*C), false);
       continue;
@@ -817,11 +902,12 @@ std::optional<ThreadSet> ThreadGuards::threadsAt(const Stmt *S,
   const BlockSize Block = blockOf(Fn);
   for (auto G = Up.rbegin(); G != Up.rend(); ++G) {
     // A loop runs its body in the same threads when its condition is
-    // uniform; any other loop condition is unknown here, unless the guards
-    // around it leave one thread: the loop runs in it or in none, as a
-    // uniform loop may run no trip.
+    // uniform; any other condition is unknown here, unless the guards
+    // around it leave one thread: what it guards runs in that thread or in
+    // none, as a uniform loop may run no trip and a uniform `if` may not
+    // hold (the producer's `if (sched.next(...))` under `tid == 0`).
     auto C = condition(G->first);
-    if (!C && LoopConds.count(G->first)) {
+    if (!C) {
       auto N = ::tma::rules::threads::issuers(Set, Block);
       if (N && *N == 1)
         continue;

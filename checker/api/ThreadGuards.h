@@ -105,6 +105,9 @@ private:
   bool uniformImpl(const Expr *E, Resolver R, unsigned Depth);
   bool uniformVar(const VarDecl *VD, unsigned Depth);
   bool isElect(const Expr *E, unsigned Depth = 0);
+  /// The parameter whose lane-0 value the asm `shfl.sync.idx` wrapper \p FD
+  /// returns (`make_warp_uniform(x)`), or null.
+  const ParmVarDecl *laneZeroShuffle(const FunctionDecl *FD);
   /// The expression a one-return helper returns, or null.
   const Expr *returnedBy(const FunctionDecl *FD);
 

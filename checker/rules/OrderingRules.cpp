@@ -511,6 +511,10 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
     // before it: with no arrive (nor any other thread barrier) on a path
     // to it, it orders nothing.
     auto Syncs = [&](std::size_t J) {
+      // An arrive alone lets its threads run on: the wait that follows it
+      // orders them, not the arrive.
+      if (Seq[J].SyncHalf == Event::Half::Arrive)
+        return false;
       if (Seq[J].SyncHalf != Event::Half::Wait)
         return true;
       for (std::size_t A = 0; A < Seq.size(); ++A)
@@ -519,11 +523,25 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
           return true;
       return false;
     };
+    // A warp barrier orders the init with the use only where the use's
+    // threads share a warp with an initialising thread (threads unknown:
+    // taken to). A role's threads are taken to exist (as for Outsider); a
+    // use by all threads reaches past the init's warps only in a block
+    // that surely has more threads.
+    const Event &U = Seq[*Use];
+    bool WarpOrders = true;
+    if (Init.Threads && !U.Guarded)
+      WarpOrders = threads::inWarpsOf({}, *Init.Threads,
+                                      threads::BlockSize{Block.Min, Block.Min});
+    else if (Init.Threads && U.Threads)
+      WarpOrders = threads::inWarpsOf(*U.Threads, *Init.Threads, Block);
     std::optional<std::size_t> Ordered;
     for (std::size_t J : G.between(I, *Use, false)) {
       const Event &E = Seq[J];
       if (!Ordered &&
-          ((E.Kind == EventKind::ThreadSync && Syncs(J)) || unknown(E) ||
+          ((E.Kind == EventKind::ThreadSync && Syncs(J) &&
+            (!E.Warp || WarpOrders)) ||
+           unknown(E) ||
            (E.Kind == EventKind::BarrierWait && !Made(E))))
         Ordered = J;
     }
@@ -531,7 +549,8 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
     std::optional<std::size_t> LoneWait;
     if (!Ordered)
       for (std::size_t J : G.between(I, *Use, false))
-        if (!LoneWait && Seq[J].Kind == EventKind::ThreadSync)
+        if (!LoneWait && Seq[J].Kind == EventKind::ThreadSync &&
+            Seq[J].SyncHalf == Event::Half::Wait)
           LoneWait = J;
     if (Ordered)
       silent(Why, Rule, I,

@@ -202,6 +202,13 @@ bool includedIn(const ThreadSet &A, const ThreadSet &B, BlockSize Block) {
   return !firstOutside(A, B, Block);
 }
 
+bool inWarpsOf(const ThreadSet &A, const ThreadSet &B, BlockSize Block) {
+  for (unsigned W = 0; W * 32 < Block.Max; ++W)
+    if (lanes(A, W, Block.Max) && !lanes(B, W, Block.Max))
+      return false;
+  return true;
+}
+
 bool provenOutside(const ThreadSet &A, const std::vector<const ThreadSet *> &B,
                    BlockSize Block) {
   unsigned Surely = std::min(std::max(Block.Min, 32u), Block.Max);

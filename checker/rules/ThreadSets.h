@@ -106,6 +106,11 @@ std::optional<unsigned> firstOutside(const ThreadSet &A, const ThreadSet &B,
 /// Every thread of \p A (below Block.Max) is in \p B.
 bool includedIn(const ThreadSet &A, const ThreadSet &B, BlockSize Block);
 
+/// Every warp that holds a thread of \p A (below Block.Max) holds one of
+/// \p B too: a warp barrier (`__syncwarp`) in each warp orders what B's
+/// threads did before it with what A's do after it.
+bool inWarpsOf(const ThreadSet &A, const ThreadSet &B, BlockSize Block);
+
 /// Some thread that surely exists runs \p A and none of \p B: the lowest such
 /// thread lies below the block size that every launch has. A kernel whose
 /// code tells its threads apart is taken to run at least one warp (the
