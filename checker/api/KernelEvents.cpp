@@ -438,9 +438,48 @@ private:
     }
     if (Negate || Off.Var)
       return false;
+    // An accessor lambda's parameter stands for its argument (`stage`), so
+    // its calls name the member their own index does.
+    if (const Expr *Arg = lambdaArgument(N)) {
+      Off.Var = Arg;
+      Off.Scale = Bytes;
+      return true;
+    }
+    if (auto T = term(N); T && lambdaArgument(T->first)) {
+      Off.Var = lambdaArgument(T->first);
+      Off.Scale = T->second * Bytes;
+      return true;
+    }
+    if (mentionsLambdaParameter(N))
+      return false;
     Off.Var = N;
     Off.Scale = Bytes;
     return true;
+  }
+
+  /// The argument an accessor lambda being followed takes for the
+  /// parameter \p E names, or null.
+  const Expr *lambdaArgument(const Expr *E) {
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    if (!D)
+      return nullptr;
+    for (const auto &[P, Arg] : LambdaArgs)
+      if (D->getDecl() == P)
+        return Arg->IgnoreParenImpCasts();
+    return nullptr;
+  }
+  /// Whether \p E reads a parameter of an accessor lambda being followed
+  /// (in a form the walk cannot put its argument in).
+  bool mentionsLambdaParameter(const Expr *E) {
+    if (LambdaArgs.empty() || !E)
+      return false;
+    if (lambdaArgument(E))
+      return true;
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child);
+          CE && mentionsLambdaParameter(CE))
+        return true;
+    return false;
   }
 
   /// A run-time term of an integer address: `x * C`, `C * x`, `x << C`
@@ -537,15 +576,20 @@ private:
       }
       if (Off.Var || Sub)
         return nullptr;
+      auto Resolved = [&](const Expr *X) {
+        if (const Expr *Arg = lambdaArgument(X))
+          return Arg;
+        return mentionsLambdaParameter(X) ? nullptr : X;
+      };
       if (auto T = term(R)) {
-        Off.Var = T->first;
+        Off.Var = Resolved(T->first);
         Off.Scale = T->second;
-        return address(L, Off);
+        return Off.Var ? address(L, Off) : nullptr;
       }
       if (auto T = term(L)) {
-        Off.Var = T->first;
+        Off.Var = Resolved(T->first);
         Off.Scale = T->second;
-        return address(R, Off);
+        return Off.Var ? address(R, Off) : nullptr;
       }
       return nullptr;
     }
@@ -555,6 +599,8 @@ private:
         return nullptr;
       if (VD->getType()->isArrayType())
         return index(Off, VD->getType()) ? lvalue(E) : nullptr;
+      if (const Expr *Arg = lambdaArgument(D))
+        return address(Arg, Off);
       const Expr *Init = Subst(VD);
       return Init ? address(Init, Off) : nullptr;
     }
@@ -568,6 +614,18 @@ private:
       return Off.Const == 0 && !Off.Var ? lvalue(Obj) : nullptr;
     }
     if (const auto *C = dyn_cast<CallExpr>(E)) {
+      // An accessor lambda (`[&](int i) { return reinterpret_cast<uint64_t
+      // *>(buf + i * BYTES); }`): its one return, its parameters standing
+      // for the call's arguments.
+      if (const Expr *Ret = lambdaReturn(*C)) {
+        const auto *MD = cast<CXXMethodDecl>(C->getDirectCallee());
+        std::size_t Saved = LambdaArgs.size();
+        for (unsigned I = 0; I < MD->getNumParams(); ++I)
+          LambdaArgs.push_back({MD->getParamDecl(I), C->getArg(I + 1)});
+        const VarDecl *Root = address(Ret, Off);
+        LambdaArgs.resize(Saved);
+        return Root;
+      }
       // An address helper (`smem_u32(p)`): p's address.
       if (Helper)
         if (const Expr *Arg = Helper(*C))
@@ -640,10 +698,35 @@ private:
     return nullptr;
   }
 
+  /// The one returned expression of a call of a lambda that takes its
+  /// arguments by value, or null.
+  static const Expr *lambdaReturn(const CallExpr &C) {
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(&C);
+    const auto *MD =
+        Op && Op->getOperator() == OO_Call
+            ? dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee())
+            : nullptr;
+    if (!MD || !MD->getParent()->isLambda() ||
+        C.getNumArgs() != MD->getNumParams() + 1)
+      return nullptr;
+    for (const ParmVarDecl *P : MD->parameters())
+      if (P->getType()->isReferenceType())
+        return nullptr;
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(MD->getBody());
+    const auto *Ret = Body && Body->size() == 1
+                          ? dyn_cast<ReturnStmt>(Body->body_front())
+                          : nullptr;
+    return Ret ? Ret->getRetValue() : nullptr;
+  }
+
   Substitution Subst;
   const ASTContext &Ctx;
   AddressHelper Helper;
   unsigned Used = 0;
+  /// The parameters of the accessor lambdas being followed, with their
+  /// arguments.
+  llvm::SmallVector<std::pair<const ParmVarDecl *, const Expr *>, 2>
+      LambdaArgs;
 };
 } // namespace
 
