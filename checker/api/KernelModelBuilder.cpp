@@ -163,12 +163,19 @@ bool Builder::body(const FunctionDecl *FD, bool Kernel) {
           // it, each on its own elements.
           if (For && I.Edge == 0 && Guards.threadStrided(*For))
             S = Sets[D];
-          else if (Sets[D])
+          else if (Sets[D]) {
             if (auto C = edgeGuard(*I.Idom, I.Edge))
               S = C->first.K == Cond::True
                       ? Sets[D]
                       : std::make_shared<const ThreadSet>(
                             Sets[D]->under(C->first, C->second));
+            // A condition the model cannot read, in code that one thread
+            // runs (a producer's `if (sched.next(...))` under `tid == 0`):
+            // what it guards runs in that thread or in none.
+            else if (::tma::rules::threads::countAt(*Sets[D],
+                                                    Out.Block.Max) == 1)
+              S = Sets[D];
+          }
         }
       }
       Sets[Id] = std::move(S);

@@ -288,3 +288,72 @@ __global__ void __launch_bounds__(128) clusterArriveAndWait(int nk) {
   if (threadIdx.x / 32 == 1)
     arriveBar(&empty);
 }
+
+// --- An unknown condition in code one thread runs -----------------------------
+
+struct Scheduler {
+  int next_;
+  __device__ bool next(int &tile) {
+    tile = next_++;
+    return tile < 4;
+  }
+};
+
+// Thread 128 produces while its scheduler hands out tiles: what the loop
+// and the `if` guard runs in thread 128 or in none, and thread 128 runs no
+// init of the barrier thread 0 made.
+__global__ void __launch_bounds__(256) producerNoSync(int nk) {
+  __shared__ uint64_t full;
+  if (threadIdx.x == 0)
+    initBar(&full, 1);
+  if (threadIdx.x == 128) {
+    Scheduler sched{0};
+    int tile;
+    bool more = true;
+    while (more) {
+      more = false;
+      if (sched.next(tile)) {
+        more = true;
+        arriveBar(&full);
+        // CHECK-NOTES: :[[@LINE-1]]:9: warning: 'full' is used by thread 128, which runs no init of it, here after its mbarrier.init at line [[#@LINE-10]] with no __syncthreads() in between: other threads may use it before it is initialised (MBAR-INIT-VISIBLE) [tma-ordering]
+        // CHECK-NOTES: :[[@LINE-11]]:5: note: initialised here, by the threads of this branch only
+        // CHECK-NOTES: :40:3: note: issued here
+        // CHECK-FIXES: {{^}}    initBar(&full, 1);{{$}}
+        // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+        // CHECK-FIXES-NEXT: {{^}}  if (threadIdx.x == 128) {{[{]}}{{$}}
+      }
+    }
+  }
+}
+
+__global__ void __launch_bounds__(256) producerSynced(int nk) {
+  __shared__ uint64_t full;
+  if (threadIdx.x == 0)
+    initBar(&full, 1);
+  __syncthreads();
+  if (threadIdx.x == 128) {
+    Scheduler sched{0};
+    int tile;
+    bool more = true;
+    while (more) {
+      more = false;
+      if (sched.next(tile)) {
+        more = true;
+        arriveBar(&full);
+      }
+    }
+  }
+}
+
+// The producer is the initialising thread itself. Silent.
+__global__ void __launch_bounds__(256) producerIsInitThread(int nk) {
+  __shared__ uint64_t full;
+  if (threadIdx.x == 0)
+    initBar(&full, 1);
+  if (threadIdx.x == 0) {
+    Scheduler sched{0};
+    int tile;
+    while (sched.next(tile))
+      arriveBar(&full);
+  }
+}
