@@ -5,10 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/OrderingCheck.h"
+#include "api/UninitFacts.h"
 #include "checks/SharedMatchers.h"
 #include "checks/OrderingFixes.h"
 #include "rules/OrderingRules.h"
 #include "rules/OrderingSite.h"
+#include "rules/UninitSite.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
@@ -597,6 +599,23 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
   checkUninit(*Fn, *K, SM, Why);
   if (ExplainModel)
     explainModel(*Fn, K, SM, Silences);
+}
+
+void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
+                                const KernelSequence &K,
+                                const SourceManager &SM, ord::Silences *Why) {
+  const LangOptions &LO = Kernel.getASTContext().getLangOpts();
+  ord::UninitFacts Facts =
+      uninitFacts(Kernel, K, *Model, *Finder, SM,
+                  [&](const Stmt *Body) { return bodyRuns(Body, SM, LO); });
+  for (const ord::UninitViolation &V : ord::checkUninit(Facts, Why)) {
+    std::string Msg = "'" + V.Name +
+                      "' is used here but no mbarrier.init in this kernel "
+                      "initialises it (MBAR-UNINIT)";
+    SourceLocation L = SM.getFileLoc(K.Events[V.Event].Loc);
+    if (once(L, Msg))
+      diag(L, "%0") << Msg;
+  }
 }
 
 } // namespace clang::tidy::tma

@@ -63,15 +63,12 @@ public:
 private:
   /// The module's shared matchers (checks/SharedMatchers.h).
   std::shared_ptr<SharedMatchers> Shared;
-  /// MBAR-UNINIT; with \p Why, records why it stays silent on a barrier.
+  /// MBAR-UNINIT: builds the kernel's facts (api/UninitFacts), calls the
+  /// rule's entry point once and words its violations; with \p Why, the
+  /// rule records why it stays silent on a barrier.
   void checkUninit(const FunctionDecl &Kernel, const KernelSequence &K,
                    const SourceManager &SM,
                    ::tma::rules::ordering::Silences *Why = nullptr);
-  /// MBAR-UNINIT on the barriers of the kernel's dynamic shared-memory
-  /// pool \p Pool named by their byte offsets (PoolSlot).
-  void checkPoolSlots(const FunctionDecl &Kernel, const KernelSequence &K,
-                      const VarDecl &Pool, const SourceManager &SM,
-                      ::tma::rules::ordering::Silences *Why);
   /// ExplainModel: the kernel's model, or why it has none, and why each
   /// rule stayed silent on the events it looked at (\p Why, recorded by
   /// the rules themselves; checks/OrderingExplain.cpp).

@@ -25,8 +25,8 @@ bool mayCover(const PoolSlot &Init, const PoolSlot &Use) {
   // Two families: apart only when the used one starts past the init
   // loop's last member.
   return !Init.InitsKnown ||
-         Use.Offset < Init.Offset + static_cast<std::int64_t>(
-                                        Init.InitMembers * Init.Stride);
+         Use.Offset < Init.Offset + static_cast<std::int64_t>(Init.InitMembers *
+                                                              Init.Stride);
 }
 
 std::vector<std::size_t> uninitialisedPoolBarriers(const PoolBarrierFacts &F) {
@@ -77,6 +77,120 @@ std::optional<std::size_t> unnamedInit(const std::vector<Event> &Seq) {
     if (Seq[I].Kind == EventKind::BarrierInit && Seq[I].Object < 0)
       return I;
   return std::nullopt;
+}
+
+namespace {
+
+constexpr const char *Rule = "MBAR-UNINIT";
+
+void quiet(Silences *Why, std::size_t At, std::string Text) {
+  if (Why)
+    Why->push_back({Rule, At, std::move(Text), std::nullopt});
+}
+
+/// The pool's barriers named by offset.
+void checkPoolSlots(const PoolSlotFacts &P, std::vector<UninitViolation> &Out,
+                    Silences *Why) {
+  if (!P.First)
+    return;
+  // Every init must be told: one the model cannot place in the pool, a
+  // call or instruction it does not follow, code elsewhere that names the
+  // pool, another name of it, may initialise any barrier there.
+  if (P.SharedWith) {
+    quiet(Why, *P.First,
+          "the barrier lies in the dynamic shared-memory pool, and " +
+              *P.SharedWith + ": code there may initialise it");
+    return;
+  }
+  switch (P.Hidden) {
+  case PoolSlotFacts::Hider::Opaque:
+    quiet(Why, *P.First,
+          "a call or instruction the model does not follow (line " +
+              std::to_string(P.HiderLine) +
+              ") may initialise the pool's barriers");
+    return;
+  case PoolSlotFacts::Hider::OtherName:
+    quiet(Why, *P.First,
+          "another extern __shared__ variable names the same pool");
+    return;
+  case PoolSlotFacts::Hider::UnknownOffset:
+    quiet(Why, *P.First,
+          "an mbarrier.init in the pool at an offset the model cannot "
+          "fold may initialise any barrier there");
+    return;
+  case PoolSlotFacts::Hider::None:
+    break;
+  }
+  for (std::size_t I : uninitialisedPoolBarriers(P.Slots))
+    for (const PoolBarrierFacts::Use &U : P.Slots.Uses)
+      if (U.Event == I) {
+        Out.push_back({I, U.Name});
+        break;
+      }
+}
+
+} // namespace
+
+std::vector<UninitViolation> checkUninit(const UninitFacts &F, Silences *Why) {
+  std::vector<UninitViolation> Out;
+  // An init whose barrier the model cannot name may be any barrier's.
+  if (F.UnnamedInit) {
+    if (Why)
+      for (std::size_t U : F.FirstUses)
+        Why->push_back({Rule, U,
+                        "an mbarrier.init of a barrier the model cannot "
+                        "name may initialise this one",
+                        *F.UnnamedInit});
+    return Out;
+  }
+  for (const UninitGroupFacts &G : F.Groups) {
+    std::optional<std::size_t> First = G.Events.First;
+    auto Quiet = [&](std::string Text) {
+      if (First)
+        quiet(Why, *First, std::move(Text));
+    };
+    // A barrier of the kernel's own (every use is in its body), a uint64_t
+    // or a barrier class, or an array of them: no struct of several.
+    if (G.Foreign) {
+      Quiet("the barrier's variable is not declared in this kernel: "
+            "code elsewhere may initialise it");
+      continue;
+    }
+    if (G.Slots) {
+      checkPoolSlots(*G.Slots, Out, Why);
+      continue;
+    }
+    if (G.SeveralMembers) {
+      Quiet("the barrier is part of a variable of several members (a "
+            "shared struct): its other members are not followed");
+      continue;
+    }
+    // The body's references are counted only where the rule would report
+    // with every use known.
+    if (G.Events.Buffer && First && G.Events.Inits == 0)
+      Quiet("the variable also holds buffers (a byte array carved into "
+            "barriers and tiles): the barriers in it are not told apart");
+    if (!mayBeUninitialised(G.Events))
+      continue;
+    if (G.PoolSharedWith) {
+      Quiet("the barrier lies in the dynamic shared-memory pool, and " +
+            *G.PoolSharedWith + ": code there may initialise it");
+      continue;
+    }
+    if (G.PoolUnknownUse) {
+      Quiet("the barrier lies in a struct laid over the dynamic "
+            "shared-memory pool, and " +
+            *G.PoolUnknownUse + ": such a use may initialise it");
+      continue;
+    }
+    if (!uninitialised(G.AllKnown, G.Events.Uses, G.Events.Inits)) {
+      Quiet("a reference to the barrier that no event accounts for (a "
+            "call or pointer the model does not follow) may initialise it");
+      continue;
+    }
+    Out.push_back({*First, G.Name});
+  }
+  return Out;
 }
 
 } // namespace tma::rules::ordering

@@ -4,13 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// MBAR-UNINIT, the events' part: what a kernel's events (api/KernelModel)
-// show of a group of barriers (its uses, inits, buffer events), an init of
-// a barrier the model cannot name, and which barriers of the dynamic
-// shared-memory pool, named by byte offset, no init covers. Whether every
-// reference to a barrier is known is the check's to tell
-// (checks/OrderingUninit reads the AST); the verdict is uninitialised()
-// of rules/OrderingRules.
+// MBAR-UNINIT: what a kernel's events (api/KernelModel) show of a group of
+// barriers (its uses, inits, buffer events), an init of a barrier the model
+// cannot name, and which barriers of the dynamic shared-memory pool, named
+// by byte offset, no init covers; and the rule's entry point, checkUninit,
+// which judges a kernel's UninitFacts (built by api/UninitFacts, which reads
+// the AST: whether every reference to a barrier is known, the struct laid
+// over the pool, whether code elsewhere names the pool) as a whole. The
+// verdict on a group is uninitialised() of rules/OrderingRules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace tma::rules::ordering {
@@ -52,6 +54,8 @@ struct PoolBarrierFacts {
   struct Use {
     std::size_t Event = 0;
     PoolSlot Slot;
+    /// The barrier's name in messages.
+    std::string Name = {};
   };
   /// The first use of each barrier the model names apart.
   std::vector<Use> Uses;
@@ -83,6 +87,81 @@ bool mayBeUninitialised(const BarrierGroupEvents &G);
 /// An init whose barrier the model cannot name: it may be any barrier's,
 /// so MBAR-UNINIT stays silent on the kernel.
 std::optional<std::size_t> unnamedInit(const std::vector<Event> &Seq);
+
+/// MBAR-UNINIT's facts of the barriers of a kernel's own dynamic
+/// shared-memory pool named by their byte offsets (PoolSlot), read in
+/// order, each only when those before it let the rule go on.
+struct PoolSlotFacts {
+  /// The pool's first use (none: nothing to judge).
+  std::optional<std::size_t> First;
+  /// Code the kernel may run elsewhere names the pool: what (an init there
+  /// may be any barrier's). None: the pool is the kernel's own.
+  std::optional<std::string> SharedWith;
+  /// The first event that may hide an init of the pool's barriers.
+  enum class Hider {
+    None,
+    /// A call or instruction the model does not follow, at HiderLine.
+    Opaque,
+    /// Another extern __shared__ variable (the same pool).
+    OtherName,
+    /// An init at an offset that does not fold.
+    UnknownOffset,
+  };
+  Hider Hidden = Hider::None;
+  unsigned HiderLine = 0;
+  /// Every init and the first use of each barrier (with no Hider).
+  PoolBarrierFacts Slots;
+};
+
+/// MBAR-UNINIT's facts of one group of barriers: the objects of one
+/// variable, or of one field of a struct laid over the kernel's own dynamic
+/// shared-memory pool. Each fact is read only when those before it (in the
+/// order below) let the rule go on; the others keep their defaults.
+struct UninitGroupFacts {
+  /// The group's name in messages.
+  std::string Name;
+  BarrierGroupEvents Events;
+  /// The variable is not declared in the kernel (nor the kernel's pool):
+  /// code elsewhere may initialise it.
+  bool Foreign = false;
+  /// The group is the pool itself, its barriers named by offset.
+  std::optional<PoolSlotFacts> Slots;
+  /// The variable has several members (a shared struct) of which the
+  /// barrier is one.
+  bool SeveralMembers = false;
+  /// A field of a struct laid over the pool: code elsewhere names the pool
+  /// (what); none when no code does.
+  std::optional<std::string> PoolSharedWith;
+  /// A field of a struct laid over the pool used in a way whose effect on
+  /// the barrier is not known (why); none when every use is known.
+  std::optional<std::string> PoolUnknownUse;
+  /// Every reference to the barrier in the kernel is known (a recognised
+  /// op's operand, or a helper or local that only passes it to those).
+  bool AllKnown = false;
+};
+
+/// MBAR-UNINIT's facts of a kernel.
+struct UninitFacts {
+  /// An init of a barrier the model cannot name (unnamedInit).
+  std::optional<std::size_t> UnnamedInit;
+  /// With one: the first use of each variable used as a barrier.
+  std::vector<std::size_t> FirstUses;
+  std::vector<UninitGroupFacts> Groups;
+};
+
+/// A barrier used with no init of it anywhere in the kernel.
+struct UninitViolation {
+  /// The use reported (an event of the kernel).
+  std::size_t Event = 0;
+  /// The barrier's name.
+  std::string Name;
+};
+
+/// MBAR-UNINIT's entry point: every barrier of \p F used and never
+/// initialised, in the order of its groups; with \p Why, why the rule stays
+/// silent on the others.
+std::vector<UninitViolation> checkUninit(const UninitFacts &F,
+                                         Silences *Why = nullptr);
 
 } // namespace tma::rules::ordering
 

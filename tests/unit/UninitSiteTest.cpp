@@ -8,12 +8,14 @@
 // A group's uses, inits and buffer events and when it may be reported; an
 // init of an unnamed barrier; which pool barriers an init covers (offsets,
 // init loops, unknown member counts) and which uses none covers, with the
-// covering twin.
+// covering twin; the entry point checkUninit on a kernel's fact record,
+// one boundary at a time (each fact that keeps the rule silent, with the
+// silence it records, and the reported twin).
 //
 //===----------------------------------------------------------------------===//
 
-#include "OrderingTestKernel.h"
 #include "rules/UninitSite.h"
+#include "OrderingTestKernel.h"
 
 #include "gtest/gtest.h"
 
@@ -54,8 +56,8 @@ TEST(UninitSite, GroupEvents) {
   EXPECT_TRUE(G.Buffer);
   EXPECT_FALSE(mayBeUninitialised(G));
   // Never used: nothing to report.
-  EXPECT_FALSE(mayBeUninitialised(
-      barrierGroupEvents({ev(K::BarrierInit, 2)}, Group)));
+  EXPECT_FALSE(
+      mayBeUninitialised(barrierGroupEvents({ev(K::BarrierInit, 2)}, Group)));
   // Object ids past the membership list are not in the group.
   EXPECT_FALSE(barrierGroupEvents({ev(K::BarrierUse, 5)}, Group).First);
 }
@@ -101,6 +103,151 @@ TEST(UninitSite, PoolBarriersNoInitCovers) {
   // No init at all: every use.
   F.Inits.clear();
   EXPECT_EQ(uninitialisedPoolBarriers(F).size(), 4u);
+}
+
+/// A group used at event 4 and never initialised, every reference known:
+/// reported as it stands.
+UninitGroupFacts usedGroup(std::string Name = "bar") {
+  UninitGroupFacts G;
+  G.Name = std::move(Name);
+  G.Events.First = 4;
+  G.Events.Uses = 2;
+  G.AllKnown = true;
+  return G;
+}
+
+/// The silences recorded for a kernel of the one group \p G, and its
+/// violations in \p Out.
+Silences judge(UninitGroupFacts G, std::vector<UninitViolation> &Out) {
+  UninitFacts F;
+  F.Groups.push_back(std::move(G));
+  Silences Why;
+  Out = checkUninit(F, &Why);
+  return Why;
+}
+
+TEST(UninitSite, EntryPointReportsUsedNeverInitialised) {
+  std::vector<UninitViolation> V;
+  Silences Why = judge(usedGroup("full"), V);
+  ASSERT_EQ(V.size(), 1u);
+  EXPECT_EQ(V[0].Event, 4u);
+  EXPECT_EQ(V[0].Name, "full");
+  EXPECT_TRUE(Why.empty());
+  // The correct twin: an init of the group anywhere.
+  UninitGroupFacts G = usedGroup();
+  G.Events.Inits = 1;
+  Why = judge(G, V);
+  EXPECT_TRUE(V.empty());
+  EXPECT_TRUE(Why.empty());
+  // No use: nothing to judge.
+  G = usedGroup();
+  G.Events.First.reset();
+  G.Events.Uses = 0;
+  EXPECT_TRUE(judge(G, V).empty());
+  EXPECT_TRUE(V.empty());
+  // Null Why records nothing and reports the same.
+  UninitFacts F;
+  F.Groups = {usedGroup(), usedGroup("empty")};
+  EXPECT_EQ(checkUninit(F).size(), 2u);
+}
+
+TEST(UninitSite, EntryPointSilentBoundaries) {
+  struct Case {
+    const char *What;
+    void (*Set)(UninitGroupFacts &);
+    const char *Says;
+  };
+  const Case Cases[] = {
+      {"foreign", [](UninitGroupFacts &G) { G.Foreign = true; },
+       "not declared in this kernel"},
+      {"struct", [](UninitGroupFacts &G) { G.SeveralMembers = true; },
+       "variable of several members"},
+      {"buffer", [](UninitGroupFacts &G) { G.Events.Buffer = true; },
+       "also holds buffers"},
+      {"pool shared",
+       [](UninitGroupFacts &G) { G.PoolSharedWith = "a helper names it"; },
+       "pool, and a helper names it: code there"},
+      {"pool use", [](UninitGroupFacts &G) { G.PoolUnknownUse = "it escapes"; },
+       "struct laid over the dynamic shared-memory pool, and it escapes"},
+      {"unknown reference", [](UninitGroupFacts &G) { G.AllKnown = false; },
+       "no event accounts for"},
+  };
+  for (const Case &C : Cases) {
+    UninitGroupFacts G = usedGroup();
+    C.Set(G);
+    std::vector<UninitViolation> V;
+    Silences Why = judge(G, V);
+    EXPECT_TRUE(V.empty()) << C.What;
+    ASSERT_EQ(Why.size(), 1u) << C.What;
+    EXPECT_STREQ(Why[0].Rule, "MBAR-UNINIT");
+    EXPECT_EQ(Why[0].Site, 4u) << C.What;
+    EXPECT_NE(Why[0].Why.find(C.Says), std::string::npos)
+        << C.What << ": " << Why[0].Why;
+  }
+}
+
+TEST(UninitSite, EntryPointUnnamedInit) {
+  UninitFacts F;
+  F.UnnamedInit = 2;
+  F.FirstUses = {4, 7};
+  F.Groups = {usedGroup()};
+  Silences Why;
+  EXPECT_TRUE(checkUninit(F, &Why).empty());
+  ASSERT_EQ(Why.size(), 2u);
+  EXPECT_EQ(Why[0].Site, 4u);
+  EXPECT_EQ(Why[1].Site, 7u);
+  EXPECT_EQ(Why[1].At, std::optional<std::size_t>(2));
+  // The reported twin: no such init.
+  F.UnnamedInit.reset();
+  EXPECT_EQ(checkUninit(F, &Why).size(), 1u);
+}
+
+TEST(UninitSite, EntryPointPoolSlots) {
+  PoolSlotFacts P;
+  P.First = 3;
+  P.Slots.Inits = {slot(0, 8, 2)};
+  P.Slots.Uses = {{3, slot(0), "smem + 0"}, {7, slot(16), "smem + 16"}};
+  UninitGroupFacts G;
+  G.Name = "smem";
+  G.Events.First = 3;
+  G.Slots = P;
+  std::vector<UninitViolation> V;
+  Silences Why = judge(G, V);
+  ASSERT_EQ(V.size(), 1u);
+  EXPECT_EQ(V[0].Event, 7u);
+  EXPECT_EQ(V[0].Name, "smem + 16");
+  EXPECT_TRUE(Why.empty());
+  // The correct twin: the init loop covers both.
+  G.Slots->Slots.Inits = {slot(0, 8, 3)};
+  judge(G, V);
+  EXPECT_TRUE(V.empty());
+  // Each fact that may hide an init keeps it silent, and says so.
+  const std::pair<PoolSlotFacts::Hider, const char *> Hiders[] = {
+      {PoolSlotFacts::Hider::Opaque, "does not follow (line 12)"},
+      {PoolSlotFacts::Hider::OtherName, "names the same pool"},
+      {PoolSlotFacts::Hider::UnknownOffset, "cannot fold"},
+  };
+  for (const auto &[H, Says] : Hiders) {
+    G.Slots = P;
+    G.Slots->Hidden = H;
+    G.Slots->HiderLine = 12;
+    Why = judge(G, V);
+    EXPECT_TRUE(V.empty()) << Says;
+    ASSERT_EQ(Why.size(), 1u) << Says;
+    EXPECT_EQ(Why[0].Site, 3u);
+    EXPECT_NE(Why[0].Why.find(Says), std::string::npos) << Why[0].Why;
+  }
+  G.Slots = P;
+  G.Slots->SharedWith = "a helper names it";
+  Why = judge(G, V);
+  EXPECT_TRUE(V.empty());
+  ASSERT_EQ(Why.size(), 1u);
+  EXPECT_NE(Why[0].Why.find("a helper names it"), std::string::npos);
+  // A pool never used: nothing to judge.
+  G.Slots = P;
+  G.Slots->First.reset();
+  EXPECT_TRUE(judge(G, V).empty());
+  EXPECT_TRUE(V.empty());
 }
 
 } // namespace

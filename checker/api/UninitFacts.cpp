@@ -3,22 +3,16 @@
 // Part of tma-tidy.
 //
 //===----------------------------------------------------------------------===//
-//
-// tma-ordering's MBAR-UNINIT: a barrier some op uses that no path of the
-// kernel initialises, judged only where every reference to it is known (a
-// recognised op's operand, a helper that issues only those, a struct laid
-// over the dynamic shared-memory pool); OrderingCheck::check calls it once
-// per kernel.
-//
-//===----------------------------------------------------------------------===//
 
+#include "api/UninitFacts.h"
 #include "api/CuteTensors.h"
-#include "checks/OrderingCheck.h"
 #include "rules/OrderingRules.h"
-#include "rules/UninitSite.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include <functional>
@@ -103,8 +97,8 @@ struct KnownUses {
 
   /// Whether the references to \p V (`this` for null) under \p S, in the
   /// body \p Body, are all known; \p Count receives how many there are.
-  bool all(const Stmt *S, const Stmt *Body, const ValueDecl *V,
-           unsigned Depth, unsigned &Count) {
+  bool all(const Stmt *S, const Stmt *Body, const ValueDecl *V, unsigned Depth,
+           unsigned &Count) {
     if (!S)
       return true;
     if (refersTo(S, V)) {
@@ -151,8 +145,7 @@ struct KnownUses {
       }
       return all(W->getImplicitObjectArgument(), Body, V, Depth, Count);
     }
-    const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr,
-                       *Def = nullptr;
+    const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr, *Def = nullptr;
     bool Helper = FD && FD->hasBody(Def) && Def && Depth < 4 &&
                   !isa<CXXOperatorCallExpr>(C);
     const auto *MC = Helper ? dyn_cast<CXXMemberCallExpr>(C) : nullptr;
@@ -161,10 +154,10 @@ struct KnownUses {
       unsigned I = 0;
       while (Helper && I < C->getNumArgs() && C->getArg(I) != Child)
         ++I;
-      const Expr *Whole = Helper && I < C->getNumArgs() &&
-                                  I < Def->getNumParams()
-                              ? wholeArgument(C->getArg(I))
-                              : nullptr;
+      const Expr *Whole =
+          Helper && I < C->getNumArgs() && I < Def->getNumParams()
+              ? wholeArgument(C->getArg(I))
+              : nullptr;
       if (refersTo(Whole, V) && !Known.count(Whole)) {
         if (!inside(Def->getBody(), Def->getParamDecl(I), Depth + 1, Count))
           return false;
@@ -221,8 +214,6 @@ void refsOrParamsTo(const Stmt *S, KnownRefs &Out) {
   for (const Stmt *Child : S->children())
     refsOrParamsTo(Child, Out);
 }
-
-} // namespace
 
 /// The field a barrier group of the dynamic shared-memory pool \p Pool
 /// lies in (`smem.full` -> `full`), from its name in messages; empty when
@@ -302,8 +293,7 @@ struct PoolUses {
         }
         if (const MemberExpr *M = member(Init);
             M && M->getMemberDecl()->getName() == Field &&
-            L->isLocalVarDecl() && !L->isStaticLocal() &&
-            T->isPointerType()) {
+            L->isLocalVarDecl() && !L->isStaticLocal() && T->isPointerType()) {
           Pointers.push_back(L);
           continue;
         }
@@ -324,16 +314,16 @@ struct PoolUses {
     // `f(&s.full[i])`: a helper whose parameter has only known uses.
     if (const auto *C = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *FD = C->getDirectCallee(), *Def = nullptr;
-      bool Helper = FD && FD->hasBody(Def) && Def &&
-                    !isa<CXXOperatorCallExpr>(C);
+      bool Helper =
+          FD && FD->hasBody(Def) && Def && !isa<CXXOperatorCallExpr>(C);
       for (const Stmt *Child : S->children()) {
         unsigned I = 0;
         while (Helper && I < C->getNumArgs() && C->getArg(I) != Child)
           ++I;
-        const MemberExpr *M = Helper && I < C->getNumArgs() &&
-                                      I < Def->getNumParams()
-                                  ? member(wholeArgument(C->getArg(I)))
-                                  : nullptr;
+        const MemberExpr *M =
+            Helper && I < C->getNumArgs() && I < Def->getNumParams()
+                ? member(wholeArgument(C->getArg(I)))
+                : nullptr;
         if (M && M->getMemberDecl()->getName() == Field) {
           unsigned Count = 0;
           if (!Uses.inside(Def->getBody(), Def->getParamDecl(I), 1, Count)) {
@@ -369,12 +359,11 @@ struct PoolUses {
   }
 };
 
-void OrderingCheck::checkPoolSlots(const FunctionDecl &Kernel,
-                                   const KernelSequence &K,
-                                   const VarDecl &Pool,
-                                   const SourceManager &SM,
-                                   ord::Silences *Why) {
-  const char *Rule = "MBAR-UNINIT";
+/// The pool's barriers named by their byte offsets (PoolSlot).
+ord::PoolSlotFacts poolSlotFacts(const FunctionDecl &Kernel,
+                                 const KernelSequence &K, const VarDecl &Pool,
+                                 KernelModel &Model, const SourceManager &SM) {
+  ord::PoolSlotFacts P;
   auto SlotOf = [&](int Obj) -> const PoolSlot * {
     if (Obj < 0 || K.Objects[Obj] != &Pool ||
         static_cast<std::size_t>(Obj) >= K.PoolSlots.size() ||
@@ -386,91 +375,69 @@ void OrderingCheck::checkPoolSlots(const FunctionDecl &Kernel,
     return E.Kind == ord::EventKind::BarrierUse ||
            E.Kind == ord::EventKind::BarrierWait;
   };
-  std::optional<std::size_t> First;
-  for (std::size_t I = 0; I < K.Seq.size() && !First; ++I)
+  for (std::size_t I = 0; I < K.Seq.size() && !P.First; ++I)
     if (IsUse(K.Seq[I]) && K.Seq[I].Object >= 0 &&
         K.Objects[K.Seq[I].Object] == &Pool)
-      First = I;
-  if (!First)
-    return;
-  auto Quiet = [&](llvm::StringRef Text) {
-    if (Why)
-      Why->push_back({Rule, *First, Text.str(), std::nullopt});
-  };
-  // Every init must be told: one the model cannot place in the pool, a
-  // call or instruction it does not follow, code elsewhere that names the
-  // pool, another name of it, may initialise any barrier there.
+      P.First = I;
+  if (!P.First)
+    return P;
   std::string Elsewhere;
-  if (!Model->poolPrivate(&Kernel, &Elsewhere)) {
-    Quiet("the barrier lies in the dynamic shared-memory pool, and " +
-          Elsewhere + ": code there may initialise it");
-    return;
+  if (!Model.poolPrivate(&Kernel, &Elsewhere)) {
+    P.SharedWith = Elsewhere;
+    return P;
   }
-  ord::PoolBarrierFacts Slots;
   for (std::size_t I = 0; I < K.Seq.size(); ++I) {
     const ord::Event &E = K.Seq[I];
     if (E.Kind == ord::EventKind::Opaque && !K.Events[I].NoInit) {
-      Quiet("a call or instruction the model does not follow (line " +
-            std::to_string(SM.getPresumedLineNumber(
-                SM.getFileLoc(K.Events[I].OpLoc))) +
-            ") may initialise the pool's barriers");
-      return;
+      P.Hidden = ord::PoolSlotFacts::Hider::Opaque;
+      P.HiderLine = SM.getPresumedLineNumber(SM.getFileLoc(K.Events[I].OpLoc));
+      return P;
     }
     if (E.Object >= 0 && K.Objects[E.Object] != &Pool &&
         K.Objects[E.Object]->hasExternalStorage() &&
         K.Objects[E.Object]->hasAttr<CUDASharedAttr>()) {
-      Quiet("another extern __shared__ variable names the same pool");
-      return;
+      P.Hidden = ord::PoolSlotFacts::Hider::OtherName;
+      return P;
     }
     if (E.Kind != ord::EventKind::BarrierInit || E.Object < 0 ||
         K.Objects[E.Object] != &Pool)
       continue;
     const PoolSlot *S = SlotOf(E.Object);
     if (!S) {
-      Quiet("an mbarrier.init in the pool at an offset the model cannot "
-            "fold may initialise any barrier there");
-      return;
+      P.Hidden = ord::PoolSlotFacts::Hider::UnknownOffset;
+      return P;
     }
-    Slots.Inits.push_back(*S);
+    P.Slots.Inits.push_back(*S);
   }
   llvm::StringSet<> Told;
   for (std::size_t I = 0; I < K.Seq.size(); ++I) {
     const ord::Event &E = K.Seq[I];
     const PoolSlot *U = IsUse(E) ? SlotOf(E.Object) : nullptr;
     if (U && Told.insert(K.Names[E.Object]).second)
-      Slots.Uses.push_back({I, *U});
+      P.Slots.Uses.push_back({I, *U, K.Names[E.Object]});
   }
-  for (std::size_t I : ord::uninitialisedPoolBarriers(Slots)) {
-    std::string Msg = "'" + K.Names[K.Seq[I].Object] +
-                      "' is used here but no mbarrier.init in this kernel "
-                      "initialises it (MBAR-UNINIT)";
-    SourceLocation L = SM.getFileLoc(K.Events[I].Loc);
-    if (once(L, Msg))
-      diag(L, "%0") << Msg;
-  }
+  return P;
 }
 
-void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
-                                const KernelSequence &K,
-                                const SourceManager &SM, ord::Silences *Why) {
-  const char *Rule = "MBAR-UNINIT";
+} // namespace
+
+ord::UninitFacts uninitFacts(const FunctionDecl &Kernel,
+                             const KernelSequence &K, KernelModel &Model,
+                             DeviceOpsFinder &Finder, const SourceManager &SM,
+                             std::function<bool(const Stmt *)> BodyRuns) {
+  ord::UninitFacts F;
   auto IsUse = [&](std::size_t I) {
     return K.Seq[I].Kind == ord::EventKind::BarrierUse ||
            K.Seq[I].Kind == ord::EventKind::BarrierWait;
   };
-  // An init whose barrier the model cannot name may be any barrier's.
   if (std::optional<std::size_t> I = ord::unnamedInit(K.Seq)) {
-    if (Why) {
-      llvm::SmallPtrSet<const VarDecl *, 8> Told;
-      for (std::size_t U = 0; U < K.Seq.size(); ++U)
-        if (IsUse(U) && K.Seq[U].Object >= 0 &&
-            Told.insert(K.Objects[K.Seq[U].Object]).second)
-          Why->push_back({Rule, U,
-                          "an mbarrier.init of a barrier the model cannot "
-                          "name may initialise this one",
-                          *I});
-    }
-    return;
+    F.UnnamedInit = I;
+    llvm::SmallPtrSet<const VarDecl *, 8> Told;
+    for (std::size_t U = 0; U < K.Seq.size(); ++U)
+      if (IsUse(U) && K.Seq[U].Object >= 0 &&
+          Told.insert(K.Objects[K.Seq[U].Object]).second)
+        F.FirstUses.push_back(U);
+    return F;
   }
   // A group of objects judged together: every object of one variable, or
   // of a member of a struct laid over the kernel's own dynamic
@@ -487,24 +454,20 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
       continue;
     std::vector<bool> InGroup(K.Objects.size());
     for (std::size_t Obj = Id; Obj < K.Objects.size(); ++Obj)
-      InGroup[Obj] = K.Objects[Obj] == VD &&
-                     (Group.empty() || K.Names[Obj] == Group);
-    ord::BarrierGroupEvents Events = ord::barrierGroupEvents(K.Seq, InGroup);
-    std::optional<std::size_t> First = Events.First;
-    auto Quiet = [&](llvm::StringRef Text) {
-      if (Why && First)
-        Why->push_back({Rule, *First, Text.str(), std::nullopt});
-    };
+      InGroup[Obj] =
+          K.Objects[Obj] == VD && (Group.empty() || K.Names[Obj] == Group);
+    ord::UninitGroupFacts &G = F.Groups.emplace_back();
+    G.Name = Group.empty() ? VD->getName().str() : Group.str();
+    G.Events = ord::barrierGroupEvents(K.Seq, InGroup);
     // A barrier of the kernel's own (every use is in its body), a uint64_t
     // or a barrier class, or an array of them: no struct of several.
-    if (!Pool && (!VD->isLocalVarDecl() ||
-                  VD->getParentFunctionOrMethod() != &Kernel)) {
-      Quiet("the barrier's variable is not declared in this kernel: "
-            "code elsewhere may initialise it");
+    if (!Pool &&
+        (!VD->isLocalVarDecl() || VD->getParentFunctionOrMethod() != &Kernel)) {
+      G.Foreign = true;
       continue;
     }
     if (Pool && Field.empty()) {
-      checkPoolSlots(Kernel, K, *VD, SM, Why);
+      G.Slots = poolSlotFacts(Kernel, K, *VD, Model, SM);
       continue;
     }
     QualType T = VD->getType();
@@ -514,16 +477,12 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
     if (!Pool && !T->isIntegerType() &&
         !(RD && RD->getIdentifier() &&
           RD->getName().contains_insensitive("barrier"))) {
-      Quiet("the barrier is part of a variable of several members (a "
-            "shared struct): its other members are not followed");
+      G.SeveralMembers = true;
       continue;
     }
-    // The body's references are counted only where the rule would report
+    // The body's references are read only where the rule would report
     // with every use known.
-    if (Events.Buffer && First && Events.Inits == 0)
-      Quiet("the variable also holds buffers (a byte array carved into "
-            "barriers and tiles): the barriers in it are not told apart");
-    if (!ord::mayBeUninitialised(Events))
+    if (!ord::mayBeUninitialised(G.Events))
       continue;
     KnownRefs Known;
     for (std::size_t I = 0; I < K.Seq.size(); ++I) {
@@ -541,44 +500,27 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
     }
     unsigned Count = 0;
     const LangOptions &LO = Kernel.getASTContext().getLangOpts();
-    KnownUses Refs{Known, *Finder,
-                   [&](const Stmt *Body) { return bodyRuns(Body, SM, LO); },
-                   0, LO.CUDAIsDevice};
-    bool AllKnown;
+    KnownUses Refs{Known, Finder, BodyRuns, 0, LO.CUDAIsDevice};
     if (Pool) {
       std::string Elsewhere;
-      if (!Model->poolPrivate(&Kernel, &Elsewhere)) {
-        Quiet("the barrier lies in the dynamic shared-memory pool, and " +
-              Elsewhere + ": code there may initialise it");
+      if (!Model.poolPrivate(&Kernel, &Elsewhere)) {
+        G.PoolSharedWith = Elsewhere;
         continue;
       }
       PoolUses P{*VD, Field, Refs};
-      AllKnown = P.walk(Kernel.getBody());
+      G.AllKnown = P.walk(Kernel.getBody());
       for (const VarDecl *L : P.Pointers)
-        AllKnown = AllKnown &&
-                   Refs.all(Kernel.getBody(), Kernel.getBody(), L, 0, Count);
+        G.AllKnown = G.AllKnown &&
+                     Refs.all(Kernel.getBody(), Kernel.getBody(), L, 0, Count);
       if (P.Why) {
-        Quiet(std::string("the barrier lies in a struct laid over the "
-                          "dynamic shared-memory pool, and ") +
-              P.Why + ": such a use may initialise it");
+        G.PoolUnknownUse = P.Why;
         continue;
       }
     } else {
-      AllKnown = Refs.all(Kernel.getBody(), Kernel.getBody(), VD, 0, Count);
+      G.AllKnown = Refs.all(Kernel.getBody(), Kernel.getBody(), VD, 0, Count);
     }
-    if (!ord::uninitialised(AllKnown, Events.Uses, Events.Inits)) {
-      Quiet("a reference to the barrier that no event accounts for (a "
-            "call or pointer the model does not follow) may initialise it");
-      continue;
-    }
-    std::string Name = Group.empty() ? VD->getName().str() : Group.str();
-    std::string Msg = "'" + Name +
-                      "' is used here but no mbarrier.init in this kernel "
-                      "initialises it (MBAR-UNINIT)";
-    SourceLocation L = SM.getFileLoc(K.Events[*First].Loc);
-    if (once(L, Msg))
-      diag(L, "%0") << Msg;
   }
+  return F;
 }
 
 } // namespace clang::tidy::tma
