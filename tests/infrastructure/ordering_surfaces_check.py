@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """The rule x API surface table of tma-ordering (docs/checks/ordering-surfaces.md).
 
-Every ordering rule id that checks/OrderingCheck.cpp (or its MBAR-UNINIT part,
-checks/OrderingUninit.cpp, or the rules/OrderingSite entry point it calls) can
-emit has one row;
+Every ordering rule id that checks/OrderingCheck.cpp (or the rules/OrderingSite
+and rules/UninitSite entry points it calls) can emit has one row;
 each surface column holds one of
   `file.cu`: wrongKernel / twinKernel   a lit test under tests/checkers/tma
   n/a: reason                           the surface cannot express the rule
@@ -22,11 +21,10 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TABLE = os.path.join(ROOT, "docs", "checks", "ordering-surfaces.md")
 TESTS = os.path.join(ROOT, "tests", "checkers", "tma")
-# The check and its MBAR-UNINIT part.
-CHECKS = [os.path.join(ROOT, "checker", "checks", f)
-          for f in ("OrderingCheck.cpp", "OrderingUninit.cpp")]
+# The check, and the rules it calls (MBAR-UNINIT's in UninitSite).
+CHECKS = [os.path.join(ROOT, "checker", "checks", "OrderingCheck.cpp")]
 RULES = [os.path.join(ROOT, "checker", "rules", f)
-         for f in ("OrderingRules.cpp", "OrderingSite.cpp")]
+         for f in ("OrderingRules.cpp", "OrderingSite.cpp", "UninitSite.cpp")]
 ID = re.compile(r"\b(?:TMAP|TMA|BULK|MBAR|ASYNC)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
 
 SURFACES = ["inline PTX", "cuda::ptx", "cde", "cuda::device", "CUTLASS-like"]
