@@ -91,17 +91,7 @@ bool OrderingCheck::bodyRuns(const Stmt *Body, const SourceManager &SM,
 void OrderingCheck::onEndOfTranslationUnit() {
   Model.reset();
   Finder.reset();
-  Reported.clear();
-  Fixed.clear();
-}
-
-bool OrderingCheck::once(SourceLocation Loc, const std::string &Message) {
-  return Rules.allows(Message) &&
-         Reported.insert({Loc.getRawEncoding(), Message}).second;
-}
-
-bool OrderingCheck::firstFixAt(SourceLocation Loc) {
-  return Fixed.insert(Loc.getRawEncoding()).second;
+  Report.clear();
 }
 
 namespace {
@@ -194,21 +184,12 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
   };
   auto Warn = [&](SourceLocation L, const std::string &Msg,
                   std::optional<FixItHint> Fix = std::nullopt) {
-    L = SM.getFileLoc(L);
-    if (!once(L, Msg))
-      return false;
-    auto D = diag(L, "%0") << Msg;
-    if (Fix && firstFixAt(Fix->RemoveRange.getBegin()))
-      D << *Fix;
-    return true;
+    return Report.warnFixOnce(SM.getFileLoc(L), Msg, SM, Fix);
   };
   const Stmt *Body = Fn->getBody();
   const LangOptions &LO = Result.Context->getLangOpts();
   auto NoteOp = [&](std::size_t I, const std::string &Msg) {
-    const KernelEvent &E = K->Events[I];
-    diag(SM.getFileLoc(E.Loc), "%0", DiagnosticIDs::Note) << Msg;
-    if (!E.InBody && !SM.isInSystemHeader(SM.getFileLoc(E.OpLoc)))
-      diag(SM.getFileLoc(E.OpLoc), "issued here", DiagnosticIDs::Note);
+    Report.noteEvent(K->Events[I], Msg, SM);
   };
 
   auto LoadWhat = [&](std::size_t I) -> std::string {
@@ -261,10 +242,9 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
   };
   auto NoteDepth = [&](const ord::OrderingViolation &F) {
     if (F.CompletingDepth)
-      diag(SM.getFileLoc(K->Events[*F.Wait].Loc),
-           "wait_group.read %0 would complete the copy's group",
-           DiagnosticIDs::Note)
-          << *F.CompletingDepth;
+      Report.note(SM.getFileLoc(K->Events[*F.Wait].Loc),
+                  "wait_group.read " + std::to_string(*F.CompletingDepth) +
+                      " would complete the copy's group");
   };
 
   ord::KernelFacts Facts{K->Seq, K->G, K->Block, WaitBeforeExit};
@@ -612,9 +592,7 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
     std::string Msg = "'" + V.Name +
                       "' is used here but no mbarrier.init in this kernel "
                       "initialises it (MBAR-UNINIT)";
-    SourceLocation L = SM.getFileLoc(K.Events[V.Event].Loc);
-    if (once(L, Msg))
-      diag(L, "%0") << Msg;
+    Report.warnOnce(SM.getFileLoc(K.Events[V.Event].Loc), Msg, SM);
   }
 }
 

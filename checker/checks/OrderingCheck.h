@@ -10,6 +10,7 @@
 #include "api/DeviceOpsFinder.h"
 #include "api/KernelModel.h"
 #include "checks/RuleFilter.h"
+#include "checks/SiteReporter.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
@@ -75,13 +76,6 @@ private:
   void explainModel(const FunctionDecl &Kernel, const KernelSequence *K,
                     const SourceManager &SM,
                     const ::tma::rules::ordering::Silences &Why = {});
-  /// Reports once per (location, message), unless DisabledRules names the
-  /// message's rule.
-  bool once(SourceLocation Loc, const std::string &Message);
-  /// Whether no earlier fix-it of this TU edits \p Loc (two findings that
-  /// need the same fence or wait depth get one fix).
-  bool firstFixAt(SourceLocation Loc);
-
   /// Also report copies not waited for before the kernel exits (the
   /// catalogue marks the outcome of that UNCONFIRMED; real pipelines skip
   /// the final wait), not only before their source is overwritten.
@@ -91,6 +85,10 @@ private:
   const bool ExplainModel;
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
+  /// Every warning and note of a violation goes through it
+  /// (checks/SiteReporter.h): once per (location, message), through
+  /// DisabledRules, a fix-it once per place, an event's notes.
+  SiteReporter Report{*this, Rules, [] { return true; }};
   std::shared_ptr<KernelModel> Model;
   std::shared_ptr<Preprocessed> PPInfo = std::make_shared<Preprocessed>();
   /// Whether \p Body is the code that runs: the device pass, or a body in a
@@ -100,8 +98,6 @@ private:
   /// The TU's finder (the model's): checkUninit looks through address
   /// conversions with it.
   std::shared_ptr<DeviceOpsFinder> Finder;
-  std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
-  std::set<SourceLocation::UIntTy> Fixed;
 };
 
 } // namespace clang::tidy::tma

@@ -10,6 +10,11 @@
 // none. A silence is then readable: a site that is no event, a barrier the
 // model cannot name, threads it cannot tell.
 //
+// Printed with diag directly, not through checks/SiteReporter: the printout
+// is a debugging aid that names no rule and reports no violation, so
+// neither DisabledRules nor once per (location, message) applies to it (each
+// kernel, each instantiation, prints its own model in full).
+//
 //===----------------------------------------------------------------------===//
 
 #include "checks/OrderingCheck.h"

@@ -18,14 +18,32 @@ std::string SiteReporter::message(llvm::StringRef OpName, llvm::StringRef Sep,
   return OpName.str() + Sep.str() + V.Message + " (" + V.RuleId + ")";
 }
 
-bool SiteReporter::warnOnce(SourceLocation Loc, const std::string &Message,
-                            const SourceManager &SM,
-                            llvm::ArrayRef<FixItHint> Fixes) {
+bool SiteReporter::admit(SourceLocation Loc, const std::string &Message,
+                         const SourceManager &SM) {
   if (Loc.isInvalid() || SM.isInSystemHeader(Loc) || !Rules.allows(Message) ||
       Reported.count({Loc.getRawEncoding(), Message}) || !MayReport())
     return false;
   Reported.insert({Loc.getRawEncoding(), Message});
+  return true;
+}
+
+bool SiteReporter::warnOnce(SourceLocation Loc, const std::string &Message,
+                            const SourceManager &SM,
+                            llvm::ArrayRef<FixItHint> Fixes) {
+  if (!admit(Loc, Message, SM))
+    return false;
   Check.diag(Loc, "%0") << Message << Fixes;
+  return true;
+}
+
+bool SiteReporter::warnFixOnce(SourceLocation Loc, const std::string &Message,
+                               const SourceManager &SM,
+                               const std::optional<FixItHint> &Fix) {
+  if (!admit(Loc, Message, SM))
+    return false;
+  auto D = Check.diag(Loc, "%0") << Message;
+  if (Fix && Fixed.insert(Fix->RemoveRange.getBegin().getRawEncoding()).second)
+    D << *Fix;
   return true;
 }
 
@@ -49,6 +67,13 @@ void SiteReporter::note(SourceLocation Loc, llvm::StringRef Text) {
   Check.diag(Loc, "%0", DiagnosticIDs::Note) << Text;
 }
 
+void SiteReporter::noteEvent(const KernelEvent &E, llvm::StringRef Text,
+                             const SourceManager &SM) {
+  note(SM.getFileLoc(E.Loc), Text);
+  if (!E.InBody && !SM.isInSystemHeader(SM.getFileLoc(E.OpLoc)))
+    note(SM.getFileLoc(E.OpLoc), "issued here");
+}
+
 void SiteReporter::noteOrigin(const FoldedInt &Folded, llvm::StringRef Param,
                               SourceLocation WarnLoc, ConstantFolder &Folder,
                               const CallContext *Context,
@@ -63,8 +88,7 @@ void SiteReporter::noteOrigin(const FoldedInt &Folded, llvm::StringRef Param,
 }
 
 void SiteReporter::noteCalls(const FoldedInt &Folded, SourceLocation WarnLoc,
-                             ConstantFolder &Folder,
-                             const CallContext *Context,
+                             ConstantFolder &Folder, const CallContext *Context,
                              const SourceManager &SM) {
   noteBindings(Check, Folder, Folded.From.Through, WarnLoc, SM, Context);
 }

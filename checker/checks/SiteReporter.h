@@ -10,13 +10,14 @@
 // run; then the notes that map the facts a violation is about to the source
 // (where a folded value came from, the calls that bound it, the operand of
 // the op it was passed to, the instantiation, the encode operand of a
-// linked map) and the suggestion.
+// linked map, where a helper issues a kernel's event) and the suggestion.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TMA_TIDY_CHECKS_SITEREPORTER_H
 #define TMA_TIDY_CHECKS_SITEREPORTER_H
 
+#include "api/KernelModel.h"
 #include "api/MapLink.h"
 #include "checks/RuleFilter.h"
 #include "folding/ConstantFolder.h"
@@ -24,6 +25,7 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/FunctionExtras.h"
+#include <optional>
 #include <set>
 #include <string>
 
@@ -46,8 +48,14 @@ public:
   /// headers, when DisabledRules allows it and the site may run; false when
   /// nothing was reported.
   bool warnOnce(SourceLocation Loc, const std::string &Message,
-                const SourceManager &SM,
-                llvm::ArrayRef<FixItHint> Fixes = {});
+                const SourceManager &SM, llvm::ArrayRef<FixItHint> Fixes = {});
+
+  /// warnOnce with \p Fix, which is attached unless an earlier warning of
+  /// the translation unit got a fix-it at the same place (two findings that
+  /// need the same fence or wait depth get one fix).
+  bool warnFixOnce(SourceLocation Loc, const std::string &Message,
+                   const SourceManager &SM,
+                   const std::optional<FixItHint> &Fix);
 
   /// \p ND as a diagnostic argument spells it ('name', a template
   /// instantiation with its arguments), for a message built as a string.
@@ -67,6 +75,12 @@ public:
 
   /// A note "%0" with \p Text at \p Loc.
   void note(SourceLocation Loc, llvm::StringRef Text);
+
+  /// A note \p Text on the event \p E of a kernel's model: at the kernel
+  /// body's statement that shows it (a helper's call), then, for an op a
+  /// helper issues, "issued here" at the op (none in a system header).
+  void noteEvent(const KernelEvent &E, llvm::StringRef Text,
+                 const SourceManager &SM);
 
   /// Where the folded value \p Folded of operand \p Param came from, when
   /// not from the reported expression at \p WarnLoc ("P = V comes from
@@ -95,15 +109,25 @@ public:
                          const SourceManager &SM);
 
   /// Forgets the translation unit's reports.
-  void clear() { Reported.clear(); }
+  void clear() {
+    Reported.clear();
+    Fixed.clear();
+  }
 
 private:
+  /// Whether a warning \p Message at \p Loc may be reported (warnOnce's
+  /// conditions); records it.
+  bool admit(SourceLocation Loc, const std::string &Message,
+             const SourceManager &SM);
+
   ClangTidyCheck &Check;
   const RuleFilter &Rules;
   llvm::unique_function<bool()> MayReport;
   /// (location, message) pairs already reported in this translation unit:
   /// template instantiations and contexts repeat the same op.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
+  /// Where fix-its of this translation unit start (warnOnce with a Fix).
+  std::set<SourceLocation::UIntTy> Fixed;
 };
 
 /// The operand of \p Map's encode call that holds the fact \p P (a driver
