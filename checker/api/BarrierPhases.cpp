@@ -214,6 +214,82 @@ bool mayAlias(const BarrierIdentity &A, const BarrierIdentity &B) {
   return !A.Solid || !B.Solid || A.Root == B.Root;
 }
 
+std::optional<unsigned>
+BarrierIndex::groupOf(const BarrierIdentity &Id) const {
+  auto It = GroupsByHash.find(Id.Key.ComputeHash());
+  if (It != GroupsByHash.end())
+    for (unsigned G : It->second)
+      if (Groups[G].Id->Key == Id.Key)
+        return G;
+  return std::nullopt;
+}
+
+/// The shape of a constant path: its length and ThroughPointer.
+static unsigned shapeOf(const BarrierIdentity &Id) {
+  return 2 * Id.ConstantPath->size() + Id.ThroughPointer;
+}
+
+void BarrierIndex::add(unsigned Item, const BarrierIdentity &Id) {
+  const unsigned At = Entries.size();
+  Entries.push_back({Item, &Id});
+  if (std::optional<unsigned> G = groupOf(Id)) {
+    Groups[*G].Items.push_back(Item);
+  } else {
+    GroupsByHash[Id.Key.ComputeHash()].push_back(Groups.size());
+    Groups.push_back({&Id, {Item}});
+  }
+  if (!Id.Solid) {
+    NotSolid.push_back(At);
+    return;
+  }
+  Root &R = Solid[Id.Root];
+  if (Id.ConstantPath)
+    R.Constant[shapeOf(Id)].push_back(At);
+  else
+    R.Other.push_back(At);
+}
+
+llvm::ArrayRef<unsigned>
+BarrierIndex::sameKey(const BarrierIdentity &Id) const {
+  std::optional<unsigned> G = groupOf(Id);
+  return G ? llvm::ArrayRef<unsigned>(Groups[*G].Items)
+           : llvm::ArrayRef<unsigned>();
+}
+
+bool BarrierIndex::anyAlias(const BarrierIdentity &Id,
+                            llvm::function_ref<bool(unsigned)> F) const {
+  auto Try = [&](unsigned At) {
+    const Entry &E = Entries[At];
+    return E.Id->Key != Id.Key && mayAlias(*E.Id, Id) && F(E.Item);
+  };
+  // Anything may alias an identity that is not solid (but another window
+  // offset of its family, which mayAlias tells).
+  if (!Id.Solid) {
+    for (unsigned At = 0; At < Entries.size(); ++At)
+      if (Try(At))
+        return true;
+    return false;
+  }
+  // A solid one: those that are not solid, and the solid ones of its root
+  // (two solid roots never alias); of those, a constant path of its own
+  // length and pointer-ness aliases exactly when it is the same path, that
+  // is, the same key.
+  if (llvm::any_of(NotSolid, Try))
+    return true;
+  auto It = Solid.find(Id.Root);
+  if (It == Solid.end())
+    return false;
+  if (llvm::any_of(It->second.Other, Try))
+    return true;
+  std::optional<unsigned> Own;
+  if (Id.ConstantPath)
+    Own = shapeOf(Id);
+  for (const auto &[Shape, Positions] : It->second.Constant)
+    if (Own != Shape && llvm::any_of(Positions, Try))
+      return true;
+  return false;
+}
+
 static bool isLoop(const Stmt *S) {
   return isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
          isa<CXXForRangeStmt>(S);

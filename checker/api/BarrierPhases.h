@@ -21,12 +21,15 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/FoldingSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace clang::tidy::tma {
 
@@ -100,6 +103,52 @@ memberBarrierIdentity(const Expr *Object,
 /// Whether two identities with different keys may still designate the same
 /// barrier (an alias, or an index expression that may take the same value).
 bool mayAlias(const BarrierIdentity &A, const BarrierIdentity &B);
+
+/// A list of barrier identities (the ops of a body, its waits, its inits),
+/// indexed by what phasesOf asks of each barrier: the items with its key,
+/// and those with another key that may alias it (mayAlias). Keys are
+/// bucketed by hash; the may-alias candidates of an identity are the
+/// identities that are not solid and the solid ones of its root, less the
+/// other constant paths of its own shape (`bar[1]` is never `bar[2]`): a
+/// kernel's N constant barriers cost N, not N squared.
+class BarrierIndex {
+public:
+  /// Adds \p Id (kept by address: it must outlive the index) as item
+  /// \p Item; items are added in increasing order.
+  void add(unsigned Item, const BarrierIdentity &Id);
+  /// The items whose key is \p Id's, in increasing order.
+  llvm::ArrayRef<unsigned> sameKey(const BarrierIdentity &Id) const;
+  /// Calls \p F on each item whose key is not \p Id's but which may alias
+  /// it, in no particular order, until F returns true; returns whether it
+  /// did.
+  bool anyAlias(const BarrierIdentity &Id,
+                llvm::function_ref<bool(unsigned)> F) const;
+
+private:
+  struct Group {
+    const BarrierIdentity *Id;
+    llvm::SmallVector<unsigned, 2> Items;
+  };
+  /// An identity added, and its item.
+  struct Entry {
+    unsigned Item;
+    const BarrierIdentity *Id;
+  };
+  /// The entries (their positions) of one solid root: by the shape of a
+  /// constant path (twice its length, plus one through a pointer), and the
+  /// rest.
+  struct Root {
+    llvm::DenseMap<unsigned, std::vector<unsigned>> Constant;
+    std::vector<unsigned> Other;
+  };
+  std::vector<Entry> Entries;
+  std::vector<Group> Groups;
+  llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 1>> GroupsByHash;
+  /// The positions of the entries that are not solid.
+  std::vector<unsigned> NotSolid;
+  llvm::DenseMap<const VarDecl *, Root> Solid;
+  std::optional<unsigned> groupOf(const BarrierIdentity &Id) const;
+};
 
 /// Where an op sits in its function body.
 struct PhasePlace {

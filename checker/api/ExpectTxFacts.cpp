@@ -155,27 +155,48 @@ std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
   llvm::DenseSet<const Stmt *> Regions;
   for (const TxOp &T : Ops)
     Regions.insert(T.Place.Region);
-  for (const Stmt *Region : Regions) {
-    std::vector<unsigned> Here;
-    bool RegionUnknown = false;
-    for (unsigned I = 0; I < Ops.size(); ++I)
-      if (Ops[I].Place.Region == Region) {
-        Here.push_back(I);
-        RegionUnknown |= !Ops[I].Id;
+  // Ops, waits and inits by barrier key (sameKey, mayAlias through the
+  // index, not against each other: N barriers cost N, not N squared). The
+  // ops of each region, and the regions nested in it or around it.
+  BarrierIndex AllOps, WaitsByKey, InitsByKey;
+  std::vector<unsigned> NoId;
+  llvm::DenseMap<const Stmt *, std::vector<unsigned>> OpsIn;
+  for (unsigned I = 0; I < Ops.size(); ++I) {
+    if (Ops[I].Id)
+      AllOps.add(I, *Ops[I].Id);
+    else
+      NoId.push_back(I);
+    OpsIn[Ops[I].Place.Region].push_back(I);
+  }
+  for (unsigned I = 0; I < Waits.size(); ++I)
+    WaitsByKey.add(I, Waits[I].second);
+  for (unsigned I = 0; I < Inits.size(); ++I)
+    InitsByKey.add(I, Inits[I].second);
+  llvm::DenseMap<const Stmt *, std::vector<const Stmt *>> Related;
+  for (const Stmt *R : Regions)
+    for (const Stmt *Up = R ? PM.getParent(R) : nullptr; Up;
+         Up = PM.getParent(Up))
+      if (Regions.count(Up)) {
+        Related[R].push_back(Up);
+        Related[Up].push_back(R);
       }
-    if (RegionUnknown)
+  for (const Stmt *Region : Regions) {
+    const std::vector<unsigned> &Here = OpsIn[Region];
+    if (llvm::any_of(Here, [&](unsigned I) { return !Ops[I].Id; }))
       continue;
     // The groups of the region: the first op of each key.
+    BarrierIndex InRegion;
+    for (unsigned I : Here)
+      InRegion.add(I, *Ops[I].Id);
     llvm::SmallVector<unsigned, 4> Leaders;
     for (unsigned I : Here)
-      if (llvm::none_of(Leaders, [&](unsigned L) {
-            return sameKey(*Ops[L].Id, *Ops[I].Id);
-          }))
+      if (InRegion.sameKey(*Ops[I].Id).front() == I)
         Leaders.push_back(I);
 
     for (unsigned L : Leaders) {
       const BarrierIdentity &Id = *Ops[L].Id;
-      std::vector<unsigned> Group;
+      std::vector<unsigned> Group(InRegion.sameKey(Id).begin(),
+                                  InRegion.sameKey(Id).end());
       // Why the phase is unknown; empty while it is not. Lifted: only
       // reasons that counting CTA by CTA of the cluster answers.
       std::string Why;
@@ -185,37 +206,48 @@ std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
           Why = Reason;
         Lifted &= ClusterAnswers;
       };
-      for (unsigned I : Here) {
-        if (sameKey(*Ops[I].Id, Id))
-          Group.push_back(I);
-        else if (mayAlias(*Ops[I].Id, Id))
-          Unsure("another barrier operand may alias it");
-      }
+      if (InRegion.anyAlias(Id, [](unsigned) { return true; }))
+        Unsure("another barrier operand may alias it");
       if (!Kernel && !(Id.Solid && Id.Root->isLocalVarDecl()))
         Unsure("a barrier of the callers of this helper");
       if (!Id.Root->isLocalVarDeclOrParm())
         Unsure("a barrier outside this function");
       // The same barrier in a loop nested in this region, or around it;
       // unless a wait at the top of the loop body separates the phases.
+      // What separatedByLoopWait needs, once per barrier and only when
+      // such a loop holds an op on it.
+      auto On = [&](const TxOp &T) {
+        return !T.Id || sameKey(*T.Id, Id) || mayAlias(*T.Id, Id);
+      };
       std::vector<const Stmt *> SitesOn, InitsOn;
       std::vector<BlockingWait> WaitsOn;
-      for (const TxOp &T : Ops)
-        if (!T.Id || sameKey(*T.Id, Id) || mayAlias(*T.Id, Id))
-          SitesOn.push_back(T.Site);
-      for (const auto &[W, WId] : Waits)
-        if (sameKey(WId, Id))
-          WaitsOn.push_back(W);
-      for (const auto &[I, IId] : Inits)
-        if (sameKey(IId, Id))
-          InitsOn.push_back(I);
-      for (const TxOp &T : Ops)
-        if (T.Place.Region != Region &&
-            (!T.Id || sameKey(*T.Id, Id) || mayAlias(*T.Id, Id)) &&
-            (isWithin(PM, T.Place.Region, Region) ||
-             isWithin(PM, Region, T.Place.Region)) &&
-            !separatedByLoopWait(PM, SM, Region, T.Place.Region, Body, SitesOn,
+      bool Gathered = false;
+      auto Gather = [&] {
+        Gathered = true;
+        std::vector<unsigned> Items = NoId;
+        llvm::append_range(Items, AllOps.sameKey(Id));
+        AllOps.anyAlias(Id, [&](unsigned I) {
+          Items.push_back(I);
+          return false;
+        });
+        llvm::sort(Items);
+        for (unsigned I : Items)
+          SitesOn.push_back(Ops[I].Site);
+        for (unsigned W : WaitsByKey.sameKey(Id))
+          WaitsOn.push_back(Waits[W].first);
+        for (unsigned I : InitsByKey.sameKey(Id))
+          InitsOn.push_back(Inits[I].first);
+      };
+      for (const Stmt *Other : Related.lookup(Region)) {
+        if (llvm::none_of(OpsIn[Other],
+                          [&](unsigned I) { return On(Ops[I]); }))
+          continue;
+        if (!Gathered)
+          Gather();
+        if (!separatedByLoopWait(PM, SM, Region, Other, Body, SitesOn,
                                  WaitsOn, InitsOn, *Folder))
           Unsure("an op on it in a nested or enclosing loop");
+      }
       // How many threads issue each op of the group (MBAR-TX-ISSUERS):
       // from its guards and the kernel's block size; all or nothing.
       std::vector<unsigned> Issuers;

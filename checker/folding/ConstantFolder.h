@@ -31,6 +31,7 @@
 
 namespace clang {
 class CFG;
+class CFGBlock;
 } // namespace clang
 
 namespace clang::tidy::tma {
@@ -351,6 +352,12 @@ private:
   /// Whether the block \p Block of \p G can run under \p Context.
   bool reachable(const BodyGraph &G, const CallContext *Context,
                  unsigned Block);
+  /// Decides every block of \p G under \p Context (one search from the
+  /// entry), for a body asked about many blocks.
+  void reachAll(const BodyGraph &G, const CallContext *Context);
+  /// The side \p B's branch takes under the current context (\p Taken:
+  /// the context's folds by block id, filled on first use).
+  signed char takenAt(std::vector<signed char> &Taken, const CFGBlock &B);
   /// The function \p E names, directly or through a never-written local
   /// function pointer.
   const FunctionDecl *calledFunction(const Expr *E);

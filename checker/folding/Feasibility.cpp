@@ -43,7 +43,16 @@ struct ConstantFolder::BodyGraph {
     /// The fold of each block's branch condition: NotFolded, Unknown, or
     /// the side it takes (0 or 1).
     std::vector<signed char> Taken;
+    /// Targeted searches so far; past MaxSearches, one search from the
+    /// entry over every uncut edge decides every block (Complete).
+    unsigned Searches = 0;
+    bool Complete = false;
   };
+  /// A few questions are answered by searches towards their blocks (most
+  /// guards are never folded); a body asked about many blocks (a kernel of
+  /// N unrolled steps) gets one search of the whole graph instead of N
+  /// distance maps and searches of N blocks each.
+  static constexpr unsigned MaxSearches = 4;
   static constexpr signed char NotFolded = -2, Unknown = -1;
   mutable llvm::DenseMap<const CallContext *, Under> Contexts;
   /// Per target block, each block's distance to it over the CFG's edges
@@ -260,6 +269,62 @@ ConstantFolder::BodyGraph::towards(unsigned Target) const {
   return It->second = std::move(Dist);
 }
 
+signed char ConstantFolder::takenAt(std::vector<signed char> &Folds,
+                                    const CFGBlock &B) {
+  signed char &Taken = Folds[B.getBlockID()];
+  if (Taken == BodyGraph::NotFolded) {
+    Taken = BodyGraph::Unknown;
+    if (const Expr *Cond = branchCondition(B)) {
+      Steps = 0;
+      if (auto V = foldInt(Cond))
+        Taken = V->Value.getBoolValue() ? 1 : 0;
+    }
+  }
+  return Taken;
+}
+
+void ConstantFolder::reachAll(const BodyGraph &G,
+                              const CallContext *Context) {
+  BodyGraph::Under &U = G.Contexts[Context];
+  const CFG &Graph = *G.Graph;
+  const unsigned N = Graph.getNumBlockIDs();
+  // What the targeted searches do, towards every block at once: a block is
+  // reached over an edge that no fold cuts from a reached block that does
+  // not stop the thread.
+  llvm::BitVector Seen(N);
+  llvm::SmallVector<const CFGBlock *, 32> Work{&Graph.getEntry()};
+  Seen.set(Graph.getEntry().getBlockID());
+  unsigned SavedSteps = Steps;
+  inContext(Context, [&] {
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.pop_back_val();
+      const unsigned Id = B->getBlockID();
+      if (G.Stops[Id] < 0)
+        G.Stops[Id] = stops(*B);
+      if (G.Stops[Id])
+        continue;
+      const signed char Taken = takenAt(U.Taken, *B);
+      unsigned Index = 0;
+      for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
+        bool Cut = Taken >= 0 && (Taken ? Index == 1 : Index == 0);
+        ++Index;
+        const CFGBlock *To = Succ.getReachableBlock();
+        if (Cut || !To || Seen.test(To->getBlockID()))
+          continue;
+        Seen.set(To->getBlockID());
+        Work.push_back(To);
+      }
+    }
+    return 0;
+  });
+  Steps = SavedSteps;
+  BodyGraph::Under &Done = G.Contexts[Context];
+  Done.Reached |= Seen;
+  Done.Unreached = Seen;
+  Done.Unreached.flip();
+  Done.Complete = true;
+}
+
 bool ConstantFolder::reachable(const BodyGraph &G, const CallContext *Context,
                                unsigned Target) {
   const CFG &Graph = *G.Graph;
@@ -273,10 +338,14 @@ bool ConstantFolder::reachable(const BodyGraph &G, const CallContext *Context,
   }
   if (U.Reached.test(Target))
     return true;
-  if (U.Unreached.test(Target))
+  if (U.Unreached.test(Target) || U.Complete)
     return false;
   if (G.Stops.empty())
     G.Stops.assign(N, -1);
+  if (++U.Searches > BodyGraph::MaxSearches) {
+    reachAll(G, Context);
+    return G.Contexts[Context].Reached.test(Target);
+  }
   const std::vector<unsigned> &Dist = G.towards(Target);
   // Every path from the entry to Target runs through blocks that can reach
   // it: the search stays among those, and takes the nearest first.
@@ -300,15 +369,7 @@ bool ConstantFolder::reachable(const BodyGraph &G, const CallContext *Context,
         G.Stops[Id] = stops(*B);
       if (G.Stops[Id])
         continue;
-      if (U.Taken[Id] == BodyGraph::NotFolded) {
-        U.Taken[Id] = BodyGraph::Unknown;
-        if (const Expr *Cond = branchCondition(*B)) {
-          Steps = 0;
-          if (auto V = foldInt(Cond))
-            U.Taken[Id] = V->Value.getBoolValue() ? 1 : 0;
-        }
-      }
-      const signed char Taken = U.Taken[Id];
+      const signed char Taken = takenAt(U.Taken, *B);
       Next.clear();
       unsigned Index = 0;
       for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
