@@ -16,7 +16,10 @@
 // reach its block, nearest first, and stops at the block: most of a
 // kernel's guards (the other role's branch, the code after the site) are
 // never folded. What a search proves (blocks reached, blocks that cannot
-// be, each condition's fold) is kept per body and context.
+// be, each condition's fold) is kept per body and context. A body asked
+// about more than a few blocks gets one search of its whole graph instead:
+// a distance map and a search per block would be quadratic in a kernel of
+// many unrolled steps.
 //
 //===----------------------------------------------------------------------===//
 
