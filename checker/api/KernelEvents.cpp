@@ -617,7 +617,7 @@ private:
       // An accessor lambda (`[&](int i) { return reinterpret_cast<uint64_t
       // *>(buf + i * BYTES); }`): its one return, its parameters standing
       // for the call's arguments.
-      if (const Expr *Ret = lambdaReturn(*C)) {
+      if (const Expr *Ret = byValueLambdaReturn(*C)) {
         const auto *MD = cast<CXXMethodDecl>(C->getDirectCallee());
         std::size_t Saved = LambdaArgs.size();
         for (unsigned I = 0; I < MD->getNumParams(); ++I)
@@ -696,27 +696,6 @@ private:
       return VD;
     }
     return nullptr;
-  }
-
-  /// The one returned expression of a call of a lambda that takes its
-  /// arguments by value, or null.
-  static const Expr *lambdaReturn(const CallExpr &C) {
-    const auto *Op = dyn_cast<CXXOperatorCallExpr>(&C);
-    const auto *MD =
-        Op && Op->getOperator() == OO_Call
-            ? dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee())
-            : nullptr;
-    if (!MD || !MD->getParent()->isLambda() ||
-        C.getNumArgs() != MD->getNumParams() + 1)
-      return nullptr;
-    for (const ParmVarDecl *P : MD->parameters())
-      if (P->getType()->isReferenceType())
-        return nullptr;
-    const auto *Body = dyn_cast_or_null<CompoundStmt>(MD->getBody());
-    const auto *Ret = Body && Body->size() == 1
-                          ? dyn_cast<ReturnStmt>(Body->body_front())
-                          : nullptr;
-    return Ret ? Ret->getRetValue() : nullptr;
   }
 
   Substitution Subst;
@@ -840,6 +819,24 @@ bool startOfBuffer(const Expr *E, Substitution Subst, const ASTContext &Ctx,
   }
   const ArrayType *A = T->getAsArrayTypeUnsafe();
   return !A || !A->getElementType()->isArrayType();
+}
+
+const Expr *byValueLambdaReturn(const CallExpr &C) {
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(&C);
+  const auto *MD = Op && Op->getOperator() == OO_Call
+                       ? dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee())
+                       : nullptr;
+  if (!MD || !MD->getParent()->isLambda() ||
+      C.getNumArgs() != MD->getNumParams() + 1)
+    return nullptr;
+  for (const ParmVarDecl *P : MD->parameters())
+    if (P->getType()->isReferenceType())
+      return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(MD->getBody());
+  const auto *Ret = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_front())
+                        : nullptr;
+  return Ret ? Ret->getRetValue() : nullptr;
 }
 
 } // namespace clang::tidy::tma::events

@@ -215,6 +215,10 @@ std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
 bool startOfBuffer(const Expr *E, Substitution Subst, const ASTContext &Ctx,
                    const VarDecl *Root);
 
+/// The one returned expression of a call of a lambda that takes its
+/// arguments by value (`[&](int s) { return &full[s]; }`), or null.
+const Expr *byValueLambdaReturn(const CallExpr &C);
+
 } // namespace clang::tidy::tma::events
 
 #endif // TMA_TIDY_API_KERNELEVENTS_H

@@ -272,28 +272,6 @@ std::int64_t bytesOf(QualType T, const ASTContext &Ctx) {
 }
 } // namespace
 
-namespace {
-/// The one returned expression of a call of a lambda that takes its
-/// arguments by value and returns a pointer, or null.
-const Expr *accessorLambdaReturn(const CallExpr &C) {
-  const auto *Op = dyn_cast<CXXOperatorCallExpr>(&C);
-  const auto *MD = Op && Op->getOperator() == OO_Call
-                       ? dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee())
-                       : nullptr;
-  if (!MD || !MD->getParent()->isLambda() ||
-      !MD->getReturnType()->isPointerType())
-    return nullptr;
-  for (const ParmVarDecl *P : MD->parameters())
-    if (P->getType()->isReferenceType())
-      return nullptr;
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(MD->getBody());
-  const auto *Ret = Body && Body->size() == 1
-                        ? dyn_cast<ReturnStmt>(Body->body_front())
-                        : nullptr;
-  return Ret ? Ret->getRetValue() : nullptr;
-}
-} // namespace
-
 const VarDecl *sharedRoot(const Expr *E, bool &Whole,
                           const ParamBindings *Bindings, std::string *Path,
                           bool Access, LocalAliases *Aliases,
@@ -455,7 +433,8 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
       // An accessor lambda (`[&](int i) { return buf + i * BYTES + 16; }`):
       // the buffer its one return addresses (its parameters are run-time
       // offsets within it).
-      if (const Expr *Ret = accessorLambdaReturn(*C)) {
+      if (const Expr *Ret = events::byValueLambdaReturn(*C);
+          Ret && C->getDirectCallee()->getReturnType()->isPointerType()) {
         if (Access && !Derefs)
           return nullptr;
         E = Ret;

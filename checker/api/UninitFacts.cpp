@@ -6,6 +6,7 @@
 
 #include "api/UninitFacts.h"
 #include "api/CuteTensors.h"
+#include "api/OpAddressFacts.h"
 #include "rules/OrderingRules.h"
 
 #include "clang/AST/ASTContext.h"
@@ -23,22 +24,6 @@ namespace ord = tma::rules::ordering;
 namespace clang::tidy::tma {
 
 namespace {
-
-const OpValue *barrierOperand(const DeviceOp &Op) {
-  if (const auto *B = std::get_if<BulkCopy>(&Op))
-    return &B->Barrier;
-  if (const auto *T = std::get_if<TensorCopy>(&Op))
-    return &T->Barrier;
-  if (const auto *X = std::get_if<ExpectTx>(&Op))
-    return &X->Barrier;
-  if (const auto *A = std::get_if<Arrive>(&Op))
-    return &A->Barrier;
-  if (const auto *I = std::get_if<BarrierInit>(&Op))
-    return &I->Barrier;
-  if (const auto *W = std::get_if<Wait>(&Op))
-    return &W->Barrier;
-  return nullptr;
-}
 
 /// The references of a variable, a parameter or `this` that are known
 /// uses: operands of recognised ops on the barrier.
