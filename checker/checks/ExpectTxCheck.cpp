@@ -14,7 +14,7 @@
 
 #include "checks/ExpectTxCheck.h"
 #include "checks/ContextNotes.h"
-#include "checks/DescriptorCheck.h"
+#include "checks/EncodeFixes.h"
 #include "checks/SharedMatchers.h"
 #include "rules/DataTypes.h"
 #include "rules/ExpectTxPhase.h"

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/Explain.h"
+#include "api/EncodeCall.h"
 
 #include "rules/DataTypes.h"
 #include "rules/EncodeCommon.h"
@@ -85,6 +86,32 @@ std::string explainMap(const rules::MapDescriptor &D) {
          explainScalar(D.Interleave, rules::interleaveName, nullptr);
   Out += ", swizzle " + explainScalar(D.Swizzle, rules::swizzleName, nullptr);
   return Out;
+}
+
+std::string explainTiledCall(const CallExpr &Call,
+                             const rules::TiledDescriptor &D) {
+  using rules::Param;
+  auto Arg = [&](Param P) { return tiledArgument(Call, P); };
+  return "cuTensorMapEncodeTiled descriptor: tensorDataType = " +
+         explainScalar(D.DataType, rules::dataTypeName,
+                       Arg(Param::TensorDataType)) +
+         "; tensorRank = " +
+         explainScalar(D.Rank, nullptr, Arg(Param::TensorRank)) +
+         "; globalDim = " + explainArray(D.GlobalDim, Arg(Param::GlobalDim)) +
+         "; globalStrides = " +
+         explainArray(D.GlobalStrides, Arg(Param::GlobalStrides)) +
+         "; boxDim = " + explainArray(D.BoxDim, Arg(Param::BoxDim)) +
+         "; elementStrides = " +
+         explainArray(D.ElementStrides, Arg(Param::ElementStrides)) +
+         "; interleave = " +
+         explainScalar(D.Interleave, rules::interleaveName,
+                       Arg(Param::Interleave)) +
+         "; swizzle = " +
+         explainScalar(D.Swizzle, rules::swizzleName, Arg(Param::Swizzle)) +
+         "; l2Promotion = " +
+         explainScalar(D.L2Promotion, nullptr, Arg(Param::L2Promotion)) +
+         "; oobFill = " +
+         explainScalar(D.OobFill, nullptr, Arg(Param::OobFill));
 }
 
 } // namespace clang::tidy::tma

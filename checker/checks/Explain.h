@@ -35,6 +35,12 @@ std::string explainScalar(const ::tma::rules::Known &K,
 /// "unknown (<why>)" when the array itself did not fold.
 std::string explainArray(const ::tma::rules::KnownArray &A, const Expr *E);
 
+/// A tiled encode call's folded descriptor \p D: "cuTensorMapEncodeTiled
+/// descriptor: tensorDataType = ...; tensorRank = ...; ...", each operand
+/// explained from \p Call's argument.
+std::string explainTiledCall(const CallExpr &Call,
+                             const ::tma::rules::TiledDescriptor &D);
+
 /// A linked map: "Tiled, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, rank 2, boxDim
 /// {32, 32}, elementStrides {1, 1}, interleave ..., swizzle ...".
 std::string explainMap(const ::tma::rules::MapDescriptor &D);

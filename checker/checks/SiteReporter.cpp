@@ -8,6 +8,7 @@
 #include "checks/ContextNotes.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -24,6 +25,21 @@ bool SiteReporter::admit(SourceLocation Loc, const std::string &Message,
       Reported.count({Loc.getRawEncoding(), Message}) || !MayReport())
     return false;
   Reported.insert({Loc.getRawEncoding(), Message});
+  return true;
+}
+
+bool SiteReporter::admits(SourceLocation Loc, const std::string &Message,
+                          const SourceManager &SM) const {
+  return Loc.isValid() && !SM.isInSystemHeader(Loc) && Rules.allows(Message) &&
+         !Reported.count({Loc.getRawEncoding(), Message});
+}
+
+bool SiteReporter::warnOnceAs(SourceLocation Loc, const std::string &Key,
+                              const std::string &Message,
+                              const SourceManager &SM) {
+  if (!Rules.allows(Message) || !admit(Loc, Key, SM))
+    return false;
+  Check.diag(Loc, "%0") << Message;
   return true;
 }
 
@@ -63,8 +79,17 @@ bool SiteReporter::firstTime(SourceLocation Loc, const std::string &Key,
          Reported.insert({Loc.getRawEncoding(), Key}).second;
 }
 
-void SiteReporter::note(SourceLocation Loc, llvm::StringRef Text) {
-  Check.diag(Loc, "%0", DiagnosticIDs::Note) << Text;
+void SiteReporter::note(SourceLocation Loc, llvm::StringRef Text,
+                        llvm::ArrayRef<FixItHint> Fixes) {
+  Check.diag(Loc, "%0", DiagnosticIDs::Note) << Text << Fixes;
+}
+
+void SiteReporter::aid(SourceLocation Loc, llvm::StringRef Text) {
+  Check.diag(Loc, "%0") << Text;
+}
+
+void SiteReporter::remark(SourceLocation Loc, llvm::StringRef Text) {
+  Check.diag(Loc, "%0", DiagnosticIDs::Remark) << Text;
 }
 
 void SiteReporter::noteEvent(const KernelEvent &E, llvm::StringRef Text,
@@ -78,19 +103,74 @@ void SiteReporter::noteOrigin(const FoldedInt &Folded, llvm::StringRef Param,
                               SourceLocation WarnLoc, ConstantFolder &Folder,
                               const CallContext *Context,
                               const SourceManager &SM) {
-  if (Folded.From.Range.isValid()) {
-    SourceLocation L = SM.getFileLoc(Folded.From.Range.getBegin());
-    if (L != WarnLoc && !SM.isInSystemHeader(L))
-      Check.diag(L, "%0 = %1 comes from here", DiagnosticIDs::Note)
-          << Param << toString(Folded.Value, 10);
-  }
+  noteValue(Folded.From, Param, toString(Folded.Value, 10), WarnLoc, SM);
   noteCalls(Folded, WarnLoc, Folder, Context, SM);
+}
+
+void SiteReporter::noteValue(const Origin &O, llvm::StringRef Name,
+                             llvm::StringRef Value, SourceLocation WarnLoc,
+                             const SourceManager &SM) {
+  if (!O.Range.isValid())
+    return;
+  SourceLocation L = SM.getFileLoc(O.Range.getBegin());
+  if (L != WarnLoc && !SM.isInSystemHeader(L))
+    Check.diag(L, "%0 = %1 comes from here", DiagnosticIDs::Note)
+        << Name << Value;
+}
+
+void SiteReporter::noteDeclared(const VarDecl &Var, const SourceManager &SM) {
+  Check.diag(SM.getFileLoc(Var.getLocation()), "%0 declared here",
+             DiagnosticIDs::Note)
+      << &Var;
 }
 
 void SiteReporter::noteCalls(const FoldedInt &Folded, SourceLocation WarnLoc,
                              ConstantFolder &Folder, const CallContext *Context,
                              const SourceManager &SM) {
-  noteBindings(Check, Folder, Folded.From.Through, WarnLoc, SM, Context);
+  noteCalls(Folded.From.Through, WarnLoc, Folder, Context, SM);
+}
+
+void SiteReporter::noteCalls(llvm::ArrayRef<Binding> Through,
+                             SourceLocation WarnLoc, ConstantFolder &Folder,
+                             const CallContext *Context,
+                             const SourceManager &SM) {
+  noteBindings(Check, Folder, Through, WarnLoc, SM, Context);
+}
+
+void SiteReporter::noteHandoff(const KnownMap &M, const SourceManager &SM) {
+  clang::tidy::tma::noteHandoff(Check, M, SM);
+}
+
+void SiteReporter::noteOtherCalls(SourceLocation WarnLoc, unsigned Others,
+                                  const NamedDecl *Callee) {
+  Check.diag(WarnLoc, "the same value also comes from %0 other call%s0 of %1",
+             DiagnosticIDs::Note)
+      << Others << Callee;
+}
+
+void SiteReporter::notePointer(const PointerAlign &A, llvm::StringRef Name,
+                               SourceLocation WarnLoc, ConstantFolder &Folder,
+                               const SourceManager &SM) {
+  std::string Offset = std::to_string(A.Offset) +
+                       (A.Offset == 1 || A.Offset == -1 ? " byte" : " bytes");
+  if (A.Kind == PointerAlign::Allocation) {
+    SourceLocation L = SM.getFileLoc(A.Alloc->getBeginLoc());
+    if (!SM.isInSystemHeader(L))
+      Check.diag(L, "%0 is %1 past '%2', which %3 allocates %4-byte aligned",
+                 DiagnosticIDs::Note)
+          << Name << Offset << A.Base->getName()
+          << A.Alloc->getDirectCallee()->getName()
+          << std::to_string(A.BaseAlign);
+  } else {
+    SourceLocation L = SM.getFileLoc(A.Base->getLocation());
+    bool Declared = A.Base->hasAttr<AlignedAttr>();
+    if (!SM.isInSystemHeader(L))
+      Check.diag(L, "%0 is %1 into '%2', which is %3-byte aligned (%4)",
+                 DiagnosticIDs::Note)
+          << Name << Offset << A.Base->getName() << std::to_string(A.BaseAlign)
+          << (Declared ? "declared" : "its type's alignment");
+  }
+  noteCalls(A.Through, WarnLoc, Folder, nullptr, SM);
 }
 
 void SiteReporter::notePassedTo(bool Forwarded, SourceLocation OpLoc,

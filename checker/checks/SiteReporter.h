@@ -50,6 +50,18 @@ public:
   bool warnOnce(SourceLocation Loc, const std::string &Message,
                 const SourceManager &SM, llvm::ArrayRef<FixItHint> Fixes = {});
 
+  /// Whether a warning \p Message at \p Loc would be reported now
+  /// (warnOnce's conditions but the site's MayReport); records nothing. For
+  /// a check that gathers a site's findings before it reports them.
+  bool admits(SourceLocation Loc, const std::string &Message,
+              const SourceManager &SM) const;
+
+  /// warnOnce of \p Message keyed by \p Key instead of the message: one
+  /// warning of a kind at a place (a barrier's pairing, whichever barrier
+  /// it names). DisabledRules still reads the message.
+  bool warnOnceAs(SourceLocation Loc, const std::string &Key,
+                  const std::string &Message, const SourceManager &SM);
+
   /// warnOnce with \p Fix, which is attached unless an earlier warning of
   /// the translation unit got a fix-it at the same place (two findings that
   /// need the same fence or wait depth get one fix).
@@ -73,8 +85,17 @@ public:
     return Reported.insert({Loc.getRawEncoding(), Key}).second;
   }
 
-  /// A note "%0" with \p Text at \p Loc.
-  void note(SourceLocation Loc, llvm::StringRef Text);
+  /// A note "%0" with \p Text at \p Loc, carrying \p Fixes.
+  void note(SourceLocation Loc, llvm::StringRef Text,
+            llvm::ArrayRef<FixItHint> Fixes = {});
+
+  /// A debugging aid's warning \p Text at \p Loc (coverage, explain,
+  /// silence reasons): no rule, no filter, nothing recorded (record() says
+  /// whether it is new).
+  void aid(SourceLocation Loc, llvm::StringRef Text);
+
+  /// A remark \p Text at \p Loc (a suggestion with no rule).
+  void remark(SourceLocation Loc, llvm::StringRef Text);
 
   /// A note \p Text on the event \p E of a kernel's model: at the kernel
   /// body's statement that shows it (a helper's call), then, for an op a
@@ -89,6 +110,37 @@ public:
   void noteOrigin(const FoldedInt &Folded, llvm::StringRef Param,
                   SourceLocation WarnLoc, ConstantFolder &Folder,
                   const CallContext *Context, const SourceManager &SM);
+
+  /// "NAME = VALUE comes from here" at \p O, where a value of the
+  /// reported site came from, when that is not \p WarnLoc nor in a system
+  /// header.
+  void noteValue(const Origin &O, llvm::StringRef Name, llvm::StringRef Value,
+                 SourceLocation WarnLoc, const SourceManager &SM);
+
+  /// "'V' declared here": the variable \p Var an operand names.
+  void noteDeclared(const VarDecl &Var, const SourceManager &SM);
+
+  /// The calls that bound the parameters a value was read through
+  /// (\p Through), innermost first. Leaves \p Folder in \p Context.
+  void noteCalls(llvm::ArrayRef<Binding> Through, SourceLocation WarnLoc,
+                 ConstantFolder &Folder, const CallContext *Context,
+                 const SourceManager &SM);
+
+  /// At \p WarnLoc: the same value also comes from \p Others other calls
+  /// of \p Callee (contexts reported once, for the first).
+  void noteOtherCalls(SourceLocation WarnLoc, unsigned Others,
+                      const NamedDecl *Callee);
+
+  /// Where the proven alignment \p A of pointer operand \p Name comes
+  /// from (the allocation or the variable it points into), then the calls
+  /// it was read through. Leaves \p Folder in no context.
+  void notePointer(const PointerAlign &A, llvm::StringRef Name,
+                   SourceLocation WarnLoc, ConstantFolder &Folder,
+                   const SourceManager &SM);
+
+  /// The host call that hands the linked map \p M to the device (the
+  /// kernel launch, the cudaMemcpyToSymbol call).
+  void noteHandoff(const KnownMap &M, const SourceManager &SM);
 
   /// The calls that bound the parameters \p Folded was read through,
   /// innermost first (noteOrigin without the value's own place). Leaves

@@ -1,0 +1,53 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy. The rule model: plain C++17, no Clang or LLVM include.
+//
+//===----------------------------------------------------------------------===//
+//
+// An encode call as a whole (tma-rules.md sections 1-4): the descriptor of
+// its driver entry point, folded under one call-site context, judged by
+// that encoder's rules (include/tma/rules), then TMAP-ENC-ARCH against the
+// target only a map the unit's own kernels read is bound to. Every
+// violation names the driver parameter it is about.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMA_TIDY_RULES_ENCODESITE_H
+#define TMA_TIDY_RULES_ENCODESITE_H
+
+#include "rules/Im2colRules.h"
+#include "rules/TiledRules.h"
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace tma::rules {
+
+/// The driver entry points that write a tensor map.
+enum class EncodeEntry { Tiled, Im2col, Im2colWide, ReplaceAddress };
+
+/// The facts of one encode call: the descriptor of its entry point (the
+/// other two stay empty). cuTensorMapReplaceAddress: Desc holds the new
+/// address's proven alignment and, when the map is linked to its encode
+/// call, that call's interleave and data type.
+struct EncodeSite {
+  EncodeEntry Entry = EncodeEntry::Tiled;
+  TiledDescriptor Desc;
+  Im2colDescriptor Im2col;
+  Im2colWideDescriptor Wide;
+};
+
+/// Every violation of \p S, in its encoder's order. The descriptors'
+/// Target is the translation unit's (newestEncodeTarget); where that gives
+/// TMAP-ENC-ARCH, \p ReadByOwnKernel (asked only then; none: the map is
+/// taken as read by the unit's kernels) says whether the target applies
+/// (mapEncodeTarget); when it does not, the site is judged again with no
+/// target.
+std::vector<Violation>
+checkEncodeSite(const EncodeSite &S, const EncodeRuleOptions &Opts,
+                const std::function<bool()> &ReadByOwnKernel = nullptr);
+
+} // namespace tma::rules
+
+#endif // TMA_TIDY_RULES_ENCODESITE_H
