@@ -862,6 +862,18 @@ const KernelSequence *KernelModel::sequenceOf(const FunctionDecl *Kernel) {
                      Slices, R.Threads, Kernel) ||
       !hasTmaOp(*K))
     return nullptr;
+  for (std::size_t I = 0; I < K->Seq.size(); ++I) {
+    const auto &E = K->Seq[I];
+    if (E.Kind == ::tma::rules::ordering::EventKind::BarrierWait &&
+        E.Parity == ::tma::rules::ordering::ParityForm::Ring) {
+      K->UnseenArrives = Unseen.of(Kernel);
+      break;
+    }
+  }
+  for (std::size_t I = 0; I < K->Seq.size() && !K->UnseenArrives; ++I)
+    K->UnseenArrives = K->Seq[I].Kind ==
+                           ::tma::rules::ordering::EventKind::Opaque &&
+                       !K->Events[I].NoInit;
   It->second = std::move(K);
   return It->second.get();
 }

@@ -37,6 +37,7 @@
 
 #include "api/DeviceOpsFinder.h"
 #include "api/StageSlices.h"
+#include "api/UnseenArrives.h"
 #include "api/WaitParity.h"
 #include "api/ThreadGuards.h"
 #include "rules/OrderingRules.h"
@@ -98,6 +99,10 @@ struct KernelSequence {
   /// The block sizes the kernel may run with (its launches,
   /// `__launch_bounds__`), for the events' thread sets.
   ::tma::rules::threads::BlockSize Block;
+  /// Something the events do not show may arrive on a barrier (api/
+  /// UnseenArrives, or an opaque event that may be an mbarrier op); asked
+  /// only of kernels with a wait on a ring's phase (MBAR-WAIT-PARITY).
+  bool UnseenArrives = false;
 };
 
 /// Local pointers and references that stand for their initialiser (`T *sC
@@ -263,6 +268,7 @@ private:
   ThreadGuards Guards;
   StageSlices Slices;
   WaitParities Parities;
+  UnseenArrives Unseen{Ctx};
 };
 
 /// The region of the dynamic shared-memory pool an address lies in: the

@@ -247,7 +247,8 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                       " would complete the copy's group");
   };
 
-  ord::KernelFacts Facts{K->Seq, K->G, K->Block, WaitBeforeExit};
+  ord::KernelFacts Facts{K->Seq, K->G, K->Block, WaitBeforeExit,
+                         K->UnseenArrives};
   for (const ord::OrderingViolation &F :
        ord::checkKernelOrdering(Facts, Why)) {
     switch (F.Form) {
@@ -398,6 +399,26 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                "its first, so the wait returns at once, before its copy "
                "lands; start the phase bit at 0 (MBAR-WAIT-PARITY)";
         Note = "the copy or expect-tx that completes the first phase";
+      } else if (F.Parity == ord::ParityMistake::FirstLapHang) {
+        bool Self = !F.Other || K->Seq[*F.Other].Family == W.Family;
+        Msg += " names parity 0 on the ring's first lap, so it waits for the "
+               "barrier's first phase, but every arrive on it comes after a "
+               "wait for ";
+        Msg += Self ? "its own first phase: it never completes"
+                    : "the first phase of " + Name(*F.Other) +
+                          ", and every copy, expect-tx or arrive on " +
+                          Name(*F.Other) +
+                          " after a wait for a first phase like this one: "
+                          "neither first phase can complete";
+        Msg += " and the kernel hangs; wait with parity 1 on the first lap "
+               "(it names the phase before the first, which counts as "
+               "complete) (MBAR-WAIT-PARITY)";
+        if (Warn(K->Events[F.First].Loc, Msg)) {
+          NoteOp(F.Second, "the arrive that would complete the first phase");
+          if (F.Other)
+            NoteOp(*F.Other, "the wait it comes after");
+        }
+        break;
       } else {
         Msg += " names parity 1 on the ring's first lap, but the arrivals at "
                "line " +

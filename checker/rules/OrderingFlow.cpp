@@ -414,6 +414,36 @@ bool Flow::postDominates(std::size_t A, std::size_t B) const {
   return postDom().under(NodeOf[A], NodeOf[B]);
 }
 
+Flow::Set Flow::dominatedBy(const std::vector<std::size_t> &From) const {
+  Set Out(events(), false);
+  if (From.empty() || Nodes.empty())
+    return Out;
+  const Tree &T = dom();
+  const std::size_t N = Nodes.size(), None = events();
+  // Per node: the first position of an event of From in it.
+  std::vector<std::size_t> First(N, None);
+  for (std::size_t E : From)
+    First[NodeOf[E]] = std::min(First[NodeOf[E]], PosOf[E]);
+  // The nodes in the tree's preorder (by In), so that a node's immediate
+  // dominator comes before it; Above: a strict ancestor holds one.
+  std::vector<std::size_t> ByIn(2 * N + 3, N);
+  for (std::size_t X = 0; X < N; ++X)
+    if (T.has(X))
+      ByIn[T.In[X]] = X;
+  std::vector<char> Above(N, 0);
+  for (std::size_t X : ByIn) {
+    if (X == N || X == 0)
+      continue;
+    std::size_t D = T.Idom[X];
+    Above[X] = D < N && (Above[D] || First[D] != None);
+  }
+  for (std::size_t E = 0; E < events(); ++E) {
+    std::size_t X = NodeOf[E];
+    Out[E] = T.has(X) && (Above[X] || First[X] < PosOf[E]);
+  }
+  return Out;
+}
+
 const Flow::Set *Flow::loopOf(std::size_t E) const {
   const auto &Ls = LoopsOfNode[NodeOf[E]];
   return Ls.empty() ? nullptr : &Loops[Ls.front()].Body;

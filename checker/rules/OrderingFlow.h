@@ -86,6 +86,11 @@ public:
   bool dominates(std::size_t A, std::size_t B) const;
   /// Every path from \p B to an exit passes \p A (A comes later).
   bool postDominates(std::size_t A, std::size_t B) const;
+  /// The events that some event of \p From dominates (every path from the
+  /// entry to them passes it first), in one pass over the dominator tree:
+  /// linear in the nodes and events, however many events \p From holds.
+  /// An event of a node the entry does not reach is not in the set.
+  Set dominatedBy(const std::vector<std::size_t> &From) const;
 
   /// The nodes of the innermost loop around event \p E; null when none.
   const Set *loopOf(std::size_t E) const;

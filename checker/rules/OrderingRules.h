@@ -205,6 +205,8 @@ struct Finding {
   unsigned Laps = 0;
   /// TMA-LOAD-WAIT-BEFORE-READ: a wait between the copy and the read on a
   /// barrier proven other than the copy's (it orders nothing for it).
+  /// MBAR-WAIT-PARITY's first-lap hang: the wait the arrive (Second)
+  /// comes after.
   std::optional<std::size_t> Other = std::nullopt;
 };
 
@@ -379,9 +381,26 @@ std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq,
 ///     member, before any wait (a round of arrivals that releases every
 ///     stage before the ring starts, Second): phase 0 completes before the
 ///     first lap, so from the second lap on the wait names a phase that
-///     completed a lap ago and returns before the stage is released.
+///     completed a lap ago and returns before the stage is released;
+///   - a Ring parity of 0 on the first lap of a family that only plain
+///     arrives complete (an empty barrier), when its first phase waits for
+///     this wait (a deadlock, Second: an arrive on it; Other: a wait that
+///     comes before that arrive): the family belongs to a set Z of
+///     families, none of which any event the model does not show may
+///     arrive on (\p UnseenArrives false, no use on an unnamed barrier, no
+///     use of another family that may be the same barrier, no init or
+///     inval in a loop), such that every use (arrive, expect-tx, copy) of a
+///     member of Z comes, on every path from the entry, after a wait on a
+///     family of Z whose first pass names parity 0 (Ring with first-lap bit
+///     0, or Constant 0). Then no phase 0 of Z ever completes: the first
+///     to complete would need a use of its barrier, which needs an earlier
+///     return of a wait for some phase 0 of Z, which needs an earlier
+///     completion. Threads do not matter: dominance holds for the path of
+///     every thread, whatever role it runs (a wait is taken to return once
+///     its phase completed, a try_wait loop).
 std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
-                                Silences *Why = nullptr);
+                                Silences *Why = nullptr,
+                                bool UnseenArrives = false);
 
 /// MBAR-UNINIT: a barrier whose every use is known (\p AllUsesKnown), used
 /// \p Uses times and initialised \p Inits times.

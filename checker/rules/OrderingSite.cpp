@@ -130,11 +130,13 @@ std::vector<OrderingViolation> checkKernelOrdering(const KernelFacts &K,
   for (const Finding &F : reinitInLoop(Seq, G))
     Add(F, OrderingForm::ReinitInLoop);
 
-  for (const Finding &F : waitParity(Seq, G, Why)) {
+  for (const Finding &F : waitParity(Seq, G, Why, K.UnseenArrives)) {
     OrderingViolation &V = Add(F, OrderingForm::WaitParity);
-    ParityForm P = Seq[F.First].Parity;
-    V.Parity = P == ParityForm::Constant || P == ParityForm::StageBit
+    const Event &W = Seq[F.First];
+    V.Parity = W.Parity == ParityForm::Constant ||
+                       W.Parity == ParityForm::StageBit
                    ? ParityMistake::Repeated
+               : W.ParityBit == 0 ? ParityMistake::FirstLapHang
                : Seq[F.Second].Role != UseRole::Arrive
                    ? ParityMistake::BeforeFirstCopy
                    : ParityMistake::AfterRelease;

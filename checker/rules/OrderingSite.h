@@ -36,6 +36,10 @@ struct KernelFacts {
   /// Also judge copies not waited for before the kernel exits
   /// (tma-ordering.WaitBeforeExit).
   bool WaitBeforeExit = false;
+  /// Something the events do not show may arrive on a barrier
+  /// (KernelSequence::UnseenArrives): MBAR-WAIT-PARITY's first-lap hang
+  /// stays silent.
+  bool UnseenArrives = false;
 };
 
 /// Which rule function found a violation: several share a rule id
@@ -69,12 +73,14 @@ enum class WaitShortfall {
   TooShallow,   ///< Wait's depth lets the group stay pending
 };
 
-/// MBAR-WAIT-PARITY: which of its three cases (rules/OrderingRules.h).
+/// MBAR-WAIT-PARITY: which of its four cases (rules/OrderingRules.h).
 enum class ParityMistake {
   None,
   Repeated,        ///< the same parity every pass or lap of a ring
   BeforeFirstCopy, ///< parity 1 on the first lap of a barrier copies complete
   AfterRelease,    ///< parity 1 on the first lap after a releasing round
+  FirstLapHang,    ///< parity 0 on the first lap of a barrier whose first
+                   ///< phase waits for this side (a deadlock)
 };
 
 /// The fix a violation's spelling is certain for, as far as the events

@@ -13,10 +13,137 @@
 
 #include "rules/OrderingRules.h"
 
+#include <algorithm>
+#include <set>
+#include <utility>
+
 namespace tma::rules::ordering {
 
+namespace {
+
+/// Whether the first pass of the wait \p E names parity 0: it returns only
+/// once phase 0 of its barrier has completed.
+bool firstPassZero(const Event &E) {
+  return E.Kind == EventKind::BarrierWait && E.Family >= 0 &&
+         !E.ParityUnknown && E.ParityBit == 0 &&
+         (E.Parity == ParityForm::Ring || E.Parity == ParityForm::Constant);
+}
+
+/// The families no phase 0 of which can ever complete (waitParity's
+/// comment, the set Z): the greatest set of candidate families (those
+/// with a wait whose first pass names parity 0) such that every use of a
+/// member of the set comes, on every path from the entry, after such a
+/// wait on a family of the set. Each round of the fixed point is one pass
+/// over the dominator tree and the events; a round that removes nothing
+/// ends it, so there are at most MaxFamilies + 1.
+struct Stuck {
+  static constexpr std::size_t MaxFamilies = 16;
+  /// Per family: in the set.
+  std::vector<char> In;
+  /// Per family left out: the event that left it out (a use no such wait
+  /// precedes, an init in a loop, a use that may be on the same barrier).
+  std::vector<std::optional<std::size_t>> Left;
+  /// A use on a barrier the model cannot name: nothing is in the set.
+  std::optional<std::size_t> Unnamed;
+  /// The waits of the set (first pass parity 0 on a family in it).
+  std::vector<std::size_t> Waits;
+
+  Stuck(const std::vector<Event> &Seq, const Flow &G) {
+    int Families = 0;
+    for (const Event &E : Seq)
+      Families = std::max(Families, E.Family + 1);
+    In.assign(Families, 0);
+    Left.assign(Families, std::nullopt);
+    std::vector<std::optional<std::size_t>> Rep(Families);
+    std::size_t Candidates = 0;
+    for (std::size_t J = 0; J < Seq.size(); ++J) {
+      const Event &E = Seq[J];
+      if (E.Kind == EventKind::BarrierUse && E.Family < 0 && !Unnamed)
+        Unnamed = J;
+      if (E.Family < 0)
+        continue;
+      if (!Rep[E.Family])
+        Rep[E.Family] = J;
+      if (firstPassZero(E) && !In[E.Family] && Candidates < MaxFamilies) {
+        In[E.Family] = 1;
+        ++Candidates;
+      }
+    }
+    if (Unnamed) {
+      std::fill(In.begin(), In.end(), 0);
+      return;
+    }
+    auto Drop = [&](int F, std::size_t J) {
+      if (In[F]) {
+        In[F] = 0;
+        Left[F] = J;
+      }
+    };
+    // Initialised or invalidated in a loop that also waits on or uses the
+    // family (an init loop over the members is fine); a use of another
+    // family that may be the same barrier (its arrivals are not this
+    // family's). Loops are keyed by their node sets, per family.
+    std::set<std::pair<const Flow::Set *, int>> InitLoops;
+    std::vector<std::optional<std::size_t>> InitAt(Families);
+    for (std::size_t J = 0; J < Seq.size(); ++J) {
+      const Event &E = Seq[J];
+      if (E.Family >= 0 && (E.Kind == EventKind::BarrierInit ||
+                            E.Kind == EventKind::BarrierInval))
+        for (const Flow::Set *L : G.loopsAround(J)) {
+          InitLoops.insert({L, E.Family});
+          InitAt[E.Family] = J;
+        }
+    }
+    std::vector<int> Members;
+    for (int F = 0; F < Families; ++F)
+      if (In[F])
+        Members.push_back(F);
+    for (std::size_t J = 0; J < Seq.size(); ++J) {
+      const Event &E = Seq[J];
+      if (E.Family < 0)
+        continue;
+      if (!InitLoops.empty() && (E.Kind == EventKind::BarrierUse ||
+                                 E.Kind == EventKind::BarrierWait))
+        for (const Flow::Set *L : G.loopsAround(J))
+          if (InitLoops.count({L, E.Family}))
+            Drop(E.Family, *InitAt[E.Family]);
+      if (E.Kind == EventKind::BarrierUse)
+        for (int F : Members)
+          if (F != E.Family && mayBeSameBarrier(E, Seq[*Rep[F]]))
+            Drop(F, J);
+    }
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      Waits.clear();
+      for (std::size_t J = 0; J < Seq.size(); ++J)
+        if (firstPassZero(Seq[J]) && In[Seq[J].Family])
+          Waits.push_back(J);
+      Flow::Set After = G.dominatedBy(Waits);
+      for (std::size_t J = 0; J < Seq.size(); ++J) {
+        const Event &E = Seq[J];
+        if (E.Kind == EventKind::BarrierUse && In[E.Family] && !After[J]) {
+          Drop(E.Family, J);
+          Changed = true;
+        }
+      }
+    }
+    Waits.erase(std::remove_if(Waits.begin(), Waits.end(),
+                               [&](std::size_t J) {
+                                 return !In[Seq[J].Family];
+                               }),
+                Waits.end());
+  }
+};
+
+/// What a family's uses are.
+struct Uses {
+  std::optional<std::size_t> First, Tx;
+};
+
+} // namespace
+
 std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
-                                Silences *Why) {
+                                Silences *Why, bool UnseenArrives) {
   const char *Rule = "MBAR-WAIT-PARITY";
   std::vector<Finding> Out;
   auto Silent = [&](std::size_t Site, std::string Text,
@@ -38,6 +165,83 @@ std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
       if (G.reaches(W, A, /*Back=*/true))
         return false;
     return true;
+  };
+
+  // Parity 0 on a ring's first lap: a hang where the barrier's first
+  // phase waits for this side (see the header). Judged only on families
+  // that plain arrives alone complete (empty barriers): on a full barrier
+  // the copy that completes phase 0 is what the wait is for.
+  std::optional<Stuck> Z;
+  std::vector<Uses> FamilyUses;
+  std::vector<std::optional<std::size_t>> Before; // per family: Other
+  auto firstLapZero = [&](std::size_t I) {
+    int F = Seq[I].Family;
+    if (FamilyUses.empty()) {
+      int Families = 0;
+      for (const Event &E : Seq)
+        Families = std::max(Families, E.Family + 1);
+      FamilyUses.assign(Families, {});
+      Before.assign(Families, std::nullopt);
+      for (std::size_t J = 0; J < Seq.size(); ++J) {
+        const Event &E = Seq[J];
+        if (E.Kind != EventKind::BarrierUse || E.Family < 0)
+          continue;
+        Uses &U = FamilyUses[E.Family];
+        if (!U.First)
+          U.First = J;
+        if (E.Role != UseRole::Arrive && !U.Tx)
+          U.Tx = J;
+      }
+    }
+    const Uses &U = FamilyUses[F];
+    if (U.Tx) {
+      Silent(I, "parity 0 on the ring's first lap waits for the barrier's "
+                "first phase, which a copy or expect-tx on it completes: "
+                "whether that copy waits for this side is judged only on "
+                "barriers that plain arrives alone complete",
+             U.Tx);
+      return;
+    }
+    if (!U.First) {
+      Silent(I, "no arrive on the barrier is seen: what completes its first "
+                "phase is not judged");
+      return;
+    }
+    if (UnseenArrives) {
+      Silent(I, "something the model has no event for (tcgen05.commit, "
+                "cp.async.mbarrier.arrive, an unknown call) may arrive on the "
+                "barrier: whether its first phase completes before this wait "
+                "is not judged");
+      return;
+    }
+    if (!Z)
+      Z.emplace(Seq, G);
+    if (Z->Unnamed) {
+      Silent(I, "an arrive or copy on a barrier the model cannot name may "
+                "complete the barrier's first phase",
+             Z->Unnamed);
+      return;
+    }
+    if (!Z->In[F]) {
+      Silent(I, "parity 0 on the ring's first lap waits for the barrier's "
+                "first phase, and the barriers it depends on may complete "
+                "theirs first: the marked event is a use that no wait with "
+                "parity 0 on their first lap precedes on every path (a "
+                "release before the ring), an init in a loop, or a use that "
+                "may be on the same barrier",
+             Z->Left[F]);
+      return;
+    }
+    if (!Before[F]) {
+      // A wait of the set before the arrive: on another family if one is.
+      for (std::size_t J : Z->Waits)
+        if (G.dominates(J, *U.First) &&
+            (!Before[F] || Seq[*Before[F]].Family == F))
+          Before[F] = J;
+    }
+    Finding Hang{Rule, I, *U.First, std::nullopt, 0};
+    Hang.Other = Before[F];
+    Out.push_back(Hang);
   };
 
   for (std::size_t I : Waits) {
@@ -93,13 +297,10 @@ std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
       continue;
     }
 
-    // Ring: only a first lap of parity 1 is judged.
     if (W.Parity != ParityForm::Ring)
       continue;
-    if (W.ParityBit != 1) {
-      Silent(I, "parity 0 on the ring's first lap waits for the barrier's "
-                "first phase: whether its arrivals can come before this wait "
-                "returns (a producer waiting on its consumers) is not judged");
+    if (W.ParityBit == 0) {
+      firstLapZero(I);
       continue;
     }
     std::optional<std::size_t> Tx, PreAll, Pre, NotRing;

@@ -2,8 +2,8 @@
 //
 // Part of tma-tidy. Unit tests of the control flow between ordering events
 // (rules/OrderingFlow): searches that stop at events, the events between
-// two events in path order (through a back edge too), dominance,
-// post-dominance, natural loops, exits.
+// two events in path order (through a back edge too), dominance (by one
+// event and by a set), post-dominance, natural loops, exits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,6 +89,36 @@ TEST(Flow, LoopAndBackEdge) {
   EXPECT_TRUE(G.dominates(0, 3));
   EXPECT_FALSE(G.postDominates(1, 0)); // the loop may run no pass
   EXPECT_TRUE(G.postDominates(3, 1));
+}
+
+TEST(Flow, DominatedByASet) {
+  // e0; if (c) { e1 } else { e2 } e3; while (c) { e4; e5; } e6
+  Prog P;
+  P << ev();
+  P.ifElse([](Prog &Q) { Q << ev(); }, [](Prog &Q) { Q << ev(); });
+  P << ev();
+  P.loop([](Prog &Q) { Q << ev() << ev(); });
+  P << ev();
+  Kern K = P.done();
+  const Flow &G = K.G;
+  // One event: the same as dominates(), strictly (not itself).
+  for (std::size_t A = 0; A < G.events(); ++A) {
+    Flow::Set D = G.dominatedBy({A});
+    for (std::size_t B = 0; B < G.events(); ++B)
+      EXPECT_EQ(D[B], A != B && G.dominates(A, B)) << A << " " << B;
+  }
+  // Neither arm dominates e3, nor does the set of both: a set dominates
+  // where one of its events does, not where all paths pass some of them.
+  Flow::Set Arms = G.dominatedBy({1, 2});
+  EXPECT_FALSE(Arms[3]);
+  EXPECT_FALSE(Arms[0]);
+  // e4 dominates e5 and nothing after the loop (it may run no pass).
+  Flow::Set Body = G.dominatedBy({4});
+  EXPECT_TRUE(Body[5]);
+  EXPECT_FALSE(Body[6]);
+  Flow::Set Both = G.dominatedBy({3, 5});
+  EXPECT_TRUE(Both[4] && Both[5] && Both[6]);
+  EXPECT_TRUE(G.dominatedBy({}) == Flow::Set(G.events(), false));
 }
 
 TEST(Flow, NestedLoopsInnermostFirst) {

@@ -1,7 +1,8 @@
 // tma-ordering.ExplainModel shows the parity MBAR-WAIT-PARITY reads on each
 // wait (api/WaitParity): the ring's phase and its first lap, a constant on
 // every pass; and why the rule is silent on a parity it does not follow or
-// a first lap of parity 0 it does not judge.
+// a first lap of parity 0 on a barrier copies complete, which it does not
+// judge.
 // Only the parity lines are checked: the other events of the model have
 // tests of their own.
 // RUN: %clang_tidy --load=%tma_plugin --checks='-*,tma-ordering' -config="{CheckOptions: {tma-ordering.ExplainModel: true}}" %s -- %cuda_stub_device 2>&1 | FileCheck %s
@@ -95,7 +96,7 @@ explainRing(const char *src, float *out, int nk) {
     uint32_t phases[S] = {0, 0, 0, 0};
     for (int k = 0; k < nk; ++k) {
       wait(&full[k % S], phases[k % S]);
-      // CHECK: :{{[0-9]+}}:3: note: model: silent: MBAR-WAIT-PARITY on event {{[0-9]+}} ('full'): parity 0 on the ring's first lap waits for the barrier's first phase: whether its arrivals can come before this wait returns (a producer waiting on its consumers) is not judged
+      // CHECK: :{{[0-9]+}}:3: note: model: silent: MBAR-WAIT-PARITY on event {{[0-9]+}} ('full'): parity 0 on the ring's first lap waits for the barrier's first phase, which a copy or expect-tx on it completes: whether that copy waits for this side is judged only on barriers that plain arrives alone complete
       // CHECK: :{{[0-9]+}}:3: note: model: silent: MBAR-WAIT-PARITY on event {{[0-9]+}} ('full'): its parity is no constant, no counter's lap `(k / S) & 1` with the member `k % S` and no phase bit flipped exactly where its stage wraps: the model cannot tell which phase it names
       // CHECK: :[[@LINE-7]]:7: warning: wait on 'full' names parity 0 on every pass of its loop, but the barrier completes a phase each lap: from the second lap on the wait names a phase that has already completed and returns at once; flip the parity each time the stage wraps (MBAR-WAIT-PARITY) [tma-ordering]
       phases[k % S] ^= 1;
