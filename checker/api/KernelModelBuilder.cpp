@@ -30,7 +30,7 @@ bool Builder::run(const FunctionDecl *Kernel) {
   Cur = Out.G.node();
   // Unknown threads everywhere when no rule reads them (no guard is read).
   if (Threads)
-    Set = std::make_shared<const ThreadSet>();
+    Set = Most = std::make_shared<const ThreadSet>();
   if (!body(Kernel, /*Kernel=*/true))
     Failed = true;
   if (Failed)
@@ -46,6 +46,7 @@ void Builder::emit(Event E, SourceLocation OpLoc, std::optional<DeviceOp> Op,
     return;
   }
   E.Threads = Set;
+  E.ThreadsAtMost = Set ? Set : Most;
   E.Guarded |= Guarded;
   // A run of generic accesses to one buffer in one block is one event.
   if ((E.Kind == EventKind::GenericRead || E.Kind == EventKind::GenericWrite) &&
@@ -135,7 +136,7 @@ bool Builder::body(const FunctionDecl *FD, bool Kernel) {
   const CFG &Cfg = *BG->Graph;
   const unsigned N = Cfg.getNumBlockIDs();
   std::vector<std::size_t> First(N), Last(N);
-  std::vector<std::shared_ptr<const ThreadSet>> Sets(N);
+  std::vector<std::shared_ptr<const ThreadSet>> Sets(N), Mosts(N);
   std::vector<char> Under(N, 0), HasEvents(N, 1);
   for (const CFGBlock *B : BG->Order) {
     if (Failed)
@@ -146,6 +147,7 @@ bool Builder::body(const FunctionDecl *FD, bool Kernel) {
     const KernelModel::BodyGraph::Info &I = BG->Blocks[Id];
     if (B == &Cfg.getEntry()) {
       Sets[Id] = Set;
+      Mosts[Id] = Set ? Set : Most;
       Under[Id] = Guarded;
     } else {
       std::shared_ptr<const ThreadSet> S;
@@ -178,11 +180,15 @@ bool Builder::body(const FunctionDecl *FD, bool Kernel) {
           }
         }
       }
+      // Every thread that runs the block ran its dominator: the
+      // dominator's threads bound them where the block's are unknown.
+      Mosts[Id] = S ? S : I.Idom ? Mosts[I.Idom->getBlockID()] : nullptr;
       Sets[Id] = std::move(S);
       Under[Id] = U;
       Cur = Out.G.node();
     }
     Set = Sets[Id];
+    Most = Mosts[Id];
     Guarded = Under[Id];
     First[Id] = Cur;
     std::size_t Before = Out.Seq.size();
@@ -399,7 +405,7 @@ void Builder::callee(const FunctionDecl *FD, SourceLocation Loc, bool Bound) {
   // The helper's CFG goes in at the call; its threads start as the
   // call's, and every thread that returns from it is back after it.
   std::size_t Nodes = Out.G.nodes(), Events = Out.Seq.size(), At = Cur;
-  auto SavedSet = Set;
+  auto SavedSet = Set, SavedMost = Most;
   bool SavedGuarded = Guarded;
   Stack.push_back(Def);
   Calls.push_back(++CallCount);
@@ -414,6 +420,7 @@ void Builder::callee(const FunctionDecl *FD, SourceLocation Loc, bool Bound) {
   Stack.pop_back();
   InHelper = Outer;
   Set = std::move(SavedSet);
+  Most = std::move(SavedMost);
   Guarded = SavedGuarded;
   if (Failed)
     return;

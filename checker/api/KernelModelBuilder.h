@@ -340,6 +340,9 @@ private:
   /// (null: unknown); Guarded as Event::Guarded.
   std::size_t Cur = 0;
   std::shared_ptr<const ThreadSet> Set;
+  /// Set when known; else the threads of the nearest dominating block
+  /// whose threads are known (Event::ThreadsAtMost).
+  std::shared_ptr<const ThreadSet> Most;
   bool Guarded = false;
   llvm::SmallVector<const FunctionDecl *, 8> Stack;
   struct BufferKey {

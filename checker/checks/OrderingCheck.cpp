@@ -342,9 +342,15 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
     }
 
     case ord::OrderingForm::InitVisible: {
-      std::string Who = F.Thread ? "by thread " + std::to_string(*F.Thread) +
-                                       ", which runs no init of it,"
-                                 : "by all threads";
+      std::string Who =
+          F.ThreadLast
+              ? "by some of threads " + std::to_string(*F.Thread) + ".." +
+                    std::to_string(*F.ThreadLast) +
+                    " (a condition the model cannot read picks which), none "
+                    "of which runs an init of it,"
+          : F.Thread ? "by thread " + std::to_string(*F.Thread) +
+                           ", which runs no init of it,"
+                     : "by all threads";
       std::string Msg =
           Name(F.Second) + " is used " + Who +
           " here after its mbarrier.init "

@@ -471,10 +471,20 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
     // sets prove runs no init, in a block of the largest size the kernel
     // may run with (a role's branch is taken to run: the kernel is written
     // for blocks that have the role).
+    // A use whose threads are some unknown subset of a known set (a
+    // consumer loop bounded by a scheduler, `while (sched.next(...))`)
+    // counts where every thread of that set runs no init: whichever of
+    // them run it are outsiders.
     auto Outsider = [&](const Event &E) {
-      return !E.Guarded ||
-             (E.Threads && Init.Threads &&
-              threads::firstOutside(*E.Threads, *Init.Threads, Block));
+      if (!E.Guarded)
+        return true;
+      if (!Init.Threads)
+        return false;
+      if (E.Threads)
+        return threads::firstOutside(*E.Threads, *Init.Threads, Block)
+            .has_value();
+      return E.ThreadsAtMost &&
+             threads::allOutside(*E.ThreadsAtMost, *Init.Threads, Block);
     };
     // The first such use after it; a thread barrier, an unknown or a wait
     // on a barrier it does not make (which may order the threads) on a path
@@ -535,6 +545,11 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
                                       threads::BlockSize{Block.Min, Block.Min});
     else if (Init.Threads && U.Threads)
       WarpOrders = threads::inWarpsOf(*U.Threads, *Init.Threads, Block);
+    // A subset of known threads may lie in the init's warps wherever one
+    // of those threads does.
+    else if (Init.Threads && U.ThreadsAtMost)
+      WarpOrders =
+          threads::shareAWarp(*U.ThreadsAtMost, *Init.Threads, Block);
     std::optional<std::size_t> Ordered;
     for (std::size_t J : G.between(I, *Use, false)) {
       const Event &E = Seq[J];

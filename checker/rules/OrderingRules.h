@@ -175,6 +175,14 @@ struct Event {
   /// The threads that run it; null when the model cannot tell (an unknown
   /// guard, a join of paths under different guards).
   std::shared_ptr<const threads::ThreadSet> Threads;
+  /// Threads when known; else, where it is known, a set that holds every
+  /// thread that may run it: the threads of the nearest block dominating it
+  /// whose threads are known (a loop body or branch whose condition the
+  /// model cannot read, `while (schedule.next(...))`, runs in some subset
+  /// of them, possibly empty, possibly another each pass). Only a rule
+  /// whose proof holds for every such subset may read it; null when not
+  /// even that is known.
+  std::shared_ptr<const threads::ThreadSet> ThreadsAtMost;
 };
 
 /// Whether the barrier of \p A and that of \p B (Load: its Barrier;

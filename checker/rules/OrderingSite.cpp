@@ -121,6 +121,11 @@ std::vector<OrderingViolation> checkKernelOrdering(const KernelFacts &K,
     const Event &Init = Seq[F.First], &Use = Seq[F.Second];
     if (Use.Guarded && Use.Threads && Init.Threads)
       V.Thread = threads::firstOutside(*Use.Threads, *Init.Threads, K.Block);
+    else if (Use.Guarded && Use.ThreadsAtMost)
+      if (auto Span = threads::span(*Use.ThreadsAtMost, K.Block.Max)) {
+        V.Thread = Span->first;
+        V.ThreadLast = Span->second;
+      }
     // Where a cluster wait stands alone, the missing arrive is the fix,
     // not a __syncthreads().
     if (!F.Wait)

@@ -100,8 +100,10 @@ struct OrderingViolation : Finding {
   /// FenceBeforeStore: a fence between the write and the copy that comes
   /// after the thread barrier handing the buffer over (too late).
   std::optional<std::size_t> LateFence;
-  /// InitVisible: a thread that uses the barrier and runs no init of it.
-  std::optional<unsigned> Thread;
+  /// InitVisible: a thread that uses the barrier and runs no init of it;
+  /// with ThreadLast, the use runs in some subset (its condition unread)
+  /// of the threads Thread..ThreadLast, none of which runs an init.
+  std::optional<unsigned> Thread, ThreadLast;
   /// WaitBeforeReuse, MapRewriteInFlight.
   WaitShortfall Shortfall = WaitShortfall::None;
   /// WaitParity.

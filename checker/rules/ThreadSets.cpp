@@ -209,6 +209,39 @@ bool inWarpsOf(const ThreadSet &A, const ThreadSet &B, BlockSize Block) {
   return true;
 }
 
+bool allOutside(const ThreadSet &A, const ThreadSet &B, BlockSize Block) {
+  bool Some = false;
+  for (unsigned W = 0; W * 32 < Block.Max; ++W) {
+    Mask M = lanes(A, W, Block.Max);
+    if (M & lanes(B, W, Block.Max))
+      return false;
+    Some |= M != 0;
+  }
+  return Some;
+}
+
+std::optional<std::pair<unsigned, unsigned>> span(const ThreadSet &S,
+                                                  unsigned Block) {
+  std::optional<std::pair<unsigned, unsigned>> Out;
+  for (unsigned W = 0; W * 32 < Block; ++W)
+    if (Mask M = lanes(S, W, Block)) {
+      unsigned High = 31;
+      while (!(M >> High & 1))
+        --High;
+      if (!Out)
+        Out.emplace(W * 32 + lowest(M), 0);
+      Out->second = W * 32 + High;
+    }
+  return Out;
+}
+
+bool shareAWarp(const ThreadSet &A, const ThreadSet &B, BlockSize Block) {
+  for (unsigned W = 0; W * 32 < Block.Max; ++W)
+    if (lanes(A, W, Block.Max) && lanes(B, W, Block.Max))
+      return true;
+  return false;
+}
+
 bool provenOutside(const ThreadSet &A, const std::vector<const ThreadSet *> &B,
                    BlockSize Block) {
   unsigned Surely = std::min(std::max(Block.Min, 32u), Block.Max);

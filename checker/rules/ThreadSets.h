@@ -111,6 +111,21 @@ bool includedIn(const ThreadSet &A, const ThreadSet &B, BlockSize Block);
 /// threads did before it with what A's do after it.
 bool inWarpsOf(const ThreadSet &A, const ThreadSet &B, BlockSize Block);
 
+/// \p A has a thread below Block.Max and none of its threads there is in
+/// \p B: whichever non-empty subset of A runs an operation (a loop body
+/// whose condition the model cannot read), it runs in a thread outside B.
+bool allOutside(const ThreadSet &A, const ThreadSet &B, BlockSize Block);
+
+/// The lowest and the highest thread of \p S in a block of \p Block
+/// threads, when it has one.
+std::optional<std::pair<unsigned, unsigned>> span(const ThreadSet &S,
+                                                  unsigned Block);
+
+/// Some warp holds a thread of \p A and one of \p B (below Block.Max): a
+/// warp barrier may order what B's threads did with what a subset of A's
+/// does after it.
+bool shareAWarp(const ThreadSet &A, const ThreadSet &B, BlockSize Block);
+
 /// Some thread that surely exists runs \p A and none of \p B: the lowest such
 /// thread lies below the block size that every launch has. A kernel whose
 /// code tells its threads apart is taken to run at least one warp (the

@@ -252,6 +252,27 @@ TEST(InitVisible, RoleUsesOutsideTheInitialisingThreads) {
                   .empty());
 }
 
+TEST(InitVisible, SubsetOfARoleWhoseConditionIsUnread) {
+  auto High = set(th::ThreadSet().under(
+      th::Cond::atom(th::ThreadExpr(), th::Cmp::GE, 128), true));
+  // if (t == 0) init(b); if (t >= 128) while (sched.next()) wait(b);
+  // the wait's threads unknown, at most the role's.
+  auto Make = [&](std::shared_ptr<const th::ThreadSet> Most) {
+    Event W = ev(K::BarrierWait, 0, nullptr);
+    W.ThreadsAtMost = std::move(Most);
+    return blocks({{ev(K::BarrierInit, 0, thread0())}, {W}}, {true, true});
+  };
+  auto F = initVisible(Make(High), th::BlockSize{1, 256});
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Second, 1u);
+  // A subset of all threads may be thread 0 alone: silent.
+  EXPECT_TRUE(initVisible(Make(everyone()), th::BlockSize{1, 256}).empty());
+  // Not even a bound: silent.
+  EXPECT_TRUE(initVisible(Make(nullptr), th::BlockSize{1, 256}).empty());
+  // No thread 128 in a block of at most 128 threads: silent.
+  EXPECT_TRUE(initVisible(Make(High), th::BlockSize{1, 128}).empty());
+}
+
 TEST(InitVisible, InitLoopMakesEveryMember) {
   // if (t == 0) for (s...) init(&full[s]); wait(&full[k % S]);
   auto Make = [&](bool All, bool Sync) {

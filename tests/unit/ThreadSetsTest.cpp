@@ -121,6 +121,27 @@ TEST(ThreadSets, ProvenOutsideAssumesOneWarp) {
   EXPECT_TRUE(provenOutside(all(), {&Low}, BlockSize{}));
 }
 
+TEST(ThreadSets, SubsetBounds) {
+  ThreadSet Zero = all().under(eq(T, 0), true);
+  ThreadSet Consumers = all().under(eq(WarpGroup, 0), false);
+  ThreadSet Lanes = all()
+                        .under(Cond::atom(T, Cmp::GT, 0), true)
+                        .under(Cond::atom(T, Cmp::LT, 32), true);
+  // Every subset of the consumers lies outside thread 0; one of all threads
+  // may not.
+  EXPECT_TRUE(allOutside(Consumers, Zero, BlockSize{384, 384}));
+  EXPECT_FALSE(allOutside(all(), Zero, BlockSize{384, 384}));
+  // No consumer in a block of 128 threads.
+  EXPECT_FALSE(allOutside(Consumers, Zero, BlockSize{1, 128}));
+  EXPECT_TRUE(shareAWarp(Lanes, Zero, BlockSize{}));
+  EXPECT_FALSE(shareAWarp(Consumers, Zero, BlockSize{384, 384}));
+  auto Span = span(Consumers, 384);
+  ASSERT_TRUE(Span);
+  EXPECT_EQ(Span->first, 128u);
+  EXPECT_EQ(Span->second, 383u);
+  EXPECT_FALSE(span(Consumers, 128));
+}
+
 TEST(ThreadSets, Expressions) {
   // (t >> 5) & 3 == 2: warp 2 of each warpgroup.
   ThreadExpr WarpInGroup{{Step::Shr, 5}, {Step::And, 3}};
