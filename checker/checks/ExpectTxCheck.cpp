@@ -13,7 +13,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/ExpectTxCheck.h"
-#include "checks/ContextNotes.h"
 #include "checks/EncodeFixes.h"
 #include "checks/SharedMatchers.h"
 #include "rules/DataTypes.h"
@@ -53,19 +52,18 @@ void ExpectTxCheck::onEndOfTranslationUnit() {
   Facts.reset();
   Finder.reset();
   Folder.reset();
-  Reported.clear();
+  Report.clear();
 }
 
 void ExpectTxCheck::noteCopy(const DeviceOp &Op, SourceLocation Loc,
                              const std::string &Barrier,
                              const SourceManager &SM) {
-  diag(Loc, "this copy delivers %0 bytes to '%1'", DiagnosticIDs::Note)
-      << std::to_string(*Facts->delivered(Op)) << Barrier;
+  Report.note(Loc, "this copy delivers " +
+                       std::to_string(*Facts->delivered(Op)) + " bytes to '" +
+                       Barrier + "'");
   if (const auto *B = std::get_if<BulkCopy>(&Op); B && B->OwnsExpectTx)
-    diag(Loc,
-         "and expects them itself: cuda::memcpy_async performs the expect-tx "
-         "of its own bytes (MEMCPY-ASYNC-TX-OWNED)",
-         DiagnosticIDs::Note);
+    Report.note(Loc, "and expects them itself: cuda::memcpy_async performs "
+                     "the expect-tx of its own bytes (MEMCPY-ASYNC-TX-OWNED)");
   const auto *T = std::get_if<TensorCopy>(&Op);
   if (!T)
     return;
@@ -81,10 +79,10 @@ void ExpectTxCheck::noteCopy(const DeviceOp &Op, SourceLocation Loc,
           std::to_string(*D.ChannelsPerPixel) + " channels";
   }
   const char *Type = rules::dataTypeName(*D.DataType);
-  diag(Map->BoxArg->getExprLoc(),
-       "the tensor map it reads is encoded here: %0 of %1", DiagnosticIDs::Note)
-      << Box << (Type ? Type : "?");
-  noteHandoff(*this, *Map, SM);
+  Report.note(Map->BoxArg->getExprLoc(),
+              "the tensor map it reads is encoded here: " + Box + " of " +
+                  (Type ? Type : "?"));
+  Report.noteHandoff(*Map, SM);
 }
 
 std::string ExpectTxCheck::clusterPhase(const FunctionDecl *Fn, const TxOps &Tx,
@@ -138,57 +136,47 @@ std::string ExpectTxCheck::clusterPhase(const FunctionDecl *Fn, const TxOps &Tx,
         }
       SourceLocation Loc = Ops[FirstExpect].Loc;
       std::string Message = V->Message + " (" + V->RuleId + ")";
-      if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
-          !Rules.allows(Message) ||
-          !Reported.insert({Loc.getRawEncoding(), Message}).second)
+      if (!Report.warnOnce(Loc, Message, SM))
         continue;
-      diag(Loc, "%0") << Message;
-      diag(SM.getFileLoc(Count->Cluster.From), "the cluster has %0 CTAs: %1",
-           DiagnosticIDs::Note)
-          << std::to_string(Ctas) << Count->Cluster.How;
+      Report.note(SM.getFileLoc(Count->Cluster.From),
+                  "the cluster has " + std::to_string(Ctas) +
+                      " CTAs: " + Count->Cluster.How);
       for (const ClusterArrival &A : Arrivals[R]) {
         const TxOp &T = Ops[A.Op];
+        const std::string From = std::to_string(A.From);
+        const std::string To = std::to_string(R);
         if (!A.Remote)
-          diag(T.Loc,
-               "this multicast from CTA %0 (mask 0x%1) delivers %2 bytes to "
-               "'%3' in CTA %4",
-               DiagnosticIDs::Note)
-              << std::to_string(A.From) << llvm::utohexstr(A.Mask)
-              << std::to_string(Facts->deliveredBy(T).value_or(0)) << Name
-              << std::to_string(R);
+          Report.note(T.Loc,
+                      "this multicast from CTA " + From + " (mask 0x" +
+                          llvm::utohexstr(A.Mask) + ") delivers " +
+                          std::to_string(Facts->deliveredBy(T).value_or(0)) +
+                          " bytes to '" + Name + "' in CTA " + To);
         else if (std::holds_alternative<ExpectTx>(T.Op))
-          diag(T.Loc,
-               "this expect-tx in CTA %0 counts on '%1' of CTA %2: mapa "
-               "names that CTA's barrier",
-               DiagnosticIDs::Note)
-              << std::to_string(A.From) << Name << std::to_string(R);
+          Report.note(T.Loc, "this expect-tx in CTA " + From + " counts on '" +
+                                 Name + "' of CTA " + To +
+                                 ": mapa names that CTA's barrier");
         else
-          diag(T.Loc,
-               "this copy in CTA %0 delivers %1 bytes to '%2' of CTA %3: "
-               "mapa names that CTA's barrier",
-               DiagnosticIDs::Note)
-              << std::to_string(A.From)
-              << std::to_string(Facts->deliveredBy(T).value_or(0)) << Name
-              << std::to_string(R);
+          Report.note(T.Loc,
+                      "this copy in CTA " + From + " delivers " +
+                          std::to_string(Facts->deliveredBy(T).value_or(0)) +
+                          " bytes to '" + Name + "' of CTA " + To +
+                          ": mapa names that CTA's barrier");
       }
       for (unsigned G = 0; G < Group.size(); ++G) {
         if (Issuers[G] == 1)
           continue;
         const TxOp &T = Ops[Group[G]];
+        const std::string By = "issued by " + std::to_string(Issuers[G]);
         if (Block.exact())
-          diag(T.Loc,
-               "issued by %0 threads of each CTA's block of %1 threads, "
-               "each counting its bytes (MBAR-TX-ISSUERS)",
-               DiagnosticIDs::Note)
-              << Issuers[G] << Block.Max;
+          Report.note(T.Loc, By + " threads of each CTA's block of " +
+                                 std::to_string(Block.Max) +
+                                 " threads, each counting its bytes "
+                                 "(MBAR-TX-ISSUERS)");
         else
-          diag(T.Loc,
-               "issued by %0 threads of each CTA, each counting its bytes "
-               "(MBAR-TX-ISSUERS)",
-               DiagnosticIDs::Note)
-              << Issuers[G];
+          Report.note(T.Loc, By + " threads of each CTA, each counting its "
+                                  "bytes (MBAR-TX-ISSUERS)");
       }
-      diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
+      Report.note(Loc, V->Suggestion);
     }
     Folder->enterContext(nullptr);
   }
@@ -229,8 +217,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             "silent: MBAR-TX-EQUALS-BYTES: the expect-tx's barrier is not "
             "identified (an address the model cannot name, such as an "
             "integer shared-window address): it is in no phase";
-        if (Reported.insert({T.Loc.getRawEncoding(), Text}).second)
-          diag(T.Loc, "%0") << Text;
+        if (Report.record(T.Loc, Text))
+          Report.aid(T.Loc, Text);
       }
 
   // Kernel-wide: a barrier that only ever gets an expect-tx, or only ever
@@ -241,13 +229,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
     for (const TxPairing &P : Facts->pairingsOf(Fn, Tx, CallSiteContexts))
       for (const auto &PV : ::tma::rules::checkBarrierPairing(P.Facts)) {
         const TxOp *At = PV.AtFirstCopy ? P.FirstCopy : P.FirstExpect;
-        if (Rules.allows(PV.Violation.RuleId) &&
-            Reported
-                .insert({At->Loc.getRawEncoding(),
-                         PV.AtFirstCopy ? "no expect" : "no copy"})
-                .second)
-          diag(At->Loc, "%0")
-              << PV.Violation.Message + " (" + PV.Violation.RuleId + ")";
+        Report.warnOnceAs(At->Loc, PV.AtFirstCopy ? "no expect" : "no copy",
+                          SiteReporter::message("", "", PV.Violation), SM);
       }
 
   for (const TxPhase &P : Facts->phasesOf(Fn, Kernel, Tx, SM)) {
@@ -260,8 +243,9 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         return;
       for (unsigned I : Group)
         if (std::holds_alternative<ExpectTx>(Ops[I].Op) &&
-            Reported.insert({Ops[I].Loc.getRawEncoding(), "coverage"}).second)
-          diag(Ops[I].Loc, "coverage: expect-tx on '%0': %1") << Name << What;
+            Report.record(Ops[I].Loc, "coverage"))
+          Report.aid(Ops[I].Loc,
+                     "coverage: expect-tx on '" + Name + "': " + What);
     };
     // Why the phase's rule judged nothing, at its first expect-tx.
     auto Silent = [&](const std::string &Why) {
@@ -272,8 +256,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           std::string Text =
               "silent: MBAR-TX-EQUALS-BYTES: expect-tx on '" + Name + "': " +
               Why;
-          if (Reported.insert({Ops[I].Loc.getRawEncoding(), Text}).second)
-            diag(Ops[I].Loc, "%0") << Text;
+          if (Report.record(Ops[I].Loc, Text))
+            Report.aid(Ops[I].Loc, Text);
           return;
         }
     };
@@ -333,11 +317,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
         });
         AllKnown = false; // reported, not proven
         SourceLocation Loc = Ops[FirstExpectIdx].Loc;
-        if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
-          continue;
-        std::string Message = V->Message + " (" + V->RuleId + ")";
-        if (!Rules.allows(Message) ||
-            !Reported.insert({Loc.getRawEncoding(), Message}).second)
+        std::string Message = SiteReporter::message("", "", *V);
+        if (!Report.admits(Loc, Message, SM))
           continue;
         // A fix-it for a single literal count outside macros, in code that
         // runs in this one context (a template instantiation or a function
@@ -386,13 +367,14 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             FixTo = Total - std::min(Total, SelfExpected);
         }
         {
-          auto D = diag(Loc, "%0") << Message;
+          llvm::SmallVector<FixItHint, 1> Fixes;
           // Expecting 0 is not a fix: the suggestion says to remove it.
           if (Lit && FixTo && *FixTo != 0 && PV.FirstExpected != FixTo)
-            D << FixItHint::CreateReplacement(Lit->getSourceRange(),
-                                              std::to_string(*FixTo));
+            Fixes.push_back(FixItHint::CreateReplacement(
+                Lit->getSourceRange(), std::to_string(*FixTo)));
           else
             Lit = nullptr;
+          Report.warnOnce(Loc, Message, SM, Fixes);
         }
         for (unsigned G = 0; G < Group.size(); ++G) {
           unsigned I = Group[G];
@@ -403,34 +385,26 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             });
           if (const ForStmt *F = Ops[I].Loop)
             if (auto N = tripCount(F, PM, *Folder))
-              diag(SM.getFileLoc(F->getForLoc()),
-                   "in each of the %0 iterations of this loop",
-                   DiagnosticIDs::Note)
-                  << std::to_string(*N);
-          if (IssuersDiffer && Block.exact())
-            diag(Ops[I].Loc,
-                 "issued by %0 %select{thread|threads}1 of the block of %2 "
-                 "threads",
-                 DiagnosticIDs::Note)
-                << Issuers[G] << (Issuers[G] != 1) << Block.Max;
-          else if (IssuersDiffer)
-            diag(Ops[I].Loc,
-                 "issued by %0 %select{thread|threads}1 of the block",
-                 DiagnosticIDs::Note)
-                << Issuers[G] << (Issuers[G] != 1);
+              Report.note(SM.getFileLoc(F->getForLoc()),
+                          "in each of the " + std::to_string(*N) +
+                              " iterations of this loop");
+          if (!IssuersDiffer)
+            continue;
+          std::string By = "issued by " + std::to_string(Issuers[G]) +
+                           (Issuers[G] != 1 ? " threads" : " thread") +
+                           " of the block";
+          if (Block.exact())
+            By += " of " + std::to_string(Block.Max) + " threads";
+          Report.note(Ops[I].Loc, By);
         }
         if (!Lit && FixTo == V->Limit)
-          diag(Loc, "%0", DiagnosticIDs::Note) << V->Suggestion;
+          Report.note(Loc, V->Suggestion);
         else if (!Lit && FixTo && PV.FirstExpected == FixTo)
-          diag(Loc,
-               "the count is right once the fixes of the tensor map's "
-               "encode call are applied",
-               DiagnosticIDs::Note);
+          Report.note(Loc, "the count is right once the fixes of the tensor "
+                           "map's encode call are applied");
         else if (!Lit)
-          diag(Loc,
-               "fix the tensor map's encode call first: the byte count "
-               "follows from its box",
-               DiagnosticIDs::Note);
+          Report.note(Loc, "fix the tensor map's encode call first: the byte "
+                           "count follows from its box");
       }
     }
     Folder->enterContext(nullptr);

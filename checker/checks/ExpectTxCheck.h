@@ -12,10 +12,10 @@
 #include "folding/ConstantFolder.h"
 
 #include "checks/RuleFilter.h"
+#include "checks/SiteReporter.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
-#include <set>
 #include <string>
 
 namespace clang::tidy::tma {
@@ -48,6 +48,9 @@ private:
   std::shared_ptr<SharedMatchers> Shared;
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
+  /// Every diagnostic goes through it (checks/SiteReporter.h). The
+  /// contexts under which an op of a phase may not run are left out before.
+  SiteReporter Report{*this, Rules, [] { return true; }};
   /// Notes on a copy of a mismatched phase: its bytes, and for a tensor
   /// copy the encode call of its map.
   void noteCopy(const DeviceOp &Op, SourceLocation Loc,
@@ -72,8 +75,6 @@ private:
   std::shared_ptr<DeviceOpsFinder> Finder;
   /// The facts of the sites (api/ExpectTxFacts.h), per translation unit.
   std::unique_ptr<ExpectTxFacts> Facts;
-  /// (location, message) pairs already reported in this translation unit.
-  std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
 };
 
 } // namespace clang::tidy::tma
