@@ -32,7 +32,7 @@ static std::vector<Violation> checkEntry(const EncodeSite &S,
 
 std::vector<Violation>
 checkEncodeSite(const EncodeSite &S, const EncodeRuleOptions &Opts,
-                const std::function<bool()> &ReadByOwnKernel) {
+                LazyAnswer ReadByOwnKernel) {
   std::vector<Violation> Out = checkEntry(S, Opts);
   // TMAP-ENC-ARCH: the unit's target applies only to a map its own kernels
   // read (mapEncodeTarget); asked only when it matters.

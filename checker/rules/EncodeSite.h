@@ -18,8 +18,8 @@
 #include "rules/Im2colRules.h"
 #include "rules/TiledRules.h"
 
-#include <functional>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace tma::rules {
@@ -38,6 +38,29 @@ struct EncodeSite {
   Im2colWideDescriptor Wide;
 };
 
+/// A yes-or-no question the entry point asks only when the answer matters:
+/// a non-owning reference to a callable (as llvm::function_ref; no
+/// allocation per call), valid for the call it is passed to.
+class LazyAnswer {
+public:
+  LazyAnswer() = default;
+  template <typename F,
+            typename = std::enable_if_t<
+                !std::is_same_v<std::decay_t<F>, LazyAnswer>>>
+  LazyAnswer(F &&Fn)
+      : Obj(static_cast<const void *>(&Fn)), Ask([](const void *O) {
+          return static_cast<bool>(
+              (*static_cast<std::remove_reference_t<F> *>(
+                  const_cast<void *>(O)))());
+        }) {}
+  explicit operator bool() const { return Ask != nullptr; }
+  bool operator()() const { return Ask(Obj); }
+
+private:
+  const void *Obj = nullptr;
+  bool (*Ask)(const void *) = nullptr;
+};
+
 /// Every violation of \p S, in its encoder's order. The descriptors'
 /// Target is the translation unit's (newestEncodeTarget); where that gives
 /// TMAP-ENC-ARCH, \p ReadByOwnKernel (asked only then; none: the map is
@@ -46,7 +69,7 @@ struct EncodeSite {
 /// target.
 std::vector<Violation>
 checkEncodeSite(const EncodeSite &S, const EncodeRuleOptions &Opts,
-                const std::function<bool()> &ReadByOwnKernel = nullptr);
+                LazyAnswer ReadByOwnKernel = {});
 
 } // namespace tma::rules
 
