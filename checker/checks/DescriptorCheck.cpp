@@ -153,6 +153,9 @@ void DescriptorCheck::check(const MatchFinder::MatchResult &Result) {
                             ? Written
                             : forwardedFrom(Written, Outer);
       SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
+      // Before the message is built: library code breaks many rules.
+      if (SM.isInSystemHeader(Loc))
+        continue;
       std::string Message = rules::withRuleId(V);
       if (!Report.admits(Loc, Message, SM))
         continue;
