@@ -443,6 +443,13 @@ private:
                       const CompoundStmt *>,
            StorePrefix>
       Prefixes;
+  /// positionIn's answers: a site's prefix is rebuilt per call context, and
+  /// each rebuild asked again for every use of the array, each a walk up
+  /// through the lambdas around it (D nested lambdas: D^3 parent steps).
+  llvm::DenseMap<std::tuple<const ParentMap *, const Stmt *,
+                            const CompoundStmt *>,
+                 unsigned>
+      PositionsIn;
   llvm::DenseMap<const ParentMap *, std::unique_ptr<Ancestry>> Ancestries;
   /// firstNamed of each function asked about and of those around it.
   llvm::DenseMap<const FunctionDecl *, SourceLocation> FirstNamed;

@@ -601,13 +601,16 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
 
 unsigned ConstantFolder::positionIn(const ParentMap &PM, const Stmt *S,
                                     const CompoundStmt *Block) {
+  auto [It, New] = PositionsIn.try_emplace({&PM, S, Block}, Unknown);
+  if (!New)
+    return It->second;
   const Stmt *Child = S;
   for (unsigned Steps = 0; Steps <= MaxStmtDepth; ++Steps) {
     const Stmt *Parent = PM.getParent(const_cast<Stmt *>(Child));
     if (!Parent)
-      return NotIn;
+      return It->second = NotIn;
     if (Parent == Block)
-      return Positions.of(Block, Child);
+      return It->second = Positions.of(Block, Child);
     Child = Parent;
   }
   return Unknown;
