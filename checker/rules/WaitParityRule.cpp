@@ -48,10 +48,9 @@ struct Stuck {
   /// The waits of the set (first pass parity 0 on a family in it).
   std::vector<std::size_t> Waits;
 
-  Stuck(const std::vector<Event> &Seq, const Flow &G) {
-    int Families = 0;
-    for (const Event &E : Seq)
-      Families = std::max(Families, E.Family + 1);
+  /// \p Families: the number of families of \p Seq (one more than its
+  /// highest Family).
+  Stuck(const std::vector<Event> &Seq, const Flow &G, int Families) {
     In.assign(Families, 0);
     Left.assign(Families, std::nullopt);
     std::vector<std::optional<std::size_t>> Rep(Families);
@@ -174,12 +173,12 @@ std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
   std::optional<Stuck> Z;
   std::vector<Uses> FamilyUses;
   std::vector<std::optional<std::size_t>> Before; // per family: Other
+  int Families = 0;
+  for (const Event &E : Seq)
+    Families = std::max(Families, E.Family + 1);
   auto firstLapZero = [&](std::size_t I) {
     int F = Seq[I].Family;
     if (FamilyUses.empty()) {
-      int Families = 0;
-      for (const Event &E : Seq)
-        Families = std::max(Families, E.Family + 1);
       FamilyUses.assign(Families, {});
       Before.assign(Families, std::nullopt);
       for (std::size_t J = 0; J < Seq.size(); ++J) {
@@ -215,7 +214,7 @@ std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
       return;
     }
     if (!Z)
-      Z.emplace(Seq, G);
+      Z.emplace(Seq, G, Families);
     if (Z->Unnamed) {
       Silent(I, "an arrive or copy on a barrier the model cannot name may "
                 "complete the barrier's first phase",
