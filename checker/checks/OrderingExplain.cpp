@@ -82,14 +82,28 @@ bool namesObject(ord::EventKind K) {
   }
 }
 
-std::string threadsOf(const ord::Event &E, thr::BlockSize Block) {
-  if (!E.Threads)
-    return "threads unknown";
-  if (E.Threads->Guards.empty())
+std::string threadsIn(const thr::ThreadSet &S, thr::BlockSize Block) {
+  if (S.Guards.empty())
     return "all threads";
-  if (std::optional<unsigned> N = thr::issuers(*E.Threads, Block))
+  if (std::optional<unsigned> N = thr::issuers(S, Block))
     return std::to_string(*N) + " thread(s)";
   return "guarded threads (count not known)";
+}
+
+std::string threadsOf(const ord::Event &E, thr::BlockSize Block) {
+  if (E.Threads)
+    return threadsIn(*E.Threads, Block);
+  if (!E.ThreadsAtMost)
+    return "threads unknown";
+  // An unknown subset of known threads (a loop or branch whose condition
+  // the model cannot read): the bound, by its span where it has one.
+  const thr::ThreadSet &Most = *E.ThreadsAtMost;
+  std::string Bound = threadsIn(Most, Block);
+  if (!Most.Guards.empty())
+    if (auto Span = thr::span(Most, Block.Max))
+      Bound = "threads " + std::to_string(Span->first) + ".." +
+              std::to_string(Span->second);
+  return "threads unknown (a subset of " + Bound + ")";
 }
 
 } // namespace

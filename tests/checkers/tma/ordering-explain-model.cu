@@ -93,5 +93,34 @@ __global__ void storeKernel(const __grid_constant__ CUtensorMap map) {
 // CHECK-NOTES: :[[@LINE-14]]:5: note: model: silent: TMA-STORE-WAIT on event 3 ('smem_c'): no write of the buffer after the copy (nor round its loop)
 
 // No TMA or bulk copy: no model.
+// A store in a loop whose condition the model cannot read, in the first
+// warp: the loop body runs in some subset of the warp's threads, so the
+// copy's threads are unknown, bounded by the warp's.
+__device__ bool nextTile(int *tile);
+__global__ void storeLoop(const __grid_constant__ CUtensorMap map) {
+  __shared__ alignas(128) float smem_c[32 * 32];
+  for (int i = threadIdx.x; i < 32 * 32; i += blockDim.x)
+    smem_c[i] = 1.0f;
+  cde::fence_proxy_async_shared_cta();
+  __syncthreads();
+  int tile = 0;
+  if (threadIdx.x < 32) {
+    while (nextTile(&tile)) {
+      cde::cp_async_bulk_tensor_2d_shared_to_global(&map, tile, 0, smem_c);
+      cde::cp_async_bulk_commit_group();
+    }
+  }
+}
+// CHECK-NOTES: :[[@LINE-14]]:17: warning: model: kernel 'storeLoop': 6 event(s), block size 1..1024 [tma-ordering]
+// CHECK-NOTES: :[[@LINE-12]]:15: note: model: event 0: generic write on 'smem_c'; all threads
+// CHECK-NOTES: :[[@LINE-12]]:3: note: model: event 1: fence.proxy.async; all threads
+// CHECK-NOTES: :[[@LINE-12]]:3: note: model: event 2: thread barrier; all threads
+// CHECK-NOTES: :[[@LINE-10]]:12: note: model: event 3: opaque (the model cannot follow it: rules stay silent across it), under a condition; guarded threads (count not known)
+// CHECK-NOTES: :[[@LINE-10]]:7: note: model: event 4: copy out of shared memory on 'smem_c', under a condition; threads unknown (a subset of threads 0..31)
+// CHECK-NOTES: :[[@LINE-10]]:7: note: model: event 5: bulk-group commit, under a condition; threads unknown (a subset of threads 0..31)
+// CHECK-NOTES: :[[@LINE-12]]:7: note: model: silent: TMA-STORE-FENCE on event 4 ('smem_c'): an opaque event lies between the nearest generic write and the copy (event 3, line [[#@LINE-13]])
+// CHECK-NOTES: :[[@LINE-13]]:7: note: model: silent: TMA-STORE-WAIT on event 4 ('smem_c'): option WaitBeforeExit is off: a copy not waited for before the kernel exits is not reported
+// CHECK-NOTES: :[[@LINE-14]]:7: note: model: silent: TMA-STORE-WAIT on event 4 ('smem_c'): no write of the buffer after the copy (nor round its loop)
+
 __global__ void noCopy(float *out) { out[threadIdx.x] = 1.0f; }
 // CHECK-NOTES: :[[@LINE-1]]:17: warning: model: kernel 'noCopy' has no model: it issues no TMA or bulk copy in reach, or its body is one the model cannot follow (an indirect goto, asm goto, try, too many events): every ordering rule is silent on it [tma-ordering]
