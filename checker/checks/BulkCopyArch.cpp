@@ -116,18 +116,11 @@ void BulkCopyCheck::checkAsm(const GCCAsmStmt &Asm, const FunctionDecl *Fn,
     }
     if (!warnOnce(Loc, targetMessage(V), SM))
       continue;
-    if (V.Fact == TargetFact::PtxIsa) {
-      // Where the toolkit's version came from: CUDA_VERSION's definition,
-      // or the driver (no location of its own).
-      const ::tma::rules::Toolkit &Toolkit = **PassToolkit;
-      const std::string Origin = ::tma::rules::toolkitOrigin(Toolkit);
-      if (Toolkit.Source == ::tma::rules::ToolkitSource::CudaVersionMacro &&
-          ToolkitMacroLoc.isValid())
-        diag(ToolkitMacroLoc, "%0", DiagnosticIDs::Note) << Origin;
-      else
-        diag(Loc, "%0", DiagnosticIDs::Note) << Origin;
-    }
-    diag(Loc, "%0", DiagnosticIDs::Note) << V.Violation.Suggestion;
+    // Where the toolkit's version came from: CUDA_VERSION's definition, or
+    // the driver (no location of its own).
+    if (V.Fact == TargetFact::PtxIsa)
+      Report.noteToolkit(**PassToolkit, ToolkitMacroLoc, Loc);
+    Report.note(Loc, V.Violation.Suggestion);
   }
 }
 
@@ -149,7 +142,7 @@ void BulkCopyCheck::checkArch(const DeviceOp &Op, const std::string &OpName,
   for (const TargetViolation &V : ::tma::rules::checkLibraryTarget(
            {libraryFeatures(Op), Target, std::nullopt}))
     if (warnOnce(Loc, OpName + " " + targetMessage(V), SM))
-      diag(Loc, "%0", DiagnosticIDs::Note) << V.Violation.Suggestion;
+      Report.note(Loc, V.Violation.Suggestion);
 }
 
 void BulkCopyCheck::checkLibraryArch(const CallExpr &Call,
@@ -183,7 +176,7 @@ void BulkCopyCheck::checkLibraryArch(const CallExpr &Call,
     if (V.Fact != TargetFact::LibraryStub)
       continue;
     if (warnOnce(Loc, targetMessage(V), SM))
-      diag(Loc, "%0", DiagnosticIDs::Note) << V.Violation.Suggestion;
+      Report.note(Loc, V.Violation.Suggestion);
   }
 }
 

@@ -14,7 +14,6 @@
 #include "checks/SharedMatchers.h"
 #include "rules/ArchRules.h"
 #include "checks/Explain.h"
-#include "checks/ContextNotes.h"
 #include "rules/DeviceRules.h"
 #include "rules/FormRules.h"
 #include "rules/OpFormSite.h"
@@ -72,7 +71,7 @@ void BulkCopyCheck::explainSilence(SourceLocation Loc, const std::string &Rules,
     if (const FunctionDecl *From = Folder->enclosingFunction(Context->Call))
       Text += " (called from '" + From->getNameAsString() + "')";
   if (Report.record(Loc, Text))
-    diag(Loc, "%0") << Text;
+    Report.aid(Loc, Text);
 }
 
 /// Why the address \p E is not traced to a `__shared__` variable.
@@ -308,7 +307,7 @@ void BulkCopyCheck::checkOp(const DeviceOp &Op, const FunctionDecl *Fn,
                 std::to_string(Contexts.size()) + " context(s)"
           : Name + ": no value operand";
     if (Report.record(Loc, Message))
-      diag(Loc, "coverage: %0") << Message;
+      Report.aid(Loc, "coverage: " + Message);
   }
   for (const CallContext *Context : Contexts) {
     // Nothing to report where a guard leaves before the op (§11.C): the
@@ -412,7 +411,7 @@ void BulkCopyCheck::checkLinkedMap(const TensorCopy &T,
                        "kernel launch or cudaMemcpyToSymbol): map rules stay "
                        "silent";
     if (Report.firstTime(Loc, "explain: " + Text, SM))
-      diag(Loc, "explain: %0") << Text;
+      Report.aid(Loc, "explain: " + Text);
   }
   if (!Map) {
     explainSilence(SM.getFileLoc(T.Loc),
@@ -457,24 +456,12 @@ void BulkCopyCheck::reportLinked(const TensorCopy &T, const std::string &OpName,
   if (!warnOnce(Loc, SiteReporter::message(OpName, ": ", V), SM))
     return;
   if (Buffer) {
-    diag(SM.getFileLoc(Buffer->Var->getLocation()),
-         "the shared-memory buffer '%0' is declared here", DiagnosticIDs::Note)
-        << Buffer->Var->getName();
+    Report.noteBufferDeclared(*Buffer->Var, SM);
     // In a helper: the call that passes the buffer (of the first context
     // reported; the op is reported once).
-    noteBufferCall(*this, bufferCall(*Folder, Buffer->Var, Context, SM),
-                   Buffer->Var, OpName, Loc, SM);
+    Report.noteBufferCall(Buffer->Var, OpName, Loc, *Folder, Context, SM);
   }
-  const Expr *About = encodeOperand(Map, LV.MapOperand);
-  SourceLocation AboutLoc = SM.getFileLoc(About->getBeginLoc());
-  diag(AboutLoc, "the tensor map is encoded here", DiagnosticIDs::Note);
-  // The calls that bound the operand, when it came through parameters.
-  Folder->enterContext(Map.Link.Context);
-  auto Value = Folder->foldInt(About);
-  Folder->enterContext(Context);
-  if (Value)
-    noteBindings(*this, *Folder, Value->From.Through, AboutLoc, SM, Context);
-  noteHandoff(*this, Map, SM);
+  Report.noteLinkedMap(Map, LV.MapOperand, *Folder, Context, SM);
   if (!V.Suggestion.empty())
     Report.note(Loc, V.Suggestion);
 }
@@ -498,25 +485,7 @@ void BulkCopyCheck::reportGlobalAlign(const DeviceOp &Op,
   if (SM.isInSystemHeader(Loc) ||
       !warnOnce(Loc, SiteReporter::message(OpName, " ", Violation), SM))
     return;
-  std::string Offset = std::to_string(A->Offset) +
-                       (A->Offset == 1 || A->Offset == -1 ? " byte" : " bytes");
-  SourceLocation BaseLoc = SM.getFileLoc(
-      A->Kind == PointerAlign::Allocation ? A->Alloc->getBeginLoc()
-                                          : A->Base->getLocation());
-  if (!SM.isInSystemHeader(BaseLoc)) {
-    if (A->Kind == PointerAlign::Allocation)
-      diag(BaseLoc, "%0 is %1 past '%2', which %3 allocates %4-byte aligned",
-           DiagnosticIDs::Note)
-          << What << Offset << A->Base->getName()
-          << A->Alloc->getDirectCallee()->getName()
-          << std::to_string(A->BaseAlign);
-    else
-      diag(BaseLoc, "%0 is %1 into '%2', which is %3-byte aligned",
-           DiagnosticIDs::Note)
-          << What << Offset << A->Base->getName()
-          << std::to_string(A->BaseAlign);
-  }
-  noteBindings(*this, *Folder, A->Through, Loc, SM, Context);
+  Report.notePointer(*A, What, Loc, *Folder, Context, SM, /*SayWhy=*/false);
   Report.notePassedTo(Arg != V->E, OpSiteLoc, Loc, What, OpName, SM);
   Report.note(Loc, Violation.Suggestion);
 }
@@ -531,32 +500,10 @@ void BulkCopyCheck::reportBarrierSpace(const OpSite &Site,
   SourceLocation Loc = SM.getFileLoc(Arg->getBeginLoc());
   if (!warnOnce(Loc, SiteReporter::message(OpName, " ", Violation), SM))
     return;
-  diag(SM.getFileLoc(S.BarrierObject->getLocation()), "%0 is declared here",
-       DiagnosticIDs::Note)
-      << S.BarrierObject;
+  Report.noteDeclared(*S.BarrierObject, SM, "is declared here");
   Report.notePassedTo(Arg != S.Barrier->E, Site.Loc, Loc,
                       "the mbarrier operand", OpName, SM);
   Report.note(Loc, Violation.Suggestion);
-}
-
-/// What is certain about the start of \p B, for a note.
-static std::string startNote(const SharedBuffer &B) {
-  std::string Name = "'" + B.Var->getNameAsString() + "'";
-  std::string Align = std::to_string(B.BaseAlign.value_or(1));
-  if (B.RoundedTo)
-    return Name + " is used through an address rounded to a multiple of " +
-           Align + " bytes at run time";
-  if (B.Extern)
-    return Name + " is dynamic shared memory, taken as " + Align +
-           "-byte aligned at its start (" +
-           (B.AlignDeclared  ? "its declaration's __align__"
-            : B.AlignFromCast ? "the alignment of the type it is cast to"
-                              : "its type's alignment, and dynamic shared "
-                                "memory starts 16-byte aligned") +
-           "; only offsets that break that alignment are reported)";
-  return Name + " starts " + Align + "-byte aligned" +
-         (B.AlignDeclared ? " (declared)"
-                          : " (its type's alignment; no alignas)");
 }
 
 void BulkCopyCheck::explainAddressSilence(
@@ -621,23 +568,12 @@ void BulkCopyCheck::reportSmemAlign(const OpSite &Site, const OpValue &V,
   if (!warnOnce(Loc, SiteReporter::message(OpName + Stage, " ", Violation),
                 SM))
     return;
-  SourceLocation VarLoc = SM.getFileLoc(B->Var->getLocation());
-  if (!SM.isInSystemHeader(VarLoc) && !B->Offset && B->Stride)
-    diag(VarLoc, "%0; the address is %1 bytes into it plus a multiple of %2",
-         DiagnosticIDs::Note)
-        << startNote(*B) << std::to_string(B->Residue)
-        << std::to_string(B->Stride);
-  else if (!SM.isInSystemHeader(VarLoc))
-    diag(VarLoc, B->RoundedTo ? "%0; the address is %1 bytes past it"
-                              : "%0; the address is %1 bytes into it",
-         DiagnosticIDs::Note)
-        << startNote(*B) << std::to_string(B->Offset.value_or(0));
+  Report.noteBufferStart(*B, SM);
   const bool Forwarded = Arg != V.E;
   Report.notePassedTo(Forwarded, Site.Loc, Loc, "the shared-memory address",
                       OpName, SM);
   if (!Forwarded)
-    noteBufferCall(*this, bufferCall(*Folder, B->Var, Context, SM), B->Var,
-                   OpName, Loc, SM);
+    Report.noteBufferCall(B->Var, OpName, Loc, *Folder, Context, SM);
   // The rules' suggestion: the alignment a tensor copy's box needs with its
   // map's swizzle, only the offset for an extern pool or a rounded address.
   Report.note(Loc, Violation.Suggestion);

@@ -287,7 +287,7 @@ bool DescriptorCheck::report(const Finding &F, const SourceManager &SM,
 
   if (auto It = Ops.Pointers.find(V.Parameter); It != Ops.Pointers.end())
     Report.notePointer(It->second, rules::paramName(V.Parameter), F.Loc,
-                       *Folder, SM);
+                       *Folder, nullptr, SM);
   // TMAP-REPLACE-ADDR-ALIGN: the operand of the map's encode call that asks
   // for more than 16 bytes.
   if (Ops.LinkedEncode)

@@ -118,10 +118,91 @@ void SiteReporter::noteValue(const Origin &O, llvm::StringRef Name,
         << Name << Value;
 }
 
-void SiteReporter::noteDeclared(const VarDecl &Var, const SourceManager &SM) {
-  Check.diag(SM.getFileLoc(Var.getLocation()), "%0 declared here",
+void SiteReporter::noteDeclared(const VarDecl &Var, const SourceManager &SM,
+                                llvm::StringRef What) {
+  Check.diag(SM.getFileLoc(Var.getLocation()), "%0 %1", DiagnosticIDs::Note)
+      << &Var << What;
+}
+
+void SiteReporter::noteBufferDeclared(const VarDecl &Var,
+                                      const SourceManager &SM) {
+  Check.diag(SM.getFileLoc(Var.getLocation()),
+             "the shared-memory buffer '%0' is declared here",
              DiagnosticIDs::Note)
-      << &Var;
+      << Var.getName();
+}
+
+/// What is certain about the start of \p B, for a note.
+static std::string startNote(const SharedBuffer &B) {
+  std::string Name = "'" + B.Var->getNameAsString() + "'";
+  std::string Align = std::to_string(B.BaseAlign.value_or(1));
+  if (B.RoundedTo)
+    return Name + " is used through an address rounded to a multiple of " +
+           Align + " bytes at run time";
+  if (B.Extern)
+    return Name + " is dynamic shared memory, taken as " + Align +
+           "-byte aligned at its start (" +
+           (B.AlignDeclared  ? "its declaration's __align__"
+            : B.AlignFromCast ? "the alignment of the type it is cast to"
+                              : "its type's alignment, and dynamic shared "
+                                "memory starts 16-byte aligned") +
+           "; only offsets that break that alignment are reported)";
+  return Name + " starts " + Align + "-byte aligned" +
+         (B.AlignDeclared ? " (declared)"
+                          : " (its type's alignment; no alignas)");
+}
+
+void SiteReporter::noteBufferStart(const SharedBuffer &B,
+                                   const SourceManager &SM) {
+  SourceLocation VarLoc = SM.getFileLoc(B.Var->getLocation());
+  if (SM.isInSystemHeader(VarLoc))
+    return;
+  if (!B.Offset && B.Stride)
+    Check.diag(VarLoc,
+               "%0; the address is %1 bytes into it plus a multiple of %2",
+               DiagnosticIDs::Note)
+        << startNote(B) << std::to_string(B.Residue)
+        << std::to_string(B.Stride);
+  else
+    Check.diag(VarLoc,
+               B.RoundedTo ? "%0; the address is %1 bytes past it"
+                           : "%0; the address is %1 bytes into it",
+               DiagnosticIDs::Note)
+        << startNote(B) << std::to_string(B.Offset.value_or(0));
+}
+
+void SiteReporter::noteBufferCall(const VarDecl *Var, llvm::StringRef OpName,
+                                  SourceLocation WarnLoc,
+                                  ConstantFolder &Folder,
+                                  const CallContext *Context,
+                                  const SourceManager &SM) {
+  clang::tidy::tma::noteBufferCall(Check, bufferCall(Folder, Var, Context, SM),
+                                   Var, OpName, WarnLoc, SM);
+}
+
+void SiteReporter::noteLinkedMap(const KnownMap &Map, ::tma::rules::Param P,
+                                 ConstantFolder &Folder,
+                                 const CallContext *Context,
+                                 const SourceManager &SM) {
+  const Expr *About = encodeOperand(Map, P);
+  SourceLocation AboutLoc = SM.getFileLoc(About->getBeginLoc());
+  Check.diag(AboutLoc, "the tensor map is encoded here", DiagnosticIDs::Note);
+  // The calls that bound the operand, when it came through parameters.
+  Folder.enterContext(Map.Link.Context);
+  auto Value = Folder.foldInt(About);
+  Folder.enterContext(Context);
+  if (Value)
+    noteCalls(Value->From.Through, AboutLoc, Folder, Context, SM);
+  noteHandoff(Map, SM);
+}
+
+void SiteReporter::noteToolkit(const ::tma::rules::Toolkit &T,
+                               SourceLocation MacroLoc,
+                               SourceLocation WarnLoc) {
+  const bool FromMacro =
+      T.Source == ::tma::rules::ToolkitSource::CudaVersionMacro &&
+      MacroLoc.isValid();
+  note(FromMacro ? MacroLoc : WarnLoc, ::tma::rules::toolkitOrigin(T));
 }
 
 void SiteReporter::noteCalls(const FoldedInt &Folded, SourceLocation WarnLoc,
@@ -150,7 +231,8 @@ void SiteReporter::noteOtherCalls(SourceLocation WarnLoc, unsigned Others,
 
 void SiteReporter::notePointer(const PointerAlign &A, llvm::StringRef Name,
                                SourceLocation WarnLoc, ConstantFolder &Folder,
-                               const SourceManager &SM) {
+                               const CallContext *Context,
+                               const SourceManager &SM, bool SayWhy) {
   std::string Offset = std::to_string(A.Offset) +
                        (A.Offset == 1 || A.Offset == -1 ? " byte" : " bytes");
   if (A.Kind == PointerAlign::Allocation) {
@@ -164,13 +246,18 @@ void SiteReporter::notePointer(const PointerAlign &A, llvm::StringRef Name,
   } else {
     SourceLocation L = SM.getFileLoc(A.Base->getLocation());
     bool Declared = A.Base->hasAttr<AlignedAttr>();
-    if (!SM.isInSystemHeader(L))
-      Check.diag(L, "%0 is %1 into '%2', which is %3-byte aligned (%4)",
-                 DiagnosticIDs::Note)
-          << Name << Offset << A.Base->getName() << std::to_string(A.BaseAlign)
-          << (Declared ? "declared" : "its type's alignment");
+    if (!SM.isInSystemHeader(L)) {
+      auto D = Check.diag(
+          L,
+          SayWhy ? "%0 is %1 into '%2', which is %3-byte aligned (%4)"
+                 : "%0 is %1 into '%2', which is %3-byte aligned",
+          DiagnosticIDs::Note);
+      D << Name << Offset << A.Base->getName() << std::to_string(A.BaseAlign);
+      if (SayWhy)
+        D << (Declared ? "declared" : "its type's alignment");
+    }
   }
-  noteCalls(A.Through, WarnLoc, Folder, nullptr, SM);
+  noteCalls(A.Through, WarnLoc, Folder, Context, SM);
 }
 
 void SiteReporter::notePassedTo(bool Forwarded, SourceLocation OpLoc,

@@ -19,9 +19,11 @@
 
 #include "api/KernelModel.h"
 #include "api/MapLink.h"
+#include "api/SharedBuffers.h"
 #include "checks/RuleFilter.h"
 #include "folding/ConstantFolder.h"
 #include "rules/DeviceRules.h"
+#include "rules/PtxIsaRules.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/FunctionExtras.h"
@@ -117,8 +119,41 @@ public:
   void noteValue(const Origin &O, llvm::StringRef Name, llvm::StringRef Value,
                  SourceLocation WarnLoc, const SourceManager &SM);
 
-  /// "'V' declared here": the variable \p Var an operand names.
-  void noteDeclared(const VarDecl &Var, const SourceManager &SM);
+  /// "'V' <What>" at \p Var's declaration: the variable an operand names
+  /// ("declared here"), the barrier object of an op ("is declared here").
+  void noteDeclared(const VarDecl &Var, const SourceManager &SM,
+                    llvm::StringRef What = "declared here");
+
+  /// "the shared-memory buffer 'B' is declared here": the buffer a linked
+  /// map's rule is about.
+  void noteBufferDeclared(const VarDecl &Var, const SourceManager &SM);
+
+  /// What is certain about the start of the shared-memory buffer \p B that
+  /// an address points into, and the address's offset into it (a residue
+  /// and a stride for a family of addresses), at B's declaration; none in
+  /// a system header.
+  void noteBufferStart(const SharedBuffer &B, const SourceManager &SM);
+
+  /// In a helper: the call, of \p Context's chain, through which the
+  /// shared-memory buffer \p Var reaches the op \p OpName ("'sA' is used by
+  /// OP through this call of 'load'"); none at \p WarnLoc.
+  void noteBufferCall(const VarDecl *Var, llvm::StringRef OpName,
+                      SourceLocation WarnLoc, ConstantFolder &Folder,
+                      const CallContext *Context, const SourceManager &SM);
+
+  /// The operand of the linked map \p Map's encode call that holds the
+  /// fact \p P ("the tensor map is encoded here"), the calls that bound it
+  /// (folded in the map's context), then the host call that hands the map
+  /// to the device. Leaves \p Folder in \p Context.
+  void noteLinkedMap(const KnownMap &Map, ::tma::rules::Param P,
+                     ConstantFolder &Folder, const CallContext *Context,
+                     const SourceManager &SM);
+
+  /// Where the toolkit \p T of the pass came from: CUDA_VERSION's
+  /// definition at \p MacroLoc, else (the driver's version, no place of its
+  /// own) at \p WarnLoc.
+  void noteToolkit(const ::tma::rules::Toolkit &T, SourceLocation MacroLoc,
+                   SourceLocation WarnLoc);
 
   /// The calls that bound the parameters a value was read through
   /// (\p Through), innermost first. Leaves \p Folder in \p Context.
@@ -132,11 +167,13 @@ public:
                       const NamedDecl *Callee);
 
   /// Where the proven alignment \p A of pointer operand \p Name comes
-  /// from (the allocation or the variable it points into), then the calls
-  /// it was read through. Leaves \p Folder in no context.
+  /// from (the allocation or the variable it points into, with why the
+  /// variable has its alignment when \p SayWhy), then the calls it was read
+  /// through. Leaves \p Folder in \p Context.
   void notePointer(const PointerAlign &A, llvm::StringRef Name,
                    SourceLocation WarnLoc, ConstantFolder &Folder,
-                   const SourceManager &SM);
+                   const CallContext *Context, const SourceManager &SM,
+                   bool SayWhy = true);
 
   /// The host call that hands the linked map \p M to the device (the
   /// kernel launch, the cudaMemcpyToSymbol call).
