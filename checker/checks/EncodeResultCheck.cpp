@@ -87,13 +87,8 @@ void EncodeResultCheck::checkLookup(const CallExpr &Call,
     const Expr *At = V.Operand == rules::EntryOperand::Version && VersionArg
                          ? VersionArg
                          : Call.getArg(0);
-    SourceLocation Loc = SM.getFileLoc(At->getBeginLoc());
-    if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
-      continue;
-    std::string Message = V.Message + " (" + V.RuleId + ")";
-    if (!ReportedLookups.insert({Loc.getRawEncoding(), Message}).second)
-      continue;
-    diag(Loc, "%0") << Message;
+    Report.warnOnce(SM.getFileLoc(At->getBeginLoc()),
+                    V.Message + " (" + V.RuleId + ")", SM);
   }
 }
 
@@ -213,12 +208,12 @@ void EncodeResultCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Fn || !Fn->getBody() ||
       !isDiscarded(*Call, *Result.Context, Folder->parentsOf(Fn)))
     return;
-  if (!Rules.allows("TMAP-ENC-RESULT-CHECKED") ||
-      !Reported.insert(Loc.getRawEncoding()).second)
-    return;
-  diag(Loc, "the CUresult of %0 is discarded; a rejected descriptor is only "
-            "reported through it (TMAP-ENC-RESULT-CHECKED)")
-      << encodeKindName(*Kind);
+  // One warning per place, whichever encoder a macro there calls.
+  Report.warnOnceAs(Loc, "TMAP-ENC-RESULT-CHECKED",
+                    "the CUresult of " + encodeKindName(*Kind).str() +
+                        " is discarded; a rejected descriptor is only "
+                        "reported through it (TMAP-ENC-RESULT-CHECKED)",
+                    SM);
 }
 
 } // namespace clang::tidy::tma

@@ -10,13 +10,12 @@
 #include "folding/ConstantFolder.h"
 
 #include "checks/RuleFilter.h"
+#include "checks/SiteReporter.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
-#include <utility>
 
 namespace clang::tidy::tma {
 
@@ -41,8 +40,7 @@ public:
   }
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override {
-    Reported.clear();
-    ReportedLookups.clear();
+    Report.clear();
     Folder.reset();
   }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
@@ -54,14 +52,13 @@ private:
   std::shared_ptr<SharedMatchers> Shared;
   /// DisabledRules (checks/RuleFilter.h).
   RuleFilter Rules{Options};
+  /// Every diagnostic goes through it (checks/SiteReporter.h); every site
+  /// may report (a host call runs where it is written).
+  SiteReporter Report{*this, Rules, [] { return true; }};
   void checkLookup(const CallExpr &Call,
                    const ast_matchers::MatchFinder::MatchResult &Result);
 
   Preprocessor *PP = nullptr;
-  /// Locations already reported: template instantiations repeat a call.
-  std::set<SourceLocation::UIntTy> Reported;
-  /// (location, message) of lookup diagnostics already reported.
-  std::set<std::pair<SourceLocation::UIntTy, std::string>> ReportedLookups;
   /// For its call index and per-body parent maps.
   std::shared_ptr<ConstantFolder> Folder;
 };

@@ -5,6 +5,9 @@
 // 13000. Correct twins next to each case stay silent.
 // RUN: %check_clang_tidy %s tma-encode-result %t -- --load=%tma_plugin -- %cuda_stub_device
 // RUN: %check_clang_tidy %s tma-encode-result %t -- --load=%tma_plugin -- %cuda_stub_host
+// DisabledRules turns the lookup rules off like any other (no message below).
+// RUN: %check_clang_tidy -check-suffixes=OFF %s tma-encode-result %t -- --load=%tma_plugin --config="{CheckOptions: {tma-encode-result.DisabledRules: 'TMAP-ENTRY-NULL, TMAP-ENTRY-UNVERSIONED'}}" -- %cuda_stub_host
+// RUN: %check_clang_tidy -check-suffixes=OFF %s tma-encode-result %t -- --load=%tma_plugin --config="{CheckOptions: {DisabledRules: 'TMAP-ENTRY-NULL, TMAP-ENTRY-UNVERSIONED'}}" -- %cuda_stub_device
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
