@@ -179,6 +179,12 @@ def main():
                         help="seconds between a --then command and the edit "
                         "(clangd looks at a compile_commands.json again "
                         "when it is 5 s old)")
+    parser.add_argument("--append", action="append", default=[],
+                        metavar="FILE",
+                        help="after the diagnostics (and the --then steps), "
+                        "edit the file: append FILE's text, print the "
+                        "diagnostics of the re-check after 'edit N'; "
+                        "repeatable")
     parser.add_argument("clangd_args", nargs="*",
                         help="extra clangd arguments (after --)")
     args = parser.parse_args()
@@ -212,7 +218,12 @@ def main():
     server = Server(argv, os.path.abspath(args.cwd), env, log,
                     time.monotonic() + args.timeout)
     try:
-        run(server, source, text, args.show_href, args.then, args.then_wait)
+        appends = []
+        for name in args.append:
+            with open(name) as f:
+                appends.append(f.read())
+        run(server, source, text, args.show_href, args.then, args.then_wait,
+            appends)
     except (LspError, OSError) as e:
         print("error: %s" % e, flush=True)
         server.proc.kill()
@@ -263,7 +274,8 @@ def print_diagnostics(server, uri, version, show_href, settle=False):
     return diagnostics
 
 
-def run(server, source, text, show_href=False, then=(), then_wait=6):
+def run(server, source, text, show_href=False, then=(), then_wait=6,
+        appends=()):
     uri = "file://" + source
     server.request("initialize", {
         "processId": os.getpid(),
@@ -322,6 +334,17 @@ def run(server, source, text, show_href=False, then=(), then_wait=6):
             "contentChanges": [{"text": text}]})
         print("recheck %d" % (n - 1), flush=True)
         print_diagnostics(server, uri, n, show_href, settle=True)
+
+    # Edits that add code, as a user types it.
+    version = len(then) + 1
+    for n, added in enumerate(appends, start=1):
+        version += 1
+        text += added
+        server.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"text": text}]})
+        print("edit %d" % n, flush=True)
+        print_diagnostics(server, uri, version, show_href, settle=True)
 
     server.request("shutdown", None)
     server.notify("exit", None)
