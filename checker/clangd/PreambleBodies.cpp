@@ -37,14 +37,15 @@
 // does.
 //
 // A file reaches few of the bodies kept (one in ten, bench/README.md issue
-// 25 item 5 round 5). The bodies that can be parsed as the preamble would
-// (not templated, not constexpr, a plain `{...}`) are kept as tokens while
-// the headers are parsed; at the preamble's end, before it is written,
-// those the main file reaches by name (ReachedBodies.h) are parsed with
-// the preamble's parser and the others stay skipped, as stock clangd
-// leaves them. An edit that starts naming a dropped one rebuilds the
-// preamble (ReachedBodies.cpp). TMA_CLANGD_ALL_BODIES=1 parses every kept
-// body as they come (for measuring).
+// 25 item 5 round 5). With TMA_CLANGD_SELECT_BODIES=1, the bodies that can
+// be parsed as the preamble would (not templated, not constexpr, a plain
+// `{...}`) are kept as tokens while the headers are parsed; at the
+// preamble's end, before it is written, those the main file reaches by
+// name (ReachedBodies.h) are parsed with the preamble's parser and the
+// others stay skipped, as stock clangd leaves them. An edit that starts
+// naming a dropped one rebuilds the preamble (ReachedBodies.cpp). Not the
+// default: by names, mha_sm90 reaches 450 of its 708 such bodies and its
+// first diagnostics cost more, not less (bench/README.md, round 6).
 //
 //===----------------------------------------------------------------------===//
 
@@ -698,14 +699,13 @@ private:
   PreambleCallbacks &Inner;
   const llvm::MemoryBuffer *Main;
   PreambleBounds Bounds;
-  /// The bodies kept as tokens and the names that reach them, by default
-  /// (TMA_CLANGD_ALL_BODIES=1: every kept body parsed, as before; for
-  /// measuring): the reached ones are parsed at the preamble's end.
+  /// TMA_CLANGD_SELECT_BODIES=1: the bodies kept as tokens and the names
+  /// that reach them; the reached ones are parsed at the preamble's end.
   std::unique_ptr<clang::tidy::tma::clangd::BodySelection> Selection;
   const bool Select = [] {
     const char *V = std::getenv("TMA_CLANGD_LATE_BODIES");
-    return (!V || !*V || *V == '0') &&
-           !std::getenv("TMA_CLANGD_ALL_BODIES") &&
+    const char *S = std::getenv("TMA_CLANGD_SELECT_BODIES");
+    return (!V || !*V || *V == '0') && S && *S && *S != '0' &&
            !std::getenv("TMA_CLANGD_STOCK_PREAMBLE");
   }();
   bool Planted = false;
