@@ -73,6 +73,12 @@ public:
   /// The op of \p Call when it calls a recognised library wrapper.
   std::optional<DeviceOp> opOf(const CallExpr &Call);
 
+  /// Whether \p FD is a library function that arrives on an mbarrier by an
+  /// instruction no DeviceOp models: cuda::ptx's `tcgen05_commit{,_mc}` and
+  /// `cp_async_mbarrier_arrive{,_noinc}`, and the NVVM builtins
+  /// `__nvvm_cp_async_mbarrier_arrive*` (ptx::isUndecodedArrive for asm).
+  static bool isUndecodedArrive(const FunctionDecl &FD, const ASTContext &Ctx);
+
   /// \p E without the conversions that only turn a pointer into a PTX
   /// address: parentheses, implicit and explicit integer or pointer casts,
   /// __cvta_generic_to_{shared,global}, calls of one-line helpers that return

@@ -334,6 +334,20 @@ static std::uint64_t alignedSizeAlign(QualType T) {
   return Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue();
 }
 
+bool DeviceOpsFinder::isUndecodedArrive(const FunctionDecl &FD,
+                                        const ASTContext &Ctx) {
+  if (unsigned ID = FD.getBuiltinID())
+    return llvm::StringRef(Ctx.BuiltinInfo.getName(ID))
+        .starts_with("__nvvm_cp_async_mbarrier_arrive");
+  if (!FD.getIdentifier() || apiOf(FD) != OpApi::CudaPtx)
+    return false;
+  return llvm::StringSwitch<bool>(FD.getName())
+      .Cases({"tcgen05_commit", "tcgen05_commit_mc", "cp_async_mbarrier_arrive",
+              "cp_async_mbarrier_arrive_noinc"},
+             true)
+      .Default(false);
+}
+
 std::optional<DeviceOp> DeviceOpsFinder::opOf(const CallExpr &Call) {
   // Memoised: every check asks about every call of a device function.
   auto It = CallOps.find(&Call);

@@ -1202,4 +1202,12 @@ std::vector<Opcode> opcodesOf(std::string_view Text, bool Extended) {
   return Result;
 }
 
+bool isUndecodedArrive(std::string_view Op) {
+  for (std::string_view Base : {"tcgen05.commit", "cp.async.mbarrier.arrive"})
+    if (Op.substr(0, Base.size()) == Base &&
+        (Op.size() == Base.size() || Op[Base.size()] == '.'))
+      return true;
+  return false;
+}
+
 } // namespace tma::ptx

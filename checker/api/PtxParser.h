@@ -168,6 +168,12 @@ struct Opcode {
 /// section 7). \p Extended as for parseAsm.
 std::vector<Opcode> opcodesOf(std::string_view Text, bool Extended);
 
+/// Whether the opcode \p Op (as opcodesOf spells it) makes an arrive-on
+/// operation of an mbarrier that parseAsm does not decode: `tcgen05.commit`
+/// (its `.mbarrier::arrive::one` forms) and `cp.async.mbarrier.arrive`
+/// (`.noinc` too). Qualifiers are matched whole.
+bool isUndecodedArrive(std::string_view Op);
+
 } // namespace tma::ptx
 
 #endif // TMA_TIDY_API_PTXPARSER_H

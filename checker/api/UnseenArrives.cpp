@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/UnseenArrives.h"
+#include "api/DeviceOpsFinder.h"
+#include "api/PtxParser.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -18,14 +20,22 @@ namespace {
 /// Deeper than this, a callee counts as one that may arrive.
 constexpr unsigned MaxDepth = 24;
 
-bool arrivingText(llvm::StringRef Text) {
-  return Text.contains("tcgen05.commit") ||
-         Text.contains("cp.async.mbarrier.arrive");
-}
-
-bool arrivingName(llvm::StringRef Name) {
-  return Name.contains("tcgen05_commit") ||
-         Name.contains("cp_async_mbarrier_arrive");
+/// Whether the asm \p A holds an arrive no DeviceOp models (an asm whose
+/// text is no plain string: unknown, so it may).
+bool arrivingAsm(const GCCAsmStmt &A) {
+  const auto *Text = dyn_cast_or_null<StringLiteral>(A.getAsmStringExpr());
+  if (!Text || Text->getCharByteWidth() != 1)
+    return true;
+  llvm::StringRef Raw = Text->getString();
+  // Each opcode names its family whole: text without the words is lexed
+  // for nothing (wgmma and mma texts are the longest).
+  if (!Raw.contains("tcgen05") && !Raw.contains("mbarrier"))
+    return false;
+  for (const ::tma::ptx::Opcode &Op :
+       ::tma::ptx::opcodesOf(Raw, /*Extended=*/!A.isSimple()))
+    if (::tma::ptx::isUndecodedArrive(Op.Text))
+      return true;
+  return false;
 }
 
 } // namespace
@@ -33,10 +43,10 @@ bool arrivingName(llvm::StringRef Name) {
 bool UnseenArrives::callee(const FunctionDecl *FD, unsigned Depth) {
   if (!FD)
     return true; // a call through a pointer: unknown
-  if (unsigned ID = FD->getBuiltinID())
-    return arrivingName(Ctx.BuiltinInfo.getName(ID));
-  if (FD->getIdentifier() && arrivingName(FD->getName()))
+  if (DeviceOpsFinder::isUndecodedArrive(*FD, Ctx))
     return true;
+  if (FD->getBuiltinID())
+    return false;
   return scan(FD, Depth + 1);
 }
 
@@ -57,10 +67,8 @@ bool UnseenArrives::scan(const FunctionDecl *FD, unsigned Depth) {
 bool UnseenArrives::scanStmt(const Stmt *S, unsigned Depth) {
   if (!S)
     return false;
-  if (const auto *A = dyn_cast<GCCAsmStmt>(S)) {
-    const auto *Text = dyn_cast_or_null<StringLiteral>(A->getAsmStringExpr());
-    return !Text || arrivingText(Text->getString());
-  }
+  if (const auto *A = dyn_cast<GCCAsmStmt>(S))
+    return arrivingAsm(*A);
   if (const auto *C = dyn_cast<CallExpr>(S)) {
     if (!isa<CXXPseudoDestructorExpr>(C->getCallee()->IgnoreParenImpCasts()) &&
         callee(C->getDirectCallee(), Depth))

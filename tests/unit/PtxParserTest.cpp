@@ -910,3 +910,22 @@ TEST(PtxOpcodes, QualifiersAfterWhiteSpaceAndUnknownForms) {
 }
 
 } // namespace
+
+TEST(PtxUnknown, UndecodedArrives) {
+  using tma::ptx::isUndecodedArrive;
+  using tma::ptx::opcodesOf;
+  auto Of = [](const char *Text) {
+    std::vector<tma::ptx::Opcode> Ops = opcodesOf(Text, true);
+    return !Ops.empty() && isUndecodedArrive(Ops.front().Text);
+  };
+  EXPECT_TRUE(Of("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::"
+                 "cluster.b64 [%0];"));
+  EXPECT_TRUE(Of("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];"));
+  EXPECT_TRUE(Of("@p cp.async.mbarrier.arrive.b64 [%0];"));
+  EXPECT_TRUE(isUndecodedArrive("tcgen05.commit"));
+  // Modelled arrivals, and words that only begin the same.
+  EXPECT_FALSE(Of("mbarrier.arrive.shared::cta.b64 _, [%0];"));
+  EXPECT_FALSE(Of("tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3;"));
+  EXPECT_FALSE(isUndecodedArrive("tcgen05.commitx"));
+  EXPECT_FALSE(isUndecodedArrive("cp.async.mbarrier"));
+}
