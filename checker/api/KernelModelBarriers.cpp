@@ -253,8 +253,10 @@ void Builder::parity(const Wait &W, Event &E) {
       Id->Members, Stack.front(), BodyStmt);
   E.Parity = P.Form;
   E.ParityBit = P.Bit;
-  E.ParityUnknown =
-      P.Form == ::tma::rules::ordering::ParityForm::Unknown && !P.Folds;
+  E.ParityStages = static_cast<unsigned>(P.Stages);
+  E.ParityPeriod = static_cast<unsigned>(P.Period);
+  E.ParityUnknown = P.Form == ::tma::rules::ordering::ParityForm::Unknown &&
+                    !P.Folds && !P.Followed;
 }
 
 } // namespace kmodel

@@ -74,6 +74,18 @@ bool readsOnly(const ParentMap &PM, const Stmt *P, const Stmt *C) {
   return constRefArg(P, C);
 }
 
+/// Calls \p Fn on every reference to \p VD (every variable: null) in \p S.
+template <typename Fn>
+void forEachRef(const Stmt *S, const VarDecl *VD, Fn &&F) {
+  if (!S)
+    return;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S))
+    if (!VD || D->getDecl() == VD)
+      F(D);
+  for (const Stmt *C : S->children())
+    forEachRef(C, VD, F);
+}
+
 } // namespace
 
 std::optional<std::int64_t> WaitParities::fold(const Expr *E) {
@@ -687,26 +699,27 @@ std::optional<std::uint64_t> WaitParities::trips(const Stmt *Loop) {
   return *Hi > *Lo ? std::uint64_t(*Hi - *Lo) : 0;
 }
 
-bool WaitParities::repeats(const FunctionDecl *Kernel, const Stmt *At,
-                           std::uint64_t Period) {
+const Stmt *WaitParities::repeatingLoop(const FunctionDecl *Kernel,
+                                        const Stmt *At,
+                                        std::uint64_t Period) {
   if (!Kernel || !At || !Kernel->getBody())
-    return false;
+    return nullptr;
   const ParentMap &PM = Folder.parentsOf(Kernel);
   auto Invariant = [this](const Stmt *S) { return invariant(S); };
   const Stmt *C = nullptr;
   for (const Stmt *P = parentThroughParens(PM, At, C); P; P = parentThroughParens(PM, P, C)) {
     if (const auto *I = dyn_cast<IfStmt>(P)) {
       if (I->getCond() != C && !Invariant(I->getCond()))
-        return false;
+        return nullptr;
     } else if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
       if (CO->getCond() != C && !Invariant(CO->getCond()))
-        return false;
+        return nullptr;
     } else if (const auto *B = dyn_cast<BinaryOperator>(P);
                B && B->isLogicalOp()) {
       if (B->getRHS() == C && !Invariant(B->getLHS()))
-        return false;
+        return nullptr;
     } else if (isa<SwitchStmt, SwitchCase>(P)) {
-      return false;
+      return nullptr;
     } else if (isLoop(P)) {
       const Stmt *Body = loopBody(P);
       if (Body != C)
@@ -721,11 +734,153 @@ bool WaitParities::repeats(const FunctionDecl *Kernel, const Stmt *At,
       // do not come back to the same barrier.
       if (std::optional<std::uint64_t> N = trips(P); N && *N <= Period)
         continue;
-      return true;
+      return P;
     }
     C = P;
   }
+  return nullptr;
+}
+
+bool WaitParities::stepsOnceAPass(const VarDecl *V, const FunctionDecl *Kernel,
+                                  const Stmt *Loop, bool Every) {
+  if (!V || !Kernel || !Loop || V->getDeclContext() != Kernel ||
+      !Kernel->getBody())
+    return false;
+  const ParentMap &PM = Folder.parentsOf(Kernel);
+  auto Fold = [this](const Expr *E) { return fold(E); };
+  // The statement that steps V, from a reference to it; null for a read or
+  // a reset; Bad for any other write.
+  bool Bad = false;
+  llvm::SmallVector<const Stmt *, 2> Steps;
+  forEachRef(Kernel->getBody(), V, [&](const DeclRefExpr *D) {
+    const Stmt *C = nullptr;
+    const Stmt *P = parentThroughParens(PM, D, C);
+    if (V->getType()->isIntegerType()) {
+      if (readsOnly(PM, P, C))
+        return;
+      if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+          U && U->isIncrementOp()) {
+        Steps.push_back(U);
+        return;
+      }
+      if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(P);
+          CA && CA->getLHS() == C && CA->getOpcode() == BO_AddAssign &&
+          Fold(CA->getRHS()) == 1) {
+        Steps.push_back(CA);
+        return;
+      }
+      if (const auto *A = dyn_cast_or_null<BinaryOperator>(P);
+          A && A->getOpcode() == BO_Assign && A->getLHS() == C) {
+        const Expr *R = A->getRHS()->IgnoreParenCasts();
+        if (Fold(R) == 0)
+          return; // the wrap's reset
+        if (const auto *M = dyn_cast<BinaryOperator>(R);
+            M && M->getOpcode() == BO_Rem && isPlusOne(M->getLHS(), V, Fold)) {
+          Steps.push_back(A);
+          return;
+        }
+      }
+      Bad = true;
+      return;
+    }
+    // A state: its const members read it, its `++` steps it.
+    while (isa_and_nonnull<ImplicitCastExpr>(P))
+      P = parentThroughParens(PM, P, C);
+    if (const auto *M = dyn_cast_or_null<MemberExpr>(P)) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(M->getMemberDecl());
+      if (MD && MD->isConst())
+        return;
+    } else if (const auto *O = dyn_cast_or_null<CXXOperatorCallExpr>(P);
+               O && O->getOperator() == OO_PlusPlus) {
+      Steps.push_back(O);
+      return;
+    }
+    Bad = true;
+  });
+  if (Bad || Steps.size() != 1)
+    return false;
+  const Stmt *C = nullptr;
+  for (const Stmt *P = parentThroughParens(PM, Steps.front(), C); P;
+       P = parentThroughParens(PM, P, C)) {
+    if (P == Loop)
+      return true;
+    if (isLoop(P) || isa<LambdaExpr, BlockExpr, SwitchStmt, SwitchCase>(P))
+      return false;
+    if (!Every)
+      continue;
+    if (const auto *I = dyn_cast<IfStmt>(P)) {
+      if (I->getCond() != C && !invariant(I->getCond()))
+        return false;
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+      if (CO->getCond() != C && !invariant(CO->getCond()))
+        return false;
+    } else if (const auto *B = dyn_cast<BinaryOperator>(P);
+               B && B->isLogicalOp()) {
+      if (B->getRHS() == C && !invariant(B->getLHS()))
+        return false;
+    } else if (isa<BinaryConditionalOperator>(P)) {
+      return false;
+    }
+  }
   return false;
+}
+
+const VarDecl *WaitParities::stageOfPhase(const VarDecl *Ph,
+                                          std::uint64_t &Stages) {
+  const auto *F = Ph && isLocalInt(Ph)
+                      ? dyn_cast<FunctionDecl>(Ph->getDeclContext())
+                      : nullptr;
+  if (!F || !F->getBody())
+    return nullptr;
+  const ParentMap &PM = Folder.parentsOf(F);
+  // The ifs whose then-branch flips Ph: their conditions name the stage.
+  llvm::SmallVector<const VarDecl *, 4> Candidates;
+  forEachRef(F->getBody(), Ph, [&](const DeclRefExpr *D) {
+    const Stmt *C = nullptr;
+    for (const Stmt *P = parentThroughParens(PM, D, C); P;
+         P = parentThroughParens(PM, P, C)) {
+      const auto *I = dyn_cast<IfStmt>(P);
+      if (!I)
+        continue;
+      if (I->getThen() == C)
+        forEachRef(I->getCond(), nullptr, [&](const DeclRefExpr *R) {
+          const auto *VD = dyn_cast<VarDecl>(R->getDecl());
+          if (VD && VD != Ph && isLocalInt(VD) &&
+              !llvm::is_contained(Candidates, VD))
+            Candidates.push_back(VD);
+        });
+      break;
+    }
+  });
+  unsigned First = 0;
+  for (const VarDecl *St : Candidates)
+    if (stageAndPhase(St, Ph, Stages, First))
+      return St;
+  return nullptr;
+}
+
+WaitParity WaitParities::period(std::uint64_t Stages, std::uint64_t Period,
+                                unsigned Bit, const VarDecl *Step,
+                                const FunctionDecl *Kernel, const Stmt *At) {
+  WaitParity Out;
+  using ::tma::rules::ordering::repeatedParityMember;
+  if (!Stages || !Period || Stages == Period || Stages > 4096 ||
+      Period > 4096)
+    return Out;
+  Out.Followed = true;
+  std::optional<unsigned> M =
+      repeatedParityMember(unsigned(Stages), unsigned(Period));
+  // The wait must come back: to member m at step m + S (a ring); to the
+  // one barrier on two passes in a row within the first Period + 1.
+  std::uint64_t Needed = Stages == 1 ? Period : (M ? *M + Stages : Stages);
+  const Stmt *Loop = repeatingLoop(Kernel, At, Needed);
+  if (!Loop || !stepsOnceAPass(Step, Kernel, Loop, /*Every=*/Stages > 1))
+    return Out;
+  Out.Form = ParityForm::Period;
+  Out.Stages = Stages;
+  Out.Period = Period;
+  Out.Bit = Bit;
+  return Out;
 }
 
 WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
@@ -798,14 +953,30 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
             (B->getOpcode() == BO_Rem && fold(B->getRHS()) == 2))) {
     const Expr *X = localInit(B->getLHS());
     // `(k / S) & 1` with the member `k % S`: the counter's lap.
-    if (const auto *D = dyn_cast<BinaryOperator>(X);
-        D && D->getOpcode() == BO_Div) {
-      const VarDecl *K = varOf(D->getLHS());
-      std::optional<std::int64_t> S = fold(D->getRHS());
+    // `k & 1` of a counter: its lap of one step.
+    const auto *D = dyn_cast<BinaryOperator>(X);
+    if (D && D->getOpcode() != BO_Div)
+      D = nullptr;
+    const VarDecl *K = D ? varOf(D->getLHS()) : varOf(X);
+    std::optional<std::int64_t> T =
+        D ? fold(D->getRHS()) : std::optional<std::int64_t>(1);
+    if (K && !D && (!counter(K) || X != B->getLHS()->IgnoreParenCasts()))
+      K = nullptr; // `s & 1` of a stage `s = k % S`: below
+    if (K && T && *T > 0) {
       std::optional<Ring> R = ringIndex(Index, nullptr);
-      if (!K || !S || !R || !R->Counter || R->Var != K ||
-          R->Stages != std::uint64_t(*S) ||
+      // One barrier waited each pass: the counter's steps bound the flips.
+      if (!Index && Fixed) {
+        if (!counter(K) || *T < 2)
+          return Out;
+        return period(1, std::uint64_t(*T), Flip, K, Kernel, At);
+      }
+      if (!R || !R->Counter || R->Var != K ||
           (Members && R->Stages != Members))
+        return Out;
+      if (R->Stages != std::uint64_t(*T))
+        return period(R->Stages, std::uint64_t(*T), Flip, K, Kernel,
+                      At);
+      if (!D)
         return Out;
       Out.Form = ParityForm::Ring;
       Out.Bit = Flip;
@@ -855,6 +1026,12 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
   if (const VarDecl *St = StateOf(E, "phase")) {
     std::uint64_t Stages = 0;
     unsigned First = 0;
+    // One barrier waited each pass with the phase of a ring of S > 1.
+    if (!Index && Fixed) {
+      if (!pipelineState(St, Stages, First) || Stages < 2)
+        return Out;
+      return period(1, Stages, First ^ Flip, St, Kernel, At);
+    }
     if (!Index || StateOf(localInit(Index), "index") != St ||
         !pipelineState(St, Stages, First) || (Members && Stages != Members))
       return Out;
@@ -865,6 +1042,15 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
 
   // A phase bit flipped when its stage wraps.
   if (const VarDecl *Ph = varOf(E)) {
+    // One barrier waited each pass with the phase of a ring of S > 1.
+    if (!Index && Fixed) {
+      std::uint64_t Stages = 0;
+      const VarDecl *St = stageOfPhase(Ph, Stages);
+      unsigned First = 0;
+      if (!St || Stages < 2 || !stageAndPhase(St, Ph, Stages, First))
+        return Out;
+      return period(1, Stages, First ^ Flip, St, Kernel, At);
+    }
     std::optional<Ring> R = ringIndex(Index, Ph);
     if (!R || R->Counter || (Members && R->Stages != Members))
       return Out;

@@ -18,7 +18,12 @@
 //     + 1) % S; if (stage == 0) phase ^= 1;`): the bit flips exactly when
 //     the stage wraps, wherever the updates lie (flow-insensitive);
 //   - a constant parity (or the member's own low bit `s & 1`) on a wait that
-//     comes back to the same barrier in a later pass of its loop.
+//     comes back to the same barrier in a later pass of its loop;
+//   - a lap of another period (case 5): member `k % S` with parity `(k / T)
+//     & 1` (or `k & 1`), T != S, k stepping once a pass; or one barrier
+//     waited each pass with the phase of a ring of T > 1 stages (`(k / T) &
+//     1`, a stage's phase bit, a PipelineState's `phase()`) whose count
+//     steps at most once a pass.
 // Anything else is unknown, and the rule stays silent.
 //
 //===----------------------------------------------------------------------===//
@@ -46,6 +51,13 @@ struct WaitParity {
   unsigned Bit = 0;
   /// The operand folds to a constant (whatever Form says).
   bool Folds = false;
+  /// The model follows the parity, though Form is Unknown: a lap count of
+  /// another period on a wait the model does not see come back often
+  /// enough (no reason to stay silent about "a parity it cannot follow").
+  bool Followed = false;
+  /// Period: the steps after which the wait comes back to its member (1:
+  /// one barrier, each pass) and the steps after which the parity flips.
+  std::uint64_t Stages = 0, Period = 0;
 };
 
 class WaitParities {
@@ -102,7 +114,33 @@ private:
   /// \p Kernel (not a spin loop around the wait, under no condition that
   /// may change between passes) that may run more than \p Period passes.
   bool repeats(const FunctionDecl *Kernel, const Stmt *At,
-               std::uint64_t Period);
+               std::uint64_t Period) {
+    return repeatingLoop(Kernel, At, Period) != nullptr;
+  }
+  /// The loop repeats() finds, else null.
+  const Stmt *repeatingLoop(const FunctionDecl *Kernel, const Stmt *At,
+                            std::uint64_t Period);
+  /// Whether \p V, a local of \p Kernel, is stepped in one statement only
+  /// (`++v`, `v += 1`, `v = (v + 1) % S`, a state's `++`; a ring's reset
+  /// `v = 0` in its wrap is no step), which lies in \p Loop and in no loop
+  /// or lambda inside it: at most one step between two passes of Loop;
+  /// with \p Every, under no condition that may change between passes
+  /// either: exactly one a pass.
+  bool stepsOnceAPass(const VarDecl *V, const FunctionDecl *Kernel,
+                      const Stmt *Loop, bool Every);
+  /// The stage whose wrap flips the phase bit \p Ph (stageAndPhase), if
+  /// any; sets the wrap size.
+  const VarDecl *stageOfPhase(const VarDecl *Ph, std::uint64_t &Stages);
+  /// Case 5 of MBAR-WAIT-PARITY (api side): a wait at step k of \p Step
+  /// (a local of \p Kernel) on member k % \p Stages, or on one barrier
+  /// (Stages 1), whose parity, \p Bit at step 0, flips every \p Period
+  /// steps. A ring's member follows Step, so Step must step exactly once a
+  /// pass of the wait's loop; for one barrier at most once (the flips are
+  /// then at most one every Period passes). Form Period where the wait
+  /// comes back often enough to show it, else Unknown but Followed.
+  WaitParity period(std::uint64_t Stages, std::uint64_t Period, unsigned Bit,
+                    const VarDecl *Step, const FunctionDecl *Kernel,
+                    const Stmt *At);
   /// The passes of a loop, where they fold (`do ... while (0)`: 1).
   std::optional<std::uint64_t> trips(const Stmt *Loop);
   std::optional<std::int64_t> fold(const Expr *E);

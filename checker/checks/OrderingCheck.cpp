@@ -399,6 +399,33 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                      "completed and returns at once; flip the parity each "
                      "time the stage wraps (MBAR-WAIT-PARITY)";
         Note = "the barrier completes here, in a loop";
+      } else if (F.Parity == ord::ParityMistake::Period) {
+        // The rule found the member; its two visits name the same parity.
+        unsigned S = W.ParityStages, T = W.ParityPeriod;
+        unsigned M = ord::repeatedParityMember(S, T).value_or(0);
+        unsigned Bit = ((M / T) & 1) ^ W.ParityBit;
+        Msg += " names a parity that flips once every " + std::to_string(T) +
+               " steps of its count";
+        if (S == 1)
+          Msg += ", at most one step a pass, but the barrier completes a "
+                 "phase each pass: two passes in a row name the same "
+                 "parity, so the second wait names the phase the first saw "
+                 "complete and returns at once (or, once the next phase "
+                 "completed too, waits a pass late); keep a phase bit for "
+                 "this barrier and flip it after each wait "
+                 "(MBAR-WAIT-PARITY)";
+        else
+          Msg += ", but the ring comes back to a member every " +
+                 std::to_string(S) + " steps: member " + std::to_string(M) +
+                 " is waited at steps " + std::to_string(M) + " and " +
+                 std::to_string(M + S) +
+                 ", a lap apart, with the same parity " + std::to_string(Bit) +
+                 ", so the second wait names the phase the first saw "
+                 "complete and returns at once (or, once the next phase "
+                 "completed too, waits a lap late); flip the parity every " +
+                 std::to_string(S) +
+                 " steps, when the member wraps (MBAR-WAIT-PARITY)";
+        Note = "the barrier completes here, in a loop";
       } else if (F.Parity == ord::ParityMistake::BeforeFirstCopy) {
         Msg += " names parity 1 on the ring's first lap, but no phase of the "
                "barrier has completed then: parity 1 names the phase before "

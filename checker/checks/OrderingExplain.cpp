@@ -160,6 +160,15 @@ void OrderingCheck::explainModel(const FunctionDecl &Kernel,
         Msg += " (parity: " + std::to_string(E.ParityBit) + " on every pass)";
       else if (E.Parity == ord::ParityForm::StageBit)
         Msg += " (parity: the stage's own bit)";
+      else if (E.Parity == ord::ParityForm::Period)
+        Msg += " (parity: flips every " + std::to_string(E.ParityPeriod) +
+               " steps, " + std::to_string(E.ParityBit) +
+               " at the first; member: " +
+               (E.ParityStages == 1 ? std::string("one barrier each pass")
+                                    : "every " +
+                                          std::to_string(E.ParityStages) +
+                                          " steps") +
+               ")";
     }
     if (E.Guarded)
       Msg += ", under a condition";

@@ -68,6 +68,9 @@ enum class ParityForm {
   StageBit, ///< the member's own low bit (`s & 1`): constant per member
   Ring,     ///< the ring's phase: ParityBit on the first lap, flipped on
             ///< every wrap
+  Period,   ///< a lap count of another period: at the k-th step of a count
+            ///< the wait is on member k % ParityStages (1: one barrier) and
+            ///< names parity ((k / ParityPeriod) & 1) ^ ParityBit
 };
 
 /// One event; its place is its node in the Flow.
@@ -136,6 +139,10 @@ struct Event {
   /// BarrierWait: its parity; ParityBit as ParityForm says.
   ParityForm Parity = ParityForm::Unknown;
   unsigned ParityBit = 0;
+  /// BarrierWait of ParityForm::Period: the count at which the member
+  /// comes back (1: one barrier waited each pass) and the count at which
+  /// the parity flips.
+  unsigned ParityStages = 0, ParityPeriod = 0;
   /// BarrierWait: the parity operand is a value the model does not follow
   /// (not a constant, not a ring's phase); false for waits on a state.
   bool ParityUnknown = false;
@@ -406,9 +413,26 @@ std::vector<Finding> mapRewriteInFlight(const std::vector<Event> &Seq,
 ///     completion. Threads do not matter: dominance holds for the path of
 ///     every thread, whatever role it runs (a wait is taken to return once
 ///     its phase completed, a try_wait loop).
+///   - a Period parity (case 5): the count k steps once per visit of a
+///     ring of S members (member k % S; S = 1: one barrier that the wait
+///     comes back to each pass) and the parity is ((k / T) & 1) ^ b with
+///     T != S; when some member m < S has floor((m + S) / T) - floor(m /
+///     T) even (repeatedParityMember), its waits at k = m and k = m + S,
+///     one lap apart, name the same parity, so the second names the phase
+///     the first saw complete (returns at once) or the one after the next
+///     (a lap late). Under the conditions of the first case (a use of the
+///     family in a loop, Second; no init or inval in a loop around the
+///     wait; every other wait on the family there names the same parity).
 std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
                                 Silences *Why = nullptr,
                                 bool UnseenArrives = false);
+
+/// MBAR-WAIT-PARITY case 5: the first member m of a ring of \p Stages
+/// members (1: one barrier) whose two visits m and m + Stages name the
+/// same parity `(k / Period) & 1`; none when every visit flips it (Stages
+/// an odd multiple of Period, or equal to it) or either count is 0.
+std::optional<unsigned> repeatedParityMember(unsigned Stages,
+                                             unsigned Period);
 
 /// MBAR-UNINIT: a barrier whose every use is known (\p AllUsesKnown), used
 /// \p Uses times and initialised \p Inits times.

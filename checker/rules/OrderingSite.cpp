@@ -138,7 +138,8 @@ std::vector<OrderingViolation> checkKernelOrdering(const KernelFacts &K,
   for (const Finding &F : waitParity(Seq, G, Why, K.UnseenArrives)) {
     OrderingViolation &V = Add(F, OrderingForm::WaitParity);
     const Event &W = Seq[F.First];
-    V.Parity = W.Parity == ParityForm::Constant ||
+    V.Parity = W.Parity == ParityForm::Period ? ParityMistake::Period
+               : W.Parity == ParityForm::Constant ||
                        W.Parity == ParityForm::StageBit
                    ? ParityMistake::Repeated
                : W.ParityBit == 0 ? ParityMistake::FirstLapHang

@@ -73,7 +73,7 @@ enum class WaitShortfall {
   TooShallow,   ///< Wait's depth lets the group stay pending
 };
 
-/// MBAR-WAIT-PARITY: which of its four cases (rules/OrderingRules.h).
+/// MBAR-WAIT-PARITY: which of its five cases (rules/OrderingRules.h).
 enum class ParityMistake {
   None,
   Repeated,        ///< the same parity every pass or lap of a ring
@@ -81,6 +81,8 @@ enum class ParityMistake {
   AfterRelease,    ///< parity 1 on the first lap after a releasing round
   FirstLapHang,    ///< parity 0 on the first lap of a barrier whose first
                    ///< phase waits for this side (a deadlock)
+  Period,          ///< a parity that flips at another count than the one
+                   ///< at which the ring comes back to the member
 };
 
 /// The fix a violation's spelling is certain for, as far as the events

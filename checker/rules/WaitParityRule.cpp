@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
 #include <utility>
 
 namespace tma::rules::ordering {
@@ -141,6 +142,22 @@ struct Uses {
 
 } // namespace
 
+std::optional<unsigned> repeatedParityMember(unsigned Stages,
+                                             unsigned Period) {
+  if (!Stages || !Period)
+    return std::nullopt;
+  // The visits of member m are k = m + n * Stages; the parity flips from
+  // one to the next iff floor((k + Stages) / Period) - floor(k / Period) is
+  // odd. That difference is Stages / Period for every k when Period
+  // divides Stages, else it takes both floor(Stages / Period) and one more
+  // (at k = 0 and at k = Period - Stages % Period, below Stages when
+  // Stages > Period): the first lap's members show it.
+  for (unsigned M = 0; M < Stages; ++M)
+    if (((M + Stages) / Period - M / Period) % 2 == 0)
+      return M;
+  return std::nullopt;
+}
+
 std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
                                 Silences *Why, bool UnseenArrives) {
   const char *Rule = "MBAR-WAIT-PARITY";
@@ -257,7 +274,18 @@ std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
     int F = W.Family;
     auto InFamily = [&](const Event &E) { return E.Family == F; };
 
-    if (W.Parity == ParityForm::Constant || W.Parity == ParityForm::StageBit) {
+    if (W.Parity == ParityForm::Period &&
+        !repeatedParityMember(W.ParityStages, W.ParityPeriod)) {
+      Silent(I, "its parity flips at every lap of the ring (the member comes "
+                "back every " + std::to_string(W.ParityStages) +
+                " steps, an odd multiple of the parity's " +
+                std::to_string(W.ParityPeriod) +
+                "), but the members start at different parities: which "
+                "phase each member's first lap must name is not judged");
+      continue;
+    }
+    if (W.Parity == ParityForm::Constant || W.Parity == ParityForm::StageBit ||
+        W.Parity == ParityForm::Period) {
       std::vector<const Flow::Set *> Around = G.loopsAround(I);
       auto InAround = [&](std::size_t J) {
         for (const Flow::Set *L : Around)
@@ -277,7 +305,9 @@ std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
             InAround(J))
           Reinit = J;
         if (J != I && E.Kind == EventKind::BarrierWait && InAround(J) &&
-            (E.Parity != W.Parity || E.ParityBit != W.ParityBit))
+            (E.Parity != W.Parity || E.ParityBit != W.ParityBit ||
+             E.ParityStages != W.ParityStages ||
+             E.ParityPeriod != W.ParityPeriod))
           Other = J;
       }
       if (Reinit)

@@ -4,12 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The four findings of waitParity over small event sequences (a constant
+// The five findings of waitParity over small event sequences (a constant
 // parity on a barrier completed in a loop; parity 1 on the first lap of a
 // full barrier; parity 1 on the first lap of an empty barrier released
 // before the ring; parity 0 on the first lap of an empty barrier whose
-// arrivals wait for this side), each with the change that makes it right,
-// and the cases that keep it silent.
+// arrivals wait for this side; a parity whose lap is not the ring's), each
+// with the change that makes it right, and the cases that keep it silent.
 //
 //===----------------------------------------------------------------------===//
 
@@ -289,6 +289,75 @@ TEST(WaitParity, UnknownParityIsExplained) {
   EXPECT_TRUE(run(Kern({barrier(K::BarrierUse, Full), W}), &Why).empty());
   ASSERT_EQ(Why.size(), 1u);
   EXPECT_STREQ(Why[0].Rule, "MBAR-WAIT-PARITY");
+}
+
+Event periodWait(int Family, unsigned Stages, unsigned Period,
+                 unsigned Bit = 0) {
+  Event E = waitWith(Family, ParityForm::Period, Bit);
+  E.ParityStages = Stages;
+  E.ParityPeriod = Period;
+  return E;
+}
+
+TEST(WaitParity, RepeatedParityMember) {
+  // (k / 2) & 1 on k % 4: member 0 at k = 0 and 4, parity 0 both times.
+  EXPECT_EQ(repeatedParityMember(4, 2), 0u);
+  // (k / 8) & 1 on k % 4: no flip within the first two laps.
+  EXPECT_EQ(repeatedParityMember(4, 8), 0u);
+  // (k / 2) & 1 on k % 3: member 0 flips (k = 0, 3: 0, 1), member 1 does
+  // not (k = 1, 4: 0, 2).
+  EXPECT_EQ(repeatedParityMember(3, 2), 1u);
+  // One barrier with a ring's phase of 2 stages.
+  EXPECT_EQ(repeatedParityMember(1, 2), 0u);
+  // k & 1 on k % 2: the stage's own bit.
+  EXPECT_EQ(repeatedParityMember(2, 1), 0u);
+  // Every lap flips: the ring's own lap, or an odd multiple of it.
+  EXPECT_EQ(repeatedParityMember(4, 4), std::nullopt);
+  EXPECT_EQ(repeatedParityMember(3, 1), std::nullopt);
+  EXPECT_EQ(repeatedParityMember(6, 2), std::nullopt);
+  EXPECT_EQ(repeatedParityMember(1, 1), std::nullopt);
+  EXPECT_EQ(repeatedParityMember(0, 2), std::nullopt);
+  EXPECT_EQ(repeatedParityMember(4, 0), std::nullopt);
+}
+
+TEST(WaitParity, PeriodOfAnotherRing) {
+  Prog P;
+  P.loop([](Prog &Q) {
+    Q << barrier(K::BarrierUse, Full) << periodWait(Full, 4, 2);
+  });
+  auto F = run(P.done());
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "MBAR-WAIT-PARITY");
+  EXPECT_EQ(F[0].First, 1u);
+  EXPECT_EQ(F[0].Second, 0u);
+  // Every lap flips (6 = 3 * 2): members start apart, not judged.
+  Prog Odd;
+  Odd.loop([](Prog &Q) {
+    Q << barrier(K::BarrierUse, Full) << periodWait(Full, 6, 2);
+  });
+  Silences Why;
+  EXPECT_TRUE(run(Odd.done(), &Why).empty());
+  ASSERT_EQ(Why.size(), 1u);
+  EXPECT_EQ(Why[0].Site, 1u);
+  // Completed only before the loop.
+  Prog Once;
+  Once << barrier(K::BarrierUse, Full);
+  Once.loop([](Prog &Q) { Q << periodWait(Full, 1, 4); });
+  EXPECT_TRUE(run(Once.done()).empty());
+  // Another wait on the barrier in the loop names another period.
+  Prog Two;
+  Two.loop([](Prog &Q) {
+    Q << barrier(K::BarrierUse, Full) << periodWait(Full, 4, 2)
+      << periodWait(Full, 4, 8);
+  });
+  EXPECT_TRUE(run(Two.done()).empty());
+  // Initialised again in the loop.
+  Prog Reinit;
+  Reinit.loop([](Prog &Q) {
+    Q << barrier(K::BarrierInit, Full) << barrier(K::BarrierUse, Full)
+      << periodWait(Full, 1, 2);
+  });
+  EXPECT_TRUE(run(Reinit.done()).empty());
 }
 
 } // namespace
