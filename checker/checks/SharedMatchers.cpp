@@ -30,22 +30,22 @@ using namespace ast_matchers;
 /// which CUDA makes __host__ __device__, one per lambda), after asking
 /// isDependentFunction, which clang answers D contexts up for a closure D
 /// deep. The attributes in one walk: Decl::getAttrs finds the TU's context
-/// through every enclosing context, so each hasAttr cost D steps there.
-static bool isDeviceBody(const FunctionDecl &Fn) {
+/// through every enclosing context, so each hasAttr cost D steps there;
+/// with \p Ctx known they are read from it directly (one step).
+static bool isDeviceBody(const FunctionDecl &Fn, ASTContext *Ctx = nullptr) {
   if (!Fn.doesThisDeclarationHaveABody() || !Fn.hasAttrs())
     return false;
-  return llvm::any_of(Fn.attrs(), [](const Attr *A) {
-    return isa<CUDADeviceAttr, CUDAGlobalAttr>(A);
-  });
+  return llvm::any_of(
+      Ctx ? Ctx->getDeclAttrs(&Fn) : Fn.getAttrs(),
+      [](const Attr *A) { return isa<CUDADeviceAttr, CUDAGlobalAttr>(A); });
 }
 
 namespace {
 /// One test, not the four matchers of functionDecl(isDefinition(),
 /// anyOf(hasAttr(), hasAttr())).
 AST_MATCHER(FunctionDecl, isDeviceDefinition) {
-  (void)Finder;
   (void)Builder;
-  return isDeviceBody(Node);
+  return isDeviceBody(Node, &Finder->getASTContext());
 }
 AST_MATCHER_P(CallExpr, wantedBy, const SharedMatchers *, Shared) {
   (void)Finder;
@@ -163,7 +163,10 @@ void SharedMatchers::run(const MatchFinder::MatchResult &Result) {
     if (isDependentFunction(*Fn))
       return;
     const SourceManager &SM = *Result.SourceManager;
-    const bool Kernel = Fn->hasAttr<CUDAGlobalAttr>();
+    // The attributes from the context: Decl::hasAttr finds it through every
+    // enclosing context (D steps for a lambda D deep).
+    const bool Kernel = Fn->hasAttrs() && hasSpecificAttr<CUDAGlobalAttr>(
+                                              Result.Context->getDeclAttrs(Fn));
     Current = {Fn,
                Fn->getBody() &&
                    !SM.isInSystemHeader(SM.getFileLoc(Fn->getLocation())),

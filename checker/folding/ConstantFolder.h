@@ -450,6 +450,13 @@ private:
                             const CompoundStmt *>,
                  unsigned>
       PositionsIn;
+  /// Where the uses of an array (from index Next on) in a block end, or
+  /// ~0 when they do not come in the order of its statements: the same
+  /// for every call context, so scanned once per (array, block, Next), not
+  /// per context (D nested lambdas: D sites scanning D uses each).
+  llvm::DenseMap<std::tuple<const VarDecl *, const CompoundStmt *, size_t>,
+                 size_t>
+      BlockScans;
   llvm::DenseMap<const ParentMap *, std::unique_ptr<Ancestry>> Ancestries;
   /// firstNamed of each function asked about and of those around it.
   llvm::DenseMap<const FunctionDecl *, SourceLocation> FirstNamed;

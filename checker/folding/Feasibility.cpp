@@ -107,9 +107,10 @@ static const Expr *branchCondition(const CFGBlock &B) {
 
 /// Whether \p FD may not return where the CFG builder would end a block
 /// (FunctionDecl::isNoReturn, isAnalyzerNoReturn, __builtin_assume(0)) or
-/// where reachable() stops (__trap). One walk of the attributes: each
-/// hasAttr of a declaration D contexts deep costs D steps.
-static bool mayNotReturn(const FunctionDecl &FD) {
+/// where reachable() stops (__trap). One walk of the attributes, read from
+/// \p Ctx: each hasAttr (Decl::getAttrs) of a declaration D contexts deep
+/// costs D steps to find the TU's context.
+static bool mayNotReturn(const FunctionDecl &FD, ASTContext &Ctx) {
   if (FD.getIdentifier() && FD.getName() == "__trap")
     return true;
   if (const auto *FT = FD.getType()->getAs<FunctionType>();
@@ -117,7 +118,7 @@ static bool mayNotReturn(const FunctionDecl &FD) {
     return true;
   if (!FD.hasAttrs())
     return false;
-  return llvm::any_of(FD.attrs(), [](const Attr *A) {
+  return llvm::any_of(Ctx.getDeclAttrs(&FD), [](const Attr *A) {
     return isa<NoReturnAttr, CXX11NoReturnAttr, C11NoReturnAttr,
                InferredNoReturnAttr, AnalyzerNoReturnAttr, BuiltinAttr,
                BuiltinAliasAttr, ArmBuiltinAliasAttr>(A);
@@ -126,9 +127,9 @@ static bool mayNotReturn(const FunctionDecl &FD) {
 
 /// Whether the call \p Call may not return (its callee, or the function
 /// type it calls through).
-static bool mayNotReturn(const CallExpr &Call) {
+static bool mayNotReturn(const CallExpr &Call, ASTContext &Ctx) {
   if (const FunctionDecl *FD = Call.getDirectCallee())
-    return mayNotReturn(*FD);
+    return mayNotReturn(*FD, Ctx);
   QualType T = Call.getCallee()->getType();
   if (const auto *P = T->getAs<PointerType>())
     T = P->getPointeeType();
@@ -146,7 +147,7 @@ static bool mayNotReturn(const CallExpr &Call) {
 /// context: mayRun needs no graph there. Anything else this scan does not
 /// know (attributed statements, blocks, statement expressions) answers no.
 /// Lambda bodies are not the body's statements (their captures are).
-static bool bodyRunsStraight(const Stmt *Body) {
+static bool bodyRunsStraight(const Stmt *Body, ASTContext &Ctx) {
   const auto *Top = dyn_cast_or_null<CompoundStmt>(Body);
   if (!Top)
     return false;
@@ -163,10 +164,11 @@ static bool bodyRunsStraight(const Stmt *Body) {
         return false;
       if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isLogicalOp())
         return false;
-      if (const auto *Call = dyn_cast<CallExpr>(E); Call && mayNotReturn(*Call))
+      if (const auto *Call = dyn_cast<CallExpr>(E);
+          Call && mayNotReturn(*Call, Ctx))
         return false;
       if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-          Construct && mayNotReturn(*Construct->getConstructor()))
+          Construct && mayNotReturn(*Construct->getConstructor(), Ctx))
         return false;
       if (const auto *Lambda = dyn_cast<LambdaExpr>(E)) {
         Work.append(Lambda->capture_init_begin(), Lambda->capture_init_end());
@@ -235,7 +237,7 @@ ConstantFolder::graphOf(const FunctionDecl *F) {
   auto &G = Graphs[Def];
   if (!G) {
     G = std::make_shared<BodyGraph>();
-    if (bodyRunsStraight(Body))
+    if (bodyRunsStraight(Body, Ctx))
       return nullptr;
     G->Graph = cfgOf(Def);
     if (G->Graph)

@@ -540,30 +540,32 @@ void ConstantFolder::applyStores(const VarDecl *VD, const Expr *UseSite,
   const auto *Block = dyn_cast<CompoundStmt>(Body);
   if (!Block || hasJumps(Body) || !LoopValues.empty())
     return ApplyAll();
-  // The statements from the site up to the body.
-  llvm::SmallVector<const Stmt *, 32> Path;
-  for (const Stmt *X = UseSite; X != Body;
-       X = PM.getParent(const_cast<Stmt *>(X))) {
-    if (!X || Path.size() > MaxStmtDepth)
-      return ApplyAll();
-    Path.push_back(X);
-  }
-  if (Path.empty())
+  // The statements from the body down to the site: Path(I) is the one I
+  // edges below the body's statement that holds the site. Read off the
+  // ancestry's jumps, only as far down as blocks and `if`s go (a walk up
+  // from the site cost its depth: D^2 for sites in D nested lambdas).
+  // (As the walk did: none when the site is the body or not under it, or
+  // more than MaxStmtDepth + 1 statements deep.)
+  std::optional<unsigned> Edges = Chains.edgesUpTo(UseSite, Body);
+  if (!Edges || *Edges == 0 || *Edges > MaxStmtDepth + 1)
     return ApplyAll();
-  std::reverse(Path.begin(), Path.end());
+  const size_t PathSize = *Edges;
+  auto Path = [&](size_t I) {
+    return Chains.ancestorOf(UseSite, PathSize - 1 - I);
+  };
   // The blocks from the body down to the site through blocks and `if`s,
   // and the position in each of the statement that holds the site.
   llvm::SmallVector<const CompoundStmt *, 4> Blocks{Block};
   llvm::SmallVector<unsigned, 4> Tops;
-  for (size_t I = 0; I < Path.size();) {
-    Tops.push_back(Positions.of(Blocks.back(), Path[I]));
+  for (size_t I = 0; I < PathSize;) {
+    Tops.push_back(Positions.of(Blocks.back(), Path(I)));
     size_t J = I;
-    if (const auto *If = dyn_cast<IfStmt>(Path[J]);
-        If && J + 1 < Path.size() &&
-        (Path[J + 1] == If->getThen() || Path[J + 1] == If->getElse()))
+    if (const auto *If = dyn_cast<IfStmt>(Path(J));
+        If && J + 1 < PathSize &&
+        (Path(J + 1) == If->getThen() || Path(J + 1) == If->getElse()))
       ++J;
-    const auto *Inner = dyn_cast<CompoundStmt>(Path[J]);
-    if (!Inner || J + 1 >= Path.size())
+    const auto *Inner = dyn_cast<CompoundStmt>(Path(J));
+    if (!Inner || J + 1 >= PathSize)
       break;
     Blocks.push_back(Inner);
     I = J + 1;
@@ -654,17 +656,25 @@ ConstantFolder::StorePrefix *ConstantFolder::storePrefix(
     }
     // The uses in the block: in the order of its statements, and (in the
     // body) all of them.
-    unsigned Last = 0;
-    for (P.End = P.Next; P.End < Uses.size(); ++P.End) {
-      unsigned T = positionIn(PM, Uses[P.End], B);
-      if (T == Unknown || (T != NotIn && T < Last))
-        return nullptr;
-      if (T == NotIn)
-        break;
-      Last = T;
+    constexpr size_t OutOfOrder = ~size_t(0);
+    auto [Scan, NewScan] = BlockScans.try_emplace({VD, B, P.Next}, OutOfOrder);
+    if (NewScan) {
+      unsigned Last = 0;
+      size_t End = P.Next;
+      for (; End < Uses.size(); ++End) {
+        unsigned T = positionIn(PM, Uses[End], B);
+        if (T == Unknown || T == NotIn || T < Last)
+          break;
+        Last = T;
+      }
+      // Stopped on a use out of order (or, in the body, short of the end).
+      bool InOrder = End == Uses.size() ||
+                     (Level != 0 && positionIn(PM, Uses[End], B) == NotIn);
+      Scan->second = InOrder ? End : OutOfOrder;
     }
-    if (Level == 0 && P.End != Uses.size())
+    if (Scan->second == OutOfOrder)
       return nullptr;
+    P.End = Scan->second;
     P.Valid = true;
   }
   // A prefix found out of order, or a site before the one the state was

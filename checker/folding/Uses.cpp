@@ -218,6 +218,24 @@ Ancestry::Node *Ancestry::up(Node *N, unsigned K) {
   return N;
 }
 
+Ancestry::Node *Ancestry::upFar(Node *N, unsigned K) {
+  for (; N && K >= MaxChain; K -= MaxChain - 1)
+    N = up(N, MaxChain - 1);
+  return N ? up(N, K) : nullptr;
+}
+
+std::optional<unsigned> Ancestry::edgesUpTo(const Stmt *S, const Stmt *A) {
+  Node *N = node(S), *NA = node(A);
+  if (NA->Depth > N->Depth || upFar(N, N->Depth - NA->Depth) != NA)
+    return std::nullopt;
+  return N->Depth - NA->Depth;
+}
+
+const Stmt *Ancestry::ancestorOf(const Stmt *S, unsigned K) {
+  Node *N = upFar(node(S), K);
+  return N ? N->S : nullptr;
+}
+
 unsigned Ancestry::chainEdges(Node *N, const Stmt *Body) {
   // ancestors() stops at Body, at the root, or at MaxChain statements.
   Node *B = node(Body);

@@ -23,6 +23,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <deque>
+#include <optional>
 
 namespace clang::tidy::tma {
 
@@ -88,6 +89,11 @@ public:
   /// orderOf(PM, Write, UseSite, Body, &Positions).
   Order orderOf(const Stmt *Write, const Stmt *UseSite, const Stmt *Body,
                 BlockPositions &Positions);
+  /// The edges from \p S up to its ancestor \p A (A is S: 0), or
+  /// std::nullopt when A is not an ancestor of S. From the jumps: no walk.
+  std::optional<unsigned> edgesUpTo(const Stmt *S, const Stmt *A);
+  /// The ancestor of \p S \p K edges above it; null above the root.
+  const Stmt *ancestorOf(const Stmt *S, unsigned K);
 
 private:
   /// ancestors() holds at most this many statements.
@@ -111,6 +117,8 @@ private:
   Node *jump(Node *N, unsigned Level);
   /// The ancestor \p K edges above \p N (K < MaxChain); null above the root.
   Node *up(Node *N, unsigned K);
+  /// The same for any K.
+  Node *upFar(Node *N, unsigned K);
   /// Edges in ancestors(PM, N, Body) (its size minus one).
   unsigned chainEdges(Node *N, const Stmt *Body);
   /// The lowest common ancestor of \p A and \p B when it lies less than
