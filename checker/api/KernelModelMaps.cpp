@@ -47,25 +47,39 @@ bool Builder::holdsMap(QualType T, unsigned Depth) {
          });
 }
 
-bool Builder::mapPartWrite(const Expr *Lhs, SourceLocation Loc) {
+namespace {
+/// Where an lvalue or pointer path starts: the reference it reaches, and
+/// whether the path dereferences on the way.
+struct PathRoot {
+  const DeclRefExpr *Ref = nullptr;
   bool Derefs = false;
-  const Expr *E = Lhs;
+  /// The walk stopped at a parameter bound to an argument (\p Through said
+  /// so).
+  bool Bound = false;
+};
+} // namespace
+
+/// Walks the path \p E (subscripts, members, `*`, `&`, casts, pointer
+/// arithmetic) down to the reference it starts from, through the arguments
+/// \p B binds to the parameters it meets while \p Through (asked with
+/// whether the path dereferenced so far) says so. std::nullopt for a path
+/// of another shape.
+static std::optional<PathRoot>
+pathRoot(const Expr *E, const ParamBindings *B,
+         llvm::function_ref<bool(bool Derefs)> Through) {
+  bool Derefs = false;
   while (E) {
     E = E->IgnoreParenImpCasts();
     if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
       const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
-      if (const ParamBindings *B = bindings(); P && B)
+      if (P && B)
         if (const Expr *Arg = B->lookup(P)) {
-          if (!Derefs)
-            return true; // the helper's own pointer, not the map
+          if (!Through(Derefs))
+            return PathRoot{D, Derefs, true};
           E = Arg;
           continue;
         }
-      if (!Derefs || !P || !isTensorMapPointer(P->getType()))
-        return false;
-      int Map = mapObject(E);
-      mapEvent(EventKind::MapWrite, Map, Loc);
-      return Map >= 0;
+      return PathRoot{D, Derefs, false};
     }
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
       Derefs = true;
@@ -75,19 +89,37 @@ bool Builder::mapPartWrite(const Expr *Lhs, SourceLocation Loc) {
       E = M->getBase();
     } else if (const auto *U = dyn_cast<UnaryOperator>(E)) {
       if (U->getOpcode() != UO_Deref && U->getOpcode() != UO_AddrOf)
-        return false;
+        return std::nullopt;
       Derefs |= U->getOpcode() == UO_Deref;
       E = U->getSubExpr();
     } else if (const auto *C = dyn_cast<CastExpr>(E)) {
       E = C->getSubExpr();
-    } else if (const auto *B = dyn_cast<BinaryOperator>(E);
-               B && B->isAdditiveOp()) {
-      E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+    } else if (const auto *Bin = dyn_cast<BinaryOperator>(E);
+               Bin && Bin->isAdditiveOp()) {
+      E = Bin->getLHS()->getType()->isPointerType() ? Bin->getLHS()
+                                                    : Bin->getRHS();
     } else {
-      return false;
+      return std::nullopt;
     }
   }
-  return false;
+  return std::nullopt;
+}
+
+bool Builder::mapPartWrite(const Expr *Lhs, SourceLocation Loc) {
+  // Through a bound parameter only once the path dereferences: before, it
+  // is the helper's own pointer, not the map.
+  std::optional<PathRoot> R =
+      pathRoot(Lhs, bindings(), [](bool Derefs) { return Derefs; });
+  if (!R)
+    return false;
+  if (R->Bound)
+    return true;
+  const auto *P = dyn_cast<ParmVarDecl>(R->Ref->getDecl());
+  if (!R->Derefs || !P || !isTensorMapPointer(P->getType()))
+    return false;
+  int Map = mapObject(R->Ref);
+  mapEvent(EventKind::MapWrite, Map, Loc);
+  return Map >= 0;
 }
 
 bool Builder::isTensorMapPointer(QualType T) {
@@ -182,33 +214,10 @@ bool Builder::tensorMapWrite(const FunctionDecl &FD, const CallExpr &C) {
 }
 
 bool Builder::namesMapPointer(const Expr *E) const {
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
-      const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
-      if (const ParamBindings *B = bindings(); P && B)
-        if (const Expr *Arg = B->lookup(P)) {
-          E = Arg;
-          continue;
-        }
-      return P && isTensorMapPointer(P->getType());
-    }
-    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
-      E = A->getBase();
-    else if (const auto *M = dyn_cast<MemberExpr>(E))
-      E = M->getBase();
-    else if (const auto *U = dyn_cast<UnaryOperator>(E);
-             U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf))
-      E = U->getSubExpr();
-    else if (const auto *C = dyn_cast<CastExpr>(E))
-      E = C->getSubExpr();
-    else if (const auto *B = dyn_cast<BinaryOperator>(E);
-             B && B->isAdditiveOp())
-      E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
-    else
-      return false;
-  }
-  return false;
+  std::optional<PathRoot> R =
+      pathRoot(E, bindings(), [](bool) { return true; });
+  const auto *P = R ? dyn_cast<ParmVarDecl>(R->Ref->getDecl()) : nullptr;
+  return P && isTensorMapPointer(P->getType());
 }
 
 } // namespace kmodel
