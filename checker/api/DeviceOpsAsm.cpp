@@ -105,25 +105,13 @@ private:
     const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
     if (!Text || Text->getCharByteWidth() != 1 || Reg.empty())
       return std::nullopt;
-    llvm::StringRef Rest = Text->getString();
     std::optional<unsigned> Found;
-    for (std::size_t At; (At = Rest.find("mapa.shared::cluster.")) !=
-                         llvm::StringRef::npos;) {
-      Rest = Rest.drop_front(At);
-      llvm::StringRef Stmt = Rest.take_until([](char C) { return C == ';'; });
-      Rest = Rest.drop_front(Stmt.size());
-      // "mapa.shared::cluster.u32 Reg, %N, ..."
-      llvm::StringRef Ops = Stmt.drop_until([](char C) {
-                                  return C == ' ' || C == '\t';
-                                }).trim();
-      auto [Dst, Tail] = Ops.split(',');
-      if (Dst.trim() != Reg)
+    for (const ptx::Mapa &M : ptx::mapasOf(Text->getString(), !S.isSimple())) {
+      if (M.Dst.Kind != ptx::Value::Register || M.Dst.Name != Reg)
         continue;
-      llvm::StringRef Src = Tail.split(',').first.trim();
-      unsigned N = 0;
-      if (Found || !Src.consume_front("%") || Src.getAsInteger(10, N))
+      if (Found || M.Addr.Kind != ptx::Value::Ref || !M.Addr.Index)
         return std::nullopt;
-      Found = N;
+      Found = *M.Addr.Index;
     }
     return Found;
   }

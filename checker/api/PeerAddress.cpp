@@ -5,12 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/PeerAddress.h"
+#include "api/PtxParser.h"
 #include "folding/Uses.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringExtras.h"
 
 namespace clang::tidy::tma {
 
@@ -36,32 +36,19 @@ const ParmVarDecl *paramOf(const Expr *E, const FunctionDecl *F) {
 
 std::optional<MapaAsm> mapaAsm(const GCCAsmStmt &S) {
   const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
-  if (!Text || S.getNumOutputs() != 1 || S.getNumInputs() != 2)
+  if (!Text || Text->getCharByteWidth() != 1 || S.getNumOutputs() != 1 ||
+      S.getNumInputs() != 2)
     return std::nullopt;
-  // The one instruction, as tokens: "mapa.shared::cluster.u32 %0, %1, %2;".
-  llvm::SmallVector<StringRef, 6> Tokens;
-  std::string Flat = Text->getString().str();
-  for (char &C : Flat)
-    if (C == '\t' || C == '\n' || C == '\r')
-      C = ' ';
-  StringRef Rest = StringRef(Flat).trim();
-  while (!Rest.empty()) {
-    auto [Tok, Tail] = Rest.split(' ');
-    Rest = Tail;
-    for (StringRef Part : llvm::split(Tok, ','))
-      if (Part = Part.trim(" ;"); !Part.empty())
-        Tokens.push_back(Part);
-    Rest = Rest.ltrim(' ');
-  }
-  if (Tokens.size() != 4 || Tokens[1] != "%0" || Tokens[2] != "%1" ||
-      Tokens[3] != "%2" ||
-      !llvm::is_contained({"mapa.shared::cluster.u32", "mapa.shared::cluster.b32",
-                           "mapa.shared::cluster.u64",
-                           "mapa.shared::cluster.b64"},
-                          Tokens[0]))
-    return std::nullopt;
-  // Nothing else may be in the text: a newline splits tokens above too.
-  if (Text->getString().count(';') > 1)
+  // The text's one statement: "mapa.shared::cluster.u32 %0, %1, %2;".
+  unsigned Statements = 0;
+  std::vector<::tma::ptx::Mapa> Mapas =
+      ::tma::ptx::mapasOf(Text->getString(), !S.isSimple(), &Statements);
+  auto IsRef = [](const ::tma::ptx::Value &V, unsigned N) {
+    return V.Kind == ::tma::ptx::Value::Ref && V.Index == N;
+  };
+  if (Statements != 1 || Mapas.size() != 1 || Mapas[0].Guarded ||
+      !IsRef(Mapas[0].Dst, 0) || !IsRef(Mapas[0].Addr, 1) ||
+      !IsRef(Mapas[0].Rank, 2))
     return std::nullopt;
   return MapaAsm{S.getOutputExpr(0), S.getInputExpr(0), S.getInputExpr(1)};
 }

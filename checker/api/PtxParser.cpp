@@ -1210,4 +1210,53 @@ bool isUndecodedArrive(std::string_view Op) {
   return false;
 }
 
+std::vector<Mapa> mapasOf(std::string_view Text, bool Extended,
+                          unsigned *Statements) {
+  std::vector<Token> Toks = lex(Text, Extended);
+  std::vector<Mapa> Result;
+  if (Statements)
+    *Statements = 0;
+  forEachStatement(Toks, [&](TokenRange B, TokenRange Semi) {
+    if (Statements)
+      ++*Statements;
+    for (auto T = B; T != Semi; ++T)
+      if (T->Kind == Token::Error)
+        return;
+    Mapa M;
+    if (B != Semi && B->is('@')) {
+      M.Guarded = true;
+      ++B;
+      if (B != Semi && B->is('!'))
+        ++B;
+      if (B == Semi || B->Kind != Token::Word)
+        return;
+      ++B;
+    }
+    if (B == Semi || B->Kind != Token::Word)
+      return;
+    std::string Opcode = B->Text;
+    for (++B; B != Semi && B->Kind == Token::Word && B->Text[0] == '.'; ++B)
+      Opcode += B->Text;
+    static constexpr std::string_view Forms[] = {
+        "mapa.shared::cluster.u32", "mapa.shared::cluster.b32",
+        "mapa.shared::cluster.u64", "mapa.shared::cluster.b64"};
+    if (std::find(std::begin(Forms), std::end(Forms), Opcode) ==
+        std::end(Forms))
+      return;
+    auto Parts = splitTopLevel(B, Semi);
+    if (!Parts || Parts->size() != 3)
+      return;
+    std::optional<Value> D = parseScalar((*Parts)[0].first, (*Parts)[0].second);
+    std::optional<Value> A = parseScalar((*Parts)[1].first, (*Parts)[1].second);
+    std::optional<Value> R = parseScalar((*Parts)[2].first, (*Parts)[2].second);
+    if (!D || !A || !R)
+      return;
+    M.Dst = *D;
+    M.Addr = *A;
+    M.Rank = *R;
+    Result.push_back(std::move(M));
+  });
+  return Result;
+}
+
 } // namespace tma::ptx

@@ -174,6 +174,22 @@ std::vector<Opcode> opcodesOf(std::string_view Text, bool Extended);
 /// (`.noinc` too). Qualifiers are matched whole.
 bool isUndecodedArrive(std::string_view Op);
 
+/// A `mapa.shared::cluster.{u32,u64,b32,b64} d, a, rank;` statement: the
+/// address a of this CTA's shared memory, mapped to the CTA of rank `rank`,
+/// written to d. Not an Instruction: it moves no data (parseAsm skips it);
+/// what it maps names the barrier or buffer of a later op.
+struct Mapa {
+  Value Dst, Addr, Rank;
+  bool Guarded = false;
+};
+
+/// The well-formed mapa statements of the asm text \p Text, in text order
+/// (\p Extended as for parseAsm); \p Statements, when given, receives the
+/// number of statements of the text (instructions and directives, past
+/// scope braces and labels).
+std::vector<Mapa> mapasOf(std::string_view Text, bool Extended,
+                          unsigned *Statements = nullptr);
+
 } // namespace tma::ptx
 
 #endif // TMA_TIDY_API_PTXPARSER_H

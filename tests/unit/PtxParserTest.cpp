@@ -909,6 +909,41 @@ TEST(PtxOpcodes, QualifiersAfterWhiteSpaceAndUnknownForms) {
   EXPECT_TRUE(tma::ptx::opcodesOf(".reg .b32 r; L:", false).empty());
 }
 
+//===----------------------------------------------------------------------===//
+// mapasOf: the mapa statements (peer addresses, api/PeerAddress.h)
+//===----------------------------------------------------------------------===//
+
+TEST(PtxMapa, OperandsGuardsAndStatementCount) {
+  unsigned Statements = 0;
+  auto Ms = mapasOf("{\n\t.reg .b32 r;\n\t"
+                    "mapa.shared::cluster.u32 r, %0, %1;\n\t"
+                    "@p mapa.shared::cluster.b64 %%rd1, %[bar], 3;\n\t"
+                    "mbarrier.arrive.shared::cluster.b64 _, [r];\n}",
+                    /*Extended=*/true, &Statements);
+  EXPECT_EQ(Statements, 4u);
+  ASSERT_EQ(Ms.size(), 2u);
+  EXPECT_EQ(Ms[0].Dst.Kind, Value::Register);
+  EXPECT_EQ(Ms[0].Dst.Name, "r");
+  EXPECT_EQ(Ms[0].Addr.Kind, Value::Ref);
+  EXPECT_EQ(Ms[0].Addr.Index, std::optional<unsigned>(0));
+  EXPECT_EQ(Ms[0].Rank.Index, std::optional<unsigned>(1));
+  EXPECT_FALSE(Ms[0].Guarded);
+  EXPECT_TRUE(Ms[1].Guarded);
+  EXPECT_EQ(Ms[1].Dst.Name, "%rd1");
+  EXPECT_EQ(Ms[1].Addr.Name, "bar");
+  EXPECT_EQ(Ms[1].Rank.Kind, Value::Immediate);
+}
+
+TEST(PtxMapa, OnlyWellFormedSharedClusterForms) {
+  // Its twin: the same statement, well formed.
+  EXPECT_EQ(mapasOf("mapa.shared::cluster.u32 %0, %1, %2;", true).size(), 1u);
+  EXPECT_TRUE(mapasOf("mapa.u32 %0, %1, %2;", true).empty());
+  EXPECT_TRUE(mapasOf("mapa.shared::cluster.s32 %0, %1, %2;", true).empty());
+  EXPECT_TRUE(mapasOf("mapa.shared::cluster.u32 %0, %1;", true).empty());
+  EXPECT_TRUE(mapasOf("mapa.shared::cluster.u32 %0, [%1], %2;", true).empty());
+  EXPECT_TRUE(mapasOf("mapa.shared::cluster.u32 %0, %1, %c2;", true).empty());
+}
+
 } // namespace
 
 TEST(PtxUnknown, UndecodedArrives) {
