@@ -391,7 +391,7 @@ std::string ExpectTxFacts::unknownBytesWhy(const TxOps &Tx, unsigned I,
   const std::string At = " at line " + Line(Op.Loc);
   Folder->enterContext(Op.via() ? opContext(*Folder, Op, Context) : Context);
   std::string Why;
-  if (const auto *E = std::get_if<ExpectTx>(&Op.Op)) {
+  if (std::holds_alternative<ExpectTx>(Op.Op)) {
     Why = "the count of the expect-tx" + At + " is not folded";
   } else if (const auto *B = std::get_if<BulkCopy>(&Op.Op)) {
     if (!foldOperand(B->Size))
