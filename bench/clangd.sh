@@ -116,7 +116,7 @@ count() {
   local out=$1 xdg=$2; shift 2
   if [[ -n ${DRY:-} ]]; then
     env XDG_CONFIG_HOME="$xdg" "${RUNENV[@]}" TMA_TIDY_STATS=1 "$@" 2>&1 |
-      grep -E 'tma-tidy stats|tma-clangd|errors|^E\[' >&2
+      grep -E 'tma-tidy stats|errors|^E\[' >&2
     echo 1; return
   fi
   if [[ -n ${FIRST:-} ]]; then

@@ -36,22 +36,10 @@
 // are marked skipped first, so that the index walks what stock clangd's
 // does.
 //
-// A file reaches few of the bodies kept (one in ten, bench/README.md issue
-// 25 item 5 round 5). With TMA_CLANGD_SELECT_BODIES=1, the bodies that can
-// be parsed as the preamble would (not templated, not constexpr, a plain
-// `{...}`) are kept as tokens while the headers are parsed; at the
-// preamble's end, before it is written, those the main file reaches by
-// name (ReachedBodies.h) are parsed with the preamble's parser and the
-// others stay skipped, as stock clangd leaves them. An edit that starts
-// naming a dropped one rebuilds the preamble (ReachedBodies.cpp). Not the
-// default: by names, mha_sm90 reaches 450 of its 708 such bodies and its
-// first diagnostics cost more, not less (bench/README.md, round 6).
-//
 //===----------------------------------------------------------------------===//
 
 #include "api/KernelEvents.h"
 #include "clangd/LateBodies.h"
-#include "clangd/ReachedBodies.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
@@ -65,8 +53,6 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
-#include "clang/Parse/Parser.h"
-#include "clang/Sema/Scope.h"
 #include "clang/Sema/Sema.h"
 #include "clang/Serialization/PCHContainerOperations.h"
 #include "llvm/ADT/DenseMap.h"
@@ -179,16 +165,11 @@ bool relevantWord(llvm::StringRef W) {
 /// clangd's preamble callbacks, keeping the bodies the checks read.
 class KeepUserBodies : public PreambleCallbacks {
 public:
-  KeepUserBodies(PreambleCallbacks &Inner, const llvm::MemoryBuffer *Main,
-                 PreambleBounds Bounds)
-      : Inner(Inner), Main(Main), Bounds(Bounds) {}
+  explicit KeepUserBodies(PreambleCallbacks &Inner) : Inner(Inner) {}
 
   void BeforeExecute(CompilerInstance &CI) override {
     PP = &CI.getPreprocessor();
     this->CI = &CI;
-    if (Select && Main)
-      Selection = std::make_unique<clang::tidy::tma::clangd::BodySelection>(
-          *PP, Main->getBufferIdentifier(), Main->getBuffer(), Bounds.Size);
     Inner.BeforeExecute(CI);
   }
   void AfterExecute(CompilerInstance &CI) override {
@@ -213,15 +194,7 @@ public:
                    << Why[0] << " templated, " << Why[1] << " constexpr, "
                    << Why[2] << " local, " << Why[3] << " no plain brace, "
                    << Why[4] << " macro brace, " << Why[5]
-                   << " annotation; " << ReachedParsed
-                   << " reached and parsed at the preamble's end, "
-                   << (Selection ? Selection->dropped() : 0) << " dropped ("
-                   << (Selection ? Selection->triggers() : 0)
-                   << " names rebuild"
-                   << (Selection && !Selection->why().empty()
-                           ? ("; all reached: " + Selection->why()).str()
-                           : std::string())
-                   << "); deferred checks "
+                   << " annotation; deferred checks "
                    << (CI.hasSema()
                            ? CI.getSema().DeclsToCheckForDeferredDiags.size()
                            : 0)
@@ -234,12 +207,6 @@ public:
   }
   void HandleTopLevelDecl(DeclGroupRef DG) override {
     forgetDeferredChecks();
-    if (Planted && DG.isSingleDecl() &&
-        isa<TranslationUnitDecl>(DG.getSingleDecl())) {
-      parseReached();
-      return;
-    }
-    plantSentinel();
     Inner.HandleTopLevelDecl(DG);
   }
   std::unique_ptr<PPCallbacks> createPPCallbacks() override {
@@ -250,173 +217,18 @@ public:
   }
   bool shouldSkipFunctionBody(Decl *D) override {
     forgetDeferredChecks();
-    plantSentinel();
-    if (!Inner.shouldSkipFunctionBody(D)) {
-      noteParsed(D);
+    if (!Inner.shouldSkipFunctionBody(D))
       return false;
-    }
     bool Skip = skipBody(D);
     if (!Skip)
       if (auto *FD = D->getAsFunction()) {
         KeptBodies.push_back(FD);
         KeptSet.insert(FD);
-        noteParsed(D);
       }
     return Skip;
   }
 
 private:
-  /// Puts the sentinel (the translation unit's declaration) on Sema's list
-  /// of declarations made by #pragma weak, which the parse hands to the
-  /// consumer after the preamble's end (Sema::ActOnEndOfTranslationUnit)
-  /// and before the preamble is written: HandleTopLevelDecl parses the
-  /// reached bodies there.
-  void plantSentinel() {
-    if (Planted || !Selection || !CI || !CI->hasSema())
-      return;
-    Sema &S = CI->getSema();
-    S.WeakTopLevelDecls().push_back(S.getASTContext().getTranslationUnitDecl());
-    Planted = true;
-  }
-
-  /// A body parsed in the preamble: the names it mentions, for the
-  /// selection (a template's body reaches the helpers it calls).
-  void noteParsed(Decl *D) {
-    auto *FD = D ? D->getAsFunction() : nullptr;
-    if (!Selection || !FD)
-      return;
-    Names.clear();
-    rawNames(*FD, /*BodyToo=*/true, Names);
-    Selection->addParsed(*FD, Names);
-  }
-
-  /// At the preamble's end: parses, with the preamble's parser, the bodies
-  /// kept as tokens that the main file reaches (ReachedBodies.h), as
-  /// -fdelayed-template-parsing parses a template (Parser::
-  /// ParseLateTemplatedFuncDef, through Sema's late-template-parser
-  /// callback); the others stay skipped, as in stock clangd. The
-  /// preamble then holds the reached bodies parsed, as if they had never
-  /// been skipped.
-  void parseReached() {
-    Sema &S = CI->getSema();
-    auto Reached = Selection->select();
-    if (Reached.empty())
-      return;
-    auto *P = static_cast<Parser *>(S.OpaqueParser);
-    if (!P || !S.LateTemplateParser) {
-      llvm::errs() << "tma-clangd: no parser at the preamble's end; "
-                   << Reached.size() << " header bodies left out\n";
-      return;
-    }
-    // The translation unit's scope is the parser's; Sema forgot it at the
-    // end of the translation unit.
-    Scope *SavedTUScope = S.TUScope;
-    bool Entered = false;
-    if (!S.getCurScope()) {
-      P->EnterScope(Scope::DeclScope);
-      Entered = true;
-    }
-    S.TUScope = S.getCurScope();
-    DiagnosticsEngine &Diags = S.getDiagnostics();
-    bool WasSuppressed = Diags.getSuppressAllDiagnostics();
-    Diags.setSuppressAllDiagnostics(true);
-    for (auto &R : Reached) {
-      FunctionDecl *FD = R.FD;
-      if (FD->hasBody() || R.Body.empty())
-        continue;
-      auto LPT = std::make_unique<LateParsedTemplate>();
-      LPT->D = FD;
-      LPT->FPO = S.getCurFPFeatures();
-      LPT->Toks.append(R.Body.begin(), R.Body.end());
-      // The skipped body's definition put the parameters in the
-      // function's context already; the parse adds them again.
-      llvm::SmallVector<Decl *, 8> Params;
-      for (Decl *D : FD->decls())
-        if (isa<ParmVarDecl>(D))
-          Params.push_back(D);
-      for (Decl *D : Params)
-        FD->removeDecl(D);
-      FD->setHasSkippedBody(false);
-      // As a late-parsed template: Sema takes it for the definition it is,
-      // not a redefinition of the skipped body.
-      FD->setLateTemplateParsed(true);
-      S.LateTemplateParser(S.OpaqueParser, *LPT);
-      FD->setLateTemplateParsed(false);
-      if (FD->hasBody()) {
-        ++ReachedParsed;
-        KeptBodies.push_back(FD);
-      }
-      forgetDeferredChecks();
-      // The preprocessor's token streams point into the tokens.
-      Parsed.push_back(std::move(LPT));
-    }
-    Diags.setSuppressAllDiagnostics(WasSuppressed);
-    if (Entered)
-      P->ExitScope();
-    S.TUScope = SavedTUScope;
-  }
-
-  /// The identifiers of \p FD's declarator from its name (its default
-  /// arguments) and, with \p BodyToo, of its body (a constructor's
-  /// initialisers, a function-try-block's handlers), by a raw scan from
-  /// where its name is written (where the macro that wrote it is
-  /// used). Generous: a few more names only reach more.
-  void rawNames(const FunctionDecl &FD, bool BodyToo,
-                llvm::SmallVectorImpl<const IdentifierInfo *> &Out) {
-    if (!PP)
-      return;
-    const SourceManager &SM = PP->getSourceManager();
-    auto [FID, Offset] =
-        SM.getDecomposedLoc(SM.getExpansionLoc(FD.getLocation()));
-    bool Invalid = false;
-    llvm::StringRef Buf = SM.getBufferData(FID, &Invalid);
-    if (Invalid)
-      return;
-    Lexer Raw(SM.getLocForStartOfFile(FID), PP->getLangOpts(), Buf.begin(),
-              Buf.begin() + Offset, Buf.end());
-    const IdentifierTable &Table = PP->getIdentifierTable();
-    Token Tok;
-    int Parens = 0, Braces = 0;
-    bool AfterBody = false;
-    while (true) {
-      Raw.LexFromRawLexer(Tok);
-      if (Tok.is(tok::eof))
-        return;
-      if (Tok.is(tok::raw_identifier)) {
-        auto It = Table.find(Tok.getRawIdentifier());
-        if (It != Table.end())
-          Out.push_back(It->second);
-      }
-      if (AfterBody) {
-        // A brace group closed the body, or an initialiser `x{...}` of a
-        // constructor: the body's brace, a comma or a handler follows one.
-        AfterBody = false;
-        if (!Tok.isOneOf(tok::comma, tok::l_brace) &&
-            !(Tok.is(tok::raw_identifier) &&
-              Tok.getRawIdentifier() == "catch"))
-          return;
-      }
-      if (Braces == 0) {
-        if (Tok.isOneOf(tok::l_paren, tok::l_square))
-          ++Parens;
-        else if (Tok.isOneOf(tok::r_paren, tok::r_square))
-          --Parens;
-        else if (Parens == 0 && Tok.is(tok::semi))
-          return;
-        else if (Parens == 0 && Tok.is(tok::l_brace)) {
-          if (!BodyToo)
-            return;
-          Braces = 1;
-        }
-        continue;
-      }
-      if (Tok.is(tok::l_brace))
-        ++Braces;
-      else if (Tok.is(tok::r_brace) && --Braces == 0)
-        AfterBody = true;
-    }
-  }
-
   /// Sema lists every function whose body it finished, for CUDA's
   /// deferred diagnostics; the preamble writes the list and every AST
   /// built on it reads all of its functions back at its end
@@ -482,7 +294,7 @@ private:
   /// looked ahead (macros expanded, pragmas as their annotations), then
   /// skipped. Whether it did (the body is skipped then).
   bool keepAsTokens(Decl *D) {
-    if ((NoLateBodies && !Selection) || !PP || !CI || !CI->hasSema())
+    if (NoLateBodies || !PP || !CI || !CI->hasSema())
       return false;
     auto *FD = dyn_cast_or_null<FunctionDecl>(D);
     if (!FD || FD->isTemplated() || FD->isDependentContext())
@@ -526,14 +338,6 @@ private:
       else if (Tok.is(tok::r_brace))
         --Depth;
       Body.push_back(Tok);
-    }
-    if (Selection) {
-      Names.clear();
-      rawNames(*FD, /*BodyToo=*/false, Names);
-      Selection->addTokens(*FD, Body, Names);
-      ++AsTokens;
-      KeptSet.insert(FD);
-      return true;
     }
     Sema &S = CI->getSema();
     if (!Late) {
@@ -697,22 +501,6 @@ private:
   }
 
   PreambleCallbacks &Inner;
-  const llvm::MemoryBuffer *Main;
-  PreambleBounds Bounds;
-  /// TMA_CLANGD_SELECT_BODIES=1: the bodies kept as tokens and the names
-  /// that reach them; the reached ones are parsed at the preamble's end.
-  std::unique_ptr<clang::tidy::tma::clangd::BodySelection> Selection;
-  const bool Select = [] {
-    const char *V = std::getenv("TMA_CLANGD_LATE_BODIES");
-    const char *S = std::getenv("TMA_CLANGD_SELECT_BODIES");
-    return (!V || !*V || *V == '0') && S && *S && *S != '0' &&
-           !std::getenv("TMA_CLANGD_STOCK_PREAMBLE");
-  }();
-  bool Planted = false;
-  unsigned ReachedParsed = 0;
-  llvm::SmallVector<const IdentifierInfo *, 64> Names;
-  /// The token lists of the bodies parsed at the preamble's end.
-  std::vector<std::unique_ptr<LateParsedTemplate>> Parsed;
   const bool StockPreamble = std::getenv("TMA_CLANGD_STOCK_PREAMBLE") != nullptr;
   /// Bodies kept as tokens only on request (TMA_CLANGD_LATE_BODIES=1):
   /// the first diagnostics cost less, but every re-check parses again the
@@ -797,7 +585,7 @@ BuildResult tmaPreambleBuild(
     std::shared_ptr<clang::PCHContainerOperations> PCHContainerOps,
     bool StoreInMemory, llvm::StringRef StoragePath,
     clang::PreambleCallbacks &Callbacks) {
-  KeepUserBodies Keep(Callbacks, MainFileBuffer, Bounds);
+  KeepUserBodies Keep(Callbacks);
   return clangPreambleBuild(Invocation, MainFileBuffer, Bounds,
                             std::move(Diagnostics), std::move(VFS),
                             std::move(PCHContainerOps), StoreInMemory,

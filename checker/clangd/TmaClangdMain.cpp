@@ -31,10 +31,8 @@
 //
 // * The tma- checks are on by default, on top of the project's .clang-tidy
 //   (DefaultChecks.cpp); the preamble keeps the bodies of the project's
-//   headers (PreambleBodies.cpp; TMA_CLANGD_SELECT_BODIES=1: only those
-//   the file reaches by name, ReachedBodies.cpp); TMA_CLANGD_LATE_BODIES=1
-//   keeps most as tokens, parsed when the checks reach them
-//   (LateBodies.cpp).
+//   headers (PreambleBodies.cpp); TMA_CLANGD_LATE_BODIES=1 keeps most as
+//   tokens, parsed when the checks reach them (LateBodies.cpp).
 //
 // * A compile command that could not be used as the database has it (an
 //   nvcc flag the translation left out, an unreadable entry) gets one
