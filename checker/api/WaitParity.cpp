@@ -3,6 +3,15 @@
 // Part of tma-tidy.
 //
 //===----------------------------------------------------------------------===//
+//
+// Proves the form of a wait's parity on every pass (WaitParity.h). Above
+// 1,000 lines for a reason: the three ring recognisers (a counter, a
+// PipelineState, a stage and phase pair) and the loop questions they ask
+// (trips, repeatingLoop, stepsOnceAPass) share the file-local use walks
+// above them. The seam is between the recognisers and the loop questions:
+// split there when the next ring form is added.
+//
+//===----------------------------------------------------------------------===//
 
 #include "api/WaitParity.h"
 #include "folding/Uses.h"
