@@ -1067,12 +1067,14 @@ static bool decode(Instruction &I) {
   return false;
 }
 
-/// One instruction statement, [B, E) without its semicolon.
-static std::optional<Instruction> parseStatement(TokenRange B, TokenRange E) {
+/// The guard and opcode of an instruction statement [B, E) without its
+/// semicolon; \p B is left at its first operand. False for a statement with
+/// a token the lexer rejected or without an opcode.
+static bool readHead(TokenRange &B, TokenRange E, std::optional<Guard> &Pred,
+                     std::string &Opcode, std::size_t &Pos) {
   for (auto T = B; T != E; ++T)
     if (T->Kind == Token::Error)
-      return std::nullopt;
-  Instruction I;
+      return false;
   if (B != E && B->is('@')) {
     Guard G;
     ++B;
@@ -1081,21 +1083,29 @@ static std::optional<Instruction> parseStatement(TokenRange B, TokenRange E) {
       ++B;
     }
     if (B == E || B->Kind != Token::Word)
-      return std::nullopt;
+      return false;
     G.Name = B->Text;
-    I.Predicate = G;
+    Pred = G;
     ++B;
   }
   if (B == E || B->Kind != Token::Word ||
       !std::isalpha(static_cast<unsigned char>(B->Text[0])))
-    return std::nullopt;
-  I.Opcode = B->Text;
-  I.Pos = B->Pos;
+    return false;
+  Opcode = B->Text;
+  Pos = B->Pos;
   ++B;
   // ptxas also reads qualifiers separated by white space (tilelang writes
   // "...bulk_group " ".L2::cache_hint"); no operand starts with a dot.
   for (; B != E && B->Kind == Token::Word && B->Text[0] == '.'; ++B)
-    I.Opcode += B->Text;
+    Opcode += B->Text;
+  return true;
+}
+
+/// One instruction statement, [B, E) without its semicolon.
+static std::optional<Instruction> parseStatement(TokenRange B, TokenRange E) {
+  Instruction I;
+  if (!readHead(B, E, I.Predicate, I.Opcode, I.Pos))
+    return std::nullopt;
   auto Parts = splitTopLevel(B, E);
   if (!Parts)
     return std::nullopt;
@@ -1219,24 +1229,13 @@ std::vector<Mapa> mapasOf(std::string_view Text, bool Extended,
   forEachStatement(Toks, [&](TokenRange B, TokenRange Semi) {
     if (Statements)
       ++*Statements;
-    for (auto T = B; T != Semi; ++T)
-      if (T->Kind == Token::Error)
-        return;
-    Mapa M;
-    if (B != Semi && B->is('@')) {
-      M.Guarded = true;
-      ++B;
-      if (B != Semi && B->is('!'))
-        ++B;
-      if (B == Semi || B->Kind != Token::Word)
-        return;
-      ++B;
-    }
-    if (B == Semi || B->Kind != Token::Word)
+    std::optional<Guard> Pred;
+    std::string Opcode;
+    std::size_t Pos;
+    if (!readHead(B, Semi, Pred, Opcode, Pos))
       return;
-    std::string Opcode = B->Text;
-    for (++B; B != Semi && B->Kind == Token::Word && B->Text[0] == '.'; ++B)
-      Opcode += B->Text;
+    Mapa M;
+    M.Guarded = Pred.has_value();
     static constexpr std::string_view Forms[] = {
         "mapa.shared::cluster.u32", "mapa.shared::cluster.b32",
         "mapa.shared::cluster.u64", "mapa.shared::cluster.b64"};
