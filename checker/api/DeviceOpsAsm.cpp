@@ -102,11 +102,10 @@ private:
   /// holds, so the op names the same barrier or buffer of the peer CTA.
   /// std::nullopt unless exactly one mapa of the text writes \p Reg.
   std::optional<unsigned> mappedOperand(llvm::StringRef Reg) const {
-    const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
-    if (!Text || Text->getCharByteWidth() != 1 || Reg.empty())
+    if (Reg.empty())
       return std::nullopt;
     std::optional<unsigned> Found;
-    for (const ptx::Mapa &M : ptx::mapasOf(Text->getString(), !S.isSimple())) {
+    for (const ptx::Mapa &M : mapas()) {
       if (M.Dst.Kind != ptx::Value::Register || M.Dst.Name != Reg)
         continue;
       if (Found || M.Addr.Kind != ptx::Value::Ref || !M.Addr.Index)
@@ -116,8 +115,21 @@ private:
     return Found;
   }
 
+  /// The text's mapa statements, read once per asm statement: every
+  /// register operand asks.
+  const std::vector<ptx::Mapa> &mapas() const {
+    if (!Mapas) {
+      const auto *Text = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
+      Mapas.emplace();
+      if (Text && Text->getCharByteWidth() == 1)
+        *Mapas = ptx::mapasOf(Text->getString(), !S.isSimple());
+    }
+    return *Mapas;
+  }
+
   DeviceOpsFinder &Finder;
   const GCCAsmStmt &S;
+  mutable std::optional<std::vector<ptx::Mapa>> Mapas;
 };
 
 } // namespace

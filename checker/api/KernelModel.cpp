@@ -475,8 +475,10 @@ bool KernelModel::passInvariant(const Stmt *S) {
         !FD->getName().starts_with("__fetch_builtin_"))
       return false;
   }
-  if (isa<CXXThisExpr>(S) || isa<UnaryOperator>(S) &&
-                                 cast<UnaryOperator>(S)->isIncrementDecrementOp())
+  if (isa<CXXThisExpr>(S))
+    return false;
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && U->isIncrementDecrementOp())
     return false;
   if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
     return false;
