@@ -1,0 +1,509 @@
+//===----------------------------------------------------------------------===//
+//
+// Part of tma-tidy.
+//
+//===----------------------------------------------------------------------===//
+//
+// The ring recognisers of the wait-parity proofs (WaitParity.h): a
+// counter, a CUTLASS-like PipelineState, a stage and phase pair, and the
+// ring index a wait's barrier subscript names.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/WaitParity.h"
+#include "api/WaitParityWalks.h"
+#include "folding/Uses.h"
+
+#include "folding/ConstantFolder.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <functional>
+
+namespace clang::tidy::tma {
+
+using namespace waitparity;
+
+namespace {
+
+/// The field \p E names on `this` (`index_`, `this->index_`).
+const FieldDecl *thisField(const Expr *E) {
+  const auto *M = E ? dyn_cast<MemberExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  if (!M || !isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(M->getMemberDecl());
+}
+
+/// The field the const getter \p Name of \p RD returns (`int index()
+/// const { return index_; }`).
+const FieldDecl *getterField(const CXXRecordDecl &RD, llvm::StringRef Name) {
+  for (const CXXMethodDecl *MD : RD.methods()) {
+    if (!MD->getIdentifier() || MD->getName() != Name || !MD->isConst() ||
+        MD->getNumParams() != 0 || MD->isStatic())
+      continue;
+    const FunctionDecl *Def = nullptr;
+    const auto *Body = MD->hasBody(Def) && Def
+                           ? dyn_cast_or_null<CompoundStmt>(Def->getBody())
+                           : nullptr;
+    const auto *Ret = Body && Body->size() == 1
+                          ? dyn_cast<ReturnStmt>(Body->body_front())
+                          : nullptr;
+    return Ret ? thisField(Ret->getRetValue()) : nullptr;
+  }
+  return nullptr;
+}
+
+/// The field of `this` the statement \p S writes (`++f`, `f = x`,
+/// `f ^= 1`), if any.
+const FieldDecl *writtenField(const Stmt *S) {
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && U->isIncrementDecrementOp())
+    return thisField(U->getSubExpr());
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+    return thisField(B->getLHS());
+  return nullptr;
+}
+
+} // namespace
+
+bool WaitParities::counter(const VarDecl *K) {
+  auto [It, Inserted] = Counters.try_emplace(K, false);
+  if (!Inserted)
+    return It->second;
+  if (!isLocalInt(K) || !K->getInit() || fold(K->getInit()) != 0)
+    return false;
+  const auto *F = cast<FunctionDecl>(K->getDeclContext());
+  if (!F->getBody())
+    return false;
+  const ParentMap &PM = Folder.parentsOf(F);
+  auto Fold = [this](const Expr *E) { return fold(E); };
+  bool Ok = true;
+  const DeclStmt *Declared = nullptr;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (D == K)
+          Declared = DS;
+    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == K) {
+      const Stmt *C = nullptr;
+      const Stmt *P = parentThroughParens(PM, D, C);
+      if (readsOnly(PM, P, C))
+        return;
+      if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+          U && U->isIncrementOp())
+        return;
+      if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(P);
+          CA && CA->getOpcode() == BO_AddAssign && CA->getLHS() == C &&
+          Fold(CA->getRHS()) == 1)
+        return;
+      Ok = false;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(F->getBody());
+  if (!Ok || !Declared)
+    return false;
+  // Declared outside every loop: it starts at 0 once, not every pass of an
+  // outer loop (the ring would restart while its barriers go on).
+  const Stmt *C = Declared;
+  for (const Stmt *P = PM.getParent(Declared); P; C = P, P = PM.getParent(P))
+    if (isLoop(P)) {
+      const auto *For = dyn_cast<ForStmt>(P);
+      if (!For || For->getInit() != C)
+        return false;
+    }
+  Counters[K] = true;
+  return true;
+}
+
+bool WaitParities::pipelineState(const VarDecl *St, std::uint64_t &Stages,
+                                 unsigned &FirstPhase) {
+  if (auto It = States.find(St); It != States.end()) {
+    if (!It->second)
+      return false;
+    std::tie(Stages, FirstPhase) = *It->second;
+    return true;
+  }
+  States[St] = std::nullopt;
+  const CXXRecordDecl *RD =
+      St && St->hasLocalStorage() && !isa<ParmVarDecl>(St) &&
+              !St->getType()->isReferenceType()
+          ? St->getType()->getAsCXXRecordDecl()
+          : nullptr;
+  const auto *F = St ? dyn_cast<FunctionDecl>(St->getDeclContext()) : nullptr;
+  if (!RD || !RD->hasDefinition() || !F || !F->getBody())
+    return false;
+  RD = RD->getDefinition();
+  const FieldDecl *Idx = getterField(*RD, "index");
+  const FieldDecl *Ph = getterField(*RD, "phase");
+  if (!Idx || !Ph || Idx == Ph)
+    return false;
+  auto Fold = [this](const Expr *E) { return fold(E); };
+
+  // Its construction: the default constructor, the index starting at 0 and
+  // the phase at a constant, nothing in its body.
+  const Expr *Init = St->getInit();
+  for (unsigned Steps = 0; Init && Steps < 8; ++Steps) {
+    Init = Init->IgnoreParenImpCasts();
+    if (const auto *W = dyn_cast<ExprWithCleanups>(Init))
+      Init = W->getSubExpr();
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Init))
+      Init = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Init))
+      Init = B->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXFunctionalCastExpr>(Init))
+      Init = C->getSubExpr();
+    else
+      break;
+  }
+  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Init);
+  const CXXConstructorDecl *Ctor =
+      Construct ? Construct->getConstructor() : nullptr;
+  const FunctionDecl *CtorDef = nullptr;
+  if (!Ctor || Ctor->getNumParams() != 0 || !Ctor->hasBody(CtorDef) ||
+      !CtorDef)
+    return false;
+  const auto *CtorBody = dyn_cast_or_null<CompoundStmt>(CtorDef->getBody());
+  if (!CtorBody || !CtorBody->body_empty())
+    return false;
+  auto Start = [&](const FieldDecl *FD) -> std::optional<std::int64_t> {
+    for (const CXXCtorInitializer *I :
+         cast<CXXConstructorDecl>(CtorDef)->inits()) {
+      if (I->getMember() != FD)
+        continue;
+      const Expr *E = I->getInit()->IgnoreParenImpCasts();
+      if (const auto *D = dyn_cast<CXXDefaultInitExpr>(E))
+        E = D->getExpr()->IgnoreParenImpCasts();
+      if (const auto *L = dyn_cast<InitListExpr>(E)) {
+        if (L->getNumInits() == 0)
+          return 0; // `index_{}`
+        if (L->getNumInits() != 1)
+          return std::nullopt;
+        E = L->getInit(0);
+      }
+      if (isa<ImplicitValueInitExpr>(E))
+        return 0;
+      return fold(E);
+    }
+    return std::nullopt;
+  };
+  std::optional<std::int64_t> I0 = Start(Idx), P0 = Start(Ph);
+  if (I0 != 0 || !P0 || (*P0 != 0 && *P0 != 1))
+    return false;
+
+  // Its prefix ++: `++index_;` on every call and `if (index_ == S) {
+  // index_ = 0; phase_ ^= 1; }`, no other write of the two (another field,
+  // a count, may change too) and no other branch or loop.
+  const CXXMethodDecl *Inc = nullptr;
+  for (const CXXMethodDecl *MD : RD->methods())
+    if (MD->getOverloadedOperator() == OO_PlusPlus && MD->getNumParams() == 0)
+      Inc = MD;
+  const FunctionDecl *IncDef = nullptr;
+  if (!Inc || !Inc->hasBody(IncDef) || !IncDef)
+    return false;
+  unsigned Steps = 0, Wraps = 0, Flips = 0, Others = 0;
+  std::optional<std::int64_t> Size;
+  std::function<void(const Stmt *, const IfStmt *)> Visit =
+      [&](const Stmt *S, const IfStmt *Wrap) {
+        if (!S)
+          return;
+        if (const auto *If = dyn_cast<IfStmt>(S)) {
+          if (If->isConstexpr()) {
+            if (std::optional<const Stmt *> Taken =
+                    If->getNondiscardedCase(Ctx))
+              Visit(*Taken, Wrap);
+            return;
+          }
+          // The wrap: `if (index_ == S)`, no else.
+          const auto *C = dyn_cast<BinaryOperator>(
+              If->getCond()->IgnoreParenImpCasts());
+          bool IsWrap = !Wrap && !Size && !If->getElse() && !If->getInit() &&
+                        C && C->getOpcode() == BO_EQ &&
+                        thisField(C->getLHS()) == Idx && Fold(C->getRHS());
+          if (!IsWrap) {
+            ++Others;
+            return;
+          }
+          Size = Fold(C->getRHS());
+          Visit(If->getThen(), If);
+          return;
+        }
+        if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt,
+                GotoStmt, ReturnStmt>(S)) {
+          ++Others;
+          return;
+        }
+        if (const FieldDecl *W = writtenField(S); W && (W == Idx || W == Ph)) {
+          const auto *U = dyn_cast<UnaryOperator>(S);
+          const auto *B = dyn_cast<BinaryOperator>(S);
+          if (W == Idx && !Wrap && U && U->isIncrementOp())
+            ++Steps;
+          else if (W == Idx && !Wrap && B &&
+                   B->getOpcode() == BO_AddAssign && Fold(B->getRHS()) == 1)
+            ++Steps;
+          else if (W == Idx && Wrap && B && B->getOpcode() == BO_Assign &&
+                   Fold(B->getRHS()) == 0)
+            ++Wraps;
+          else if (W == Ph && Wrap && B && B->getOpcode() == BO_XorAssign &&
+                   Fold(B->getRHS()) == 1)
+            ++Flips;
+          else
+            ++Others;
+          return;
+        }
+        for (const Stmt *C : S->children())
+          Visit(C, Wrap);
+      };
+  Visit(IncDef->getBody(), nullptr);
+  if (Steps != 1 || Wraps != 1 || Flips != 1 || Others || !Size || *Size <= 0)
+    return false;
+  // The kernel only reads it (const members) and steps it (++).
+  const ParentMap &PM = Folder.parentsOf(F);
+  bool Ok = true;
+  std::function<void(const Stmt *)> Uses = [&](const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == St) {
+      const Stmt *C = nullptr;
+      const Stmt *P = parentThroughParens(PM, D, C);
+      while (isa_and_nonnull<ImplicitCastExpr>(P))
+        P = parentThroughParens(PM, P, C);
+      if (const auto *M = dyn_cast_or_null<MemberExpr>(P)) {
+        const auto *MD = dyn_cast<CXXMethodDecl>(M->getMemberDecl());
+        Ok = MD && MD->isConst();
+      } else if (const auto *O = dyn_cast_or_null<CXXOperatorCallExpr>(P)) {
+        Ok = O->getOperator() == OO_PlusPlus && O->getNumArgs() == 1 &&
+             O->getDirectCallee() == Inc;
+      } else {
+        Ok = false;
+      }
+      return;
+    }
+    for (const Stmt *C : S->children())
+      Uses(C);
+  };
+  Uses(F->getBody());
+  if (!Ok)
+    return false;
+  Stages = static_cast<std::uint64_t>(*Size);
+  FirstPhase = static_cast<unsigned>(*P0);
+  States[St] = std::make_pair(Stages, FirstPhase);
+  return true;
+}
+
+bool WaitParities::stageAndPhase(const VarDecl *St, const VarDecl *Ph,
+                                 std::uint64_t &Stages, unsigned &FirstPhase) {
+  auto Key = std::make_pair(St, Ph);
+  if (auto It = Rings.find(Key); It != Rings.end()) {
+    if (!It->second)
+      return false;
+    std::tie(Stages, FirstPhase) = *It->second;
+    return true;
+  }
+  Rings[Key] = std::nullopt;
+  if (!isLocalInt(St) || !isLocalInt(Ph) || St == Ph ||
+      St->getDeclContext() != Ph->getDeclContext() || !St->getInit() ||
+      !Ph->getInit() || fold(St->getInit()) != 0)
+    return false;
+  std::optional<std::int64_t> P0 = fold(Ph->getInit());
+  if (!P0 || (*P0 != 0 && *P0 != 1))
+    return false;
+  const auto *F = cast<FunctionDecl>(St->getDeclContext());
+  if (!F->getBody())
+    return false;
+  const ParentMap &PM = Folder.parentsOf(F);
+  auto Fold = [this](const Expr *E) { return fold(E); };
+
+  bool Ok = true;
+  unsigned Incs = 0;
+  llvm::SmallVector<const Stmt *, 4> Resets, ModIncs, Flips;
+  llvm::SmallVector<const DeclStmt *, 2> Decls;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (D == St || D == Ph)
+          Decls.push_back(DS);
+    if (const auto *D = dyn_cast<DeclRefExpr>(S);
+        D && (D->getDecl() == St || D->getDecl() == Ph)) {
+      bool Stage = D->getDecl() == St;
+      const Stmt *C = nullptr;
+      const Stmt *P = parentThroughParens(PM, D, C);
+      if (readsOnly(PM, P, C))
+        return;
+      if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+          Stage && U && U->isIncrementOp()) {
+        ++Incs;
+        return;
+      }
+      if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(P);
+          CA && CA->getLHS() == C) {
+        if (Stage && CA->getOpcode() == BO_AddAssign &&
+            Fold(CA->getRHS()) == 1) {
+          ++Incs;
+          return;
+        }
+        if (!Stage && CA->getOpcode() == BO_XorAssign &&
+            Fold(CA->getRHS()) == 1) {
+          Flips.push_back(CA);
+          return;
+        }
+      }
+      if (const auto *A = dyn_cast_or_null<BinaryOperator>(P);
+          A && A->getOpcode() == BO_Assign && A->getLHS() == C) {
+        const Expr *R = A->getRHS()->IgnoreParenCasts();
+        if (Stage && Fold(R) == 0) {
+          Resets.push_back(A);
+          return;
+        }
+        if (const auto *M = dyn_cast<BinaryOperator>(R);
+            Stage && M && M->getOpcode() == BO_Rem &&
+            isPlusOne(M->getLHS(), St, Fold)) {
+          std::optional<std::int64_t> S = Fold(M->getRHS());
+          if (S && *S > 0 && (!Stages || Stages == std::uint64_t(*S))) {
+            Stages = *S;
+            ModIncs.push_back(A);
+            return;
+          }
+        }
+        if (!Stage && isFlipOf(R, Ph, Fold)) {
+          Flips.push_back(A);
+          return;
+        }
+      }
+      Ok = false;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Stages = 0;
+  Visit(F->getBody());
+  if (!Ok || Flips.empty() || Decls.size() != 2 ||
+      (!ModIncs.empty() && (Incs || !Resets.empty())))
+    return false;
+  // Declared outside every loop: reset once, not every tile.
+  for (const DeclStmt *DS : Decls)
+    for (const Stmt *P = PM.getParent(DS); P; P = PM.getParent(P))
+      if (isLoop(P))
+        return false;
+
+  // The if a flip or reset lies in: its then-branch holds the statement.
+  auto IfOf = [&](const Stmt *X) -> const IfStmt * {
+    const Stmt *C = nullptr;
+    const Stmt *P = parentThroughParens(PM, X, C);
+    if (const auto *Cmp = dyn_cast_or_null<CompoundStmt>(P)) {
+      C = Cmp;
+      P = parentThroughParens(PM, Cmp, C);
+    }
+    const auto *I = dyn_cast_or_null<IfStmt>(P);
+    if (!I || I->getThen() != C || I->getElse() || I->getInit() ||
+        I->getConditionVariable())
+      return nullptr;
+    return I;
+  };
+  // `St == S` or `++St == S` (a wrap at S), or `St == 0` (after a ModInc).
+  auto WrapOf = [&](const IfStmt *I, bool &AfterMod) -> std::uint64_t {
+    const auto *B = dyn_cast<BinaryOperator>(I->getCond()->IgnoreParenImpCasts());
+    if (!B || (B->getOpcode() != BO_EQ && B->getOpcode() != BO_GE))
+      return 0;
+    const Expr *L = B->getLHS()->IgnoreParenImpCasts(),
+               *R = B->getRHS()->IgnoreParenImpCasts();
+    auto IsStage = [&](const Expr *E) {
+      if (const auto *U = dyn_cast<UnaryOperator>(E);
+          U && U->getOpcode() == UO_PreInc)
+        E = U->getSubExpr();
+      return varOf(E) == St;
+    };
+    if (!IsStage(L))
+      std::swap(L, R);
+    if (!IsStage(L))
+      return 0;
+    std::optional<std::int64_t> S = Fold(R);
+    if (!S || *S < 0)
+      return 0;
+    AfterMod = *S == 0;
+    return AfterMod ? 1 : std::uint64_t(*S);
+  };
+  llvm::SmallPtrSet<const IfStmt *, 4> Wraps;
+  for (const Stmt *X : Flips) {
+    const IfStmt *I = IfOf(X);
+    if (!I || !Wraps.insert(I).second)
+      return false; // two flips in one wrap
+    bool AfterMod = false;
+    std::uint64_t S = WrapOf(I, AfterMod);
+    if (!S || AfterMod != !ModIncs.empty())
+      return false;
+    if (AfterMod) {
+      // The statement before the if is `St = (St + 1) % S`.
+      const auto *Cmp = dyn_cast_or_null<CompoundStmt>(PM.getParent(I));
+      if (!Cmp)
+        return false;
+      const Stmt *Prev = nullptr;
+      for (const Stmt *Child : Cmp->body()) {
+        if (Child == I)
+          break;
+        Prev = Child;
+      }
+      if (!Prev || !llvm::is_contained(ModIncs, Prev))
+        return false;
+    } else {
+      if (Stages && Stages != S)
+        return false;
+      Stages = S;
+    }
+  }
+  // Every reset lies in a wrap, one per wrap; every ModInc is followed by
+  // one.
+  llvm::SmallPtrSet<const IfStmt *, 4> Reset;
+  for (const Stmt *X : Resets) {
+    const IfStmt *I = IfOf(X);
+    if (!I || !Wraps.count(I) || !Reset.insert(I).second)
+      return false;
+  }
+  if (ModIncs.empty() ? Reset.size() != Wraps.size()
+                      : ModIncs.size() != Wraps.size())
+    return false;
+  if (!Stages)
+    return false;
+  FirstPhase = static_cast<unsigned>(*P0);
+  Rings[Key] = std::make_pair(Stages, FirstPhase);
+  return true;
+}
+
+std::optional<WaitParities::Ring>
+WaitParities::ringIndex(const Expr *Index, const VarDecl *Phase) {
+  if (!Index)
+    return std::nullopt;
+  const Expr *I = localInit(Index);
+  Ring R;
+  if (const auto *B = dyn_cast<BinaryOperator>(I);
+      B && B->getOpcode() == BO_Rem) {
+    const VarDecl *K = varOf(B->getLHS());
+    std::optional<std::int64_t> S = fold(B->getRHS());
+    if (!K || !S || *S <= 0 || !counter(K))
+      return std::nullopt;
+    R.Var = K;
+    R.Stages = *S;
+    R.Counter = true;
+    return R;
+  }
+  const VarDecl *St = varOf(I);
+  if (!St || !Phase)
+    return std::nullopt;
+  if (!stageAndPhase(St, Phase, R.Stages, R.FirstPhase))
+    return std::nullopt;
+  R.Var = St;
+  R.Phase = Phase;
+  return R;
+}
+
+} // namespace clang::tidy::tma
