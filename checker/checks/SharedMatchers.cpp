@@ -149,12 +149,56 @@ bool SharedMatchers::wantsCall(const CallExpr &Call) const {
                       [&](const CallSub &S) { return S.Wants(Call); });
 }
 
+namespace {
+/// The matches of the walk of the widened scope, for SharedMatchers.
+class OwnWalk : public MatchFinder::MatchCallback {
+public:
+  explicit OwnWalk(SharedMatchers &Shared) : Shared(Shared) {}
+  void run(const MatchFinder::MatchResult &Result) override {
+    Shared.deliver(Result);
+  }
+  StringRef getID() const override { return "tma-shared-matchers-walk"; }
+
+private:
+  SharedMatchers &Shared;
+};
+} // namespace
+
 void SharedMatchers::run(const MatchFinder::MatchResult &Result) {
   if (Result.Nodes.getNodeAs<TranslationUnitDecl>(TuId)) {
     Ctx = Result.Context;
     NarrowScope = widenTraversalScope(*Ctx);
+    if (NarrowScope)
+      checkWidenedScope();
     return;
   }
+  // The checks had the scope's matches from their own walk.
+  if (Walked)
+    return;
+  deliver(Result);
+}
+
+void SharedMatchers::checkWidenedScope() {
+  // A finder of the shared matchers alone walks the widened scope, and the
+  // checks end their translation unit on it; the clang-tidy finder then
+  // walks clangd's scope, as stock clangd (the traversal scope is read
+  // after the translation unit's matchers). Its other checks' matchers and
+  // its parent map (hasParent, hasAncestor) stay off the helpers' bodies.
+  OwnWalk Callback(*this);
+  MatchFinder Own;
+  if (FunctionsAdded)
+    Own.addMatcher(functionDecl(isDeviceDefinition()).bind(FunctionId),
+                   &Callback);
+  if (CallsAdded)
+    Own.addMatcher(callExpr(wantedBy(this)).bind(CallId), &Callback);
+  Own.matchAST(*Ctx);
+  for (MatchFinder::MatchCallback *Check : Checks)
+    Check->onEndOfTranslationUnit();
+  Ctx->setTraversalScope(*NarrowScope);
+  Walked = true;
+}
+
+void SharedMatchers::deliver(const MatchFinder::MatchResult &Result) {
   // Through MatchCallback::run, as MatchFinder itself calls a check (it
   // sets the check's AST context before check()).
   if (const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FunctionId)) {
@@ -191,14 +235,13 @@ void SharedMatchers::onStartOfTranslationUnit() {
 }
 
 void SharedMatchers::onEndOfTranslationUnit() {
-  for (MatchFinder::MatchCallback *Check : Checks)
-    Check->onEndOfTranslationUnit();
+  if (!Walked)
+    for (MatchFinder::MatchCallback *Check : Checks)
+      Check->onEndOfTranslationUnit();
   Dependent.clear();
-  // clangd's later walks (highlighting, inlay hints) keep to the main file.
-  if (Ctx && NarrowScope)
-    Ctx->setTraversalScope(*NarrowScope);
   Ctx = nullptr;
   NarrowScope.reset();
+  Walked = false;
   const char *Stats = std::getenv("TMA_TIDY_STATS");
   if (!Stats || !*Stats || *Stats == '0')
     return;

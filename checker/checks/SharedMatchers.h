@@ -69,6 +69,8 @@ public:
   const FunctionMatch &function() const { return Current; }
 
   void run(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  /// Hands a match of the shared matchers to the checks that want it.
+  void deliver(const ast_matchers::MatchFinder::MatchResult &Result);
   // The checks register no matcher of their own, so MatchFinder tells only
   // this callback about the TU's start and end: it tells each check once.
   void onStartOfTranslationUnit() override;
@@ -83,9 +85,15 @@ private:
   ast_matchers::MatchFinder *Finder = nullptr;
   bool FunctionsAdded = false, CallsAdded = false;
   /// The translation unit being matched, and the traversal scope that
-  /// clangd set before widenTraversalScope widened it (restored at its end).
+  /// clangd set before widenTraversalScope widened it (restored after
+  /// checkWidenedScope).
   ASTContext *Ctx = nullptr;
   std::optional<std::vector<Decl *>> NarrowScope;
+  /// Whether the checks had the TU from checkWidenedScope's own walk.
+  bool Walked = false;
+  /// Walks the widened scope with the shared matchers alone and ends the
+  /// checks' TU on it; restores clangd's scope.
+  void checkWidenedScope();
   struct FunctionSub {
     ast_matchers::MatchFinder::MatchCallback *Check;
     Functions Which;
