@@ -18,7 +18,10 @@
 // place of the TU's order that a walk of the whole TU visits it. Everything
 // that walks the scope then sees them, as it sees the whole TU in
 // clang-tidy. Definitions the main file does not reach cannot put a
-// diagnostic in it, so they are left out.
+// diagnostic in it, so they are left out. SharedMatchers walks the widened
+// scope with the tma- checks' matchers alone and restores clangd's scope
+// before clang-tidy's finder walks it: clangd's other checks keep to the
+// main file.
 //
 //===----------------------------------------------------------------------===//
 
