@@ -255,8 +255,10 @@ void Builder::parity(const Wait &W, Event &E) {
   E.ParityBit = P.Bit;
   E.ParityStages = static_cast<unsigned>(P.Stages);
   E.ParityPeriod = static_cast<unsigned>(P.Period);
+  E.ParityRingStages = static_cast<unsigned>(P.RingStages);
+  E.ParityMembers = static_cast<unsigned>(Id->Members);
   E.ParityUnknown = P.Form == ::tma::rules::ordering::ParityForm::Unknown &&
-                    !P.Folds && !P.Followed;
+                    !P.Folds && !P.Followed && !P.RingStages;
 }
 
 } // namespace kmodel

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/WaitParity.h"
+#include "api/ParityExpr.h"
 #include "api/WaitParityWalks.h"
 #include "folding/Uses.h"
 #include "api/LoopParts.h"
@@ -383,21 +384,42 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
     return Out;
   }
 
+  // A parity of the member alone (`s & 1`, `(qidx / 2) & 1` with the
+  // member `qidx`, `(k % S) & 1` with `k % S`): every wait on a member
+  // names one parity. The member takes at most N values (the ring's S, the
+  // array's extent), so a wait on every pass of a loop of more than N
+  // passes comes back to some member: case 1.
+  auto Fold = [this](const Expr *X) { return fold(X); };
+  if (Index &&
+      parity::memberOnly(E, localInit(Index),
+                         [this](const Expr *X) { return localInit(X); },
+                         Fold)) {
+    Out.Followed = true;
+    std::uint64_t N = Members;
+    if (std::optional<Ring> R = ringIndex(Index, nullptr))
+      N = N ? std::min(N, R->Stages) : R->Stages;
+    if (N < 2 || !repeats(Kernel, At, N))
+      return Out;
+    Out.Form = ParityForm::StageBit;
+    return Out;
+  }
+
   const auto *B = dyn_cast<BinaryOperator>(E);
   if (B && ((B->getOpcode() == BO_And && fold(B->getRHS()) == 1) ||
             (B->getOpcode() == BO_Rem && fold(B->getRHS()) == 2))) {
     const Expr *X = localInit(B->getLHS());
-    // `(k / S) & 1` with the member `k % S`: the counter's lap.
+    // `(k / S) & 1` with the member `k % S`: the counter's lap (also `(k /
+    // S + 1) & 1`, `((k + S) / S) % 2`: flipped).
     // `k & 1` of a counter: its lap of one step.
-    const auto *D = dyn_cast<BinaryOperator>(X);
-    if (D && D->getOpcode() != BO_Div)
-      D = nullptr;
-    const VarDecl *K = D ? varOf(D->getLHS()) : varOf(X);
+    std::optional<parity::Lap> L = parity::lapOf(X, Fold);
+    const VarDecl *K = L ? varOf(L->Count) : nullptr;
+    const bool D = L && L->Divided;
     std::optional<std::int64_t> T =
-        D ? fold(D->getRHS()) : std::optional<std::int64_t>(1);
+        L ? std::optional<std::int64_t>(L->Period) : std::nullopt;
     if (K && !D && (!counter(K) || X != B->getLHS()->IgnoreParenCasts()))
-      K = nullptr; // `s & 1` of a stage `s = k % S`: below
+      K = nullptr;
     if (K && T && *T > 0) {
+      Flip ^= L->Flip;
       std::optional<Ring> R = ringIndex(Index, nullptr);
       // One barrier waited each pass: the counter's steps bound the flips.
       if (!Index && Fixed) {
@@ -405,9 +427,12 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
           return Out;
         return period(1, std::uint64_t(*T), Flip, K, Kernel, At);
       }
-      if (!R || !R->Counter || R->Var != K ||
-          (Members && R->Stages != Members))
+      if (!R || !R->Counter || R->Var != K)
         return Out;
+      if (Members && R->Stages != Members) {
+        Out.RingStages = R->Stages;
+        return Out;
+      }
       if (R->Stages != std::uint64_t(*T))
         return period(R->Stages, std::uint64_t(*T), Flip, K, Kernel,
                       At);
@@ -417,33 +442,6 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
       Out.Bit = Flip;
       return Out;
     }
-    // `s & 1` with the member `s`: the stage's bit, not its phase.
-    if (!Index)
-      return Out;
-    const Expr *I = localInit(Index);
-    const VarDecl *XV = varOf(X);
-    bool Same = (XV && XV == varOf(I));
-    if (!Same) {
-      // Both `k % S` of the same counter.
-      const auto *XB = dyn_cast<BinaryOperator>(X);
-      const auto *IB = dyn_cast<BinaryOperator>(I);
-      Same = XB && IB && XB->getOpcode() == BO_Rem &&
-             IB->getOpcode() == BO_Rem && varOf(XB->getLHS()) &&
-             varOf(XB->getLHS()) == varOf(IB->getLHS()) &&
-             fold(XB->getRHS()) && fold(XB->getRHS()) == fold(IB->getRHS());
-    }
-    if (!Same)
-      return Out;
-    std::optional<std::uint64_t> Period;
-    if (const auto *IB = dyn_cast<BinaryOperator>(I);
-        IB && IB->getOpcode() == BO_Rem) {
-      std::optional<Ring> R = ringIndex(Index, nullptr);
-      if (R && (!Members || R->Stages == Members))
-        Period = R->Stages;
-    }
-    if (!Period || *Period < 2 || !repeats(Kernel, At, *Period))
-      return Out;
-    Out.Form = ParityForm::StageBit;
     return Out;
   }
 
@@ -468,8 +466,12 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
       return period(1, Stages, First ^ Flip, St, Kernel, At);
     }
     if (!Index || StateOf(localInit(Index), "index") != St ||
-        !pipelineState(St, Stages, First) || (Members && Stages != Members))
+        !pipelineState(St, Stages, First))
       return Out;
+    if (Members && Stages != Members) {
+      Out.RingStages = Stages;
+      return Out;
+    }
     Out.Form = ParityForm::Ring;
     Out.Bit = First ^ Flip;
     return Out;
@@ -487,8 +489,12 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
       return period(1, Stages, First ^ Flip, St, Kernel, At);
     }
     std::optional<Ring> R = ringIndex(Index, Ph);
-    if (!R || R->Counter || (Members && R->Stages != Members))
+    if (!R || R->Counter)
       return Out;
+    if (Members && R->Stages != Members) {
+      Out.RingStages = R->Stages;
+      return Out;
+    }
     Out.Form = ParityForm::Ring;
     Out.Bit = R->FirstPhase ^ Flip;
     return Out;

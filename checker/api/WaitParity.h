@@ -17,8 +17,9 @@
 //     wrap `if (stage == S) { stage = 0; phase ^= 1; }` (or `stage = (stage
 //     + 1) % S; if (stage == 0) phase ^= 1;`): the bit flips exactly when
 //     the stage wraps, wherever the updates lie (flow-insensitive);
-//   - a constant parity (or the member's own low bit `s & 1`) on a wait that
-//     comes back to the same barrier in a later pass of its loop;
+//   - a constant parity, or a parity of the member alone (`s & 1`, `(qidx /
+//     2) & 1` with the member `qidx`: api/ParityExpr), on a wait that comes
+//     back to the same barrier in a later pass of its loop;
 //   - a lap of another period (case 5): member `k % S` with parity `(k / T)
 //     & 1` (or `k & 1`), T != S, k stepping once a pass; or one barrier
 //     waited each pass with the phase of a ring of T > 1 stages (`(k / T) &
@@ -58,6 +59,9 @@ struct WaitParity {
   /// Period: the steps after which the wait comes back to its member (1:
   /// one barrier, each pass) and the steps after which the parity flips.
   std::uint64_t Stages = 0, Period = 0;
+  /// Unknown: the barrier's index is a ring the model reads, of RingStages
+  /// stages, on an array of another extent (the cross-ring case).
+  std::uint64_t RingStages = 0;
 };
 
 class WaitParities {

@@ -385,8 +385,9 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
       std::string Note;
       if (F.Parity == ord::ParityMistake::Repeated) {
         Msg += W.Parity == ord::ParityForm::StageBit
-                   ? " names the stage's own bit as its parity, the same "
-                     "parity each time the ring comes back to the stage"
+                   ? " names a parity computed from the stage index alone, "
+                     "the same parity each time the ring comes back to the "
+                     "stage"
                    : " names parity " + std::to_string(W.ParityBit) +
                          " on every pass of its loop";
         Msg += W.FixedObject

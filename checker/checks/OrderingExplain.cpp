@@ -159,7 +159,7 @@ void OrderingCheck::explainModel(const FunctionDecl &Kernel,
       else if (E.Parity == ord::ParityForm::Constant)
         Msg += " (parity: " + std::to_string(E.ParityBit) + " on every pass)";
       else if (E.Parity == ord::ParityForm::StageBit)
-        Msg += " (parity: the stage's own bit)";
+        Msg += " (parity: a function of the stage index alone)";
       else if (E.Parity == ord::ParityForm::Period)
         Msg += " (parity: flips every " + std::to_string(E.ParityPeriod) +
                " steps, " + std::to_string(E.ParityBit) +

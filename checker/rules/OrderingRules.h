@@ -143,6 +143,11 @@ struct Event {
   /// comes back (1: one barrier waited each pass) and the count at which
   /// the parity flips.
   unsigned ParityStages = 0, ParityPeriod = 0;
+  /// BarrierWait of ParityForm::Unknown on a ring the model reads (a
+  /// counter's lap, a stage and phase bit, a PipelineState) whose stage
+  /// count is not the barrier array's extent: the ring's stages and the
+  /// array's members (the cross-ring case, not judged).
+  unsigned ParityRingStages = 0, ParityMembers = 0;
   /// BarrierWait: the parity operand is a value the model does not follow
   /// (not a constant, not a ring's phase); false for waits on a state.
   bool ParityUnknown = false;

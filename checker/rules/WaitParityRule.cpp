@@ -262,6 +262,17 @@ std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
 
   for (std::size_t I : Waits) {
     const Event &W = Seq[I];
+    if (W.ParityRingStages) {
+      Silent(I, "its barrier's index is a ring of " +
+                    std::to_string(W.ParityRingStages) +
+                    (W.ParityRingStages == 1 ? " stage" : " stages") +
+                    ", but the barrier array has " +
+                    std::to_string(W.ParityMembers) +
+                    " members: the wait follows another ring than the one "
+                    "that fills the array, and whether the two counts step "
+                    "together, one step for one, is not proven");
+      continue;
+    }
     if (W.ParityUnknown) {
       Silent(I, "its parity is no constant, no counter's lap `(k / S) & 1` "
                 "with the member `k % S` and no phase bit flipped exactly "

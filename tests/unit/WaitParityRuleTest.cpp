@@ -360,4 +360,23 @@ TEST(WaitParity, PeriodOfAnotherRing) {
   EXPECT_TRUE(run(Reinit.done()).empty());
 }
 
+// A ring of 1 stage on an array of 3 (fast.cu's consumer wrapping at
+// QSIZE / 2): the cross-ring case, silent with its Why.
+TEST(WaitParity, CrossRingSilent) {
+  Prog P;
+  P.loop([](Prog &Q) {
+    Event W = waitWith(Full, ParityForm::Unknown);
+    W.ParityRingStages = 1;
+    W.ParityMembers = 3;
+    Q << barrier(K::BarrierUse, Full) << W;
+  });
+  Silences Why;
+  EXPECT_TRUE(run(P.done(), &Why).empty());
+  ASSERT_EQ(Why.size(), 1u);
+  EXPECT_EQ(Why[0].Site, 1u);
+  EXPECT_NE(Why[0].Why.find("ring of 1 stage, but the barrier array has 3 "
+                            "members"),
+            std::string::npos);
+}
+
 } // namespace

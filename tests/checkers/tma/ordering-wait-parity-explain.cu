@@ -104,3 +104,38 @@ explainRing(const char *src, float *out, int nk) {
     out[threadIdx.x] = acc;
   }
 }
+
+// The cross-ring case: the consumers' stage wraps at 2 on an array of 4
+// (the producer's ring): silent, and the Why says so.
+__global__ void __launch_bounds__(384)
+explainCrossRing(const char *src, float *out, int nk) {
+  __shared__ alignas(128) float tile[S][kTile / 4];
+  __shared__ alignas(8) uint64_t full[S], empty[S];
+  if (threadIdx.x == 0)
+    for (int i = 0; i < S; ++i) {
+      initBarrier(&full[i], 1);
+      initBarrier(&empty[i], 256);
+    }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int k = 0; k < nk; ++k) {
+      wait(&empty[k % S], ((k / S) & 1) ^ 1);
+      expectBytes(&full[k % S], kTile);
+      loadAsync(tile[k % S], src + k * kTile, &full[k % S]);
+    }
+  } else if (threadIdx.x >= 128) {
+    float acc = 0;
+    int stage = 0, phase = 0;
+    for (int k = 0; k < nk; ++k) {
+      wait(&full[stage], phase);
+      // CHECK: :{{[0-9]+}}:3: note: model: silent: MBAR-WAIT-PARITY on event {{[0-9]+}} ('full'): its barrier's index is a ring of 2 stages, but the barrier array has 4 members: the wait follows another ring than the one that fills the array, and whether the two counts step together, one step for one, is not proven
+      acc += tile[stage][threadIdx.x];
+      release(&empty[stage]);
+      if (++stage == S / 2) {
+        stage = 0;
+        phase ^= 1;
+      }
+    }
+    out[threadIdx.x] = acc;
+  }
+}

@@ -138,7 +138,7 @@ stageBit(const char *src, float *out, int nk) {
     for (int k = 0; k < nk; ++k) {
       const int s = k % S;
       wait(&full[s], s & 1);
-      // CHECK-NOTES: :[[@LINE-1]]:7: warning: wait on 'full' names the stage's own bit as its parity, the same parity each time the ring comes back to the stage, but the barrier completes a phase each lap: from the second lap on the wait names a phase that has already completed and returns at once; flip the parity each time the stage wraps (MBAR-WAIT-PARITY) [tma-ordering]
+      // CHECK-NOTES: :[[@LINE-1]]:7: warning: wait on 'full' names a parity computed from the stage index alone, the same parity each time the ring comes back to the stage, but the barrier completes a phase each lap: from the second lap on the wait names a phase that has already completed and returns at once; flip the parity each time the stage wraps (MBAR-WAIT-PARITY) [tma-ordering]
       // CHECK-NOTES: :[[@LINE-7]]:5: note: the barrier completes here, in a loop
       // CHECK-NOTES: :[[@LINE-104]]:3: note: issued here
       acc += tile[s][threadIdx.x];
