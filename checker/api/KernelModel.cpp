@@ -619,6 +619,75 @@ KernelModel::descriptorParam(const FunctionDecl *Def) {
   return DescParams[Def] = Found;
 }
 
+/// The return expression of \p Def when its body is declarations and then
+/// one return; null otherwise.
+static const Expr *onlyReturn(const FunctionDecl &Def) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def.getBody());
+  if (!Body || Body->body_empty())
+    return nullptr;
+  for (const Stmt *S : Body->body())
+    if (S != Body->body_back() && !isa<DeclStmt>(S))
+      return nullptr;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
+  return Ret ? Ret->getRetValue() : nullptr;
+}
+
+std::optional<unsigned>
+KernelModel::descriptorAddressParam(const FunctionDecl *Def) {
+  auto [It, Inserted] = AddrParams.try_emplace(Def);
+  if (!Inserted)
+    return It->second; // memoised, or a recursion (none yet)
+  QualType Ret = Def->getReturnType();
+  const Expr *Value = onlyReturn(*Def);
+  if (!Value || Ret->isDependentType() || !Ret->isIntegerType() ||
+      Ctx.getTypeSize(Ret) != 64)
+    return std::nullopt;
+  std::optional<unsigned> Found;
+  bool Ambiguous = false;
+  llvm::SmallVector<const Expr *, 8> Work{Value};
+  while (!Work.empty() && !Ambiguous) {
+    const Expr *E = Work.pop_back_val()->IgnoreParenCasts();
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      switch (B->getOpcode()) {
+      case BO_Or:
+      case BO_Add:
+        Work.push_back(B->getLHS());
+        Work.push_back(B->getRHS());
+        break;
+      case BO_Shr:
+      case BO_And:
+        if (B->getRHS()->isIntegerConstantExpr(Ctx))
+          Work.push_back(B->getLHS());
+        break;
+      default:
+        break; // `<<`: a value moved into another field
+      }
+      continue;
+    }
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      const FunctionDecl *Callee = nullptr;
+      if (FD && !isa<CXXMethodDecl>(FD) && FD->hasBody(Callee) && Callee)
+        if (std::optional<unsigned> I = descriptorAddressParam(Callee);
+            I && *I < C->getNumArgs())
+          Work.push_back(C->getArg(*I));
+      continue;
+    }
+    if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+      const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
+      if (!P || P->getDeclContext() != Def || !P->getType()->isIntegerType())
+        continue;
+      if (Found && *Found != P->getFunctionScopeIndex())
+        Ambiguous = true;
+      else
+        Found = P->getFunctionScopeIndex();
+    }
+  }
+  if (Ambiguous)
+    Found.reset();
+  return AddrParams[Def] = Found;
+}
+
 bool KernelModel::showsNothing(const FunctionDecl *Def, unsigned Depth) {
   Chain Scan;
   bool Partial = false;

@@ -224,6 +224,16 @@ public:
   /// Memoised.
   std::optional<unsigned> descriptorParam(const FunctionDecl *Def);
 
+  /// For a helper that returns a 64-bit integer whose start-address field
+  /// is one of its integer parameters, a 32-bit shared address (`return
+  /// encode(addr) | (encode(lbo) << 16) | ...`, `encode(x)` being `(x &
+  /// 0x3FFFF) >> 4`): the parameter's index. Its return expression is read
+  /// through `|` and `+` (both sides), `>>` and `&` by a constant (their
+  /// left side) and calls of such helpers; a `<<` shifts a value into
+  /// another field and names no address. None when two parameters reach
+  /// it or the body is more than one return. Memoised.
+  std::optional<unsigned> descriptorAddressParam(const FunctionDecl *Def);
+
   /// Whether only \p Kernel's own body may name the dynamic shared-memory
   /// pool: no function it may call (transitively, at any depth) names an
   /// `extern __shared__` variable, and every call is direct. Then a
@@ -261,6 +271,7 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelSequence>> Memo;
   llvm::DenseMap<const FunctionDecl *, std::shared_ptr<BodyGraph>> Graphs;
   llvm::DenseMap<const FunctionDecl *, std::optional<unsigned>> DescParams;
+  llvm::DenseMap<const FunctionDecl *, std::optional<unsigned>> AddrParams;
   llvm::DenseMap<const FunctionDecl *, std::string> PoolNamers;
   /// Helpers that show no event unless given a shared buffer: walked once.
   llvm::DenseSet<const FunctionDecl *> QuietHelpers;

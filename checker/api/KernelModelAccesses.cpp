@@ -166,6 +166,17 @@ const Expr *Builder::descriptorPointer(const Expr *E) {
       continue;
     }
     if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      // `addr >> 4`, `(addr & 0x3FFFF) >> 4`: the start-address field of a
+      // 32-bit shared address, the address itself (mmaRead resolves it).
+      if ((B->getOpcode() == BO_Shr || B->getOpcode() == BO_And) &&
+          B->getRHS()->isIntegerConstantExpr(Ctx)) {
+        const Expr *L = B->getLHS()->IgnoreParenCasts();
+        if (const auto *Inner = dyn_cast<BinaryOperator>(L);
+            Inner && Inner->getOpcode() == BO_And &&
+            Inner->getRHS()->isIntegerConstantExpr(Ctx))
+          L = Inner->getLHS();
+        return L;
+      }
       if (B->getOpcode() != BO_Add && B->getOpcode() != BO_Or)
         return nullptr;
       const Expr *L = descriptorPointer(B->getLHS());
@@ -180,6 +191,8 @@ const Expr *Builder::descriptorPointer(const Expr *E) {
       if (!FD || !FD->hasBody(Def) || !Def)
         return nullptr;
       std::optional<unsigned> I = Model.descriptorParam(Def);
+      if (!I)
+        I = Model.descriptorAddressParam(Def);
       unsigned Shift = isa<CXXOperatorCallExpr>(C) ? 1 : 0;
       return I && *I + Shift < C->getNumArgs() ? C->getArg(*I + Shift)
                                                : nullptr;
@@ -193,8 +206,13 @@ void Builder::mmaRead(const GCCAsmStmt &S, unsigned Index, SourceLocation Loc) {
   if (Index < S.getNumOutputs() ||
       Index - S.getNumOutputs() >= S.getNumInputs())
     return;
-  accessOf(descriptorPointer(S.getInputExpr(Index - S.getNumOutputs())),
-           EventKind::GenericRead, /*Mma=*/true, Loc);
+  // A pointer, or a 32-bit shared address (sharedRoot follows a window's
+  // arithmetic; else the pointer it converts).
+  const Expr *Address =
+      descriptorPointer(S.getInputExpr(Index - S.getNumOutputs()));
+  if (!accessOf(Address, EventKind::GenericRead, /*Mma=*/true, Loc))
+    if (const Expr *Ptr = Address ? addressedPointer(Address) : nullptr)
+      accessOf(Ptr, EventKind::GenericRead, /*Mma=*/true, Loc);
 }
 
 } // namespace kmodel

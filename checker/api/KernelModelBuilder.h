@@ -246,8 +246,10 @@ private:
   /// descriptor object's later field writes advance its address within the
   /// buffer it starts in), a descriptor object's conversion to its integer,
   /// `|` and `+` with a part that is no address, and calls of helpers that
-  /// build it from a pointer parameter (descriptorParam); null when it is
-  /// none.
+  /// build it from a pointer parameter (descriptorParam) or put an integer
+  /// parameter in its start-address field (descriptorAddressParam); at
+  /// `addr >> 4` or `(addr & 0x3FFFF) >> 4`, the 32-bit shared address
+  /// `addr` itself. Null when it is none.
   const Expr *descriptorPointer(const Expr *E);
 
   /// `wgmma.mma_async` / `tcgen05.mma` reading the buffer that its
