@@ -257,6 +257,7 @@ void Builder::parity(const Wait &W, Event &E) {
   E.ParityPeriod = static_cast<unsigned>(P.Period);
   E.ParityRingStages = static_cast<unsigned>(P.RingStages);
   E.ParityMembers = static_cast<unsigned>(Id->Members);
+  E.ParityLaterLaps = P.LaterLaps;
   E.ParityUnknown = P.Form == ::tma::rules::ordering::ParityForm::Unknown &&
                     !P.Folds && !P.Followed && !P.RingStages;
 }

@@ -497,6 +497,7 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
     }
     Out.Form = ParityForm::Ring;
     Out.Bit = R->FirstPhase ^ Flip;
+    Out.LaterLaps = R->Strides;
     return Out;
   }
   return Out;

@@ -16,7 +16,9 @@
 //     that start at constants and are only ever changed by `++stage` and a
 //     wrap `if (stage == S) { stage = 0; phase ^= 1; }` (or `stage = (stage
 //     + 1) % S; if (stage == 0) phase ^= 1;`): the bit flips exactly when
-//     the stage wraps, wherever the updates lie (flow-insensitive);
+//     the stage wraps, wherever the updates lie (flow-insensitive); also
+//     through helpers taking both by reference, lambdas capturing them by
+//     reference, and strides (api/RingSteps.h);
 //   - a constant parity, or a parity of the member alone (`s & 1`, `(qidx /
 //     2) & 1` with the member `qidx`: api/ParityExpr), on a wait that comes
 //     back to the same barrier in a later pass of its loop;
@@ -38,6 +40,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include <cstdint>
 #include <optional>
 
@@ -62,6 +65,9 @@ struct WaitParity {
   /// Unknown: the barrier's index is a ring the model reads, of RingStages
   /// stages, on an array of another extent (the cross-ring case).
   std::uint64_t RingStages = 0;
+  /// Ring: a stride steps the ring (api/RingSteps.h), maybe before the
+  /// wait's first pass, which may then lie on a later lap than the first.
+  bool LaterLaps = false;
 };
 
 class WaitParities {
@@ -96,6 +102,8 @@ private:
     bool Counter = false;
     const VarDecl *Phase = nullptr;
     unsigned FirstPhase = 0;
+    /// A stride steps it.
+    bool Strides = false;
   };
   std::optional<Ring> ringIndex(const Expr *Index, const VarDecl *Phase);
   /// Whether \p K is a local that starts at 0 and is only incremented by
@@ -156,6 +164,8 @@ private:
   llvm::DenseMap<std::pair<const VarDecl *, const VarDecl *>,
                  std::optional<std::pair<std::uint64_t, unsigned>>>
       Rings;
+  /// The stage and phase pairs of Rings that a stride steps.
+  llvm::DenseSet<std::pair<const VarDecl *, const VarDecl *>> Strided;
   llvm::DenseMap<const VarDecl *,
                  std::optional<std::pair<std::uint64_t, unsigned>>>
       States;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/WaitParity.h"
+#include "api/RingSteps.h"
 #include "api/WaitParityWalks.h"
 #include "folding/Uses.h"
 
@@ -319,163 +320,24 @@ bool WaitParities::stageAndPhase(const VarDecl *St, const VarDecl *Ph,
   if (!F->getBody())
     return false;
   const ParentMap &PM = Folder.parentsOf(F);
-  auto Fold = [this](const Expr *E) { return fold(E); };
-
-  bool Ok = true;
-  unsigned Incs = 0;
-  llvm::SmallVector<const Stmt *, 4> Resets, ModIncs, Flips;
+  RingSteps Steps([this](const Expr *E) { return fold(E); },
+                  [this](const FunctionDecl *G) -> const ParentMap & {
+                    return Folder.parentsOf(G);
+                  });
   llvm::SmallVector<const DeclStmt *, 2> Decls;
-  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
-    if (!S || !Ok)
-      return;
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (D == St || D == Ph)
-          Decls.push_back(DS);
-    if (const auto *D = dyn_cast<DeclRefExpr>(S);
-        D && (D->getDecl() == St || D->getDecl() == Ph)) {
-      bool Stage = D->getDecl() == St;
-      const Stmt *C = nullptr;
-      const Stmt *P = parentThroughParens(PM, D, C);
-      if (readsOnly(PM, P, C))
-        return;
-      if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
-          Stage && U && U->isIncrementOp()) {
-        ++Incs;
-        return;
-      }
-      if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(P);
-          CA && CA->getLHS() == C) {
-        if (Stage && CA->getOpcode() == BO_AddAssign &&
-            Fold(CA->getRHS()) == 1) {
-          ++Incs;
-          return;
-        }
-        if (!Stage && CA->getOpcode() == BO_XorAssign &&
-            Fold(CA->getRHS()) == 1) {
-          Flips.push_back(CA);
-          return;
-        }
-      }
-      if (const auto *A = dyn_cast_or_null<BinaryOperator>(P);
-          A && A->getOpcode() == BO_Assign && A->getLHS() == C) {
-        const Expr *R = A->getRHS()->IgnoreParenCasts();
-        if (Stage && Fold(R) == 0) {
-          Resets.push_back(A);
-          return;
-        }
-        if (const auto *M = dyn_cast<BinaryOperator>(R);
-            Stage && M && M->getOpcode() == BO_Rem &&
-            isPlusOne(M->getLHS(), St, Fold)) {
-          std::optional<std::int64_t> S = Fold(M->getRHS());
-          if (S && *S > 0 && (!Stages || Stages == std::uint64_t(*S))) {
-            Stages = *S;
-            ModIncs.push_back(A);
-            return;
-          }
-        }
-        if (!Stage && isFlipOf(R, Ph, Fold)) {
-          Flips.push_back(A);
-          return;
-        }
-      }
-      Ok = false;
-      return;
-    }
-    for (const Stmt *Child : S->children())
-      Visit(Child);
-  };
-  Stages = 0;
-  Visit(F->getBody());
-  if (!Ok || Flips.empty() || Decls.size() != 2 ||
-      (!ModIncs.empty() && (Incs || !Resets.empty())))
+  std::optional<RingSteps::Ring> S = Steps.stages(F, St, Ph, Decls);
+  if (!S || Decls.size() != 2)
     return false;
   // Declared outside every loop: reset once, not every tile.
   for (const DeclStmt *DS : Decls)
     for (const Stmt *P = PM.getParent(DS); P; P = PM.getParent(P))
       if (isLoop(P))
         return false;
-
-  // The if a flip or reset lies in: its then-branch holds the statement.
-  auto IfOf = [&](const Stmt *X) -> const IfStmt * {
-    const Stmt *C = nullptr;
-    const Stmt *P = parentThroughParens(PM, X, C);
-    if (const auto *Cmp = dyn_cast_or_null<CompoundStmt>(P)) {
-      C = Cmp;
-      P = parentThroughParens(PM, Cmp, C);
-    }
-    const auto *I = dyn_cast_or_null<IfStmt>(P);
-    if (!I || I->getThen() != C || I->getElse() || I->getInit() ||
-        I->getConditionVariable())
-      return nullptr;
-    return I;
-  };
-  // `St == S` or `++St == S` (a wrap at S), or `St == 0` (after a ModInc).
-  auto WrapOf = [&](const IfStmt *I, bool &AfterMod) -> std::uint64_t {
-    const auto *B = dyn_cast<BinaryOperator>(I->getCond()->IgnoreParenImpCasts());
-    if (!B || (B->getOpcode() != BO_EQ && B->getOpcode() != BO_GE))
-      return 0;
-    const Expr *L = B->getLHS()->IgnoreParenImpCasts(),
-               *R = B->getRHS()->IgnoreParenImpCasts();
-    auto IsStage = [&](const Expr *E) {
-      if (const auto *U = dyn_cast<UnaryOperator>(E);
-          U && U->getOpcode() == UO_PreInc)
-        E = U->getSubExpr();
-      return varOf(E) == St;
-    };
-    if (!IsStage(L))
-      std::swap(L, R);
-    if (!IsStage(L))
-      return 0;
-    std::optional<std::int64_t> S = Fold(R);
-    if (!S || *S < 0)
-      return 0;
-    AfterMod = *S == 0;
-    return AfterMod ? 1 : std::uint64_t(*S);
-  };
-  llvm::SmallPtrSet<const IfStmt *, 4> Wraps;
-  for (const Stmt *X : Flips) {
-    const IfStmt *I = IfOf(X);
-    if (!I || !Wraps.insert(I).second)
-      return false; // two flips in one wrap
-    bool AfterMod = false;
-    std::uint64_t S = WrapOf(I, AfterMod);
-    if (!S || AfterMod != !ModIncs.empty())
-      return false;
-    if (AfterMod) {
-      // The statement before the if is `St = (St + 1) % S`.
-      const auto *Cmp = dyn_cast_or_null<CompoundStmt>(PM.getParent(I));
-      if (!Cmp)
-        return false;
-      const Stmt *Prev = nullptr;
-      for (const Stmt *Child : Cmp->body()) {
-        if (Child == I)
-          break;
-        Prev = Child;
-      }
-      if (!Prev || !llvm::is_contained(ModIncs, Prev))
-        return false;
-    } else {
-      if (Stages && Stages != S)
-        return false;
-      Stages = S;
-    }
-  }
-  // Every reset lies in a wrap, one per wrap; every ModInc is followed by
-  // one.
-  llvm::SmallPtrSet<const IfStmt *, 4> Reset;
-  for (const Stmt *X : Resets) {
-    const IfStmt *I = IfOf(X);
-    if (!I || !Wraps.count(I) || !Reset.insert(I).second)
-      return false;
-  }
-  if (ModIncs.empty() ? Reset.size() != Wraps.size()
-                      : ModIncs.size() != Wraps.size())
-    return false;
-  if (!Stages)
-    return false;
+  Stages = S->Stages;
   FirstPhase = static_cast<unsigned>(*P0);
   Rings[Key] = std::make_pair(Stages, FirstPhase);
+  if (S->Strides)
+    Strided.insert(Key);
   return true;
 }
 
@@ -503,6 +365,7 @@ WaitParities::ringIndex(const Expr *Index, const VarDecl *Phase) {
     return std::nullopt;
   R.Var = St;
   R.Phase = Phase;
+  R.Strides = Strided.count(std::make_pair(St, Phase)) != 0;
   return R;
 }
 

@@ -151,6 +151,11 @@ struct Event {
   /// BarrierWait: the parity operand is a value the model does not follow
   /// (not a constant, not a ring's phase); false for waits on a state.
   bool ParityUnknown = false;
+  /// BarrierWait of ParityForm::Ring: a stride steps the ring, maybe before
+  /// the wait's first pass: that pass may lie on a later lap than the
+  /// first, so ParityBit need not be the parity it names (the parity of
+  /// each lap still is).
+  bool ParityLaterLaps = false;
 
   /// Load: the barrier it completes on (-1: unknown).
   int Barrier = -1;

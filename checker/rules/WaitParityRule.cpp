@@ -23,10 +23,11 @@ namespace tma::rules::ordering {
 namespace {
 
 /// Whether the first pass of the wait \p E names parity 0: it returns only
-/// once phase 0 of its barrier has completed.
+/// once phase 0 of its barrier has completed (not on a ring a stride may
+/// step past its first lap before the wait's first pass).
 bool firstPassZero(const Event &E) {
   return E.Kind == EventKind::BarrierWait && E.Family >= 0 &&
-         !E.ParityUnknown && E.ParityBit == 0 &&
+         !E.ParityUnknown && E.ParityBit == 0 && !E.ParityLaterLaps &&
          (E.Parity == ParityForm::Ring || E.Parity == ParityForm::Constant);
 }
 
@@ -340,7 +341,12 @@ std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
     if (W.Parity != ParityForm::Ring)
       continue;
     if (W.ParityBit == 0) {
-      firstLapZero(I);
+      if (W.ParityLaterLaps)
+        Silent(I, "a stride steps the ring, maybe past its first lap before "
+                  "this wait's first pass: whether that pass waits for the "
+                  "barrier's first phase is not judged");
+      else
+        firstLapZero(I);
       continue;
     }
     std::optional<std::size_t> Tx, PreAll, Pre, NotRing;
