@@ -313,11 +313,14 @@ RingSteps::judge(const Stmt *Body, const ParentMap &PM, const VarDecl *St,
       const Stmt *P = parentThroughParens(PM, D, C);
       if (readsOnly(PM, P, C))
         return;
-      // A lambda's capture by reference: its body's uses are seen there.
+      // A lambda's capture by reference: its body's uses are seen there
+      // (an init capture `[&s = stage]` names another variable: not seen).
       if (const auto *L = dyn_cast_or_null<LambdaExpr>(P)) {
+        bool Captured = false;
         for (const LambdaCapture &Cap : L->captures())
           if (Cap.capturesVariable() && Cap.getCapturedVar() == D->getDecl())
-            Ok &= Cap.getCaptureKind() == LCK_ByRef || !L->isMutable();
+            Captured = Cap.getCaptureKind() == LCK_ByRef || !L->isMutable();
+        Ok &= Captured;
         return;
       }
       if (const auto *CE = dyn_cast_or_null<CallExpr>(P)) {

@@ -115,6 +115,15 @@ void mutableCopy(int nk) {
   };
   for (int k = 0; k < nk; ++k) { use(stage, phase); step(); }
 }
+void initCapture(int nk) {
+  int stage = 0, phase = 0;
+  auto restart = [&s = stage]() { s = 0; };
+  for (int k = 0; k < nk; ++k) {
+    use(stage, phase);
+    if (++stage == S) { stage = 0; phase ^= 1; }
+    if (k == 5) restart();
+  }
+}
 )cuda";
 
 class RingStepsTest : public ::testing::Test {
@@ -213,6 +222,11 @@ TEST_F(RingStepsTest, HelpersOfTwoWrapSizesAreNotProven) {
 
 TEST_F(RingStepsTest, StrideOfAnotherLapIsNotProven) {
   EXPECT_EQ(stages("strideOtherLap"), std::nullopt);
+}
+
+// `[&s = stage]` writes the stage through another name.
+TEST_F(RingStepsTest, InitCaptureIsNotProven) {
+  EXPECT_EQ(stages("initCapture"), std::nullopt);
 }
 
 TEST_F(RingStepsTest, MutableLambdaStepsItsOwnCopies) {
