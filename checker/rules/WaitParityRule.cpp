@@ -277,8 +277,10 @@ std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
     if (W.ParityUnknown) {
       Silent(I, "its parity is no constant, no counter's lap `(k / S) & 1` "
                 "with the member `k % S` and no phase bit flipped exactly "
-                "where its stage wraps: the model cannot tell which phase it "
-                "names");
+                "where its stage wraps (inline, in a helper taking both by "
+                "reference, in a lambda capturing both by reference, or by a "
+                "stride whose lap divides by the wrap): the model cannot tell "
+                "which phase it names");
       continue;
     }
     if (W.Parity == ParityForm::Unknown || W.Family < 0)

@@ -97,7 +97,7 @@ explainRing(const char *src, float *out, int nk) {
     for (int k = 0; k < nk; ++k) {
       wait(&full[k % S], phases[k % S]);
       // CHECK: :{{[0-9]+}}:3: note: model: silent: MBAR-WAIT-PARITY on event {{[0-9]+}} ('full'): parity 0 on the ring's first lap waits for the barrier's first phase, which a copy or expect-tx on it completes: whether that copy waits for this side is judged only on barriers that plain arrives alone complete
-      // CHECK: :{{[0-9]+}}:3: note: model: silent: MBAR-WAIT-PARITY on event {{[0-9]+}} ('full'): its parity is no constant, no counter's lap `(k / S) & 1` with the member `k % S` and no phase bit flipped exactly where its stage wraps: the model cannot tell which phase it names
+      // CHECK: :{{[0-9]+}}:3: note: model: silent: MBAR-WAIT-PARITY on event {{[0-9]+}} ('full'): its parity is no constant, no counter's lap `(k / S) & 1` with the member `k % S` and no phase bit flipped exactly where its stage wraps (inline, in a helper taking both by reference, in a lambda capturing both by reference, or by a stride whose lap divides by the wrap): the model cannot tell which phase it names
       // CHECK: :[[@LINE-7]]:7: warning: wait on 'full' names parity 0 on every pass of its loop, but the barrier completes a phase each lap: from the second lap on the wait names a phase that has already completed and returns at once; flip the parity each time the stage wraps (MBAR-WAIT-PARITY) [tma-ordering]
       phases[k % S] ^= 1;
     }
