@@ -62,15 +62,6 @@ const Expr *divided(const Expr *E, std::uint64_t &S, const FoldFn &Fold) {
   return B->getLHS();
 }
 
-/// `X & 1` or `X % 2`: X, else null.
-const Expr *lowBit(const Expr *E, const FoldFn &Fold) {
-  const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParenCasts());
-  if (B && ((B->getOpcode() == BO_And && Fold(B->getRHS()) == 1) ||
-            (B->getOpcode() == BO_Rem && Fold(B->getRHS()) == 2)))
-    return B->getLHS();
-  return nullptr;
-}
-
 /// `Ph ^= X`, `Ph = Ph ^ X`, `Ph = X ^ Ph`: X, else null.
 const Expr *phaseXor(const Stmt *S, const VarDecl *Ph) {
   const auto *B = dyn_cast<BinaryOperator>(S);

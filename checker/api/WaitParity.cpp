@@ -404,10 +404,8 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
     return Out;
   }
 
-  const auto *B = dyn_cast<BinaryOperator>(E);
-  if (B && ((B->getOpcode() == BO_And && fold(B->getRHS()) == 1) ||
-            (B->getOpcode() == BO_Rem && fold(B->getRHS()) == 2))) {
-    const Expr *X = localInit(B->getLHS());
+  if (const Expr *Bit = lowBit(E, Fold)) {
+    const Expr *X = localInit(Bit);
     // `(k / S) & 1` with the member `k % S`: the counter's lap (also `(k /
     // S + 1) & 1`, `((k + S) / S) % 2`: flipped).
     // `k & 1` of a counter: its lap of one step.
@@ -416,7 +414,7 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
     const bool D = L && L->Divided;
     std::optional<std::int64_t> T =
         L ? std::optional<std::int64_t>(L->Period) : std::nullopt;
-    if (K && !D && (!counter(K) || X != B->getLHS()->IgnoreParenCasts()))
+    if (K && !D && (!counter(K) || X != Bit->IgnoreParenCasts()))
       K = nullptr;
     if (K && T && *T > 0) {
       Flip ^= L->Flip;

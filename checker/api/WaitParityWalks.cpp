@@ -94,4 +94,12 @@ bool isFlipOf(const Expr *E, const VarDecl *V, const FoldFn &Fold) {
          varOf(B->getRHS()) == V;
 }
 
+const Expr *lowBit(const Expr *E, const FoldFn &Fold) {
+  const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParenCasts());
+  if (B && ((B->getOpcode() == BO_And && Fold(B->getRHS()) == 1) ||
+            (B->getOpcode() == BO_Rem && Fold(B->getRHS()) == 2)))
+    return B->getLHS();
+  return nullptr;
+}
+
 } // namespace clang::tidy::tma::waitparity

@@ -46,6 +46,9 @@ bool isPlusOne(const Expr *E, const VarDecl *V, const FoldFn &Fold);
 /// `V ^ 1`, `1 ^ V`, `!V`, `1 - V`.
 bool isFlipOf(const Expr *E, const VarDecl *V, const FoldFn &Fold);
 
+/// `X & 1` or `X % 2`: X, else null.
+const Expr *lowBit(const Expr *E, const FoldFn &Fold);
+
 /// Calls \p F on every reference to \p VD (every variable: null) in \p S.
 template <typename Fn>
 void forEachRef(const Stmt *S, const VarDecl *VD, Fn &&F) {
