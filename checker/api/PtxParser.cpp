@@ -1258,4 +1258,41 @@ std::vector<Mapa> mapasOf(std::string_view Text, bool Extended,
   return Result;
 }
 
+std::vector<Shuffle> shufflesOf(std::string_view Text, bool Extended,
+                                unsigned *Statements) {
+  std::vector<Token> Toks = lex(Text, Extended);
+  std::vector<Shuffle> Result;
+  if (Statements)
+    *Statements = 0;
+  forEachStatement(Toks, [&](TokenRange B, TokenRange Semi) {
+    if (Statements)
+      ++*Statements;
+    std::optional<Guard> Pred;
+    std::string Opcode;
+    std::size_t Pos;
+    if (!readHead(B, Semi, Pred, Opcode, Pos))
+      return;
+    std::string_view Op = Opcode;
+    constexpr std::string_view Head = "shfl.sync.", Type = ".b32";
+    if (Op.size() <= Head.size() + Type.size() ||
+        Op.substr(0, Head.size()) != Head ||
+        Op.substr(Op.size() - Type.size()) != Type)
+      return;
+    std::string_view Mode =
+        Op.substr(Head.size(), Op.size() - Head.size() - Type.size());
+    if (Mode != "up" && Mode != "down" && Mode != "bfly" && Mode != "idx")
+      return;
+    auto Parts = splitTopLevel(B, Semi);
+    if (!Parts || Parts->size() != 5)
+      return;
+    std::optional<Value> Vs[5];
+    for (unsigned I = 0; I != 5; ++I)
+      if (!(Vs[I] = parseScalar((*Parts)[I].first, (*Parts)[I].second)))
+        return;
+    Result.push_back(Shuffle{std::string(Mode), *Vs[0], *Vs[1], *Vs[2],
+                             *Vs[3], *Vs[4], Pred.has_value()});
+  });
+  return Result;
+}
+
 } // namespace tma::ptx

@@ -190,6 +190,22 @@ struct Mapa {
 std::vector<Mapa> mapasOf(std::string_view Text, bool Extended,
                           unsigned *Statements = nullptr);
 
+/// A `shfl.sync.{up,down,bfly,idx}.b32 d, a, b, c, membermask;` statement
+/// (the form without the predicate output d|p): d receives a from the lane
+/// that b (and the clamp c) select. Not an Instruction: it is read only to
+/// tell a warp-uniform value (api/ThreadGuards.h).
+struct Shuffle {
+  /// "up", "down", "bfly" or "idx".
+  std::string Mode;
+  Value Dst, Src, Lane, Clamp, Mask;
+  bool Guarded = false;
+};
+
+/// The well-formed shfl.sync statements of the asm text \p Text, in text
+/// order; \p Extended and \p Statements as for mapasOf.
+std::vector<Shuffle> shufflesOf(std::string_view Text, bool Extended,
+                                unsigned *Statements = nullptr);
+
 } // namespace tma::ptx
 
 #endif // TMA_TIDY_API_PTXPARSER_H

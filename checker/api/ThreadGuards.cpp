@@ -9,6 +9,7 @@
 #include "api/ClusterRank.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "api/LoopParts.h"
+#include "api/PtxParser.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -186,16 +187,17 @@ const ParmVarDecl *ThreadGuards::laneZeroShuffle(const FunctionDecl *FD) {
   const auto *Text = dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr());
   if (!Text)
     return nullptr;
-  StringRef T = Text->getString().trim();
-  T.consume_back(";");
-  if (!T.consume_front("shfl.sync.idx.") || T.contains(';'))
-    return nullptr;
-  // The operands after the type: d, a, b (the source lane), c, mask.
-  llvm::SmallVector<StringRef, 5> Ops;
-  T.drop_until([](char C) { return C == ' ' || C == '\t'; })
-      .split(Ops, ',');
-  if (Ops.size() != 5 || Ops[0].trim() != "%0" || Ops[1].trim() != "%1" ||
-      Ops[2].trim() != "0")
+  // One statement, lane 0's %1 into %0.
+  unsigned Statements = 0;
+  std::vector<::tma::ptx::Shuffle> S =
+      ::tma::ptx::shufflesOf(Text->getString(), !Asm->isSimple(), &Statements);
+  using ::tma::ptx::Value;
+  auto IsRef = [](const Value &V, unsigned I) {
+    return V.Kind == Value::Ref && V.Index == I;
+  };
+  if (Statements != 1 || S.size() != 1 || S[0].Guarded || S[0].Mode != "idx" ||
+      !IsRef(S[0].Dst, 0) || !IsRef(S[0].Src, 1) ||
+      S[0].Lane.Kind != Value::Immediate || S[0].Lane.Imm != 0)
     return nullptr;
   return FD->getParamDecl(0);
 }

@@ -964,3 +964,45 @@ TEST(PtxUnknown, UndecodedArrives) {
   EXPECT_FALSE(isUndecodedArrive("tcgen05.commitx"));
   EXPECT_FALSE(isUndecodedArrive("cp.async.mbarrier"));
 }
+
+//===----------------------------------------------------------------------===//
+// shufflesOf: shfl.sync statements (warp-uniform values, api/ThreadGuards.h)
+//===----------------------------------------------------------------------===//
+
+TEST(PtxShuffle, OperandsModeAndStatementCount) {
+  using tma::ptx::shufflesOf;
+  using tma::ptx::Value;
+  unsigned Statements = 0;
+  auto Ss = shufflesOf("shfl.sync.idx.b32 %0, %1, 0, 0x1f, 0xffffffff;",
+                       /*Extended=*/true, &Statements);
+  EXPECT_EQ(Statements, 1u);
+  ASSERT_EQ(Ss.size(), 1u);
+  EXPECT_EQ(Ss[0].Mode, "idx");
+  EXPECT_EQ(Ss[0].Dst.Index, std::optional<unsigned>(0));
+  EXPECT_EQ(Ss[0].Src.Index, std::optional<unsigned>(1));
+  EXPECT_EQ(Ss[0].Lane.Kind, Value::Immediate);
+  EXPECT_EQ(Ss[0].Lane.Imm, 0u);
+  EXPECT_EQ(Ss[0].Mask.Imm, 0xffffffffu);
+  EXPECT_FALSE(Ss[0].Guarded);
+  Ss = shufflesOf("{\n .reg .pred q;\n @q shfl.sync.bfly.b32 %0, %1, 4, 0x1f, "
+                  "%2;\n}",
+                  true, &Statements);
+  EXPECT_EQ(Statements, 2u);
+  ASSERT_EQ(Ss.size(), 1u);
+  EXPECT_EQ(Ss[0].Mode, "bfly");
+  EXPECT_TRUE(Ss[0].Guarded);
+  EXPECT_EQ(Ss[0].Mask.Kind, Value::Ref);
+}
+
+TEST(PtxShuffle, OnlyWellFormedB32Forms) {
+  using tma::ptx::shufflesOf;
+  // Its twin: the same statement, well formed.
+  EXPECT_EQ(shufflesOf("shfl.sync.down.b32 %0, %1, 1, 0x1f, -1;", true).size(),
+            1u);
+  EXPECT_TRUE(shufflesOf("shfl.sync.down.b32 %0|p, %1, 1, 0x1f, -1;", true)
+                  .empty());
+  EXPECT_TRUE(shufflesOf("shfl.sync.rot.b32 %0, %1, 1, 0x1f, -1;", true).empty());
+  EXPECT_TRUE(shufflesOf("shfl.sync.idx.b64 %0, %1, 1, 0x1f, -1;", true).empty());
+  EXPECT_TRUE(shufflesOf("shfl.idx.b32 %0, %1, 1, 0x1f;", true).empty());
+  EXPECT_TRUE(shufflesOf("shfl.sync.idx.b32 %0, %1, 0, 0x1f;", true).empty());
+}
