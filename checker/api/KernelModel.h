@@ -76,6 +76,10 @@ struct KernelEvent {
   /// none of the mbarrier ones, or a toolkit intrinsic (a fence, an
   /// atomic) not named for barriers: it initialises no barrier.
   bool NoInit = false;
+  /// A wait whose stage and phase bit count two different things
+  /// (MBAR-WAIT-PARITY): the write that steps the stage and the one that
+  /// flips the phase, for the notes; invalid otherwise.
+  SourceLocation ParityStep, ParityFlip;
 };
 
 /// Where a barrier of an `extern __shared__` byte pool lies (rules/

@@ -258,6 +258,8 @@ void Builder::parity(const Wait &W, Event &E) {
   E.ParityRingStages = static_cast<unsigned>(P.RingStages);
   E.ParityMembers = static_cast<unsigned>(Id->Members);
   E.ParityLaterLaps = P.LaterLaps;
+  ParityStep = P.Step ? P.Step->getBeginLoc() : SourceLocation();
+  ParityFlip = P.Flip ? P.Flip->getBeginLoc() : SourceLocation();
   E.ParityUnknown = P.Form == ::tma::rules::ordering::ParityForm::Unknown &&
                     !P.Folds && !P.Followed && !P.RingStages;
 }

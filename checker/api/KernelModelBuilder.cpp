@@ -62,6 +62,11 @@ void Builder::emit(Event E, SourceLocation OpLoc, std::optional<DeviceOp> Op,
   K.InBody = !InHelper;
   K.Op = std::move(Op);
   K.Var = Var;
+  if (E.Kind == EventKind::BarrierWait) {
+    K.ParityStep = ParityStep;
+    K.ParityFlip = ParityFlip;
+  }
+  ParityStep = ParityFlip = SourceLocation();
   // The toolkit's fences and atomics (system headers, a function named
   // neither for barriers nor for an init) initialise no mbarrier.
   if (E.Kind == EventKind::Opaque && !Stack.empty() &&

@@ -375,6 +375,10 @@ private:
   /// Per frame: the object `this` stands for (events::thisObject).
   std::vector<const Expr *> This;
   SourceLocation ViaLoc;
+  /// The writes of the stage and the phase bit of the wait parity() just
+  /// read, when they count two different things: for the wait emitted
+  /// next (KernelEvent::ParityStep, ParityFlip).
+  SourceLocation ParityStep, ParityFlip;
   bool Failed = false;
   llvm::DenseMap<const Expr *, const Expr *> AddressOf;
 };

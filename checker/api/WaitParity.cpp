@@ -235,8 +235,16 @@ bool WaitParities::stepsOnceAPass(const VarDecl *V, const FunctionDecl *Kernel,
   });
   if (Bad || Steps.size() != 1)
     return false;
+  return onceAPass(Steps.front(), Kernel, Loop, Every);
+}
+
+bool WaitParities::onceAPass(const Stmt *Step, const FunctionDecl *Kernel,
+                             const Stmt *Loop, bool Every) {
+  if (!Step || !Kernel || !Loop || !Kernel->getBody())
+    return false;
+  const ParentMap &PM = Folder.parentsOf(Kernel);
   const Stmt *C = nullptr;
-  for (const Stmt *P = parentThroughParens(PM, Steps.front(), C); P;
+  for (const Stmt *P = parentThroughParens(PM, Step, C); P;
        P = parentThroughParens(PM, P, C)) {
     if (P == Loop)
       return true;
@@ -477,6 +485,14 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
 
   // A phase bit flipped when its stage wraps.
   if (const VarDecl *Ph = varOf(E)) {
+    // One barrier a pass: a bit flipped once a pass, a barrier that the
+    // pass does not change (a ring of one stage).
+    if (std::optional<unsigned> B = passPhase(Ph, Index, Fixed, Kernel, At)) {
+      Out.Form = ParityForm::Ring;
+      Out.Bit = *B ^ Flip;
+      Out.Stages = 1;
+      return Out;
+    }
     // One barrier waited each pass with the phase of a ring of S > 1.
     if (!Index && Fixed) {
       std::uint64_t Stages = 0;
@@ -487,6 +503,10 @@ WaitParity WaitParities::of(const Expr *Parity, const Expr *Index, bool Fixed,
       return period(1, Stages, First ^ Flip, St, Kernel, At);
     }
     std::optional<Ring> R = ringIndex(Index, Ph);
+    if (!R && Index)
+      // A stage and a phase bit stepped as two counts (stepAndFlip).
+      if (const VarDecl *St = varOf(localInit(Index)))
+        return stepAndFlip(St, Ph, Members, Kernel, At);
     if (!R || R->Counter)
       return Out;
     if (Members && R->Stages != Members) {

@@ -22,6 +22,14 @@
 //   - a constant parity, or a parity of the member alone (`s & 1`, `(qidx /
 //     2) & 1` with the member `qidx`: api/ParityExpr), on a wait that comes
 //     back to the same barrier in a later pass of its loop;
+//   - one barrier a pass: a barrier the same on every pass of the wait's
+//     loop (a fixed one, or a member whose index that loop never writes:
+//     `tc[wg_idx]`), waited once a pass with a phase bit flipped once a
+//     pass (`tcp ^= 1` in the loop, under no condition that may change
+//     between passes): a ring of one stage, its lap a pass;
+//   - a stage and a phase bit that count two things: `stage = (stage +
+//     1) % S` and a flip of the phase, each once a pass: a lap of one
+//     step (case 5), with the two writes for the notes;
 //   - a lap of another period (case 5): member `k % S` with parity `(k / T)
 //     & 1` (or `k & 1`), T != S, k stepping once a pass; or one barrier
 //     waited each pass with the phase of a ring of T > 1 stages (`(k / T) &
@@ -38,6 +46,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -61,10 +70,16 @@ struct WaitParity {
   bool Followed = false;
   /// Period: the steps after which the wait comes back to its member (1:
   /// one barrier, each pass) and the steps after which the parity flips.
+  /// Ring: Stages 1 for one barrier waited once a pass with a bit flipped
+  /// once a pass (its lap is a pass), else 0.
   std::uint64_t Stages = 0, Period = 0;
   /// Unknown: the barrier's index is a ring the model reads, of RingStages
   /// stages, on an array of another extent (the cross-ring case).
   std::uint64_t RingStages = 0;
+  /// Period of a stage and a phase bit that count different things
+  /// (stepAndFlip): the write that steps the stage and the one that flips
+  /// the phase, for the notes.
+  const Stmt *Step = nullptr, *Flip = nullptr;
   /// Ring: a stride steps the ring (api/RingSteps.h), maybe before the
   /// wait's first pass, which may then lie on a later lap than the first.
   bool LaterLaps = false;
@@ -153,6 +168,49 @@ private:
   WaitParity period(std::uint64_t Stages, std::uint64_t Period, unsigned Bit,
                     const VarDecl *Step, const FunctionDecl *Kernel,
                     const Stmt *At);
+  /// One barrier a pass (the file comment): \p Ph a local of \p Kernel
+  /// that starts at a constant, declared outside every loop, written only
+  /// by one flip (`Ph ^= 1`, `Ph = !Ph`), which runs once on every pass
+  /// of the loop the wait at \p At runs in on every pass, a loop no
+  /// `continue` or `goto` leaves a pass of early; the barrier the same on
+  /// every pass of it (\p Fixed, or an \p Index whose variables it never
+  /// writes). The parity of the wait's first pass: Ph's first value,
+  /// flipped where the flip comes before the wait in the pass.
+  std::optional<unsigned> passPhase(const VarDecl *Ph, const Expr *Index,
+                                    bool Fixed, const FunctionDecl *Kernel,
+                                    const Stmt *At);
+  /// The statement that flips \p Ph (`Ph ^= 1`, `Ph = !Ph`), a local of
+  /// \p Kernel that starts at a constant (\p First), declared outside
+  /// every loop (but a `for`'s init), written by that flip only, which runs
+  /// once on every pass of \p Loop; else null.
+  const Stmt *passFlip(const VarDecl *Ph, const FunctionDecl *Kernel,
+                       const Stmt *Loop, unsigned &First);
+  /// Whether the declaration \p Declared lies in no loop but as the init
+  /// of a `for`: it runs once.
+  static bool declaredOnce(const DeclStmt *Declared, const ParentMap &PM);
+  /// Which statement of \p Loop's body holds \p S (its position), when no
+  /// `continue` of Loop or `goto` may end a pass early; else none.
+  std::optional<unsigned> passSlot(const Stmt *S, const Stmt *Loop,
+                                   const FunctionDecl *Kernel);
+  /// A stage and a phase bit that count two different things (issue 24
+  /// item 1, the contradicting step forms): \p St written only by one `St
+  /// = (St + 1) % S` and \p Ph only by one flip, both once on every pass
+  /// of the loop the wait at \p At runs in, S the array's \p Members
+  /// (when known): the member is the step's k % S, the parity flips every
+  /// step, a lap of period 1 (case 5: period()), with the two writes.
+  WaitParity stepAndFlip(const VarDecl *St, const VarDecl *Ph,
+                         std::uint64_t Members, const FunctionDecl *Kernel,
+                         const Stmt *At);
+  /// Whether \p Step, a statement of \p Kernel in \p Loop, runs at most
+  /// once a pass of it: in no loop, lambda or switch inside it; with \p
+  /// Every, under no condition that may change between passes either.
+  bool onceAPass(const Stmt *Step, const FunctionDecl *Kernel, const Stmt *Loop,
+                 bool Every);
+  /// Whether \p Index names the same value on every pass of \p Loop: its
+  /// variables are locals or parameters that \p Loop never writes (and
+  /// whose address nothing takes), read through no call, subscript or
+  /// pointer; `threadIdx.x` and constants are fine.
+  bool fixedIn(const Expr *Index, const FunctionDecl *Kernel, const Stmt *Loop);
   /// The passes of a loop, where they fold (`do ... while (0)`: 1).
   std::optional<std::uint64_t> trips(const Stmt *Loop);
   std::optional<std::int64_t> fold(const Expr *E);

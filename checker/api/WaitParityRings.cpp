@@ -5,13 +5,17 @@
 //===----------------------------------------------------------------------===//
 //
 // The ring recognisers of the wait-parity proofs (WaitParity.h): a
-// counter, a CUTLASS-like PipelineState, a stage and phase pair, and the
-// ring index a wait's barrier subscript names.
+// counter, a CUTLASS-like PipelineState, a stage and phase pair, the ring
+// index a wait's barrier subscript names, one barrier waited once a pass
+// with a bit flipped once a pass, and a stage and phase bit that count two
+// things.
 //
 //===----------------------------------------------------------------------===//
 
-#include "api/WaitParity.h"
+#include "api/LoopParts.h"
 #include "api/RingSteps.h"
+#include "api/ThreadGuards.h"
+#include "api/WaitParity.h"
 #include "api/WaitParityWalks.h"
 #include "folding/Uses.h"
 
@@ -367,6 +371,259 @@ WaitParities::ringIndex(const Expr *Index, const VarDecl *Phase) {
   R.Phase = Phase;
   R.Strides = Strided.count(std::make_pair(St, Phase)) != 0;
   return R;
+}
+
+bool WaitParities::fixedIn(const Expr *Index, const FunctionDecl *Kernel,
+                           const Stmt *Loop) {
+  if (!Index || !Kernel || !Kernel->getBody())
+    return false;
+  if (cudaBuiltinVar(Index))
+    return true;
+  const Expr *E = Index->IgnoreParenCasts();
+  if (cudaBuiltinVar(E) ||
+      isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr>(E))
+    return true;
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return !B->isAssignmentOp() && !B->isCommaOp() &&
+           fixedIn(B->getLHS(), Kernel, Loop) &&
+           fixedIn(B->getRHS(), Kernel, Loop);
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus ||
+            U->getOpcode() == UO_Not || U->getOpcode() == UO_LNot) &&
+           fixedIn(U->getSubExpr(), Kernel, Loop);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return fixedIn(CO->getCond(), Kernel, Loop) &&
+           fixedIn(CO->getTrueExpr(), Kernel, Loop) &&
+           fixedIn(CO->getFalseExpr(), Kernel, Loop);
+  const auto *D = dyn_cast<DeclRefExpr>(E);
+  if (!D)
+    return fold(E).has_value();
+  if (isa<EnumConstantDecl>(D->getDecl()))
+    return true;
+  const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+  if (!VD)
+    return false;
+  if (!VD->hasLocalStorage() || VD->getType()->isReferenceType() ||
+      VD->getDeclContext() != Kernel)
+    return VD->getType().isConstQualified() && fold(E).has_value();
+  // Every write of it is a plain step of the variable itself outside the
+  // loop and outside any lambda; nothing takes its address or binds it to
+  // a reference that may write it.
+  const ParentMap &PM = Folder.parentsOf(Kernel);
+  bool Ok = true;
+  forEachRef(Kernel->getBody(), VD, [&](const DeclRefExpr *R) {
+    const Stmt *C = nullptr;
+    const Stmt *P = parentThroughParens(PM, R, C);
+    if (!Ok || readsOnly(PM, P, C))
+      return;
+    bool Write = false;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(P))
+      Write = U->isIncrementDecrementOp();
+    else if (const auto *A = dyn_cast_or_null<BinaryOperator>(P))
+      Write = A->isAssignmentOp() && A->getLHS() == C;
+    if (!Write) {
+      Ok = false;
+      return;
+    }
+    for (const Stmt *Q = P; Q; Q = PM.getParent(Q))
+      if (Q == Loop || isa<LambdaExpr, BlockExpr>(Q)) {
+        Ok = false;
+        return;
+      }
+  });
+  return Ok;
+}
+
+const Stmt *WaitParities::passFlip(const VarDecl *Ph,
+                                   const FunctionDecl *Kernel, const Stmt *Loop,
+                                   unsigned &First) {
+  if (!Ph || !Kernel || !Kernel->getBody() || !Loop || !isLocalInt(Ph) ||
+      Ph->getDeclContext() != Kernel || !Ph->getInit())
+    return nullptr;
+  std::optional<std::int64_t> P0 = fold(Ph->getInit());
+  if (!P0 || (*P0 != 0 && *P0 != 1))
+    return nullptr;
+  const ParentMap &PM = Folder.parentsOf(Kernel);
+  auto Fold = [this](const Expr *E) { return fold(E); };
+  bool Ok = true;
+  const DeclStmt *Declared = nullptr;
+  llvm::SmallVector<const Stmt *, 2> Flips;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (D == Ph)
+          Declared = DS;
+    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == Ph) {
+      const Stmt *C = nullptr;
+      const Stmt *P = parentThroughParens(PM, D, C);
+      if (readsOnly(PM, P, C))
+        return;
+      if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(P);
+          CA && CA->getLHS() == C && CA->getOpcode() == BO_XorAssign &&
+          Fold(CA->getRHS()) == 1) {
+        Flips.push_back(CA);
+        return;
+      }
+      if (const auto *A = dyn_cast_or_null<BinaryOperator>(P);
+          A && A->getOpcode() == BO_Assign && A->getLHS() == C &&
+          isFlipOf(A->getRHS(), Ph, Fold)) {
+        Flips.push_back(A);
+        return;
+      }
+      Ok = false;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(Kernel->getBody());
+  if (!Ok || !Declared || Flips.size() != 1 || !declaredOnce(Declared, PM) ||
+      !onceAPass(Flips.front(), Kernel, Loop, /*Every=*/true))
+    return nullptr;
+  First = static_cast<unsigned>(*P0);
+  return Flips.front();
+}
+
+bool WaitParities::declaredOnce(const DeclStmt *Declared, const ParentMap &PM) {
+  const Stmt *C = Declared;
+  for (const Stmt *P = PM.getParent(Declared); P; C = P, P = PM.getParent(P))
+    if (isLoop(P)) {
+      const auto *For = dyn_cast<ForStmt>(P);
+      if (!For || For->getInit() != C)
+        return false;
+    }
+  return true;
+}
+
+std::optional<unsigned> WaitParities::passSlot(const Stmt *S, const Stmt *Loop,
+                                               const FunctionDecl *Kernel) {
+  const auto *Body =
+      Loop ? dyn_cast_or_null<CompoundStmt>(loopBody(Loop)) : nullptr;
+  if (!S || !Body || S == Body || !Kernel)
+    return std::nullopt;
+  // No pass ends early but by leaving the loop: no `continue` of this
+  // loop, no `goto` anywhere in it.
+  std::function<bool(const Stmt *, bool)> Leaves = [&](const Stmt *X,
+                                                       bool Nested) {
+    if (!X || isa<LambdaExpr, BlockExpr>(X))
+      return false;
+    if (isa<GotoStmt, IndirectGotoStmt>(X) || (!Nested && isa<ContinueStmt>(X)))
+      return true;
+    for (const Stmt *Child : X->children())
+      if (Leaves(Child, Nested || isLoop(X)))
+        return true;
+    return false;
+  };
+  for (const Stmt *Child : Body->body())
+    if (Leaves(Child, false))
+      return std::nullopt;
+  const ParentMap &PM = Folder.parentsOf(Kernel);
+  const Stmt *C = S;
+  for (const Stmt *P = PM.getParent(S); P; C = P, P = PM.getParent(P))
+    if (P == Body) {
+      unsigned I = 0;
+      for (const Stmt *Child : Body->body()) {
+        if (Child == C)
+          return I;
+        ++I;
+      }
+      return std::nullopt;
+    }
+  return std::nullopt;
+}
+
+std::optional<unsigned> WaitParities::passPhase(const VarDecl *Ph,
+                                                const Expr *Index, bool Fixed,
+                                                const FunctionDecl *Kernel,
+                                                const Stmt *At) {
+  if (!Kernel || !At || (!Index && !Fixed))
+    return std::nullopt;
+  const Stmt *Loop = repeatingLoop(Kernel, At, 1);
+  if (!Loop || (Index && !fixedIn(Index, Kernel, Loop)))
+    return std::nullopt;
+  unsigned First = 0;
+  const Stmt *Flip = passFlip(Ph, Kernel, Loop, First);
+  // Which of the wait and the flip comes first in the pass.
+  std::optional<unsigned> WaitAt = passSlot(At, Loop, Kernel);
+  std::optional<unsigned> FlipAt = passSlot(Flip, Loop, Kernel);
+  if (!Flip || !WaitAt || !FlipAt || *WaitAt == *FlipAt)
+    return std::nullopt;
+  return First ^ (*FlipAt < *WaitAt ? 1u : 0u);
+}
+
+WaitParity WaitParities::stepAndFlip(const VarDecl *St, const VarDecl *Ph,
+                                     std::uint64_t Members,
+                                     const FunctionDecl *Kernel,
+                                     const Stmt *At) {
+  WaitParity Out;
+  if (!St || !Kernel || !Kernel->getBody() || !isLocalInt(St) || St == Ph ||
+      St->getDeclContext() != Kernel || !St->getInit() ||
+      fold(St->getInit()) != 0)
+    return Out;
+  const Stmt *Loop = repeatingLoop(Kernel, At, 1);
+  unsigned First = 0;
+  const Stmt *Flip = Loop ? passFlip(Ph, Kernel, Loop, First) : nullptr;
+  if (!Flip)
+    return Out;
+  // The stage: written by one `St = (St + 1) % S` only, declared outside
+  // every loop.
+  const ParentMap &PM = Folder.parentsOf(Kernel);
+  auto Fold = [this](const Expr *E) { return fold(E); };
+  bool Ok = true;
+  const DeclStmt *Declared = nullptr;
+  llvm::SmallVector<const BinaryOperator *, 2> Steps;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (D == St)
+          Declared = DS;
+    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == St) {
+      const Stmt *C = nullptr;
+      const Stmt *P = parentThroughParens(PM, D, C);
+      if (readsOnly(PM, P, C))
+        return;
+      const auto *A = dyn_cast_or_null<BinaryOperator>(P);
+      const auto *M =
+          A && A->getOpcode() == BO_Assign && A->getLHS() == C
+              ? dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenCasts())
+              : nullptr;
+      if (M && M->getOpcode() == BO_Rem && isPlusOne(M->getLHS(), St, Fold)) {
+        Steps.push_back(A);
+        return;
+      }
+      Ok = false;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(Kernel->getBody());
+  if (!Ok || !Declared || Steps.size() != 1 || !declaredOnce(Declared, PM) ||
+      !onceAPass(Steps.front(), Kernel, Loop, /*Every=*/true))
+    return Out;
+  const auto *M =
+      cast<BinaryOperator>(Steps.front()->getRHS()->IgnoreParenCasts());
+  std::optional<std::int64_t> S = fold(M->getRHS());
+  if (!S || *S < 2 || (Members && std::uint64_t(*S) != Members))
+    return Out;
+  std::optional<unsigned> WaitAt = passSlot(At, Loop, Kernel);
+  std::optional<unsigned> StepAt = passSlot(Steps.front(), Loop, Kernel);
+  std::optional<unsigned> FlipAt = passSlot(Flip, Loop, Kernel);
+  if (!WaitAt || !StepAt || !FlipAt || *WaitAt == *StepAt || *WaitAt == *FlipAt)
+    return Out;
+  // At the wait of pass k the member is (k + a) % S and the parity
+  // First ^ ((k + b) & 1), a and b 1 where the step or the flip comes
+  // before the wait: counted from the step j = k + a, the parity is
+  // First ^ ((j + b - a) & 1), one of period 1.
+  unsigned A = *StepAt < *WaitAt ? 1 : 0, B = *FlipAt < *WaitAt ? 1 : 0;
+  Out = period(std::uint64_t(*S), 1, First ^ (A ^ B), St, Kernel, At);
+  Out.Step = Steps.front();
+  Out.Flip = Flip;
+  return Out;
 }
 
 } // namespace clang::tidy::tma

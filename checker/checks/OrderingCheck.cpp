@@ -383,6 +383,12 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
       const ord::Event &W = K->Seq[F.First];
       std::string Msg = "wait on " + Name(F.First);
       std::string Note;
+      // A ring of one barrier waited once a pass: its lap is a pass.
+      const char *FirstLap =
+          W.Parity == ord::ParityForm::Ring && W.ParityStages == 1
+              ? "its first pass (one barrier, its phase "
+                "bit flipped once a pass)"
+              : "the ring's first lap";
       if (F.Parity == ord::ParityMistake::Repeated) {
         Msg += W.Parity == ord::ParityForm::StageBit
                    ? " names a parity computed from the stage index alone, "
@@ -405,8 +411,10 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
         unsigned S = W.ParityStages, T = W.ParityPeriod;
         unsigned M = ord::repeatedParityMember(S, T).value_or(0);
         unsigned Bit = ((M / T) & 1) ^ W.ParityBit;
-        Msg += " names a parity that flips once every " + std::to_string(T) +
-               " steps of its count";
+        Msg += T == 1 ? std::string(" names a parity that flips every step "
+                                    "of its count")
+                      : " names a parity that flips once every " +
+                            std::to_string(T) + " steps of its count";
         if (S == 1)
           Msg += ", at most one step a pass, but the barrier completes a "
                  "phase each pass: two passes in a row name the same "
@@ -427,15 +435,32 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                  std::to_string(S) +
                  " steps, when the member wraps (MBAR-WAIT-PARITY)";
         Note = "the barrier completes here, in a loop";
+        // A stage and a phase bit that count two different things: the
+        // two writes that make them so.
+        const KernelEvent &KE = K->Events[F.First];
+        if (KE.ParityStep.isValid() && KE.ParityFlip.isValid()) {
+          if (Warn(KE.Loc, Msg)) {
+            NoteOp(F.Second, Note);
+            Report.note(SM.getFileLoc(KE.ParityStep),
+                        "the stage steps here, by one a pass, wrapping at " +
+                            std::to_string(S));
+            Report.note(SM.getFileLoc(KE.ParityFlip),
+                        "the phase bit flips here, on every pass, not when "
+                        "the stage wraps");
+          }
+          break;
+        }
       } else if (F.Parity == ord::ParityMistake::BeforeFirstCopy) {
-        Msg += " names parity 1 on the ring's first lap, but no phase of the "
+        Msg += std::string(" names parity 1 on ") + FirstLap +
+               ", but no phase of the "
                "barrier has completed then: parity 1 names the phase before "
                "its first, so the wait returns at once, before its copy "
                "lands; start the phase bit at 0 (MBAR-WAIT-PARITY)";
         Note = "the copy or expect-tx that completes the first phase";
       } else if (F.Parity == ord::ParityMistake::FirstLapHang) {
         bool Self = !F.Other || K->Seq[*F.Other].Family == W.Family;
-        Msg += " names parity 0 on the ring's first lap, so it waits for the "
+        Msg += std::string(" names parity 0 on ") + FirstLap +
+               ", so it waits for the "
                "barrier's first phase, but every arrive on it comes after a "
                "wait for ";
         Msg += Self ? "its own first phase: it never completes"

@@ -153,7 +153,10 @@ void OrderingCheck::explainModel(const FunctionDecl &Kernel,
                                               : " (copy or arrive.expect_tx)";
     if (E.Kind == ord::EventKind::BarrierWait) {
       // The parity as MBAR-WAIT-PARITY reads it (api/WaitParity).
-      if (E.Parity == ord::ParityForm::Ring)
+      if (E.Parity == ord::ParityForm::Ring && E.ParityStages == 1)
+        Msg += " (parity: one barrier's phase, flipped once a pass, " +
+               std::to_string(E.ParityBit) + " on the first pass)";
+      else if (E.Parity == ord::ParityForm::Ring)
         Msg += " (parity: the ring's phase, " + std::to_string(E.ParityBit) +
                " on the first lap)";
       else if (E.Parity == ord::ParityForm::Constant)
@@ -161,14 +164,15 @@ void OrderingCheck::explainModel(const FunctionDecl &Kernel,
       else if (E.Parity == ord::ParityForm::StageBit)
         Msg += " (parity: a function of the stage index alone)";
       else if (E.Parity == ord::ParityForm::Period)
-        Msg += " (parity: flips every " + std::to_string(E.ParityPeriod) +
-               " steps, " + std::to_string(E.ParityBit) +
-               " at the first; member: " +
-               (E.ParityStages == 1 ? std::string("one barrier each pass")
-                                    : "every " +
-                                          std::to_string(E.ParityStages) +
-                                          " steps") +
-               ")";
+        Msg +=
+            " (parity: flips every " +
+            (E.ParityPeriod == 1 ? std::string("step")
+                                 : std::to_string(E.ParityPeriod) + " steps") +
+            ", " + std::to_string(E.ParityBit) + " at the first; member: " +
+            (E.ParityStages == 1
+                 ? std::string("one barrier each pass")
+                 : "every " + std::to_string(E.ParityStages) + " steps") +
+            ")";
     }
     if (E.Guarded)
       Msg += ", under a condition";

@@ -141,7 +141,9 @@ struct Event {
   unsigned ParityBit = 0;
   /// BarrierWait of ParityForm::Period: the count at which the member
   /// comes back (1: one barrier waited each pass) and the count at which
-  /// the parity flips.
+  /// the parity flips. Of ParityForm::Ring: ParityStages 1 for one barrier
+  /// waited once a pass with a bit flipped once a pass (its lap is a
+  /// pass), else 0.
   unsigned ParityStages = 0, ParityPeriod = 0;
   /// BarrierWait of ParityForm::Unknown on a ring the model reads (a
   /// counter's lap, a stage and phase bit, a PipelineState) whose stage

@@ -383,7 +383,18 @@ std::vector<Finding> waitParity(const std::vector<Event> &Seq, const Flow &G,
         Out.push_back({Rule, I, *Tx, std::nullopt, 0});
       continue;
     }
-    if (PreAll)
+    if (PreAll && W.ParityStages == 1)
+      // One barrier waited once a pass: case 3 needs each pass to complete
+      // exactly one phase of it, and the arrives that do (another role's,
+      // once a pass of its own loop) are not counted against this loop.
+      Silent(I,
+             "one barrier waited once a pass with a bit flipped once a "
+             "pass, released before the loop: whether each pass completes "
+             "exactly one phase of it (the arrives of a pass, their count, "
+             "the barrier's expected count, and the passes of the loops "
+             "they lie in) is not proven",
+             PreAll);
+    else if (PreAll)
       Out.push_back({Rule, I, *PreAll, std::nullopt, 0});
     else if (Pre)
       Silent(I, "the arrives before any wait do not provably reach every "

@@ -180,6 +180,68 @@ TEST(WaitParity, FirstLapOfAnEmptyBarrierReleasedEarly) {
   EXPECT_TRUE(run(Cutlass.done()).empty());
 }
 
+// One barrier waited once a pass with a bit flipped once a pass (Ring of
+// ParityStages 1): cases 2 and 4 read its first pass alone and are judged;
+// case 3 needs each pass to complete one phase, not counted: silent.
+TEST(WaitParity, OneBarrierAPass) {
+  auto OneBarrier = [](int Family, unsigned Bit) {
+    Event W = waitWith(Family, ParityForm::Ring, Bit);
+    W.ParityStages = 1;
+    return W;
+  };
+  // Case 2: parity 1 on the first pass of a barrier a copy completes.
+  Prog Copy;
+  Copy.loop([&](Prog &Q) {
+    Q << barrier(K::BarrierUse, Full) << OneBarrier(Full, 1);
+  });
+  auto F = run(Copy.done());
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].First, 1u);
+  EXPECT_EQ(F[0].Second, 0u);
+  Prog CopyZero;
+  CopyZero.loop([&](Prog &Q) {
+    Q << barrier(K::BarrierUse, Full) << OneBarrier(Full, 0);
+  });
+  EXPECT_TRUE(run(CopyZero.done()).empty());
+  // Case 3 shape: released before the loop, parity 1 on the first pass.
+  Event Release = barrier(K::BarrierUse, Empty, UseRole::Arrive);
+  Event EarlyAll = Release;
+  EarlyAll.AllMembers = true;
+  Prog Turns;
+  Turns.ifElse(
+      [&](Prog &Producer) {
+        Producer.loop([&](Prog &Q) {
+          Q << OneBarrier(Empty, 1) << barrier(K::BarrierUse, Full);
+        });
+      },
+      [&](Prog &Consumer) {
+        Consumer << EarlyAll;
+        Consumer.loop([&](Prog &Q) { Q << OneBarrier(Full, 0) << Release; });
+      });
+  Silences Why;
+  EXPECT_TRUE(run(Turns.done(), &Why).empty());
+  bool Said = false;
+  for (const auto &S : Why)
+    Said |= S.Site == 0u &&
+            S.Why.find("exactly one phase of it") != std::string::npos &&
+            S.At == std::optional<std::size_t>(2u);
+  EXPECT_TRUE(Said);
+  // Case 4: parity 0 on both first passes, each side's use after its wait.
+  Prog Hang;
+  Hang.ifElse(
+      [&](Prog &Producer) {
+        Producer.loop([&](Prog &Q) {
+          Q << OneBarrier(Empty, 0) << barrier(K::BarrierUse, Full);
+        });
+      },
+      [&](Prog &Consumer) {
+        Consumer.loop([&](Prog &Q) { Q << OneBarrier(Full, 0) << Release; });
+      });
+  F = run(Hang.done());
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].First, 0u);
+}
+
 TEST(WaitParity, FirstLapZeroOfAnEmptyBarrierHangs) {
   Event Release = barrier(K::BarrierUse, Empty, UseRole::Arrive);
   // Producer: wait on empty (first lap Bit), then the copy on full;
