@@ -406,6 +406,22 @@ bool WaitParities::fixedIn(const Expr *Index, const FunctionDecl *Kernel,
   if (!VD->hasLocalStorage() || VD->getType()->isReferenceType() ||
       VD->getDeclContext() != Kernel)
     return VD->getType().isConstQualified() && fold(E).has_value();
+  // Declared in the loop, it starts again every pass, maybe from another
+  // value: not followed.
+  std::function<bool(const Stmt *)> Declares = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (D == VD)
+          return true;
+    for (const Stmt *Child : S->children())
+      if (Declares(Child))
+        return true;
+    return false;
+  };
+  if (Declares(Loop))
+    return false;
   // Every write of it is a plain step of the variable itself outside the
   // loop and outside any lambda; nothing takes its address or binds it to
   // a reference that may write it.

@@ -297,3 +297,38 @@ memberSteps(const char *src, float *out, int tiles) {
     out[threadIdx.x] = acc;
   }
 }
+
+// The member is a local declared in the loop: it starts again every pass,
+// here from the tile's parity: not one barrier.
+__global__ void __launch_bounds__(384)
+memberDeclaredInTheLoop(const char *src, float *out, int tiles) {
+  __shared__ alignas(128) float tile[2][kTile / 4];
+  __shared__ alignas(8) uint64_t full[2], empty[2];
+  if (threadIdx.x == 0)
+    for (int i = 0; i < 2; ++i) {
+      initBarrier(&full[i], 1);
+      initBarrier(&empty[i], 256);
+    }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int ph = 0;
+    for (int t = 0; t < tiles; ++t) {
+      wait(&empty[t % 2], ph ^ 1);
+      expectBytes(&full[t % 2], kTile);
+      loadAsync(tile[t % 2], src + t * kTile, &full[t % 2]);
+      ph ^= 1;
+    }
+  } else if (threadIdx.x >= 128) {
+    float acc = 0;
+    int ph = 1;
+    for (int t = 0; t < tiles; ++t) {
+      const int s = t % 2;
+      wait(&full[s], ph);
+      // WHY: :[[@LINE-1]]:7: note: model: event {{[0-9]+}}: mbarrier wait on 'full', under a condition
+      acc += tile[s][threadIdx.x % 128];
+      release(&empty[s]);
+      ph ^= 1;
+    }
+    out[threadIdx.x] = acc;
+  }
+}
