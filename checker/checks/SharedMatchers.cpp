@@ -101,6 +101,8 @@ SharedMatchers::forFinder(MatchFinder *Finder) {
   for (auto It = ByFinder.begin(); It != ByFinder.end(); ++It)
     if (It->second.expired())
       ByFinder.erase(It);
+  // A new finder: clangd parses the file it will match next.
+  beforeParse();
   auto Shared = std::make_shared<SharedMatchers>();
   Shared->Finder = Finder;
   ByFinder[Finder] = Shared;

@@ -19,10 +19,18 @@ namespace clang::tidy::tma {
 
 namespace {
 BodyProviderFactory ProviderFactory = nullptr;
+BeforeParseHook ParseHook = nullptr;
 } // namespace
 
 void setBodyProviderFactory(BodyProviderFactory Factory) {
   ProviderFactory = Factory;
+}
+
+void setBeforeParseHook(BeforeParseHook Hook) { ParseHook = Hook; }
+
+void beforeParse() {
+  if (ParseHook)
+    ParseHook();
 }
 
 bool hasRestrictedTraversalScope(const ASTContext &Ctx) {
@@ -39,6 +47,9 @@ public:
       : SM(SM), Provider(Provider) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const {
+    return Provider && Provider->walksImplicitCode();
+  }
 
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     reach(E->getDecl());
@@ -65,11 +76,15 @@ private:
       return;
     const FunctionDecl *Def = nullptr;
     if (!F->hasBody(Def) || !Def) {
-      // A body the preamble kept as tokens: parsed now, and walked for
-      // the bodies it reaches in turn.
-      if (!Provider || !F->isDefined(Def) || !Def ||
-          !Provider->provide(*Def) || !F->hasBody(Def) || !Def)
+      // An instantiation that waited for the walk, or a body the preamble
+      // kept as tokens: made now, and walked for the bodies it reaches in
+      // turn.
+      if (!Provider)
         return;
+      if (!Provider->instantiate(*F) || !F->hasBody(Def) || !Def)
+        if (!F->isDefined(Def) || !Def || !Provider->provide(*Def) ||
+            !F->hasBody(Def) || !Def)
+          return;
     }
     if (!Seen.insert(Def).second)
       return;
@@ -84,10 +99,11 @@ private:
          DC = DC->getParent())
       if (isa<FunctionDecl, BlockDecl, CapturedDecl>(DC))
         return;
-    // System headers hold no user body; with a provider their bodies are
-    // walked (not checked) for the kept-as-tokens bodies they reach.
+    // System headers hold no user body; with a provider their bodies may
+    // be walked (not checked) for the bodies they reach that the AST left
+    // out.
     if (SM.isInSystemHeader(Loc)) {
-      if (Provider)
+      if (Provider && Provider->walksSystemBody(*Def))
         Work.push_back(Def);
       return;
     }

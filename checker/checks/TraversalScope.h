@@ -49,18 +49,38 @@ bool hasRestrictedTraversalScope(const ASTContext &Ctx);
 /// nothing was added.
 std::optional<std::vector<Decl *>> widenTraversalScope(ASTContext &Ctx);
 
-/// Parses, on demand, a function body that the AST left out (tma-clangd:
-/// the preamble keeps some headers' bodies as tokens, clangd/LateBodies.cpp).
+/// Gives, on demand, a function the body that the AST left out (tma-clangd:
+/// the preamble keeps some headers' bodies as tokens, clangd/LateBodies.cpp;
+/// the instantiations of the headers' templates wait for the walk,
+/// clangd/DeferredInstantiations.cpp).
 class BodyProvider {
 public:
   virtual ~BodyProvider() = default;
   /// Gives \p Def (a definition without a body) its body; whether it has
   /// one now.
   virtual bool provide(const FunctionDecl &Def) = 0;
+  /// Instantiates \p F, a template specialization whose instantiation
+  /// waited for the walk; whether it has a body now.
+  virtual bool instantiate(const FunctionDecl &F) = 0;
+  /// Whether the walk visits implicit code (default arguments, member
+  /// initialisers, range-for calls, implicit members): the references there
+  /// may name an instantiation that waits.
+  virtual bool walksImplicitCode() const = 0;
+  /// Whether the walk descends into \p Def, a body of a system header, for
+  /// the bodies it reaches (it is not checked).
+  virtual bool walksSystemBody(const FunctionDecl &Def) const = 0;
 };
 using BodyProviderFactory = std::unique_ptr<BodyProvider> (*)(ASTContext &);
 /// tma-clangd installs its provider; the plugin has none (whole bodies).
 void setBodyProviderFactory(BodyProviderFactory Factory);
+
+/// tma-clangd: told when the checks join a finder, that is before clangd
+/// parses the file that finder will match (and only then: clangd's other
+/// parses, code completion and the index, are left alone).
+using BeforeParseHook = void (*)();
+void setBeforeParseHook(BeforeParseHook Hook);
+/// Calls the hook, if one is installed (SharedMatchers).
+void beforeParse();
 
 } // namespace clang::tidy::tma
 

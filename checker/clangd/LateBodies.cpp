@@ -70,6 +70,11 @@ public:
                    << Index.size() + Parsed << "\n";
   }
 
+  bool instantiate(const FunctionDecl &) override { return false; }
+  bool walksImplicitCode() const override { return false; }
+  // Any may call a body kept as tokens.
+  bool walksSystemBody(const FunctionDecl &) const override { return true; }
+
   bool provide(const FunctionDecl &Def) override {
     auto It = Index.find(Def.getLocation());
     if (It == Index.end() || !S.LateTemplateParser)
@@ -132,6 +137,8 @@ private:
   unsigned Parsed = 0;
 };
 
+} // namespace
+
 std::unique_ptr<BodyProvider> makeLateBodies(ASTContext &Ctx) {
   // The preamble's reader is the AST's external source; it knows Sema.
   auto *Source = dyn_cast_or_null<ExternalSemaSource>(Ctx.getExternalSource());
@@ -152,8 +159,5 @@ std::unique_ptr<BodyProvider> makeLateBodies(ASTContext &Ctx) {
   return nullptr;
 }
 
-} // namespace
-
-void installLateBodies() { setBodyProviderFactory(makeLateBodies); }
 
 } // namespace clang::tidy::tma::clangd

@@ -19,15 +19,18 @@
 #ifndef TMA_TIDY_CLANGD_LATEBODIES_H
 #define TMA_TIDY_CLANGD_LATEBODIES_H
 
+#include "checks/TraversalScope.h"
 #include "llvm/ADT/StringRef.h"
+#include <memory>
 
 namespace clang::tidy::tma::clangd {
 
 inline constexpr llvm::StringLiteral LateBodiesMarker =
     "__tma_clangd_late_bodies";
 
-/// Installs the main file's provider (checks/TraversalScope.h).
-void installLateBodies();
+/// The main file's provider of the bodies kept as tokens
+/// (checks/TraversalScope.h); null when the preamble kept none.
+std::unique_ptr<BodyProvider> makeLateBodies(ASTContext &Ctx);
 
 } // namespace clang::tidy::tma::clangd
 

@@ -32,7 +32,9 @@
 // * The tma- checks are on by default, on top of the project's .clang-tidy
 //   (DefaultChecks.cpp); the preamble keeps the bodies of the project's
 //   headers (PreambleBodies.cpp); TMA_CLANGD_LATE_BODIES=1 keeps most as
-//   tokens, parsed when the checks reach them (LateBodies.cpp).
+//   tokens, parsed when the checks reach them (LateBodies.cpp). The main
+//   file's instantiations of those headers' templates wait for the checks'
+//   walk (DeferredInstantiations.cpp).
 //
 // * A compile command that could not be used as the database has it (an
 //   nvcc flag the translation left out, an unreadable entry) gets one
@@ -48,7 +50,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "clangd/DatabaseTranslation.h"
-#include "clangd/LateBodies.h"
+#include "clangd/DeferredInstantiations.h"
 #include "rules/RuleReference.h"
 
 #include "clang-tidy/ClangTidyModule.h"
@@ -127,13 +129,13 @@ bool isOption(llvm::StringRef Arg, llvm::StringRef Name) {
   return Arg == Name || (Arg.starts_with(Name) && Arg[Name.size()] == '=');
 }
 
-/// Whether the user chose a resource directory: on the command line, or in
-/// CLANGD_FLAGS, which clangd parses before the command line.
-bool userSetResourceDir(int Argc, char *Argv[]) {
+/// Whether the user gave clangd's option \p Name: on the command line, or
+/// in CLANGD_FLAGS, which clangd parses before the command line.
+bool userSetOption(int Argc, char *Argv[], llvm::StringRef Name) {
   for (int I = 1; I < Argc; ++I) {
     if (llvm::StringRef(Argv[I]) == "--")
       break;
-    if (isOption(Argv[I], "resource-dir"))
+    if (isOption(Argv[I], Name))
       return true;
   }
   if (std::optional<std::string> Env =
@@ -142,7 +144,7 @@ bool userSetResourceDir(int Argc, char *Argv[]) {
     llvm::StringRef(*Env).split(Words, ' ', /*MaxSplit=*/-1,
                                 /*KeepEmpty=*/false);
     for (llvm::StringRef Word : Words)
-      if (isOption(Word.trim(), "resource-dir"))
+      if (isOption(Word.trim(), Name))
         return true;
   }
   return false;
@@ -362,11 +364,15 @@ int main(int Argc, char *Argv[]) {
     Args.push_back(Arg.data());
   std::string ResourceDirArg =
       std::string("--resource-dir=") + TMA_CLANG_RESOURCE_DIR;
-  if (Argc > 0 && !userSetResourceDir(Argc, Argv) &&
+  if (Argc > 0 && !userSetOption(Argc, Argv, "resource-dir") &&
       llvm::sys::fs::is_directory(TMA_CLANG_RESOURCE_DIR))
     Args.insert(Args.begin() + 1, ResourceDirArg.data());
   Args.push_back(nullptr);
-  clang::tidy::tma::clangd::installLateBodies();
+  // With --parse-forwarding-functions stock clangd instantiates templates
+  // of the preamble that the deferral cannot tell from the ones it skips:
+  // every instantiation is done at the end of the file then.
+  clang::tidy::tma::clangd::installBodyProviders(
+      Argc > 0 && !userSetOption(Argc, Argv, "parse-forwarding-functions"));
   return clang::clangd::clangdMain(static_cast<int>(Args.size()) - 1,
                                    Args.data());
 }
