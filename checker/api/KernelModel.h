@@ -72,6 +72,10 @@ struct KernelEvent {
   const Expr *Operand = nullptr;
   /// The event lies in the kernel's own body, not in a helper.
   bool InBody = true;
+  /// A barrier use with a FirstMember: the local its index reads, and the
+  /// value that local starts at.
+  const VarDecl *IndexVar = nullptr;
+  long long IndexStart = 0;
   /// An opaque event that is an inline PTX instruction the model lacks,
   /// none of the mbarrier ones, or a toolkit intrinsic (a fence, an
   /// atomic) not named for barriers: it initialises no barrier.

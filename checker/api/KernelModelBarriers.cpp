@@ -48,6 +48,7 @@ int Builder::barrierObject(const OpValue &V, const VarDecl *&Var, bool &Fixed,
     if (E->Kind == EventKind::BarrierUse &&
         E->Role == ::tma::rules::ordering::UseRole::Arrive && Id->Index)
       E->AllMembers = Model.parities().everyMember(Id->Index, Members);
+    firstMember(*Id, *E);
   }
   int Obj = objectOf(*Id);
   if (Id->PoolOffset) {
@@ -65,6 +66,29 @@ int Builder::barrierObject(const OpValue &V, const VarDecl *&Var, bool &Fixed,
     }
   }
   return Obj;
+}
+
+void Builder::firstMember(const events::BarrierName &Id, Event &E) {
+  IndexVar = nullptr;
+  if ((E.Kind != EventKind::BarrierUse && E.Kind != EventKind::BarrierWait) ||
+      !Id.Index || !Id.PoolOffset || !Id.PoolStride || Stack.empty())
+    return;
+  // The index as the kernel's body spells it (a helper's parameter stands
+  // for its argument).
+  const Expr *Index = Id.Index;
+  for (unsigned I = 0; I < 8; ++I) {
+    const Expr *B = bound(Index);
+    if (!B || B == Index)
+      break;
+    Index = B;
+  }
+  std::optional<WaitParities::FirstValue> F =
+      Model.parities().firstValue(Index, Stack.front(), BodyStmt);
+  if (!F)
+    return;
+  E.FirstMember = F->Value;
+  IndexVar = F->Var;
+  IndexStart = F->Start;
 }
 
 void Builder::regionOf(const events::BarrierName &Id, Event &E) {
@@ -228,7 +252,16 @@ void Builder::barrierEvent(EventKind Kind, const OpValue &V, const DeviceOp &Op,
   E.Object = barrierObject(V, Var, E.FixedObject, &E);
   if (W && W->Parity && W->Phase.E && V.E)
     parity(*W, E);
-  predicated(Site, [&] { emit(E, Site.Loc, Op, Var); });
+  const VarDecl *Index = E.FirstMember >= 0 ? IndexVar : nullptr;
+  long long Start = IndexStart;
+  predicated(Site, [&] {
+    std::size_t N = Out.Events.size();
+    emit(E, Site.Loc, Op, Var);
+    if (Index && Out.Events.size() > N) {
+      Out.Events.back().IndexVar = Index;
+      Out.Events.back().IndexStart = Start;
+    }
+  });
 }
 
 void Builder::parity(const Wait &W, Event &E) {

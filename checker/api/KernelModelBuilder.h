@@ -136,6 +136,12 @@ private:
   /// its name selects first (none through a union, or when a cast laid
   /// another type over the variable: such a view may overlap any field).
   void regionOf(const events::BarrierName &Id, Event &E);
+  /// A use of a pool family (`base + OFF + s * 8`): the member its index names
+  /// the first time it runs (Event::FirstMember), with the local it reads
+  /// (IndexVar, IndexStart).
+  void firstMember(const events::BarrierName &Id, Event &E);
+  const VarDecl *IndexVar = nullptr;
+  long long IndexStart = 0;
 
   /// A pool barrier at a window address (Event::Window): its family (the
   /// pool, the bytes per member, the index variable), its offset and the

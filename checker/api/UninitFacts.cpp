@@ -393,6 +393,7 @@ ord::PoolSlotFacts poolSlotFacts(const FunctionDecl &Kernel,
       return P;
     }
     P.Slots.Inits.push_back(*S);
+    P.Slots.InitEvents.push_back(I);
   }
   llvm::StringSet<> Told;
   for (std::size_t I = 0; I < K.Seq.size(); ++I) {
@@ -400,6 +401,14 @@ ord::PoolSlotFacts poolSlotFacts(const FunctionDecl &Kernel,
     const PoolSlot *U = IsUse(E) ? SlotOf(E.Object) : nullptr;
     if (U && Told.insert(K.Names[E.Object]).second)
       P.Slots.Uses.push_back({I, *U, K.Names[E.Object]});
+    // The member a family's index names the first time the use runs.
+    if (U && U->Stride && E.FirstMember >= 0) {
+      PoolSlot M{U->Offset + U->Stride * E.FirstMember, 0, 0};
+      std::string Name = Pool.getName().str();
+      if (M.Offset)
+        Name += " + " + std::to_string(M.Offset);
+      P.Slots.Members.push_back({I, M, Name, K.Names[E.Object]});
+    }
   }
   return P;
 }

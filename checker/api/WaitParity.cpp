@@ -22,6 +22,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <functional>
@@ -103,6 +104,132 @@ bool WaitParities::everyMember(const Expr *Index, std::uint64_t Members) {
     }
   }
   return false;
+}
+
+std::optional<WaitParities::FirstValue>
+WaitParities::firstValue(const Expr *Index, const FunctionDecl *Kernel,
+                         const Stmt *At) {
+  if (!Index || !Kernel || !At || !Kernel->getBody())
+    return std::nullopt;
+  const Expr *I = localInit(Index);
+  std::optional<std::int64_t> Mod;
+  if (const auto *B = dyn_cast<BinaryOperator>(I);
+      B && B->getOpcode() == BO_Rem) {
+    Mod = fold(B->getRHS());
+    if (!Mod || *Mod <= 0)
+      return std::nullopt;
+    I = B->getLHS();
+  }
+  const VarDecl *V = varOf(I);
+  if (!V || !isLocalInt(V) || V->getDeclContext() != Kernel ||
+      !V->getInit() || V->getType()->isReferenceType())
+    return std::nullopt;
+  std::optional<std::int64_t> Start = fold(V->getInit());
+  if (!Start || *Start < 0)
+    return std::nullopt;
+  const ParentMap &PM = Folder.parentsOf(Kernel);
+  if (!PM.getParent(At))
+    return std::nullopt;
+  bool Bad = false;
+  forEachRef(Kernel->getBody(), V, [&](const DeclRefExpr *D) {
+    if (Bad)
+      return;
+    const Stmt *C = nullptr;
+    const Stmt *P = parentThroughParens(PM, D, C);
+    if (readsOnly(PM, P, C))
+      return;
+    const Stmt *W = nullptr;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+        U && U->isIncrementDecrementOp())
+      W = U;
+    else if (const auto *A = dyn_cast_or_null<BinaryOperator>(P);
+             A && A->isAssignmentOp() && A->getLHS() == C)
+      W = A;
+    Bad = !W || !afterFirstRun(At, W, PM);
+  });
+  if (Bad)
+    return std::nullopt;
+  FirstValue R;
+  R.Var = V;
+  R.Start = *Start;
+  R.Value = Mod ? *Start % *Mod : *Start;
+  return R;
+}
+
+bool WaitParities::afterFirstRun(const Stmt *At, const Stmt *W,
+                                 const ParentMap &PM) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  // The loops and lambdas around W, innermost first; a write in the
+  // increment of a `for` runs after its body.
+  llvm::SmallVector<const Stmt *, 8> Around;
+  const Stmt *IncOf = nullptr;
+  for (const Stmt *C = W, *P = PM.getParent(W); P; C = P, P = PM.getParent(P)) {
+    if (isa<LambdaExpr, BlockExpr>(P))
+      return false;
+    if (const auto *F = dyn_cast<ForStmt>(P); F && F->getInc() == C)
+      IncOf = F;
+    if (isLoop(P))
+      Around.push_back(P);
+  }
+  auto Holds = [&](const Stmt *L) { return llvm::is_contained(Around, L); };
+  auto After = [&](const Stmt *A, const Stmt *B) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A->getEndLoc()),
+                                        SM.getExpansionLoc(B->getBeginLoc()));
+  };
+  bool Shared = false;
+  for (const Stmt *P = PM.getParent(At); P && !Shared; P = PM.getParent(P))
+    Shared = Holds(P);
+  // No loop holds both: W must come after At in the text. Conditions and
+  // loops around At do not matter then: once W runs, At cannot run again.
+  if (!Shared)
+    return After(At, W);
+  // The innermost loop around both, and what lies between it and At.
+  const Stmt *Common = nullptr;
+  bool AtInInc = false;
+  const Stmt *C = nullptr;
+  for (const Stmt *P = parentThroughParens(PM, At, C); P;
+       P = parentThroughParens(PM, P, C)) {
+    if (isLoop(P)) {
+      if (Holds(P)) {
+        Common = P;
+        AtInInc = loopBody(P) != C;
+        break;
+      }
+      return false; // a loop around At alone may skip its first pass
+    }
+    if (isa<LambdaExpr, BlockExpr, SwitchStmt, SwitchCase,
+            BinaryConditionalOperator>(P))
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (If->getCond() != C && !invariant(If->getCond()))
+        return false;
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+      if (CO->getCond() != C && !invariant(CO->getCond()))
+        return false;
+    } else if (const auto *B = dyn_cast<BinaryOperator>(P);
+               B && B->isLogicalOp()) {
+      if (B->getRHS() == C && !invariant(B->getLHS()))
+        return false;
+    }
+    C = P;
+  }
+  if (!Common || AtInInc || (IncOf != Common && !After(At, W)))
+    return false;
+  // A `continue` before At may skip it on the first pass.
+  bool Skips = false;
+  SourceLocation AtBegin = SM.getExpansionLoc(At->getBeginLoc());
+  std::function<void(const Stmt *)> Find = [&](const Stmt *S) {
+    if (!S || Skips)
+      return;
+    if (isa<ContinueStmt>(S) &&
+        SM.isBeforeInTranslationUnit(SM.getExpansionLoc(S->getBeginLoc()),
+                                     AtBegin))
+      Skips = true;
+    for (const Stmt *Ch : S->children())
+      Find(Ch);
+  };
+  Find(loopBody(Common));
+  return !Skips;
 }
 
 std::optional<std::uint64_t> WaitParities::trips(const Stmt *Loop) {

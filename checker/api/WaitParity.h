@@ -106,7 +106,32 @@ public:
   /// that may change between passes (a thread guard may stand around it).
   bool everyMember(const Expr *Index, std::uint64_t Members);
 
+  /// What a barrier's run-time index is the first time a kernel statement
+  /// runs (MBAR-UNINIT names the member it reaches then).
+  struct FirstValue {
+    /// The local the index reads, and its initial value.
+    const VarDecl *Var = nullptr;
+    std::int64_t Start = 0;
+    /// The index: Start, or Start % S for `v % S`.
+    std::int64_t Value = 0;
+  };
+  /// The index \p Index (`v`, `v % S`, or a never-written local holding
+  /// either) the first time \p At, a statement of \p Kernel's body, runs:
+  /// v is a local of the kernel with a constant initialiser, only read or
+  /// plainly written (`++v`, `v = ...`, not in a lambda, not bound to a
+  /// reference), and no write of it may run before At's first run: each
+  /// lies after At in the text (or in the increment of a `for` whose body
+  /// holds At), and where a loop holds both, At runs on the first pass of
+  /// the innermost one: no loop between them, only conditions that hold
+  /// the same way on every pass (thread guards), no `continue` before At.
+  std::optional<FirstValue> firstValue(const Expr *Index,
+                                       const FunctionDecl *Kernel,
+                                       const Stmt *At);
+
 private:
+  /// Whether no run of the write \p W of a local may precede the first run
+  /// of \p At (firstValue).
+  bool afterFirstRun(const Stmt *At, const Stmt *W, const ParentMap &PM);
   /// Whether the condition \p S holds the same way on every pass.
   bool invariant(const Stmt *S);
   /// A ring's index: `k % S` of a counter k, or a stage variable that

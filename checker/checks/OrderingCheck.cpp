@@ -669,10 +669,56 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
       uninitFacts(Kernel, K, *Model, *Finder, SM,
                   [&](const Stmt *Body) { return bodyRuns(Body, SM, LO); });
   for (const ord::UninitViolation &V : ord::checkUninit(Facts, Why)) {
+    if (V.FirstRun) {
+      reportUninitMember(V, Facts, K, SM);
+      continue;
+    }
     std::string Msg = "'" + V.Name +
                       "' is used here but no mbarrier.init in this kernel "
                       "initialises it (MBAR-UNINIT)";
     Report.warnOnce(SM.getFileLoc(K.Events[V.Event].Loc), Msg, SM);
+  }
+}
+
+void OrderingCheck::reportUninitMember(const ord::UninitViolation &V,
+                                       const ord::UninitFacts &Facts,
+                                       const KernelSequence &K,
+                                       const SourceManager &SM) {
+  const KernelEvent &E = K.Events[V.Event];
+  if (!E.IndexVar)
+    return;
+  std::string Var = E.IndexVar->getName().str();
+  const ord::Event &U = K.Seq[V.Event];
+  std::string What = U.Kind == ord::EventKind::BarrierWait ? "wait"
+                     : U.Role == ord::UseRole::Arrive      ? "arrive"
+                     : U.Role == ord::UseRole::Expect      ? "expect-tx"
+                                                           : "use";
+  std::string Msg = "'" + V.Name + "' is never initialised: the " + What +
+                    " here reaches it the first time it runs, when '" + Var +
+                    "' is " + std::to_string(E.IndexStart) + " (MBAR-UNINIT)";
+  if (!Report.warnOnce(SM.getFileLoc(E.Loc), Msg, SM))
+    return;
+  Report.note(SM.getFileLoc(E.IndexVar->getLocation()),
+              "'" + Var + "' starts at " + std::to_string(E.IndexStart) +
+                  " here, and no write of it can run before the " + What +
+                  " first does; it names '" + V.Name + "' of '" +
+                  K.Names[K.Seq[V.Event].Object] + "'");
+  const ord::PoolBarrierFacts *Slots = nullptr;
+  for (const ord::UninitGroupFacts &G : Facts.Groups)
+    if (G.Slots)
+      for (const ord::PoolBarrierFacts::MemberUse &M : G.Slots->Slots.Members)
+        if (M.Event == V.Event)
+          Slots = &G.Slots->Slots;
+  if (!Slots)
+    return;
+  constexpr std::size_t MaxInits = 4;
+  for (std::size_t I = 0; I < Slots->InitEvents.size() && I < MaxInits; ++I) {
+    std::size_t At = Slots->InitEvents[I];
+    Report.noteEvent(K.Events[At],
+                     "the pool's mbarrier.init of '" +
+                         K.Names[K.Seq[At].Object] + "' does not cover '" +
+                         V.Name + "'",
+                     SM);
   }
 }
 

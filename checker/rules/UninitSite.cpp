@@ -6,6 +6,8 @@
 
 #include "rules/UninitSite.h"
 
+#include <algorithm>
+
 namespace tma::rules::ordering {
 
 bool mayCover(const PoolSlot &Init, const PoolSlot &Use) {
@@ -38,6 +40,19 @@ std::vector<std::size_t> uninitialisedPoolBarriers(const PoolBarrierFacts &F) {
         break;
     if (!Covered)
       R.push_back(U.Event);
+  }
+  return R;
+}
+
+std::vector<std::size_t> uninitialisedPoolMembers(const PoolBarrierFacts &F) {
+  std::vector<std::size_t> R;
+  for (std::size_t M = 0; M < F.Members.size(); ++M) {
+    bool Covered = false;
+    for (const PoolSlot &I : F.Inits)
+      if ((Covered = mayCover(I, F.Members[M].Member)))
+        break;
+    if (!Covered)
+      R.push_back(M);
   }
   return R;
 }
@@ -88,6 +103,57 @@ void quiet(Silences *Why, std::size_t At, std::string Text) {
     Why->push_back({Rule, At, std::move(Text), std::nullopt});
 }
 
+/// Why a family use whose first member is initialised stays silent on a
+/// member of the family no init covers, below one an init does (a hole, an
+/// unrolled init dropped): the index names it only on a later run of the
+/// use, and the model does not know that the use runs that often. Once per
+/// family, at its first such use.
+void laterMembers(const PoolBarrierFacts &F,
+                  const std::vector<UninitViolation> &Out, Silences &Why) {
+  constexpr std::int64_t MaxMembers = 64;
+  std::vector<std::string> Told;
+  for (const PoolBarrierFacts::MemberUse &U : F.Members) {
+    if (std::find(Told.begin(), Told.end(), U.Family) != Told.end())
+      continue;
+    const PoolBarrierFacts::Use *Family = nullptr;
+    for (const PoolBarrierFacts::Use &W : F.Uses)
+      if (W.Name == U.Family)
+        Family = &W;
+    bool Reported = false;
+    for (const UninitViolation &V : Out)
+      Reported |= V.Name == U.Family || V.Name == U.Name;
+    if (!Family || Reported)
+      continue;
+    auto Covered = [&](std::int64_t At) {
+      for (const PoolSlot &I : F.Inits)
+        if (mayCover(I, PoolSlot{At, 0}))
+          return true;
+      return false;
+    };
+    const PoolSlot &Fam = Family->Slot;
+    std::int64_t First = (U.Member.Offset - Fam.Offset) / Fam.Stride;
+    std::int64_t Last = -1;
+    for (std::int64_t M = 0; M < MaxMembers; ++M)
+      if (Covered(Fam.Offset + M * Fam.Stride))
+        Last = M;
+    for (std::int64_t M = First + 1; M < Last; ++M) {
+      if (Covered(Fam.Offset + M * Fam.Stride))
+        continue;
+      Told.push_back(U.Family);
+      Why.push_back(
+          {Rule, U.Event,
+           "member " + std::to_string(M) + " of '" + U.Family +
+               "' (offset " + std::to_string(Fam.Offset + M * Fam.Stride) +
+               ") has no init, but the index is " + std::to_string(First) +
+               " the first time this use runs and names member " +
+               std::to_string(M) +
+               " only on a later run; how many times it runs is not known",
+           std::nullopt});
+      break;
+    }
+  }
+}
+
 /// The pool's barriers named by offset.
 void checkPoolSlots(const PoolSlotFacts &P, std::vector<UninitViolation> &Out,
                     Silences *Why) {
@@ -121,12 +187,26 @@ void checkPoolSlots(const PoolSlotFacts &P, std::vector<UninitViolation> &Out,
   case PoolSlotFacts::Hider::None:
     break;
   }
+  std::size_t Before = Out.size();
   for (std::size_t I : uninitialisedPoolBarriers(P.Slots))
     for (const PoolBarrierFacts::Use &U : P.Slots.Uses)
       if (U.Event == I) {
         Out.push_back({I, U.Name});
         break;
       }
+  // A family some init may cover as a whole, whose index names a member
+  // none covers the first time the use runs: that member, once, at its
+  // first such use (none where the family is reported already).
+  for (std::size_t M : uninitialisedPoolMembers(P.Slots)) {
+    const PoolBarrierFacts::MemberUse &U = P.Slots.Members[M];
+    bool Told = false;
+    for (std::size_t V = Before; V < Out.size() && !Told; ++V)
+      Told = Out[V].Name == (Out[V].FirstRun ? U.Name : U.Family);
+    if (!Told)
+      Out.push_back({U.Event, U.Name, /*FirstRun=*/true});
+  }
+  if (Why)
+    laterMembers(P.Slots, Out, *Why);
 }
 
 } // namespace

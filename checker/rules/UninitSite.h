@@ -59,10 +59,31 @@ struct PoolBarrierFacts {
   };
   /// The first use of each barrier the model names apart.
   std::vector<Use> Uses;
+  /// The event of each init (parallel to Inits).
+  std::vector<std::size_t> InitEvents;
+  /// A use of a family whose run-time index is proven to name one member
+  /// the first time the use runs (Event::FirstMember): that member.
+  struct MemberUse {
+    std::size_t Event = 0;
+    /// The member: a fixed offset (Stride 0).
+    PoolSlot Member;
+    /// The member's name in messages (`smem + 120`), and its family's
+    /// (`smem + 120 + 8 * s`).
+    std::string Name = {};
+    std::string Family = {};
+  };
+  std::vector<MemberUse> Members;
 };
 
 /// The uses of \p F (their events, in order) that no init may cover.
 std::vector<std::size_t> uninitialisedPoolBarriers(const PoolBarrierFacts &F);
+
+/// The members of \p F.Members (their indices, in order) that no init may
+/// cover: the use reaches an uninitialised barrier on its first run,
+/// whatever else the family's other members are. A member the index names
+/// only on a later run (a ring's `s = 1` on the second pass of a loop of
+/// unknown passes) is never one: the use may not run that often.
+std::vector<std::size_t> uninitialisedPoolMembers(const PoolBarrierFacts &F);
 
 /// What the events show of a group of barriers (the objects of one
 /// variable, or of one field of a struct laid over the pool).
@@ -155,6 +176,9 @@ struct UninitViolation {
   std::size_t Event = 0;
   /// The barrier's name.
   std::string Name;
+  /// A member of a family of the pool that the use reaches the first time
+  /// it runs (PoolBarrierFacts::Members), not the whole family.
+  bool FirstRun = false;
 };
 
 /// MBAR-UNINIT's entry point: every barrier of \p F used and never

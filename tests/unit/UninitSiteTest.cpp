@@ -250,4 +250,78 @@ TEST(UninitSite, EntryPointPoolSlots) {
   EXPECT_TRUE(V.empty());
 }
 
+/// A pool of a ring's full barriers (`smem + 0 + 8 * s`, 4 stages) used at
+/// event 5, its stage proven 0 the first time (FirstMember), and the inits
+/// \p Inits: the fact record of ordering-uninit-pool-members.cu's kernels.
+UninitGroupFacts ringMembers(std::vector<PoolSlot> Inits) {
+  PoolSlotFacts P;
+  P.First = 5;
+  P.Slots.Inits = std::move(Inits);
+  for (std::size_t I = 0; I < P.Slots.Inits.size(); ++I)
+    P.Slots.InitEvents.push_back(I);
+  P.Slots.Uses = {{5, slot(0, 8), "smem + 0 + 8 * s"}};
+  P.Slots.Members = {{5, slot(0), "smem", "smem + 0 + 8 * s"},
+                     {9, slot(0), "smem", "smem + 0 + 8 * s"}};
+  UninitGroupFacts G;
+  G.Name = "smem";
+  G.Events.First = 5;
+  G.Slots = P;
+  return G;
+}
+
+TEST(UninitSite, PoolMembersFirstRun) {
+  PoolBarrierFacts F;
+  // Unrolled inits of stages 1..3: the family may be covered, member 0
+  // is not.
+  F.Inits = {slot(8), slot(16), slot(24)};
+  F.Members = {{5, slot(0)}, {9, slot(8)}};
+  EXPECT_EQ(uninitialisedPoolBarriers(F), (std::vector<std::size_t>{}));
+  EXPECT_EQ(uninitialisedPoolMembers(F), (std::vector<std::size_t>{0}));
+  // The twin: stage 0's init too.
+  F.Inits.push_back(slot(0));
+  EXPECT_TRUE(uninitialisedPoolMembers(F).empty());
+  // The empty family's init loop right after the full family's (its init
+  // dropped): no member of the full family below 32 is one of its
+  // members, whatever its member count.
+  F.Inits = {slot(32, 8, 4)};
+  EXPECT_EQ(uninitialisedPoolMembers(F), (std::vector<std::size_t>{0, 1}));
+  F.Inits = {slot(32, 8, 0, false)};
+  EXPECT_EQ(uninitialisedPoolMembers(F), (std::vector<std::size_t>{0, 1}));
+  // An init loop from 0 of unknown members may cover both.
+  F.Inits = {slot(0, 8, 0, false)};
+  EXPECT_TRUE(uninitialisedPoolMembers(F).empty());
+}
+
+TEST(UninitSite, EntryPointPoolMembers) {
+  std::vector<UninitViolation> V;
+  // Stage 0's init dropped: reported once, at its first use, as the
+  // member the use reaches on its first run.
+  Silences Why = judge(ringMembers({slot(8), slot(16), slot(24)}), V);
+  ASSERT_EQ(V.size(), 1u);
+  EXPECT_EQ(V[0].Event, 5u);
+  EXPECT_EQ(V[0].Name, "smem");
+  EXPECT_TRUE(V[0].FirstRun);
+  EXPECT_TRUE(Why.empty());
+  // The twin: every stage initialised.
+  Why = judge(ringMembers({slot(0), slot(8), slot(16), slot(24)}), V);
+  EXPECT_TRUE(V.empty());
+  EXPECT_TRUE(Why.empty());
+  // Stage 1's dropped: the index names it only on a later run, whose
+  // count is not known: silent, and the Why names the member.
+  Why = judge(ringMembers({slot(0), slot(16), slot(24)}), V);
+  EXPECT_TRUE(V.empty());
+  ASSERT_EQ(Why.size(), 1u);
+  EXPECT_EQ(Why[0].Site, 5u);
+  EXPECT_NE(Why[0].Why.find("member 1 of 'smem + 0 + 8 * s' (offset 8) has "
+                            "no init"),
+            std::string::npos)
+      << Why[0].Why;
+  EXPECT_NE(Why[0].Why.find("only on a later run"), std::string::npos);
+  // No init in the pool at all: the family itself, not the member.
+  Why = judge(ringMembers({}), V);
+  ASSERT_EQ(V.size(), 1u);
+  EXPECT_FALSE(V[0].FirstRun);
+  EXPECT_EQ(V[0].Name, "smem + 0 + 8 * s");
+}
+
 } // namespace
