@@ -121,8 +121,8 @@ WaitParities::firstValue(const Expr *Index, const FunctionDecl *Kernel,
     I = B->getLHS();
   }
   const VarDecl *V = varOf(I);
-  if (!V || !isLocalInt(V) || V->getDeclContext() != Kernel ||
-      !V->getInit() || V->getType()->isReferenceType())
+  if (!V || !isLocalInt(V) || V->getDeclContext() != Kernel || !V->getInit() ||
+      V->getType()->isReferenceType())
     return std::nullopt;
   std::optional<std::int64_t> Start = fold(V->getInit());
   if (!Start || *Start < 0)

@@ -124,9 +124,8 @@ public:
   /// holds At), and where a loop holds both, At runs on the first pass of
   /// the innermost one: no loop between them, only conditions that hold
   /// the same way on every pass (thread guards), no `continue` before At.
-  std::optional<FirstValue> firstValue(const Expr *Index,
-                                       const FunctionDecl *Kernel,
-                                       const Stmt *At);
+  std::optional<FirstValue>
+  firstValue(const Expr *Index, const FunctionDecl *Kernel, const Stmt *At);
 
 private:
   /// Whether no run of the write \p W of a local may precede the first run

@@ -142,12 +142,13 @@ void laterMembers(const PoolBarrierFacts &F,
       Told.push_back(U.Family);
       Why.push_back(
           {Rule, U.Event,
-           "member " + std::to_string(M) + " of '" + U.Family +
-               "' (offset " + std::to_string(Fam.Offset + M * Fam.Stride) +
+           "member " + std::to_string(M) + " of '" + U.Family + "' (offset " +
+               std::to_string(Fam.Offset + M * Fam.Stride) +
                ") has no init, but the index is " + std::to_string(First) +
                " the first time this use runs and names member " +
                std::to_string(M) +
-               " only on a later run; how many times it runs is not known",
+               ", if ever, only on a later run; how many times it runs is "
+               "not known",
            std::nullopt});
       break;
     }

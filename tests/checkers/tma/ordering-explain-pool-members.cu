@@ -48,4 +48,4 @@ __global__ void __launch_bounds__(32) laterStage(int iters) {
 // CHECK-NOTES: :16:3: note: model: silent: MBAR-INIT-VISIBLE on event 0 ('smem + 1024'): no use of this barrier after the init (the model may name it differently at its uses)
 // CHECK-NOTES: :16:3: note: model: silent: MBAR-INIT-VISIBLE on event 1 ('smem + 1040'): no use of this barrier after the init (the model may name it differently at its uses)
 // CHECK-NOTES: :19:3: note: model: silent: MBAR-WAIT-PARITY on event 3 ('smem + 1024 + 8 * s'): no arrive on the barrier is seen: what completes its first phase is not judged
-// CHECK-NOTES: :19:3: note: model: silent: MBAR-UNINIT on event 3 ('smem + 1024 + 8 * s'): member 1 of 'smem + 1024 + 8 * s' (offset 1032) has no init, but the index is 0 the first time this use runs and names member 1 only on a later run; how many times it runs is not known
+// CHECK-NOTES: :19:3: note: model: silent: MBAR-UNINIT on event 3 ('smem + 1024 + 8 * s'): member 1 of 'smem + 1024 + 8 * s' (offset 1032) has no init, but the index is 0 the first time this use runs and names member 1, if ever, only on a later run; how many times it runs is not known
