@@ -51,6 +51,7 @@ void Builder::read(const Expr *E, SourceLocation Loc) {
   Event Ev;
   Ev.Kind = EventKind::GenericRead;
   Ev.Object = objectOf(VD, Path, Region);
+  readSteps(E, Ev);
   emit(Ev, Loc, std::nullopt, VD);
 }
 
@@ -116,6 +117,8 @@ bool Builder::accessOf(const Expr *Ptr, EventKind Kind, bool Mma,
   E.Kind = Kind;
   E.Mma = Mma;
   E.Object = objectOf(VD, Path, Region);
+  if (Kind == EventKind::GenericRead)
+    readSteps(Ptr, E);
   emit(E, Loc, std::nullopt, VD);
   return true;
 }

@@ -147,21 +147,10 @@ int Builder::epochOf(const DeclRefExpr *D, const VarDecl *V) {
   if (!Kernel || !Kernel->getBody() || !V->hasLocalStorage() ||
       V->getDeclContext() != Kernel || V->getType()->isReferenceType())
     return -1;
-  if (!KernelParents)
-    KernelParents = std::make_unique<ParentMap>(Kernel->getBody());
-  const ParentMap &PM = *KernelParents;
+  const ParentMap &PM = kernelParents();
   if (!PM.getParent(D))
     return -1;
-  // Only reads and plain writes of V anywhere in the kernel.
-  auto [Seen, New] = PlainVars.try_emplace(V, true);
-  if (New) {
-    llvm::SmallVector<const DeclRefExpr *, 8> Refs;
-    refsTo(Kernel->getBody(), V, Refs);
-    for (const DeclRefExpr *R : Refs)
-      if (!isRead(PM, R) && !isPlainWrite(PM, R))
-        Seen->second = false;
-  }
-  if (!Seen->second)
+  if (!onlyPlainUses(V))
     return -1;
   const Stmt *Child = D, *Pass = nullptr;
   for (const Stmt *P = PM.getParent(D); P; Child = P, P = PM.getParent(P)) {
@@ -194,6 +183,26 @@ int Builder::epochOf(const DeclRefExpr *D, const VarDecl *V) {
     Writes += W;
   }
   return -1;
+}
+
+bool Builder::onlyPlainUses(const VarDecl *V) {
+  const ParentMap &PM = kernelParents();
+  // Only reads and plain writes of V anywhere in the kernel.
+  auto [Seen, New] = PlainVars.try_emplace(V, true);
+  if (New) {
+    llvm::SmallVector<const DeclRefExpr *, 8> Refs;
+    refsTo(Stack.front()->getBody(), V, Refs);
+    for (const DeclRefExpr *R : Refs)
+      if (!isRead(PM, R) && !isPlainWrite(PM, R))
+        Seen->second = false;
+  }
+  return Seen->second;
+}
+
+const ParentMap &Builder::kernelParents() {
+  if (!KernelParents)
+    KernelParents = std::make_unique<ParentMap>(Stack.front()->getBody());
+  return *KernelParents;
 }
 
 int Builder::epochKey(const Stmt *Pass, const VarDecl *V, unsigned Writes) {
@@ -252,6 +261,8 @@ void Builder::barrierEvent(EventKind Kind, const OpValue &V, const DeviceOp &Op,
   E.Object = barrierObject(V, Var, E.FixedObject, &E);
   if (W && W->Parity && W->Phase.E && V.E)
     parity(*W, E);
+  if (Kind == EventKind::BarrierWait)
+    waitStage(V, E);
   const VarDecl *Index = E.FirstMember >= 0 ? IndexVar : nullptr;
   long long Start = IndexStart;
   predicated(Site, [&] {

@@ -51,10 +51,15 @@ void Builder::emit(Event E, SourceLocation OpLoc, std::optional<DeviceOp> Op,
   // A run of generic accesses to one buffer in one block is one event.
   if ((E.Kind == EventKind::GenericRead || E.Kind == EventKind::GenericWrite) &&
       !Out.Seq.empty() && Out.G.nodeOf(Out.Seq.size() - 1) == Cur) {
-    const Event &Last = Out.Seq.back();
+    Event &Last = Out.Seq.back();
     if (Last.Kind == E.Kind && Last.Object == E.Object && Last.Mma == E.Mma &&
-        Last.Guarded == E.Guarded && Last.Threads == E.Threads)
+        Last.Guarded == E.Guarded && Last.Threads == E.Threads) {
+      // What holds of every access of the run.
+      llvm::erase_if(Last.StageSteps, [&](const auto &S) {
+        return !llvm::is_contained(E.StageSteps, S);
+      });
       return;
+    }
   }
   KernelEvent K;
   K.OpLoc = OpLoc;

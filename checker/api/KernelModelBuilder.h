@@ -156,6 +156,40 @@ private:
   /// is bound to a reference, it is no local of the kernel).
   int epochOf(const DeclRefExpr *D, const VarDecl *V);
   int epochKey(const Stmt *Pass, const VarDecl *V, unsigned Writes);
+  /// Whether every use of the kernel's local \p V is a read or a plain
+  /// write (no address taken, no reference bound to it).
+  bool onlyPlainUses(const VarDecl *V);
+  /// The parent map of the kernel's body (made on first need).
+  const ParentMap &kernelParents();
+
+  /// Event::StageVar of a wait on the barrier operand \p V
+  /// (KernelModelStages.cpp).
+  void waitStage(const OpValue &V, Event &E);
+  /// Event::StageSteps of a generic read of the address \p Addr.
+  void readSteps(const Expr *Addr, Event &E);
+  /// The local integer of the kernel that \p E names, through the
+  /// parameters of the helpers being walked, when only read and plainly
+  /// written; null otherwise.
+  const VarDecl *stageVarOf(const Expr *E);
+  int stageKey(const VarDecl *V);
+  /// The kernel's locals the address \p E is computed from: integers
+  /// (\p Ints) and pointers followed through their every assignment
+  /// (\p Ptrs; a pointer never written and computed from no local is left
+  /// out); false when some pointer may change unseen.
+  bool addressVars(const Expr *E, llvm::SmallVectorImpl<const VarDecl *> &Ints,
+                   llvm::SmallVectorImpl<const VarDecl *> &Ptrs,
+                   unsigned Depth);
+  /// Whether the kernel's loop \p Loop moves \p V to another value on
+  /// every pass: each write of V in it is a step (`++v`, `v += c`,
+  /// `v = (v + c) % S`) or a wrap under a test of V (`if (v == S) v = 0`),
+  /// and a step runs on every pass (its increment, or a statement of its
+  /// body when no `continue` skips it).
+  bool stepsEveryPass(const Stmt *Loop, const VarDecl *V);
+  /// The local integers of the kernel used as a wait's stage index.
+  std::vector<const VarDecl *> StageKeys;
+  /// Local pointers of the kernel never written and computed from no
+  /// local (addressVars leaves them out).
+  llvm::SmallVector<const VarDecl *, 8> FixedPtrs;
   static bool isRead(const ParentMap &PM, const DeclRefExpr *R);
   static bool isPlainWrite(const ParentMap &PM, const DeclRefExpr *R);
   bool writesVar(const ParentMap &PM, const Stmt *S, const VarDecl *V);

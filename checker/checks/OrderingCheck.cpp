@@ -523,11 +523,17 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                         BarrierName(F.First) +
                         " before it on this path "
                         "(TMA-LOAD-WAIT-BEFORE-READ)";
-      if (Warn(K->Events[F.Second].Loc, Msg))
-        NoteOp(F.First, "the " + LoadWhat(F.First) + " into " +
-                            Name(F.First) + " completes on " +
-                            BarrierName(F.First) +
-                            "; wait on it before reading");
+      if (!Warn(K->Events[F.Second].Loc, Msg))
+        break;
+      NoteOp(F.First, "the " + LoadWhat(F.First) + " into " + Name(F.First) +
+                          " completes on " + BarrierName(F.First) +
+                          "; wait on it before reading");
+      if (F.Other)
+        NoteOp(*F.Other,
+               "this wait on " + Name(*F.Other) +
+                   " lies before the loop around the read, which moves the "
+                   "read to another stage on every pass: it orders one "
+                   "pass's read at most");
       break;
     }
 

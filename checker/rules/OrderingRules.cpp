@@ -750,6 +750,33 @@ std::vector<Finding> loadWaitAcrossRoles(const std::vector<Event> &Seq,
                                             G.search(L, false, false)});
     return *Of[L];
   };
+  // A wait on member s of a family, outside a loop around the read that
+  // moves s on every pass (Event::StageSteps), orders the read of one pass
+  // at most: every other pass reads another stage, or the next fill of
+  // the same one. It does not count when nothing else in that loop may
+  // order the read (a wait on the next stage, a thread barrier, an
+  // unknown, a write of the buffer), on any path round it.
+  auto Stale = [&](std::size_t J, std::size_t R) {
+    const Event &W = Seq[J];
+    if (W.Kind != EventKind::BarrierWait || W.StageVar < 0)
+      return false;
+    for (const auto &[Var, Depth] : Seq[R].StageSteps) {
+      if (Var != W.StageVar)
+        continue;
+      std::vector<const Flow::Set *> Loops = G.loopsAround(R);
+      if (Depth >= Loops.size() || (*Loops[Depth])[G.nodeOf(J)])
+        return false;
+      Flow::Set In = G.search(
+          R, false, true,
+          [&](std::size_t K) { return Silences(K, Seq[R].Object); },
+          Loops[Depth]);
+      for (std::size_t K = 0; K < Seq.size(); ++K)
+        if (In[K] && Silences(K, Seq[R].Object))
+          return false;
+      return true;
+    }
+    return false;
+  };
   std::vector<bool> Reported(Seq.size(), false);
   for (std::size_t R = 0; R < Seq.size(); ++R) {
     const Event &Rd = Seq[R];
@@ -788,12 +815,20 @@ std::vector<Finding> loadWaitAcrossRoles(const std::vector<Event> &Seq,
       // An ordering event before the read on every path that does not
       // also come before the copy (which it cannot wait for); an unknown
       // anywhere before the read.
+      std::optional<std::size_t> StaleWait;
       if (std::any_of(Orders.begin(), Orders.end(), [&](std::size_t J) {
-            return G.dominates(J, R) && (unknown(Seq[J]) || !RL.Earlier[J]);
+            if (!G.dominates(J, R) || (!unknown(Seq[J]) && RL.Earlier[J]))
+              return false;
+            if (!Stale(J, R))
+              return true;
+            StaleWait = J;
+            return false;
           }))
         continue;
       Reported[L] = true;
-      Out.push_back({"TMA-LOAD-WAIT-BEFORE-READ", L, R, std::nullopt, 0});
+      Finding F{"TMA-LOAD-WAIT-BEFORE-READ", L, R, std::nullopt, 0};
+      F.Other = StaleWait;
+      Out.push_back(F);
       break;
     }
   }

@@ -163,6 +163,20 @@ struct Event {
   /// each lap still is).
   bool ParityLaterLaps = false;
 
+  /// BarrierWait: the run-time index that selects its member of an array
+  /// or pool family of at least two barriers, when it is a local integer
+  /// of the kernel that is only read and plainly written, as a key
+  /// (-1: none, fixed, or another index).
+  int StageVar = -1;
+  /// GenericRead: the local integers of the kernel (StageVar keys) that its
+  /// address is computed from in the pass it runs in, each with the loop
+  /// around it that moves it to another value on every pass (the
+  /// increment of a ring's stage, `++s` or `s = (s + 1) % S`, with its
+  /// wrap): that loop's place in Flow::loopsAround(read), innermost first.
+  /// A wait on member s outside that loop orders the read of one pass
+  /// at most.
+  std::vector<std::pair<int, unsigned>> StageSteps;
+
   /// Load: the barrier it completes on (-1: unknown).
   int Barrier = -1;
   /// Barrier events: where Object lies; Load: where Barrier lies. Region:
@@ -235,7 +249,8 @@ struct Finding {
   /// buffer that is not a ring's stage.
   unsigned Laps = 0;
   /// TMA-LOAD-WAIT-BEFORE-READ: a wait between the copy and the read on a
-  /// barrier proven other than the copy's (it orders nothing for it).
+  /// barrier proven other than the copy's (it orders nothing for it); across
+  /// roles, a wait on a stage before the loop that steps the read's stage.
   /// MBAR-WAIT-PARITY's first-lap hang: the wait the arrive (Second)
   /// comes after.
   std::optional<std::size_t> Other = std::nullopt;
@@ -325,7 +340,11 @@ std::vector<Finding> loadWaitBeforeRead(const std::vector<Event> &Seq,
 /// barrier, unknown or generic write of the buffer comes before the read
 /// on every path from the kernel's entry, and none lies in the innermost
 /// loop around the read (a wait by one lane, then `__syncwarp`): the
-/// consumer reads the stage without waiting for its copy.
+/// consumer reads the stage without waiting for its copy. A wait on the
+/// member `s` of a family outside a loop around the read that steps `s`
+/// on every pass (Event::StageSteps), with nothing in that loop that may
+/// order the read, orders one pass at most and does not count (Finding::
+/// Other then holds it).
 std::vector<Finding> loadWaitAcrossRoles(const std::vector<Event> &Seq,
                                          const Flow &G);
 
