@@ -363,6 +363,10 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                                                 : std::nullopt))
         break;
       NoteOp(F.First, "initialised here, by the threads of this branch only");
+      if (F.Other)
+        NoteOp(*F.Other, "this lies on some path from the init to the use, "
+                         "not on every one: a path skips it (a loop that may "
+                         "run no pass, another branch)");
       if (F.Wait)
         NoteOp(*F.Wait, "this barrier.cluster.wait has no "
                         "barrier.cluster.arrive before it: it synchronises "

@@ -567,6 +567,26 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
         if (!LoneWait && Seq[J].Kind == EventKind::ThreadSync &&
             Seq[J].SyncHalf == Event::Half::Wait)
           LoneWait = J;
+    // The first use on some path may pass a thread barrier that another
+    // path to a use by other threads skips (a barrier only in a loop that
+    // may run no pass, or only in another branch): a use that a path from
+    // the init reaches past no thread barrier (a warp's counted as one), no
+    // unknown and no wait on another barrier is reported.
+    std::optional<std::size_t> Skipped;
+    if (Ordered) {
+      Flow::Set Free = G.search(I, true, false, [&](std::size_t J) {
+        const Event &E = Seq[J];
+        return (E.Kind == EventKind::ThreadSync && Syncs(J)) || unknown(E) ||
+               (E.Kind == EventKind::BarrierWait && !Made(E));
+      });
+      for (std::size_t J = 0; J < Seq.size() && Ordered; ++J)
+        if (Free[J] && IsUse(J) && Outsider(Seq[J]) &&
+            !(Seq[J].Kind == EventKind::BarrierWait && !Made(Seq[J]))) {
+          Skipped = Ordered;
+          Ordered.reset();
+          Use = J;
+        }
+    }
     if (Ordered)
       silent(Why, Rule, I,
              Seq[*Ordered].Kind == EventKind::ThreadSync
@@ -578,8 +598,11 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
                  : "a wait on another barrier lies between the init and the "
                    "first use by other threads",
              Ordered);
-    else
-      Out.push_back({Rule, I, *Use, LoneWait, 0});
+    else {
+      Finding F{Rule, I, *Use, LoneWait, 0};
+      F.Other = Skipped;
+      Out.push_back(F);
+    }
   }
   return Out;
 }

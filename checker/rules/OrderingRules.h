@@ -252,7 +252,9 @@ struct Finding {
   /// barrier proven other than the copy's (it orders nothing for it); across
   /// roles, a wait on a stage before the loop that steps the read's stage.
   /// MBAR-WAIT-PARITY's first-lap hang: the wait the arrive (Second)
-  /// comes after.
+  /// comes after. MBAR-INIT-VISIBLE: the thread barrier (or other ordering
+  /// event) that lies on some path from the init to the use but that the
+  /// reported path skips.
   std::optional<std::size_t> Other = std::nullopt;
 };
 
@@ -316,7 +318,10 @@ std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
 /// taken to exist in the blocks the kernel is written for). An
 /// init of every member of a family (an init loop) is an init of each
 /// member used later. A `barrier.cluster.wait` that no arrive (nor other
-/// thread barrier) reaches orders nothing; Wait then holds it.
+/// thread barrier) reaches orders nothing; Wait then holds it. A thread
+/// barrier orders the use only on the paths through it: one that a path
+/// from the init to such a use skips (it lies only in a loop that may run
+/// no pass, or in another branch) does not count (Other then holds it).
 std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
                                  threads::BlockSize Block = {},
                                  Silences *Why = nullptr);
