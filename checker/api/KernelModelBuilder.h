@@ -185,11 +185,21 @@ private:
   /// and a step runs on every pass (its increment, or a statement of its
   /// body when no `continue` skips it).
   bool stepsEveryPass(const Stmt *Loop, const VarDecl *V);
+  bool stepsEveryPassOnce(const Stmt *Loop, const VarDecl *V);
   /// The local integers of the kernel used as a wait's stage index.
   std::vector<const VarDecl *> StageKeys;
-  /// Local pointers of the kernel never written and computed from no
-  /// local (addressVars leaves them out).
-  llvm::SmallVector<const VarDecl *, 8> FixedPtrs;
+  /// addressVars of each local pointer of the kernel, found once (every
+  /// read through it would walk the kernel's body again): the locals it is
+  /// computed from, itself among Ptrs unless it is never written and
+  /// computed from no local; Ok false while it is being found or when some
+  /// pointer on the way may change unseen.
+  struct PtrVars {
+    bool Ok = false;
+    llvm::SmallVector<const VarDecl *, 4> Ints, Ptrs;
+  };
+  llvm::DenseMap<const VarDecl *, PtrVars> PtrVarsOf;
+  /// stepsEveryPass, once per loop and variable.
+  llvm::DenseMap<std::pair<const Stmt *, const VarDecl *>, bool> StepsOf;
   static bool isRead(const ParentMap &PM, const DeclRefExpr *R);
   static bool isPlainWrite(const ParentMap &PM, const DeclRefExpr *R);
   bool writesVar(const ParentMap &PM, const Stmt *S, const VarDecl *V);

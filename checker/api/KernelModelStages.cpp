@@ -130,39 +130,43 @@ bool Builder::addressVars(const Expr *E,
     }
     if (!V->getType()->isPointerType())
       return true;
-    if (llvm::is_contained(Ptrs, V) || llvm::is_contained(FixedPtrs, V))
-      return true;
-    if (!onlyPlainUses(V))
-      return false;
-    // The pointer's initialiser and every value assigned to it.
-    llvm::SmallVector<const VarDecl *, 8> In, InPtrs;
-    if (!addressVars(V->getInit(), In, InPtrs, Depth + 1))
-      return false;
-    bool Written = false;
-    const ParentMap &PM = kernelParents();
-    llvm::SmallVector<const DeclRefExpr *, 8> Refs;
-    refsTo(Stack.front()->getBody(), V, Refs);
-    for (const DeclRefExpr *R : Refs) {
-      if (!isPlainWrite(PM, R))
-        continue;
-      Written = true;
-      const Stmt *C = nullptr;
-      if (const auto *B = dyn_cast_or_null<BinaryOperator>(
-              parentThroughParens(PM, R, C)))
-        if (!addressVars(B->getRHS(), In, InPtrs, Depth + 1))
-          return false;
+    // Once per pointer: its initialiser and every value assigned to it.
+    auto [It, New] = PtrVarsOf.try_emplace(V);
+    if (New) {
+      PtrVars Found;
+      Found.Ok = onlyPlainUses(V) &&
+                 addressVars(V->getInit(), Found.Ints, Found.Ptrs, Depth + 1);
+      bool Written = false;
+      const ParentMap &PM = kernelParents();
+      llvm::SmallVector<const DeclRefExpr *, 8> Refs;
+      if (Found.Ok)
+        refsTo(Stack.front()->getBody(), V, Refs);
+      for (const DeclRefExpr *R : Refs) {
+        if (!Found.Ok || !isPlainWrite(PM, R))
+          continue;
+        Written = true;
+        const Stmt *C = nullptr;
+        if (const auto *B = dyn_cast_or_null<BinaryOperator>(
+                parentThroughParens(PM, R, C)))
+          Found.Ok = addressVars(B->getRHS(), Found.Ints, Found.Ptrs, Depth + 1);
+      }
+      // Never written and computed from no local: the same address on
+      // every pass wherever it is declared (`bf16 *sA = smem.A`): left out.
+      if (Found.Ok && (Written || !Found.Ints.empty() || !Found.Ptrs.empty()))
+        Found.Ptrs.push_back(V);
+      // try_emplace's iterator may have moved with the recursion.
+      It = PtrVarsOf.find(V);
+      It->second = std::move(Found);
     }
-    // Never written and computed from no local: the same address on every
-    // pass wherever it is declared (`bf16 *sA = smem.A`).
-    if (!Written && In.empty() && InPtrs.empty()) {
-      FixedPtrs.push_back(V);
-      return true;
-    }
-    Ptrs.push_back(V);
-    for (const VarDecl *X : In)
+    // A pointer whose own initialiser leads back to it is in progress (Ok
+    // false): not followed.
+    const PtrVars &Got = It->second;
+    if (!Got.Ok)
+      return false;
+    for (const VarDecl *X : Got.Ints)
       if (!llvm::is_contained(Ints, X))
         Ints.push_back(X);
-    for (const VarDecl *X : InPtrs)
+    for (const VarDecl *X : Got.Ptrs)
       if (!llvm::is_contained(Ptrs, X))
         Ptrs.push_back(X);
     return true;
@@ -175,6 +179,13 @@ bool Builder::addressVars(const Expr *E,
 }
 
 bool Builder::stepsEveryPass(const Stmt *Loop, const VarDecl *V) {
+  auto [It, New] = StepsOf.try_emplace({Loop, V}, false);
+  if (New)
+    It->second = stepsEveryPassOnce(Loop, V);
+  return StepsOf.find({Loop, V})->second;
+}
+
+bool Builder::stepsEveryPassOnce(const Stmt *Loop, const VarDecl *V) {
   const ParentMap &PM = kernelParents();
   auto PositiveConst = [&](const Expr *X) {
     std::optional<std::uint64_t> C = foldInt(X, Ctx);
