@@ -362,12 +362,18 @@ TEST(InitVisible, GuardedInitThenUseByAll) {
   EXPECT_EQ(F[0].Second, 2u);
   EXPECT_TRUE(
       initVisible(Make({ev(K::ThreadSync), ev(K::BarrierWait, 0)})).empty());
-  // A thread barrier on one path in between: silent.
+  // A thread barrier on one path in between: the other path reaches the use
+  // past none; the note points at the barrier it skips.
   Prog P;
   P.ifElse([](Prog &Q) { Q << ev(K::BarrierInit, 0); });
   P.ifElse([](Prog &Q) { Q << ev(K::ThreadSync); });
   P << ev(K::BarrierWait, 0);
-  EXPECT_TRUE(initVisible(P.done()).empty());
+  Kern Run = P.done();
+  F = initVisible(Run);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_STREQ(F[0].Rule, "MBAR-INIT-VISIBLE");
+  ASSERT_TRUE(F[0].Other.has_value());
+  EXPECT_EQ(Run.Seq[*F[0].Other].Kind, K::ThreadSync);
 }
 
 TEST(InitVisible, SilentCases) {
