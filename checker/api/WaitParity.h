@@ -49,6 +49,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/DenseSet.h"
 #include <cstdint>
 #include <optional>
@@ -209,6 +210,13 @@ private:
   /// once on every pass of \p Loop; else null.
   const Stmt *passFlip(const VarDecl *Ph, const FunctionDecl *Kernel,
                        const Stmt *Loop, unsigned &First);
+  /// The one write of \p V, a local of \p Kernel, when every reference
+  /// to it reads it or is a write \p IsWrite takes (given the reference's
+  /// parent and the reference), there is one such write, and V is declared
+  /// outside every loop (but a `for`'s init); else null.
+  const Stmt *soleWrite(const VarDecl *V, const FunctionDecl *Kernel,
+                        llvm::function_ref<bool(const Stmt *, const Stmt *)>
+                            IsWrite);
   /// Whether the declaration \p Declared lies in no loop but as the init
   /// of a `for`: it runs once.
   static bool declaredOnce(const DeclStmt *Declared, const ParentMap &PM);

@@ -459,47 +459,53 @@ const Stmt *WaitParities::passFlip(const VarDecl *Ph,
   std::optional<std::int64_t> P0 = fold(Ph->getInit());
   if (!P0 || (*P0 != 0 && *P0 != 1))
     return nullptr;
-  const ParentMap &PM = Folder.parentsOf(Kernel);
   auto Fold = [this](const Expr *E) { return fold(E); };
+  const Stmt *Flip = soleWrite(Ph, Kernel, [&](const Stmt *P, const Stmt *C) {
+    if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(P))
+      return CA->getLHS() == C && CA->getOpcode() == BO_XorAssign &&
+             Fold(CA->getRHS()) == 1;
+    const auto *A = dyn_cast_or_null<BinaryOperator>(P);
+    return A && A->getOpcode() == BO_Assign && A->getLHS() == C &&
+           isFlipOf(A->getRHS(), Ph, Fold);
+  });
+  if (!Flip || !onceAPass(Flip, Kernel, Loop, /*Every=*/true))
+    return nullptr;
+  First = static_cast<unsigned>(*P0);
+  return Flip;
+}
+
+const Stmt *WaitParities::soleWrite(
+    const VarDecl *V, const FunctionDecl *Kernel,
+    llvm::function_ref<bool(const Stmt *, const Stmt *)> IsWrite) {
+  const ParentMap &PM = Folder.parentsOf(Kernel);
   bool Ok = true;
   const DeclStmt *Declared = nullptr;
-  llvm::SmallVector<const Stmt *, 2> Flips;
+  llvm::SmallVector<const Stmt *, 2> Writes;
   std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
     if (!S || !Ok)
       return;
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
-        if (D == Ph)
+        if (D == V)
           Declared = DS;
-    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == Ph) {
+    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == V) {
       const Stmt *C = nullptr;
       const Stmt *P = parentThroughParens(PM, D, C);
       if (readsOnly(PM, P, C))
         return;
-      if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(P);
-          CA && CA->getLHS() == C && CA->getOpcode() == BO_XorAssign &&
-          Fold(CA->getRHS()) == 1) {
-        Flips.push_back(CA);
-        return;
-      }
-      if (const auto *A = dyn_cast_or_null<BinaryOperator>(P);
-          A && A->getOpcode() == BO_Assign && A->getLHS() == C &&
-          isFlipOf(A->getRHS(), Ph, Fold)) {
-        Flips.push_back(A);
-        return;
-      }
-      Ok = false;
+      if (IsWrite(P, C))
+        Writes.push_back(P);
+      else
+        Ok = false;
       return;
     }
     for (const Stmt *Child : S->children())
       Visit(Child);
   };
   Visit(Kernel->getBody());
-  if (!Ok || !Declared || Flips.size() != 1 || !declaredOnce(Declared, PM) ||
-      !onceAPass(Flips.front(), Kernel, Loop, /*Every=*/true))
+  if (!Ok || !Declared || Writes.size() != 1 || !declaredOnce(Declared, PM))
     return nullptr;
-  First = static_cast<unsigned>(*P0);
-  return Flips.front();
+  return Writes.front();
 }
 
 bool WaitParities::declaredOnce(const DeclStmt *Declared, const ParentMap &PM) {
@@ -585,49 +591,25 @@ WaitParity WaitParities::stepAndFlip(const VarDecl *St, const VarDecl *Ph,
     return Out;
   // The stage: written by one `St = (St + 1) % S` only, declared outside
   // every loop.
-  const ParentMap &PM = Folder.parentsOf(Kernel);
   auto Fold = [this](const Expr *E) { return fold(E); };
-  bool Ok = true;
-  const DeclStmt *Declared = nullptr;
-  llvm::SmallVector<const BinaryOperator *, 2> Steps;
-  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
-    if (!S || !Ok)
-      return;
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (D == St)
-          Declared = DS;
-    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == St) {
-      const Stmt *C = nullptr;
-      const Stmt *P = parentThroughParens(PM, D, C);
-      if (readsOnly(PM, P, C))
-        return;
-      const auto *A = dyn_cast_or_null<BinaryOperator>(P);
-      const auto *M =
-          A && A->getOpcode() == BO_Assign && A->getLHS() == C
-              ? dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenCasts())
-              : nullptr;
-      if (M && M->getOpcode() == BO_Rem && isPlusOne(M->getLHS(), St, Fold)) {
-        Steps.push_back(A);
-        return;
-      }
-      Ok = false;
-      return;
-    }
-    for (const Stmt *Child : S->children())
-      Visit(Child);
+  auto IsStep = [&](const Stmt *P, const Stmt *C) {
+    const auto *A = dyn_cast_or_null<BinaryOperator>(P);
+    const auto *M =
+        A && A->getOpcode() == BO_Assign && A->getLHS() == C
+            ? dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenCasts())
+            : nullptr;
+    return M && M->getOpcode() == BO_Rem && isPlusOne(M->getLHS(), St, Fold);
   };
-  Visit(Kernel->getBody());
-  if (!Ok || !Declared || Steps.size() != 1 || !declaredOnce(Declared, PM) ||
-      !onceAPass(Steps.front(), Kernel, Loop, /*Every=*/true))
+  const auto *Step =
+      cast_or_null<BinaryOperator>(soleWrite(St, Kernel, IsStep));
+  if (!Step || !onceAPass(Step, Kernel, Loop, /*Every=*/true))
     return Out;
-  const auto *M =
-      cast<BinaryOperator>(Steps.front()->getRHS()->IgnoreParenCasts());
+  const auto *M = cast<BinaryOperator>(Step->getRHS()->IgnoreParenCasts());
   std::optional<std::int64_t> S = fold(M->getRHS());
   if (!S || *S < 2 || (Members && std::uint64_t(*S) != Members))
     return Out;
   std::optional<unsigned> WaitAt = passSlot(At, Loop, Kernel);
-  std::optional<unsigned> StepAt = passSlot(Steps.front(), Loop, Kernel);
+  std::optional<unsigned> StepAt = passSlot(Step, Loop, Kernel);
   std::optional<unsigned> FlipAt = passSlot(Flip, Loop, Kernel);
   if (!WaitAt || !StepAt || !FlipAt || *WaitAt == *StepAt || *WaitAt == *FlipAt)
     return Out;
@@ -637,7 +619,7 @@ WaitParity WaitParities::stepAndFlip(const VarDecl *St, const VarDecl *Ph,
   // First ^ ((j + b - a) & 1), one of period 1.
   unsigned A = *StepAt < *WaitAt ? 1 : 0, B = *FlipAt < *WaitAt ? 1 : 0;
   Out = period(std::uint64_t(*S), 1, First ^ (A ^ B), St, Kernel, At);
-  Out.Step = Steps.front();
+  Out.Step = Step;
   Out.Flip = Flip;
   return Out;
 }
