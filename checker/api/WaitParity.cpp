@@ -130,25 +130,32 @@ WaitParities::firstValue(const Expr *Index, const FunctionDecl *Kernel,
   const ParentMap &PM = Folder.parentsOf(Kernel);
   if (!PM.getParent(At))
     return std::nullopt;
-  bool Bad = false;
-  forEachRef(Kernel->getBody(), V, [&](const DeclRefExpr *D) {
-    if (Bad)
-      return;
-    const Stmt *C = nullptr;
-    const Stmt *P = parentThroughParens(PM, D, C);
-    if (readsOnly(PM, P, C))
-      return;
-    const Stmt *W = nullptr;
-    if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
-        U && U->isIncrementDecrementOp())
-      W = U;
-    else if (const auto *A = dyn_cast_or_null<BinaryOperator>(P);
-             A && A->isAssignmentOp() && A->getLHS() == C)
-      W = A;
-    Bad = !W || !afterFirstRun(At, W, PM);
-  });
-  if (Bad)
+  auto [It, New] = IndexWrites.try_emplace(V);
+  if (New) {
+    llvm::SmallVector<const Stmt *, 4> Writes;
+    bool Known = true;
+    forEachRef(Kernel->getBody(), V, [&](const DeclRefExpr *D) {
+      const Stmt *C = nullptr;
+      const Stmt *P = parentThroughParens(PM, D, C);
+      if (!Known || readsOnly(PM, P, C))
+        return;
+      if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+          U && U->isIncrementDecrementOp())
+        Writes.push_back(U);
+      else if (const auto *A = dyn_cast_or_null<BinaryOperator>(P);
+               A && A->isAssignmentOp() && A->getLHS() == C)
+        Writes.push_back(A);
+      else
+        Known = false;
+    });
+    if (Known)
+      It->second = std::move(Writes);
+  }
+  if (!It->second)
     return std::nullopt;
+  for (const Stmt *W : *It->second)
+    if (!afterFirstRun(At, W, PM))
+      return std::nullopt;
   FirstValue R;
   R.Var = V;
   R.Start = *Start;

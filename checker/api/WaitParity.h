@@ -50,6 +50,7 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include <cstdint>
 #include <optional>
@@ -259,6 +260,12 @@ private:
   llvm::DenseMap<const VarDecl *,
                  std::optional<std::pair<std::uint64_t, unsigned>>>
       States;
+  /// firstValue's index locals: every write of one (increments and
+  /// assignments), none when some reference may write it otherwise. Found
+  /// once per local, not once per use.
+  llvm::DenseMap<const VarDecl *,
+                 std::optional<llvm::SmallVector<const Stmt *, 4>>>
+      IndexWrites;
 };
 
 } // namespace clang::tidy::tma
