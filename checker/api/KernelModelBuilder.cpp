@@ -188,6 +188,14 @@ bool Builder::body(const FunctionDecl *FD, bool Kernel) {
                                                     Out.Block.Max) == 1)
               S = Sets[D];
           }
+        } else if (Sets[D]) {
+          // The `else` of `if (a && b)`: both of the condition's blocks
+          // jump there.
+          if (auto C = shortCircuitGuard(*I.Idom, *B))
+            S = C->first.K == Cond::True
+                    ? Sets[D]
+                    : std::make_shared<const ThreadSet>(
+                          Sets[D]->under(C->first, C->second));
         }
       }
       // Every thread that runs the block ran its dominator: the

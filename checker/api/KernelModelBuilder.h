@@ -89,6 +89,15 @@ private:
   /// (std::nullopt: unknown, a default or a range among them).
   std::optional<std::pair<Cond, bool>> edgeGuard(const CFGBlock &D, int Edge);
 
+  /// The condition under which the threads at \p D reach \p B, a target
+  /// of an `if` whose condition is a short-circuit `&&` / `||` that D's
+  /// terminator is part of (the `else` of `if (warp == 0 && elect())`,
+  /// which both of the condition's blocks jump to, so that no one edge of
+  /// D leads there): the whole condition, and whether it holds there.
+  /// Every predecessor of B must be a block of that condition.
+  std::optional<std::pair<Cond, bool>> shortCircuitGuard(const CFGBlock &D,
+                                                         const CFGBlock &B);
+
   /// The block that the edge from \p B into \p Succ leads to: the body of
   /// a `for` loop whose first pass surely runs (Succ its condition, B
   /// before the loop, the condition shows no event), else Succ. The loop

@@ -79,6 +79,67 @@ std::optional<std::pair<Cond, bool>> Builder::edgeGuard(const CFGBlock &D,
                         true);
 }
 
+std::optional<std::pair<Cond, bool>>
+Builder::shortCircuitGuard(const CFGBlock &D, const CFGBlock &B) {
+  const auto *Logic = dyn_cast_or_null<BinaryOperator>(D.getTerminatorStmt());
+  if (!Logic || !Logic->isLogicalOp())
+    return std::nullopt;
+  // Whether \p E is the condition \p Root or one of its logical operands.
+  auto Within = [](const Expr *Root, const Expr *E) {
+    llvm::SmallVector<const Expr *, 8> Work{Root};
+    while (!Work.empty()) {
+      const Expr *X = Work.pop_back_val()->IgnoreParens();
+      if (X == E)
+        return true;
+      if (const auto *Op = dyn_cast<BinaryOperator>(X);
+          Op && Op->isLogicalOp()) {
+        Work.push_back(Op->getLHS());
+        Work.push_back(Op->getRHS());
+      }
+    }
+    return false;
+  };
+  // The `if` block: the predecessor of B whose terminator is an IfStmt on
+  // a condition that holds D's operator.
+  const IfStmt *If = nullptr;
+  std::optional<bool> Holds;
+  for (const CFGBlock::AdjacentBlock &P : B.preds()) {
+    const CFGBlock *Pred = P.getReachableBlock();
+    if (!Pred)
+      return std::nullopt;
+    const auto *PIf = dyn_cast_or_null<IfStmt>(Pred->getTerminatorStmt());
+    if (!PIf)
+      continue;
+    if (If || PIf->getConditionVariable() || PIf->isConsteval() ||
+        !Within(PIf->getCond(), Logic) || Pred->succ_size() != 2)
+      return std::nullopt;
+    If = PIf;
+    const CFGBlock *Then = Pred->succ_begin()->getReachableBlock();
+    const CFGBlock *Else = (Pred->succ_begin() + 1)->getReachableBlock();
+    if (Then == &B && Else != &B)
+      Holds = true;
+    else if (Else == &B && Then != &B)
+      Holds = false;
+    else
+      return std::nullopt;
+  }
+  if (!If || !Holds)
+    return std::nullopt;
+  // Every other way into B is a short-circuit jump of that condition.
+  for (const CFGBlock::AdjacentBlock &P : B.preds()) {
+    const CFGBlock *Pred = P.getReachableBlock();
+    if (Pred->getTerminatorStmt() == If)
+      continue;
+    const auto *Op = dyn_cast_or_null<BinaryOperator>(Pred->getTerminatorStmt());
+    if (!Op || !Op->isLogicalOp() || !Within(If->getCond(), Op))
+      return std::nullopt;
+  }
+  std::optional<Cond> C = guardOf(If->getCond());
+  if (!C)
+    return std::nullopt;
+  return std::make_pair(std::move(*C), *Holds);
+}
+
 } // namespace kmodel
 
 } // namespace clang::tidy::tma
