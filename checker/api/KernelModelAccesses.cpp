@@ -119,6 +119,11 @@ bool Builder::accessOf(const Expr *Ptr, EventKind Kind, bool Mma,
   E.Object = objectOf(VD, Path, Region);
   if (Kind == EventKind::GenericRead)
     readSteps(Ptr, E);
+  // A byte written inside one stage of an integer ring address
+  // (`stage_addr + lane * 16` in `base + s * 8192`): a write of that stage.
+  if (Kind == EventKind::GenericWrite && !Whole && !Mma &&
+      Ptr->getType()->isIntegerType() && stageWithin(Ptr, E))
+    E.SliceWrite = true;
   emit(E, Loc, std::nullopt, VD);
   return true;
 }

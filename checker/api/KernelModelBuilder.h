@@ -253,6 +253,10 @@ private:
   /// address \p Addr (with \p Element, the lvalue of a written element);
   /// the stage's bytes (0: not an array), or std::nullopt when unknown.
   std::optional<std::uint64_t> stage(const Expr *Addr, bool Element, Event &E);
+  /// For a write at the integer address \p Addr: the stage it lies in
+  /// (StageSlices::sliceWithin), named on \p E; false when none is proven.
+  bool stageWithin(const Expr *Addr, Event &E);
+  void nameStage(const StageSlice &S, Event &E);
 
   /// Whether \p FD's body has a loop (then the ops of a helper are not in
   /// the kernel's innermost loop only).

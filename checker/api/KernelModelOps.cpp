@@ -78,13 +78,31 @@ std::optional<std::uint64_t> Builder::stage(const Expr *Addr, bool Element,
   }
   if (!S)
     return std::nullopt;
-  auto [It, Inserted] =
-      SliceIds.try_emplace(S->Key, static_cast<int>(SliceIds.size()));
-  E.Slice = It->second;
-  E.Period = S->Period;
-  E.Once = S->Once;
-  E.PerThread = S->PerThread;
+  nameStage(*S, E);
   return S->Bytes;
+}
+
+void Builder::nameStage(const StageSlice &S, Event &E) {
+  auto [It, Inserted] =
+      SliceIds.try_emplace(S.Key, static_cast<int>(SliceIds.size()));
+  E.Slice = It->second;
+  E.Period = S.Period;
+  E.Once = S.Once;
+  E.PerThread = S.PerThread;
+}
+
+bool Builder::stageWithin(const Expr *Addr, Event &E) {
+  // In a helper: its parameters stand for the call's arguments, at the
+  // kernel's statement of the call.
+  if (Stack.empty() || !BodyStmt || LoopyHelpers > 0)
+    return false;
+  auto Subst = [this](const VarDecl *VD) { return substitute(VD); };
+  std::optional<StageSlice> S = Slices.sliceWithin(
+      Addr, Stack.front(), BodyStmt, /*InLoop=*/false, Subst);
+  if (!S)
+    return false;
+  nameStage(*S, E);
+  return true;
 }
 
 void Builder::storeEvent(const OpValue &Src, const OpValue *Size, bool Tensor,

@@ -69,6 +69,15 @@ struct StageSlices::Walk {
   /// loops around it that declare their counter, innermost first.
   const Stmt *Loop = nullptr;
   llvm::SmallVector<const ForStmt *, 4> Fors;
+  /// Every loop around the event's statement, innermost first.
+  llvm::SmallVector<const Stmt *, 4> Loops;
+  /// The ring locals (StageSlices::ringLocal) the address reads.
+  llvm::SmallVector<const RingLocal *, 2> RingUses;
+  /// Ring terms of any loop (`k % S`, a ring local), and the bytes that
+  /// one step of the only one moves an integer address (a multiplier).
+  unsigned RingTerms = 0;
+  std::uint64_t Stride = 0;
+  bool PointerMath = false;
   /// The counter of Loop when it is a `for` stepping it by one and nothing
   /// else writes it.
   const VarDecl *Counter = nullptr;
@@ -117,6 +126,18 @@ struct StageSlices::Walk {
     }
     if (const auto *B = dyn_cast<BinaryOperator>(E))
       return binary(B, Index, Out);
+    // The shared-window address of a pointer: as the pointer names it.
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      if (!FD || !FD->getIdentifier() ||
+          FD->getName() != "__cvta_generic_to_shared" || C->getNumArgs() != 1)
+        return false;
+      Out += "cvta(";
+      if (!key(C->getArg(0), false, Out))
+        return false;
+      Out += ")";
+      return true;
+    }
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
       Out += "[";
       if (!key(A->getBase(), false, Out))
@@ -173,8 +194,24 @@ struct StageSlices::Walk {
         return Self.steppedOnlyBy(VD, F, Kernel->getBody());
       }
     }
-    if (Self.written(VD))
-      return false;
+    if (Self.written(VD)) {
+      // A ring local stepped in one of the loops around the statement:
+      // fixed in one pass of its loop before its step (sliceOf checks the
+      // statement is), a ring index of that loop.
+      const RingLocal *R = Self.ringLocal(VD, Kernel);
+      if (!R || !llvm::is_contained(Loops, R->Loop))
+        return false;
+      RingUses.push_back(R);
+      ++RingTerms;
+      if (R->Loop == Loop) {
+        ++Rings;
+        Members = R->Members;
+        Varies |= !Index;
+        ByOther |= !Index;
+      }
+      Out += "~" + std::to_string(R->Members);
+      return true;
+    }
     // Declared in the loop: a new value each pass.
     if (Loop && !isa<ParmVarDecl>(VD)) {
       const SourceManager &SM = Self.Ctx.getSourceManager();
@@ -195,6 +232,7 @@ struct StageSlices::Walk {
       if (!N || *N < 1)
         return false;
       ++Rings;
+      ++RingTerms;
       Members = static_cast<std::uint64_t>(*N);
       Varies |= !Index;
       ByOther |= !Index;
@@ -215,6 +253,7 @@ struct StageSlices::Walk {
           std::optional<std::int64_t> N = foldInt(B->getRHS(), Self.Ctx);
           if (!N || *N < 1 || !Self.steppedOnlyBy(K, F, Kernel->getBody()))
             return false;
+          ++RingTerms;
           Out += "(%$" + idOf(K) + " #" + std::to_string(*N) + ")";
           return true;
         }
@@ -222,9 +261,15 @@ struct StageSlices::Walk {
         !B->isBitwiseOp())
       return false;
     bool LIndex = false, RIndex = false;
+    PointerMath |= B->getType()->isPointerType();
     if (B->getType()->isPointerType() && Op == BO_Add) {
       LIndex = !B->getLHS()->getType()->isPointerType();
       RIndex = !LIndex;
+    } else if ((Op == BO_Add || Op == BO_Sub) && Index &&
+               B->getType()->isIntegerType()) {
+      // An integer address or index: each operand, the other fixed, names
+      // a distinct byte for each of its values.
+      LIndex = RIndex = true;
     } else if (Op == BO_Mul && Index) {
       auto NonZero = [&](const Expr *X) {
         std::optional<std::int64_t> V = foldInt(X, Self.Ctx);
@@ -234,12 +279,26 @@ struct StageSlices::Walk {
       RIndex = NonZero(B->getLHS());
     }
     Out += "(" + BinaryOperator::getOpcodeStr(Op).str() + " ";
+    unsigned Terms = RingTerms;
+    std::uint64_t Inner = Stride;
+    Stride = 0;
     if (!key(B->getLHS(), LIndex, Out))
       return false;
     Out += " ";
     if (!key(B->getRHS(), RIndex, Out))
       return false;
     Out += ")";
+    // The multiplier of an integer ring term (`s * 8192`, `(k % S) * B`).
+    std::optional<std::int64_t> C =
+        foldInt(LIndex ? B->getRHS() : B->getLHS(), Self.Ctx);
+    bool Integer = B->getType()->isIntegerType();
+    if (RingTerms == Terms)
+      Stride = Inner;
+    else if (Op == BO_Mul && Index && Integer && C && *C > 0 &&
+             *C < (std::int64_t(1) << 32))
+      Stride = (Stride ? Stride : 1) * static_cast<std::uint64_t>(*C);
+    else if (!((Op == BO_Add || Op == BO_Sub) && Index && Integer))
+      Stride = 0;
     return true;
   }
 };
@@ -296,6 +355,7 @@ StageSlices::sliceOf(const Expr *Addr, bool Element, const FunctionDecl *Kernel,
        Prev = P, P = PM.getParent(P)) {
     if (!isLoop(P))
       continue;
+    W.Loops.push_back(P);
     if (!W.Loop) {
       W.Loop = P;
       // A range `for` has no counter to spell a period with: as if the
@@ -365,9 +425,16 @@ StageSlices::sliceOf(const Expr *Addr, bool Element, const FunctionDecl *Kernel,
   if (!E)
     return std::nullopt;
   StageSlice Out;
-  if (!W.key(E, false, Out.Key) || !W.Root)
+  // An integer address is an index into the shared window.
+  if (!W.key(E, E->getType()->isIntegerType(), Out.Key) || !W.Root)
     return std::nullopt;
+  // A ring local names the pass's stage only before its step.
+  for (const RingLocal *R : W.RingUses)
+    if (!beforeStep(*R, At, PM))
+      return std::nullopt;
   Out.PerThread = W.PerThread;
+  if (W.RingTerms == 1 && !W.PointerMath && E->getType()->isIntegerType())
+    Out.Stride = W.Stride;
   if (const auto *Arr = Ctx.getAsConstantArrayType(E->getType());
       Arr && !E->getType()->isIncompleteType())
     Out.Bytes = static_cast<std::uint64_t>(
@@ -385,7 +452,11 @@ StageSlices::sliceOf(const Expr *Addr, bool Element, const FunctionDecl *Kernel,
   if (W.Members > MaxPeriod)
     return Out;
   // A loop of a known trip count that never comes back to a stage.
-  const auto *F = cast<ForStmt>(W.Loop);
+  const auto *F = dyn_cast<ForStmt>(W.Loop);
+  if (!F || !W.Counter) {
+    Out.Period = static_cast<unsigned>(W.Members);
+    return Out;
+  }
   const auto *C =
       dyn_cast_or_null<BinaryOperator>(F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
   const auto *DS = cast<DeclStmt>(F->getInit());
@@ -401,6 +472,339 @@ StageSlices::sliceOf(const Expr *Addr, bool Element, const FunctionDecl *Kernel,
       }
   Out.Period = static_cast<unsigned>(W.Members);
   return Out;
+}
+
+namespace {
+/// The members of a ring that \p Step steps \p VD round: `s ^= 1`,
+/// `s = s ^ 1`, `s = 1 ^ s` (2), `s = (s + 1) % N` (N); 0 for any other
+/// statement.
+std::uint64_t ringStep(const Stmt *Step, const VarDecl *VD,
+                       const ASTContext &Ctx) {
+  if (const auto *A = dyn_cast<CompoundAssignOperator>(Step))
+    return A->getOpcode() == BO_XorAssign && varOf(A->getLHS()) == VD &&
+                   foldInt(A->getRHS(), Ctx) == 1
+               ? 2
+               : 0;
+  const auto *A = dyn_cast<BinaryOperator>(Step);
+  if (!A || A->getOpcode() != BO_Assign || varOf(A->getLHS()) != VD)
+    return 0;
+  const auto *R = dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
+  if (!R)
+    return 0;
+  auto VarAndOne = [&](const Expr *L, const Expr *Rt) {
+    return (varOf(L) == VD && foldInt(Rt, Ctx) == 1) ||
+           (varOf(Rt) == VD && foldInt(L, Ctx) == 1);
+  };
+  if (R->getOpcode() == BO_Xor)
+    return VarAndOne(R->getLHS(), R->getRHS()) ? 2 : 0;
+  if (R->getOpcode() != BO_Rem)
+    return 0;
+  const auto *Sum =
+      dyn_cast<BinaryOperator>(R->getLHS()->IgnoreParenImpCasts());
+  std::optional<std::int64_t> N = foldInt(R->getRHS(), Ctx);
+  if (!Sum || Sum->getOpcode() != BO_Add || !N || *N < 1 ||
+      *N > static_cast<std::int64_t>(MaxPeriod) ||
+      !VarAndOne(Sum->getLHS(), Sum->getRHS()))
+    return 0;
+  std::optional<std::int64_t> Init =
+      VD->getInit() ? foldInt(VD->getInit(), Ctx) : std::nullopt;
+  return Init && *Init >= 0 && *Init < *N ? static_cast<std::uint64_t>(*N) : 0;
+}
+
+bool within(const SourceManager &SM, SourceLocation L, const Stmt *S) {
+  return SM.isPointWithin(SM.getExpansionLoc(L),
+                          SM.getExpansionLoc(S->getBeginLoc()),
+                          SM.getExpansionLoc(S->getEndLoc()));
+}
+
+bool hasJump(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<BreakStmt, ContinueStmt, ReturnStmt, GotoStmt, IndirectGotoStmt,
+          CXXThrowExpr, CoreturnStmt>(S))
+    return true;
+  if (isa<LambdaExpr>(S))
+    return false;
+  return llvm::any_of(S->children(), hasJump);
+}
+} // namespace
+
+const StageSlices::RingLocal *
+StageSlices::ringLocal(const VarDecl *VD, const FunctionDecl *Kernel) {
+  auto [It, Inserted] = RingLocals.try_emplace(VD);
+  if (!Inserted)
+    return It->second ? &*It->second : nullptr;
+  if (!VD->isLocalVarDecl() || VD->isStaticLocal() ||
+      !VD->getType()->isIntegerType() || VD->hasAttr<CUDASharedAttr>() ||
+      VD->getParentFunctionOrMethod() != Kernel || !Kernel->getBody())
+    return nullptr;
+  const ParentMap &PM = Folder.parentsOf(Kernel);
+  auto Parent = [&](const Stmt *S) {
+    const Stmt *P = PM.getParent(S);
+    while (P && isa<ParenExpr>(P))
+      P = PM.getParent(P);
+    return P;
+  };
+  // Every use: a read, or the one step.
+  llvm::SmallVector<const DeclRefExpr *, 8> Reads;
+  const Stmt *Step = nullptr;
+  std::uint64_t Members = 0;
+  bool Bad = false;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || Bad)
+      return;
+    if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+      for (const LambdaCapture &Cap : L->captures())
+        Bad |= Cap.capturesVariable() && Cap.getCapturedVar() == VD;
+      return;
+    }
+    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == VD) {
+      const Stmt *P = Parent(D);
+      if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(P);
+          C && C->getCastKind() == CK_LValueToRValue) {
+        Reads.push_back(D);
+        return;
+      }
+      std::uint64_t N = P ? ringStep(P, VD, Ctx) : 0;
+      if (!N || Step)
+        Bad = true;
+      Step = P;
+      Members = N;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(Kernel->getBody());
+  if (Bad || !Step)
+    return nullptr;
+  RingLocal R;
+  R.Members = Members;
+  R.Step = Step;
+  R.Block = dyn_cast_or_null<CompoundStmt>(PM.getParent(Step));
+  for (const Stmt *P = PM.getParent(Step); P && !R.Loop; P = PM.getParent(P))
+    if (isLoop(P))
+      R.Loop = P;
+  if (!R.Block || !R.Loop || !loopBody(R.Loop))
+    return nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  // Declared outside the loop; read only in its body, before the step
+  // (the step's own read aside).
+  if (within(SM, VD->getLocation(), R.Loop))
+    return nullptr;
+  SourceLocation StepAt = SM.getExpansionLoc(Step->getBeginLoc());
+  for (const DeclRefExpr *D : Reads) {
+    if (within(SM, D->getLocation(), Step))
+      continue;
+    if (!within(SM, D->getLocation(), loopBody(R.Loop)) ||
+        !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(D->getLocation()),
+                                      StepAt))
+      return nullptr;
+  }
+  It->second = R;
+  return &*It->second;
+}
+
+bool StageSlices::beforeStep(const RingLocal &R, const Stmt *At,
+                             const ParentMap &PM) {
+  const Stmt *Child = At;
+  while (Child && PM.getParent(Child) != R.Block)
+    Child = PM.getParent(Child);
+  if (!Child || Child == R.Step)
+    return false;
+  bool Seen = false;
+  for (const Stmt *S : R.Block->body()) {
+    if (S == R.Step)
+      return Seen;
+    Seen |= S == Child;
+    if (Seen && hasJump(S))
+      return false;
+  }
+  return false;
+}
+
+namespace {
+using Interval = std::pair<std::int64_t, std::int64_t>;
+constexpr std::int64_t Cap = std::int64_t(1) << 40;
+
+std::optional<Interval> bounded(std::int64_t Lo, std::int64_t Hi) {
+  if (Lo > Hi || Lo < -Cap || Hi > Cap)
+    return std::nullopt;
+  return Interval{Lo, Hi};
+}
+} // namespace
+
+/// The values an integer offset may take, as far as constants, thread
+/// indices, counted `for` counters around the statement and never-written
+/// locals bound them.
+static std::optional<Interval>
+rangeOf(const Expr *E, const ASTContext &Ctx, events::Substitution Subst,
+        llvm::ArrayRef<const ForStmt *> Fors, unsigned Depth = 0) {
+  if (!E || Depth > 32 || !E->getType()->isIntegerType())
+    return std::nullopt;
+  E = E->IgnoreParens();
+  if (std::optional<std::int64_t> V = foldInt(E, Ctx))
+    return bounded(*V, *V);
+  auto Sub = [&](const Expr *X) {
+    return rangeOf(X, Ctx, Subst, Fors, Depth + 1);
+  };
+  if (const auto *C = dyn_cast<CastExpr>(E)) {
+    if (C->getCastKind() != CK_IntegralCast &&
+        C->getCastKind() != CK_LValueToRValue && C->getCastKind() != CK_NoOp)
+      return std::nullopt;
+    std::optional<Interval> R = Sub(C->getSubExpr());
+    // A narrowing or sign-changing cast keeps a small non-negative range.
+    if (R && C->getCastKind() == CK_IntegralCast &&
+        (R->first < 0 || R->second >= (std::int64_t(1) << 31)))
+      return std::nullopt;
+    return R;
+  }
+  if (std::optional<std::string> B = builtinVar(E))
+    return llvm::StringRef(*B).starts_with("threadIdx") ? bounded(0, 1023)
+                                                         : std::nullopt;
+  if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+    if (!VD)
+      return std::nullopt;
+    if (const Expr *S = Subst(VD))
+      return Sub(S);
+    // `for (int i = lo; i < hi; ++i)` around the statement, i stepped
+    // only there (by the caller's check).
+    for (const ForStmt *F : Fors) {
+      const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+      if (!DS || !DS->isSingleDecl() || DS->getSingleDecl() != VD)
+        continue;
+      const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+          F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+      const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
+      const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
+      std::optional<std::int64_t> Lo =
+          VD->getInit() ? foldInt(VD->getInit(), Ctx) : std::nullopt;
+      if (!Cond || varOf(Cond->getLHS()) != VD || !Lo || !U ||
+          !U->isIncrementOp() || varOf(U->getSubExpr()) != VD)
+        return std::nullopt;
+      std::optional<std::int64_t> Hi = foldInt(Cond->getRHS(), Ctx);
+      if (!Hi || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+        return std::nullopt;
+      return bounded(*Lo, Cond->getOpcode() == BO_LT ? *Hi - 1 : *Hi);
+    }
+    return std::nullopt;
+  }
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B)
+    return std::nullopt;
+  std::optional<Interval> L = Sub(B->getLHS());
+  std::optional<std::int64_t> C = foldInt(B->getRHS(), Ctx);
+  auto Bits = [](std::int64_t V) {
+    std::int64_t P = 1;
+    while (P <= V)
+      P <<= 1;
+    return P - 1;
+  };
+  switch (B->getOpcode()) {
+  case BO_Rem:
+    if (L && L->first >= 0 && C && *C > 0)
+      return bounded(0, std::min(L->second, *C - 1));
+    return std::nullopt;
+  case BO_Div:
+    if (L && L->first >= 0 && C && *C > 0)
+      return bounded(L->first / *C, L->second / *C);
+    return std::nullopt;
+  case BO_Shr:
+    if (L && L->first >= 0 && C && *C >= 0 && *C < 40)
+      return bounded(L->first >> *C, L->second >> *C);
+    return std::nullopt;
+  case BO_Shl:
+    if (L && L->first >= 0 && C && *C >= 0 && *C < 24)
+      return bounded(L->first << *C, L->second << *C);
+    return std::nullopt;
+  default:
+    break;
+  }
+  std::optional<Interval> R = Sub(B->getRHS());
+  if (!L || !R)
+    return std::nullopt;
+  switch (B->getOpcode()) {
+  case BO_Add:
+    return bounded(L->first + R->first, L->second + R->second);
+  case BO_Sub:
+    return bounded(L->first - R->second, L->second - R->first);
+  case BO_Mul:
+    if (L->first < 0 || R->first < 0)
+      return std::nullopt;
+    return bounded(L->first * R->first, L->second * R->second);
+  case BO_And:
+    if (L->first < 0 || R->first < 0)
+      return std::nullopt;
+    return bounded(0, std::min(L->second, R->second));
+  case BO_Or:
+  case BO_Xor:
+    if (L->first < 0 || R->first < 0)
+      return std::nullopt;
+    return bounded(0, Bits(std::max(L->second, R->second)));
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<StageSlice>
+StageSlices::sliceWithin(const Expr *Addr, const FunctionDecl *Kernel,
+                         const Stmt *At, bool InLoop,
+                         events::Substitution Subst) {
+  const Expr *E = Addr;
+  for (unsigned Steps = 0; E && Steps < 32; ++Steps) {
+    E = E->IgnoreParenCasts();
+    const auto *D = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    const Expr *S = VD && !VD->hasAttr<CUDASharedAttr>() ? Subst(VD) : nullptr;
+    if (!S)
+      break;
+    E = S;
+  }
+  // The loops around the statement, for the offset's counters.
+  llvm::SmallVector<const ForStmt *, 4> Fors;
+  const ParentMap &PM = Folder.parentsOf(Kernel);
+  for (const Stmt *P = PM.getParent(At); P; P = PM.getParent(P))
+    if (const auto *F = dyn_cast<ForStmt>(P)) {
+      const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+      const auto *K = DS && DS->isSingleDecl()
+                          ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                          : nullptr;
+      if (K && steppedOnlyBy(K, F, Kernel->getBody()))
+        Fors.push_back(F);
+    }
+  // Down the left operands of `((member + a) + b)`: the deepest operand
+  // that is a ring stage and the sum of the offsets added to it.
+  std::optional<StageSlice> Best;
+  Interval Off{0, 0};
+  for (unsigned Steps = 0; Steps < 16; ++Steps) {
+    const auto *B = dyn_cast_or_null<BinaryOperator>(E);
+    if (!B || B->getOpcode() != BO_Add || !B->getType()->isIntegerType())
+      break;
+    std::optional<Interval> R = rangeOf(B->getRHS(), Ctx, Subst, Fors);
+    if (!R || R->first < 0)
+      break;
+    Off = {Off.first + R->first, Off.second + R->second};
+    if (Off.second > Cap)
+      break;
+    std::optional<StageSlice> S =
+        sliceOf(B->getLHS(), /*Element=*/false, Kernel, At, InLoop, Subst);
+    if (S && S->Stride &&
+        static_cast<std::uint64_t>(Off.second) < S->Stride)
+      Best = S;
+    E = B->getLHS();
+    for (unsigned Hops = 0; E && Hops < 8; ++Hops) {
+      E = E->IgnoreParenCasts();
+      const auto *D = dyn_cast<DeclRefExpr>(E);
+      const auto *VD = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+      const Expr *Sub =
+          VD && !VD->hasAttr<CUDASharedAttr>() ? Subst(VD) : nullptr;
+      if (!Sub)
+        break;
+      E = Sub;
+    }
+  }
+  return Best;
 }
 
 } // namespace clang::tidy::tma

@@ -47,6 +47,9 @@ struct StageSlice {
   bool Once = false;
   /// As rules::ordering::Event::PerThread.
   bool PerThread = false;
+  /// An integer address with one ring term (`base + s * 8192`): the bytes
+  /// from one member to the next (the term's multiplier); 0 otherwise.
+  std::uint64_t Stride = 0;
 };
 
 class LocalAliases;
@@ -68,8 +71,35 @@ public:
                                     const FunctionDecl *Kernel, const Stmt *At,
                                     bool InLoop, events::Substitution Subst);
 
+  /// The stage an integer address \p Addr of a written byte lies in:
+  /// `member + off` (through never-written locals), where `member` is a
+  /// stage of an integer ring address (StageSlice::Stride) and every value
+  /// that `off` may take lies in [0, Stride). std::nullopt otherwise.
+  std::optional<StageSlice> sliceWithin(const Expr *Addr,
+                                        const FunctionDecl *Kernel,
+                                        const Stmt *At, bool InLoop,
+                                        events::Substitution Subst);
+
+  /// A kernel local stepped round a ring once a pass (issue 24 item 4):
+  /// its only write is one statement `s ^= 1`, `s = s ^ 1` (two members)
+  /// or `s = (s + 1) % N` (N members, initialised in [0, N)) in a block of
+  /// a loop, declared outside that loop, and every other use of it is a
+  /// read in the loop's body before that statement.
+  struct RingLocal {
+    std::uint64_t Members = 0;
+    const Stmt *Step = nullptr;
+    const CompoundStmt *Block = nullptr;
+    const Stmt *Loop = nullptr;
+  };
+  const RingLocal *ringLocal(const VarDecl *VD, const FunctionDecl *Kernel);
+
 private:
   struct Walk;
+  /// Whether the event at \p At runs before \p R's step in the same pass
+  /// and is always followed by it: At lies in R's block before the step
+  /// and no jump lies between.
+  bool beforeStep(const RingLocal &R, const Stmt *At, const ParentMap &PM);
+  llvm::DenseMap<const VarDecl *, std::optional<RingLocal>> RingLocals;
   /// Whether the only write of \p K in \p Body is \p F's increment.
   bool steppedOnlyBy(const VarDecl *K, const ForStmt *F, const Stmt *Body);
   /// Whether some use of the local or parameter \p VD may write it (a
