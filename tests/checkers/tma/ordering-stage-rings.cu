@@ -179,8 +179,7 @@ __global__ void epilogueRingWaited(float *out, int tiles) {
     asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 }
 
-// Silent: two passes never come back to a stage; a stage index kept in a
-// variable the loop reassigns is not followed.
+// Silent: two passes never come back to a stage.
 __global__ void ringTooShort(float *out) {
   __shared__ alignas(128) float tile[kStages][256];
   for (int t = 0; t < kStages; ++t) {
@@ -200,12 +199,37 @@ __global__ void ringTooShort(float *out) {
     asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 }
 
-__global__ void ringStateNotFollowed(float *out, int tiles) {
+// A stage index kept in a local stepped `s = (s + 1) % kStages` once a pass
+// after the copy (issue 24 item 4): the same stage two passes later.
+__global__ void ringStateWaitTooDeep(float *out, int tiles) {
   __shared__ alignas(128) float tile[kStages][256];
   int s = 0;
   for (int t = 0; t < tiles; ++t) {
     if (threadIdx.x == 0)
       asm volatile("cp.async.bulk.wait_group.read 2;" ::: "memory");
+    __syncthreads();
+    tile[s][threadIdx.x] = 1.0f;
+    // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: generic store overwrites the stage of 'tile' that the bulk copy at line [[#@LINE+4]] read 2 passes earlier (a ring of 2 stages) and may still read: wait_group.read 2 at line [[#@LINE-3]] lets its group stay pending (2 groups committed since the copy) (BULK-S2G-WAIT-BEFORE-REUSE) [tma-ordering]
+    ptx::fence_proxy_async(ptx::space_shared);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, out + t * 256,
+                         tile[s], sizeof(tile[0]));
+      asm volatile("cp.async.bulk.commit_group;");
+    }
+    s = (s + 1) % kStages;
+  }
+  if (threadIdx.x == 0)
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+
+// The twin: wait_group.read 1 completes the group of two passes ago.
+__global__ void ringStateWaitOne(float *out, int tiles) {
+  __shared__ alignas(128) float tile[kStages][256];
+  int s = 0;
+  for (int t = 0; t < tiles; ++t) {
+    if (threadIdx.x == 0)
+      asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
     __syncthreads();
     tile[s][threadIdx.x] = 1.0f;
     ptx::fence_proxy_async(ptx::space_shared);
