@@ -10,6 +10,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace clang::tidy::tma::cute {
 
@@ -22,25 +23,146 @@ static bool inCute(const Decl *D) {
   return false;
 }
 
-bool isTmaLoadWith(const CXXMemberCallExpr &C) {
+/// The operation of the atom whose `with(...)` \p C calls: the first type
+/// among the (packed) template arguments of cute's Copy_Atom or
+/// Copy_Traits; null for another call.
+static QualType withOperation(const CXXMemberCallExpr &C) {
   const CXXMethodDecl *M = C.getMethodDecl();
   if (!M || !M->getIdentifier() || M->getName() != "with")
-    return false;
+    return QualType();
   const auto *R = dyn_cast<ClassTemplateSpecializationDecl>(M->getParent());
   if (!R || (R->getName() != "Copy_Atom" && R->getName() != "Copy_Traits"))
-    return false;
+    return QualType();
   const auto *NS = dyn_cast<NamespaceDecl>(R->getDeclContext());
   if (!NS || NS->getName() != "cute")
-    return false;
-  // Its operation: the first type among the (packed) template arguments.
+    return QualType();
   for (const TemplateArgument &A : R->getTemplateArgs().asArray()) {
     ArrayRef<TemplateArgument> Each =
         A.getKind() == TemplateArgument::Pack ? A.pack_elements() : A;
     for (const TemplateArgument &E : Each)
       if (E.getKind() == TemplateArgument::Type)
-        return StringRef(E.getAsType().getAsString()).contains("SM90_TMA_LOAD");
+        return E.getAsType();
   }
-  return false;
+  return QualType();
+}
+
+bool isTmaLoadWith(const CXXMemberCallExpr &C) {
+  QualType Op = withOperation(C);
+  return !Op.isNull() && StringRef(Op.getAsString()).contains("SM90_TMA_LOAD");
+}
+
+bool isPlainTmaLoadWith(const CXXMemberCallExpr &C) {
+  QualType Op = withOperation(C);
+  const auto *RD = Op.isNull() ? nullptr : Op->getAsCXXRecordDecl();
+  // A Copy_Atom's first argument is its Copy_Traits: the traits' operation.
+  if (const auto *T = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+      T && T->getName() == "Copy_Traits" && inCute(T)) {
+    RD = nullptr;
+    ArrayRef<TemplateArgument> Args = T->getTemplateArgs().asArray();
+    if (!Args.empty() && Args.front().getKind() == TemplateArgument::Type)
+      RD = Args.front().getAsType()->getAsCXXRecordDecl();
+  }
+  return RD && RD->getIdentifier() && RD->getName() == "SM90_TMA_LOAD" &&
+         inCute(RD);
+}
+
+/// A specialization of class template \p Name of namespace cute.
+static const ClassTemplateSpecializationDecl *cuteSpec(QualType T,
+                                                       StringRef Name) {
+  const auto *RD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getCanonicalType()->getAsCXXRecordDecl());
+  if (!RD || !RD->getIdentifier() || RD->getName() != Name || !inCute(RD))
+    return nullptr;
+  return RD;
+}
+
+/// The product of the extents of a static shape: a `cute::C<N>` (the
+/// integral argument of `C<N>` or `constant<T, N>`), or a `cute::tuple` of
+/// shapes. std::nullopt for a run-time extent (`int`).
+static std::optional<uint64_t> staticShapeSize(QualType T, unsigned Depth) {
+  if (Depth > 8)
+    return std::nullopt;
+  const ClassTemplateSpecializationDecl *RD = cuteSpec(T, "C");
+  if (!RD)
+    RD = cuteSpec(T, "constant");
+  if (RD) {
+    ArrayRef<TemplateArgument> Args = RD->getTemplateArgs().asArray();
+    if (Args.empty() || Args.back().getKind() != TemplateArgument::Integral)
+      return std::nullopt;
+    const llvm::APSInt &V = Args.back().getAsIntegral();
+    if (V.isNegative() || V.getActiveBits() > 32)
+      return std::nullopt;
+    return V.getZExtValue();
+  }
+  RD = cuteSpec(T, "tuple");
+  if (!RD)
+    return std::nullopt;
+  uint64_t Size = 1;
+  for (const TemplateArgument &A : RD->getTemplateArgs().asArray()) {
+    ArrayRef<TemplateArgument> Each =
+        A.getKind() == TemplateArgument::Pack ? A.pack_elements() : A;
+    for (const TemplateArgument &E : Each) {
+      if (E.getKind() != TemplateArgument::Type)
+        return std::nullopt;
+      std::optional<uint64_t> N = staticShapeSize(E.getAsType(), Depth + 1);
+      if (!N || (*N && Size > (uint64_t(1) << 32) / *N))
+        return std::nullopt;
+      Size *= *N;
+    }
+  }
+  return Size;
+}
+
+/// The byte size of an element type that is exactly its storage: C++
+/// arithmetic types and the CUDA and CUTLASS 16- and 8-bit floats (no
+/// sub-byte type, whose sizeof exceeds its bits).
+static std::optional<uint64_t> elementBytes(QualType T, const ASTContext &Ctx) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (const auto *B = T->getAs<BuiltinType>()) {
+    if (!B->isInteger() && !B->isFloatingPoint())
+      return std::nullopt;
+    if (B->getKind() == BuiltinType::Bool)
+      return std::nullopt;
+    return Ctx.getTypeSizeInChars(T).getQuantity();
+  }
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier() || !RD->hasDefinition())
+    return std::nullopt;
+  static const char *const Known[] = {
+      "half_t",       "bfloat16_t",   "tfloat32_t",    "float_e4m3_t",
+      "float_e5m2_t", "float_ue8m0_t", "float_ue4m3_t", "__half",
+      "__nv_bfloat16", "__nv_fp8_e4m3", "__nv_fp8_e5m2"};
+  if (!llvm::is_contained(Known, RD->getName()))
+    return std::nullopt;
+  return Ctx.getTypeSizeInChars(T).getQuantity();
+}
+
+std::optional<StaticTensorSize> staticTensorSize(QualType T,
+                                                 const ASTContext &Ctx) {
+  const ClassTemplateSpecializationDecl *RD =
+      cuteSpec(T.getNonReferenceType(), "Tensor");
+  if (!RD || RD->getTemplateArgs().size() != 2 ||
+      RD->getTemplateArgs()[1].getKind() != TemplateArgument::Type)
+    return std::nullopt;
+  const ClassTemplateSpecializationDecl *Layout =
+      cuteSpec(RD->getTemplateArgs()[1].getAsType(), "Layout");
+  if (!Layout || Layout->getTemplateArgs().size() < 1 ||
+      Layout->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return std::nullopt;
+  std::optional<uint64_t> N =
+      staticShapeSize(Layout->getTemplateArgs()[0].getAsType(), 0);
+  if (!N || *N == 0)
+    return std::nullopt;
+  // The tensor's value_type (its engine's).
+  const auto *V = RD->lookup(&Ctx.Idents.get("value_type")).find_first<TypedefNameDecl>();
+  if (!V)
+    return std::nullopt;
+  QualType E = V->getUnderlyingType();
+  std::optional<uint64_t> Bytes = elementBytes(E, Ctx);
+  if (!Bytes || *Bytes == 0)
+    return std::nullopt;
+  return StaticTensorSize{*N, E.getCanonicalType().getUnqualifiedType(),
+                          *Bytes};
 }
 
 /// \p E without the temporaries, copies and casts around a value.
@@ -80,7 +202,7 @@ std::optional<TmaLoadCopy> tmaLoadCopy(const CallExpr &C) {
   const auto *With = dyn_cast<CXXMemberCallExpr>(strip(C.getArg(0)));
   if (!With || !isTmaLoadWith(*With) || With->getNumArgs() < 1)
     return std::nullopt;
-  return TmaLoadCopy{With->getArg(0), C.getArg(2)};
+  return TmaLoadCopy{With, With->getArg(0), C.getArg(2)};
 }
 
 llvm::SmallVector<const Expr *, 2> gemmOperands(const CallExpr &C) {

@@ -14,9 +14,12 @@
 #ifndef TMA_TIDY_API_CUTETENSORS_H
 #define TMA_TIDY_API_CUTETENSORS_H
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallVector.h"
+#include <cstdint>
+#include <optional>
 
 namespace clang::tidy::tma::cute {
 
@@ -25,9 +28,27 @@ namespace clang::tidy::tma::cute {
 /// executable copy that completes on the barrier it is given.
 bool isTmaLoadWith(const CXXMemberCallExpr &C);
 
+/// Whether \p C is `with(...)` of a CuTe TMA load atom whose operation is
+/// exactly SM90_TMA_LOAD: a tile load into this CTA alone (no multicast,
+/// no im2col, no pair of CTAs).
+bool isPlainTmaLoadWith(const CXXMemberCallExpr &C);
+
+/// The elements of a CuTe tensor whose layout's shape is static (every
+/// extent a `cute::C<N>`), and its element type when that type has a byte
+/// size of its own (no sub-byte type).
+struct StaticTensorSize {
+  uint64_t Elements = 0;
+  QualType Element;
+  uint64_t ElementBytes = 0;
+  uint64_t bytes() const { return Elements * ElementBytes; }
+};
+std::optional<StaticTensorSize> staticTensorSize(QualType T,
+                                                 const ASTContext &Ctx);
+
 /// `cute::copy(tma.with(bar, ...), src, dst)` with a TMA load atom: its
 /// barrier (`bar`) and destination tensor (`dst`).
 struct TmaLoadCopy {
+  const CXXMemberCallExpr *With = nullptr;
   const Expr *Barrier = nullptr;
   const Expr *Dst = nullptr;
 };

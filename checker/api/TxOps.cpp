@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/TxOps.h"
+#include "api/CuteTensors.h"
 #include "api/KernelEvents.h"
 #include "api/KernelModel.h"
 #include "api/LoopParts.h"
@@ -379,6 +380,42 @@ std::optional<BarrierIdentity> windowIdentity(const Expr *E,
 }
 
 } // namespace
+
+std::optional<BulkCopy> cuteTileLoad(const CallExpr &C, ASTContext &Ctx) {
+  // CuTe's copy issues the atom's TMA load for every tile of dst, each
+  // completing the tile's bytes on bar: dst's elements in all (the box's
+  // out-of-bounds part is written too). Only the atom SM90_TMA_LOAD, whose
+  // loads land in this CTA alone, with a barrier given as the uint64_t
+  // itself, and a dst whose size is static.
+  std::optional<cute::TmaLoadCopy> Copy = cute::tmaLoadCopy(C);
+  if (!Copy)
+    return std::nullopt;
+  if (!cute::isPlainTmaLoadWith(*Copy->With))
+    return std::nullopt;
+  QualType BarT = Copy->Barrier->getType().getCanonicalType();
+  if (!BarT->isIntegerType() || Ctx.getTypeSize(BarT) != 64 ||
+      !Copy->Barrier->isLValue())
+    return std::nullopt;
+  std::optional<cute::StaticTensorSize> Size =
+      cute::staticTensorSize(Copy->Dst->getType(), Ctx);
+  if (!Size)
+    return std::nullopt;
+  BulkCopy B;
+  B.Site = &C;
+  B.Loc = C.getBeginLoc();
+  B.Api = OpApi::Cute;
+  B.Direction = device::BulkDirection::GlobalToShared;
+  B.DstSpace = device::Space::SharedCta;
+  B.Size.Imm = Size->bytes();
+  B.Size.Present = true;
+  B.Barrier.E = Copy->Barrier;
+  B.Barrier.Written = Copy->Barrier;
+  B.Barrier.Present = true;
+  B.Dst.E = Copy->Dst;
+  B.Dst.Written = Copy->Dst;
+  B.Dst.Present = true;
+  return B;
+}
 
 const std::vector<const DeclRefExpr *> &
 TxOpCollector::refsOf(const Stmt *Body) {
@@ -813,6 +850,14 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
                      FD ? events::libcudacxxInitBarrier(*FD, *C) : nullptr) {
         if (auto Id = barrierIdentity(Finder.lookThrough(Bar), Ctx))
           Inits.emplace_back(C, std::move(*Id));
+      }
+      // `cute::copy(tma.with(bar), src, dst)`: a counted copy of dst's
+      // bytes (cuteTileLoad); its body lies too deep to follow.
+      if (std::optional<BulkCopy> Copy = cuteTileLoad(*C, Ctx)) {
+        Add(*Copy, S, true, {}, nullptr);
+        // The barrier reaches the copy through `with(bar)`: part of the op.
+        OpSites.insert(cute::tmaLoadCopy(*C)->With);
+        continue;
       }
       // AddHelperOps' own first test.
       if (!FD || !FD->getBody() || !Finder.mayIssueOps(FD))

@@ -76,6 +76,11 @@ struct TxOp {
 const CallContext *opContext(ConstantFolder &Folder, const TxOp &T,
                              const CallContext *C);
 
+/// `cute::copy(tma.with(bar), src, dst)` with the atom SM90_TMA_LOAD and a
+/// dst of static size, as the 1-D copy of dst's bytes it counts as on bar;
+/// std::nullopt for another call.
+std::optional<BulkCopy> cuteTileLoad(const CallExpr &C, ASTContext &Ctx);
+
 /// The transaction ops of one body, and what separates their phases.
 struct TxOps {
   std::vector<TxOp> Ops;

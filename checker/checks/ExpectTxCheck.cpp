@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "checks/ExpectTxCheck.h"
+#include "api/CuteTensors.h"
 #include "checks/EncodeFixes.h"
 #include "checks/SharedMatchers.h"
 #include "rules/DataTypes.h"
@@ -57,13 +58,25 @@ void ExpectTxCheck::onEndOfTranslationUnit() {
 
 void ExpectTxCheck::noteCopy(const DeviceOp &Op, SourceLocation Loc,
                              const std::string &Barrier,
-                             const SourceManager &SM) {
+                             const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
   Report.note(Loc, "this copy delivers " +
                        std::to_string(*Facts->delivered(Op)) + " bytes to '" +
                        Barrier + "'");
   if (const auto *B = std::get_if<BulkCopy>(&Op); B && B->OwnsExpectTx)
     Report.note(Loc, "and expects them itself: cuda::memcpy_async performs "
                      "the expect-tx of its own bytes (MEMCPY-ASYNC-TX-OWNED)");
+  if (const auto *B = std::get_if<BulkCopy>(&Op);
+      B && B->Api == OpApi::Cute && B->Dst.E)
+    if (auto Size = cute::staticTensorSize(B->Dst.E->getType(), Ctx)) {
+      PrintingPolicy Policy(Ctx.getLangOpts());
+      Policy.SuppressTagKeyword = true;
+      Report.note(Loc, "cute::copy with an SM90_TMA_LOAD atom loads every "
+                       "element of its destination: " +
+                           std::to_string(Size->Elements) + " elements of '" +
+                           Size->Element.getAsString(Policy) + "' (" +
+                           std::to_string(Size->ElementBytes) + " bytes each)");
+    }
   const auto *T = std::get_if<TensorCopy>(&Op);
   if (!T)
     return;
@@ -380,7 +393,7 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
           unsigned I = Group[G];
           if (!std::holds_alternative<ExpectTx>(Ops[I].Op))
             InOpContext(I, [&] {
-              noteCopy(Ops[I].Op, Ops[I].Loc, Name, SM);
+              noteCopy(Ops[I].Op, Ops[I].Loc, Name, *Result.Context);
               return 0;
             });
           if (const ForStmt *F = Ops[I].Loop)

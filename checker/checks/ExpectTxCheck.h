@@ -54,7 +54,7 @@ private:
   /// Notes on a copy of a mismatched phase: its bytes, and for a tensor
   /// copy the encode call of its map.
   void noteCopy(const DeviceOp &Op, SourceLocation Loc,
-                const std::string &Barrier, const SourceManager &SM);
+                const std::string &Barrier, const ASTContext &Ctx);
   /// Counts the phase of \p Group CTA by CTA of \p Fn's cluster and reports
   /// the first CTA whose counts differ; the coverage line, or "" when
   /// something is unknown.
