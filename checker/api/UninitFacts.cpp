@@ -50,6 +50,41 @@ const Expr *wholeArgument(const Expr *E) {
   return E;
 }
 
+/// Whether a reference to \p V lies under \p S.
+bool mentions(const Stmt *S, const ValueDecl *V) {
+  if (!S)
+    return false;
+  if (refersTo(S, V))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (mentions(Child, V))
+      return true;
+  return false;
+}
+
+/// The reference \p E is (wholeArgument), or, for an integer local \p V
+/// holding a shared address, the reference to V that \p E moves by terms
+/// that do not name it (`a + s * 8`, `a + 64 + s * 8`, `a - 8`): an address
+/// among the barriers V points into.
+const Expr *offsetArgument(const Expr *E, const ValueDecl *V) {
+  const Expr *X = E->IgnoreParenCasts();
+  while (V && V->getType()->isIntegerType()) {
+    const auto *B = dyn_cast<BinaryOperator>(X);
+    if (!B || !B->getType()->isIntegerType() ||
+        (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub))
+      break;
+    const Expr *L = B->getLHS()->IgnoreParenCasts();
+    const Expr *R = B->getRHS()->IgnoreParenCasts();
+    if (!mentions(R, V))
+      X = L;
+    else if (B->getOpcode() == BO_Add && !mentions(L, V))
+      X = R;
+    else
+      break;
+  }
+  return refersTo(X, V) ? X : wholeArgument(E);
+}
+
 /// The array \p E is an element of (`bar[i]`, `p[i][j]`), else \p E.
 const Expr *elementBase(const Expr *E) {
   E = E->IgnoreParenCasts();
@@ -91,9 +126,27 @@ struct KnownUses {
       Count += K;
       return K;
     }
+    // Inline PTX that issues no mbarrier.init (`tcgen05.commit` on the
+    // barrier, an instruction the model lacks) reads V's address and
+    // initialises nothing; one that may write V is unknown.
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      const auto *Text =
+          dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr());
+      if (!Text || Text->getString().contains("mbarrier.init") ||
+          Text->getString().contains("call"))
+        return !mentions(S, V);
+      for (const Expr *Out : Asm->outputs())
+        if (mentions(Out, V))
+          return false;
+      for (const Expr *In : Asm->inputs())
+        Count += mentions(In, V);
+      return true;
+    }
     if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+      // A capture of V itself names it in the body, walked below.
       for (const Expr *Init : L->capture_inits())
-        if (!all(Init, Body, V, Depth, Count))
+        if (Init && !refersTo(Init->IgnoreParenImpCasts(), V) &&
+            !all(Init, Body, V, Depth, Count))
           return false;
       return all(L->getBody(), Body, V, Depth, Count);
     }
@@ -105,7 +158,7 @@ struct KnownUses {
           continue;
         if (L->isLocalVarDecl() && !L->isStaticLocal() &&
             !L->getType()->isReferenceType() &&
-            refersTo(wholeArgument(Finder.lookThrough(Init)), V)) {
+            refersTo(offsetArgument(Finder.lookThrough(Init), V), V)) {
           if (!inside(Body, L, Depth, Count, /*Local=*/true))
             return false;
           continue;
@@ -141,7 +194,7 @@ struct KnownUses {
         ++I;
       const Expr *Whole =
           Helper && I < C->getNumArgs() && I < Def->getNumParams()
-              ? wholeArgument(C->getArg(I))
+              ? offsetArgument(C->getArg(I), V)
               : nullptr;
       if (refersTo(Whole, V) && !Known.count(Whole)) {
         if (!inside(Def->getBody(), Def->getParamDecl(I), Depth + 1, Count))
