@@ -68,6 +68,16 @@ bool WaitParities::invariant(const Stmt *S) {
   return true;
 }
 
+bool WaitParities::invariantGuard(const Stmt *P, const Stmt *C) {
+  if (const auto *If = dyn_cast<IfStmt>(P))
+    return If->getCond() == C || invariant(If->getCond());
+  if (const auto *CO = dyn_cast<ConditionalOperator>(P))
+    return CO->getCond() == C || invariant(CO->getCond());
+  if (const auto *B = dyn_cast<BinaryOperator>(P); B && B->isLogicalOp())
+    return B->getRHS() != C || invariant(B->getLHS());
+  return true;
+}
+
 bool WaitParities::everyMember(const Expr *Index, std::uint64_t Members) {
   const auto *Ref =
       Index ? dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts()) : nullptr;
@@ -205,19 +215,9 @@ bool WaitParities::afterFirstRun(const Stmt *At, const Stmt *W,
       return false; // a loop around At alone may skip its first pass
     }
     if (isa<LambdaExpr, BlockExpr, SwitchStmt, SwitchCase,
-            BinaryConditionalOperator>(P))
+            BinaryConditionalOperator>(P) ||
+        !invariantGuard(P, C))
       return false;
-    if (const auto *If = dyn_cast<IfStmt>(P)) {
-      if (If->getCond() != C && !invariant(If->getCond()))
-        return false;
-    } else if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
-      if (CO->getCond() != C && !invariant(CO->getCond()))
-        return false;
-    } else if (const auto *B = dyn_cast<BinaryOperator>(P);
-               B && B->isLogicalOp()) {
-      if (B->getRHS() == C && !invariant(B->getLHS()))
-        return false;
-    }
     C = P;
   }
   if (!Common || AtInInc || (IncOf != Common && !After(At, W)))
@@ -275,20 +275,9 @@ const Stmt *WaitParities::repeatingLoop(const FunctionDecl *Kernel,
   if (!Kernel || !At || !Kernel->getBody())
     return nullptr;
   const ParentMap &PM = Folder.parentsOf(Kernel);
-  auto Invariant = [this](const Stmt *S) { return invariant(S); };
   const Stmt *C = nullptr;
   for (const Stmt *P = parentThroughParens(PM, At, C); P; P = parentThroughParens(PM, P, C)) {
-    if (const auto *I = dyn_cast<IfStmt>(P)) {
-      if (I->getCond() != C && !Invariant(I->getCond()))
-        return nullptr;
-    } else if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
-      if (CO->getCond() != C && !Invariant(CO->getCond()))
-        return nullptr;
-    } else if (const auto *B = dyn_cast<BinaryOperator>(P);
-               B && B->isLogicalOp()) {
-      if (B->getRHS() == C && !Invariant(B->getLHS()))
-        return nullptr;
-    } else if (isa<SwitchStmt, SwitchCase>(P)) {
+    if (!invariantGuard(P, C) || isa<SwitchStmt, SwitchCase>(P)) {
       return nullptr;
     } else if (isLoop(P)) {
       const Stmt *Body = loopBody(P);
@@ -386,19 +375,8 @@ bool WaitParities::onceAPass(const Stmt *Step, const FunctionDecl *Kernel,
       return false;
     if (!Every)
       continue;
-    if (const auto *I = dyn_cast<IfStmt>(P)) {
-      if (I->getCond() != C && !invariant(I->getCond()))
-        return false;
-    } else if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
-      if (CO->getCond() != C && !invariant(CO->getCond()))
-        return false;
-    } else if (const auto *B = dyn_cast<BinaryOperator>(P);
-               B && B->isLogicalOp()) {
-      if (B->getRHS() == C && !invariant(B->getLHS()))
-        return false;
-    } else if (isa<BinaryConditionalOperator>(P)) {
+    if (!invariantGuard(P, C) || isa<BinaryConditionalOperator>(P))
       return false;
-    }
   }
   return false;
 }

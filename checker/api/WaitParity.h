@@ -135,6 +135,10 @@ private:
   bool afterFirstRun(const Stmt *At, const Stmt *W, const ParentMap &PM);
   /// Whether the condition \p S holds the same way on every pass.
   bool invariant(const Stmt *S);
+  /// Whether \p P, met going up from its child \p C, runs C alike on
+  /// every pass: a condition of P (if, ?:, && or ||) that does not hold C
+  /// is invariant.
+  bool invariantGuard(const Stmt *P, const Stmt *C);
   /// A ring's index: `k % S` of a counter k, or a stage variable that
   /// wraps at S with a phase bit (Phase).
   struct Ring {
@@ -218,6 +222,13 @@ private:
   const Stmt *soleWrite(const VarDecl *V, const FunctionDecl *Kernel,
                         llvm::function_ref<bool(const Stmt *, const Stmt *)>
                             IsWrite);
+  /// Whether every reference to \p V, a local of \p Kernel, reads it or
+  /// is a write \p IsWrite takes (collected in \p Writes, in the text's
+  /// order), and V is declared outside every loop (but a `for`'s init).
+  bool acceptedWrites(const VarDecl *V, const FunctionDecl *Kernel,
+                      llvm::function_ref<bool(const Stmt *, const Stmt *)>
+                          IsWrite,
+                      llvm::SmallVectorImpl<const Stmt *> &Writes);
   /// Whether the declaration \p Declared lies in no loop but as the init
   /// of a `for`: it runs once.
   static bool declaredOnce(const DeclStmt *Declared, const ParentMap &PM);

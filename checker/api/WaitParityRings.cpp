@@ -83,49 +83,23 @@ bool WaitParities::counter(const VarDecl *K) {
   const auto *F = cast<FunctionDecl>(K->getDeclContext());
   if (!F->getBody())
     return false;
-  const ParentMap &PM = Folder.parentsOf(F);
+  // Stepped by one only, and declared outside every loop: it starts at 0
+  // once, not every pass of an outer loop (the ring would restart while
+  // its barriers go on).
   auto Fold = [this](const Expr *E) { return fold(E); };
-  bool Ok = true;
-  const DeclStmt *Declared = nullptr;
-  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
-    if (!S || !Ok)
-      return;
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (D == K)
-          Declared = DS;
-    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == K) {
-      const Stmt *C = nullptr;
-      const Stmt *P = parentThroughParens(PM, D, C);
-      if (readsOnly(PM, P, C))
-        return;
-      if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
-          U && U->isIncrementOp())
-        return;
-      if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(P);
-          CA && CA->getOpcode() == BO_AddAssign && CA->getLHS() == C &&
-          Fold(CA->getRHS()) == 1)
-        return;
-      Ok = false;
-      return;
-    }
-    for (const Stmt *Child : S->children())
-      Visit(Child);
-  };
-  Visit(F->getBody());
-  if (!Ok || !Declared)
-    return false;
-  // Declared outside every loop: it starts at 0 once, not every pass of an
-  // outer loop (the ring would restart while its barriers go on).
-  const Stmt *C = Declared;
-  for (const Stmt *P = PM.getParent(Declared); P; C = P, P = PM.getParent(P))
-    if (isLoop(P)) {
-      const auto *For = dyn_cast<ForStmt>(P);
-      if (!For || For->getInit() != C)
-        return false;
-    }
-  Counters[K] = true;
-  return true;
+  llvm::SmallVector<const Stmt *, 2> Steps;
+  bool Ok = acceptedWrites(
+      K, F,
+      [&](const Stmt *P, const Stmt *C) {
+        if (const auto *U = dyn_cast_or_null<UnaryOperator>(P))
+          return U->isIncrementOp();
+        const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(P);
+        return CA && CA->getOpcode() == BO_AddAssign && CA->getLHS() == C &&
+               Fold(CA->getRHS()) == 1;
+      },
+      Steps);
+  Counters[K] = Ok;
+  return Ok;
 }
 
 bool WaitParities::pipelineState(const VarDecl *St, std::uint64_t &Stages,
@@ -477,10 +451,19 @@ const Stmt *WaitParities::passFlip(const VarDecl *Ph,
 const Stmt *WaitParities::soleWrite(
     const VarDecl *V, const FunctionDecl *Kernel,
     llvm::function_ref<bool(const Stmt *, const Stmt *)> IsWrite) {
+  llvm::SmallVector<const Stmt *, 2> Writes;
+  if (!acceptedWrites(V, Kernel, IsWrite, Writes) || Writes.size() != 1)
+    return nullptr;
+  return Writes.front();
+}
+
+bool WaitParities::acceptedWrites(
+    const VarDecl *V, const FunctionDecl *Kernel,
+    llvm::function_ref<bool(const Stmt *, const Stmt *)> IsWrite,
+    llvm::SmallVectorImpl<const Stmt *> &Writes) {
   const ParentMap &PM = Folder.parentsOf(Kernel);
   bool Ok = true;
   const DeclStmt *Declared = nullptr;
-  llvm::SmallVector<const Stmt *, 2> Writes;
   std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
     if (!S || !Ok)
       return;
@@ -503,9 +486,7 @@ const Stmt *WaitParities::soleWrite(
       Visit(Child);
   };
   Visit(Kernel->getBody());
-  if (!Ok || !Declared || Writes.size() != 1 || !declaredOnce(Declared, PM))
-    return nullptr;
-  return Writes.front();
+  return Ok && Declared && declaredOnce(Declared, PM);
 }
 
 bool WaitParities::declaredOnce(const DeclStmt *Declared, const ParentMap &PM) {
