@@ -637,16 +637,69 @@ std::optional<Interval> bounded(std::int64_t Lo, std::int64_t Hi) {
 /// The values an integer offset may take, as far as constants, thread
 /// indices, counted `for` counters around the statement and never-written
 /// locals bound them.
+using Guards = llvm::DenseMap<const VarDecl *, Interval>;
+
+/// The bounds that the conditions of the `if`s whose then-branch holds
+/// \p At put on never-written locals (`warp >= 4 && warp <= 7`), by
+/// conjunctions of comparisons with constants.
+static Guards guardsOf(const Stmt *At, const ParentMap &PM,
+                       const ASTContext &Ctx,
+                       llvm::function_ref<bool(const VarDecl *)> Fixed) {
+  Guards Out;
+  std::function<void(const Expr *)> Conj = [&](const Expr *C) {
+    const auto *B = dyn_cast<BinaryOperator>(C->IgnoreParenImpCasts());
+    if (!B)
+      return;
+    if (B->getOpcode() == BO_LAnd) {
+      Conj(B->getLHS());
+      Conj(B->getRHS());
+      return;
+    }
+    if (!B->isComparisonOp())
+      return;
+    BinaryOperatorKind Op = B->getOpcode();
+    const VarDecl *VD = varOf(B->getLHS());
+    std::optional<std::int64_t> K = foldInt(B->getRHS(), Ctx);
+    if (!VD || !K) {
+      VD = varOf(B->getRHS());
+      K = foldInt(B->getLHS(), Ctx);
+      Op = BinaryOperator::reverseComparisonOp(Op);
+    }
+    if (!VD || !K || !Fixed(VD) || *K <= -Cap || *K >= Cap)
+      return;
+    auto [It, New] = Out.try_emplace(VD, Interval{-Cap, Cap});
+    Interval &I = It->second;
+    switch (Op) {
+    case BO_GE: I.first = std::max(I.first, *K); break;
+    case BO_GT: I.first = std::max(I.first, *K + 1); break;
+    case BO_LE: I.second = std::min(I.second, *K); break;
+    case BO_LT: I.second = std::min(I.second, *K - 1); break;
+    case BO_EQ:
+      I.first = std::max(I.first, *K);
+      I.second = std::min(I.second, *K);
+      break;
+    default: break;
+    }
+  };
+  for (const Stmt *Prev = At, *P = PM.getParent(At); P;
+       Prev = P, P = PM.getParent(P))
+    if (const auto *If = dyn_cast<IfStmt>(P);
+        If && Prev == If->getThen() && If->getCond() && !If->getConditionVariable())
+      Conj(If->getCond());
+  return Out;
+}
+
 static std::optional<Interval>
 rangeOf(const Expr *E, const ASTContext &Ctx, events::Substitution Subst,
-        llvm::ArrayRef<const ForStmt *> Fors, unsigned Depth = 0) {
+        llvm::ArrayRef<const ForStmt *> Fors, const Guards &G,
+        unsigned Depth = 0) {
   if (!E || Depth > 32 || !E->getType()->isIntegerType())
     return std::nullopt;
   E = E->IgnoreParens();
   if (std::optional<std::int64_t> V = foldInt(E, Ctx))
     return bounded(*V, *V);
   auto Sub = [&](const Expr *X) {
-    return rangeOf(X, Ctx, Subst, Fors, Depth + 1);
+    return rangeOf(X, Ctx, Subst, Fors, G, Depth + 1);
   };
   if (const auto *C = dyn_cast<CastExpr>(E)) {
     if (C->getCastKind() != CK_IntegralCast &&
@@ -666,8 +719,19 @@ rangeOf(const Expr *E, const ASTContext &Ctx, events::Substitution Subst,
     const auto *VD = dyn_cast<VarDecl>(D->getDecl());
     if (!VD)
       return std::nullopt;
-    if (const Expr *S = Subst(VD))
-      return Sub(S);
+    std::optional<Interval> Guard;
+    if (auto It = G.find(VD); It != G.end())
+      Guard = It->second;
+    if (const Expr *S = Subst(VD)) {
+      std::optional<Interval> R = Sub(S);
+      if (R && Guard)
+        return bounded(std::max(R->first, Guard->first),
+                       std::min(R->second, Guard->second));
+      if (R)
+        return R;
+    }
+    if (Guard && Guard->first > -Cap && Guard->second < Cap)
+      return bounded(Guard->first, Guard->second);
     // `for (int i = lo; i < hi; ++i)` around the statement, i stepped
     // only there (by the caller's check).
     for (const ForStmt *F : Fors) {
@@ -773,6 +837,8 @@ StageSlices::sliceWithin(const Expr *Addr, const FunctionDecl *Kernel,
       if (K && steppedOnlyBy(K, F, Kernel->getBody()))
         Fors.push_back(F);
     }
+  Guards G = guardsOf(At, PM, Ctx,
+                      [this](const VarDecl *VD) { return !written(VD); });
   // Down the left operands of `((member + a) + b)`: the deepest operand
   // that is a ring stage and the sum of the offsets added to it.
   std::optional<StageSlice> Best;
@@ -781,7 +847,7 @@ StageSlices::sliceWithin(const Expr *Addr, const FunctionDecl *Kernel,
     const auto *B = dyn_cast_or_null<BinaryOperator>(E);
     if (!B || B->getOpcode() != BO_Add || !B->getType()->isIntegerType())
       break;
-    std::optional<Interval> R = rangeOf(B->getRHS(), Ctx, Subst, Fors);
+    std::optional<Interval> R = rangeOf(B->getRHS(), Ctx, Subst, Fors, G);
     if (!R || R->first < 0)
       break;
     Off = {Off.first + R->first, Off.second + R->second};

@@ -95,68 +95,76 @@ twoStagesWaitOne(const __grid_constant__ CUtensorMap out, const uint32_t *in,
 // flashinfer's shape: the stage written with stmatrix inline, the wait for
 // the ring guarded by the pass (`c >= 2`), the stage toggled as
 // `stage = stage ^ 1`. Here the wait is missing.
-__global__ void __launch_bounds__(128)
+__global__ void __launch_bounds__(256)
 stmatrixRingNoWait(const __grid_constant__ CUtensorMap out, const uint32_t *in,
                    int chunks) {
   const uint32_t smem = static_cast<uint32_t>(__cvta_generic_to_shared(pool));
   const uint32_t outAddr = smem + 16384;
-  const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
-  unsigned stage = 0;
-  for (int c = 0; c < chunks; ++c) {
-    uint32_t v = in[c * 128 + threadIdx.x];
-    asm volatile("bar.sync 1, 128;" ::: "memory");
-    uint32_t stageAddr = outAddr + stage * 8192;
-    for (int g = 0; g < 2; ++g) {
-      uint32_t off = ((warp * 8 + g * 4 + lane / 8) * 128 + lane % 8 * 16) * 2;
-      asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %1, %1, %1};\n"
-                   ::"r"(stageAddr + off), "r"(v)
-                   : "memory");
-      // CHECK-NOTES: :[[@LINE-3]]:7: warning: generic store overwrites the stage of 'pool + 16384' that the TMA store at line [[#@LINE+7]] read 2 passes earlier (a ring of 2 stages) and may still read: no cp.async.bulk.wait_group.read in between covers its group (TMA-STORE-WAIT) [tma-ordering]
-      // CHECK-NOTES: :[[@LINE+6]]:7: note: the TMA store reads 'pool + 16384' here
-      // CHECK-NOTES: :27:3: note: issued here
-    }
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    asm volatile("bar.sync 1, 128;" ::: "memory");
-    if (threadIdx.x == 0) {
-      storeTile(&out, c * 64, outAddr + stage * 8192);
-      asm volatile("cp.async.bulk.commit_group;");
-    }
-    stage = stage ^ 1;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  // The epilogue role: warps 4..7, each its quarter of the stage.
+  if (warp >= 4 && warp <= 7) {
+    const int roleWarp = warp - 4;
+    unsigned stage = 0;
+    for (int c = 0; c < chunks; ++c) {
+      uint32_t v = in[c * 128 + threadIdx.x];
+      asm volatile("bar.sync 1, 128;" ::: "memory");
+      uint32_t stageAddr = outAddr + stage * 8192;
+      for (int g = 0; g < 2; ++g) {
+        uint32_t off = ((roleWarp * 8 + g * 4 + lane / 8) * 128 + lane % 8 * 16) * 2;
+        asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %1, %1, %1};\n"
+                     ::"r"(stageAddr + off), "r"(v)
+                     : "memory");
+        // CHECK-NOTES: :[[@LINE-3]]:9: warning: generic store overwrites the stage of 'pool + 16384' that the TMA store at line [[#@LINE+7]] read 2 passes earlier (a ring of 2 stages) and may still read: no cp.async.bulk.wait_group.read in between covers its group (TMA-STORE-WAIT) [tma-ordering]
+        // CHECK-NOTES: :[[@LINE+6]]:9: note: the TMA store reads 'pool + 16384' here
+        // CHECK-NOTES: :27:3: note: issued here
+      }
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      asm volatile("bar.sync 1, 128;" ::: "memory");
+      if (threadIdx.x == 128) {
+        storeTile(&out, c * 64, outAddr + stage * 8192);
+        asm volatile("cp.async.bulk.commit_group;");
+      }
+      stage = stage ^ 1;
   }
-  if (threadIdx.x == 0)
+  if (threadIdx.x == 128)
     asm volatile("cp.async.bulk.wait_group 0;");
+  }
 }
 
 // The twin: flashinfer's own wait, guarded by the pass.
-__global__ void __launch_bounds__(128)
+__global__ void __launch_bounds__(256)
 stmatrixRingGuardedWait(const __grid_constant__ CUtensorMap out,
                         const uint32_t *in, int chunks) {
   const uint32_t smem = static_cast<uint32_t>(__cvta_generic_to_shared(pool));
   const uint32_t outAddr = smem + 16384;
-  const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
-  unsigned stage = 0;
-  for (int c = 0; c < chunks; ++c) {
-    uint32_t v = in[c * 128 + threadIdx.x];
-    if (threadIdx.x == 0 && c >= 2)
-      asm volatile("cp.async.bulk.wait_group.read 1;");
-    asm volatile("bar.sync 1, 128;" ::: "memory");
-    uint32_t stageAddr = outAddr + stage * 8192;
-    for (int g = 0; g < 2; ++g) {
-      uint32_t off = ((warp * 8 + g * 4 + lane / 8) * 128 + lane % 8 * 16) * 2;
-      asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %1, %1, %1};\n"
-                   ::"r"(stageAddr + off), "r"(v)
-                   : "memory");
-    }
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    asm volatile("bar.sync 1, 128;" ::: "memory");
-    if (threadIdx.x == 0) {
-      storeTile(&out, c * 64, outAddr + stage * 8192);
-      asm volatile("cp.async.bulk.commit_group;");
-    }
-    stage = stage ^ 1;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  // The epilogue role: warps 4..7, each its quarter of the stage.
+  if (warp >= 4 && warp <= 7) {
+    const int roleWarp = warp - 4;
+    unsigned stage = 0;
+    for (int c = 0; c < chunks; ++c) {
+      uint32_t v = in[c * 128 + threadIdx.x];
+      if (threadIdx.x == 128 && c >= 2)
+        asm volatile("cp.async.bulk.wait_group.read 1;");
+      asm volatile("bar.sync 1, 128;" ::: "memory");
+      uint32_t stageAddr = outAddr + stage * 8192;
+      for (int g = 0; g < 2; ++g) {
+        uint32_t off = ((roleWarp * 8 + g * 4 + lane / 8) * 128 + lane % 8 * 16) * 2;
+        asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %1, %1, %1};\n"
+                     ::"r"(stageAddr + off), "r"(v)
+                     : "memory");
+      }
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      asm volatile("bar.sync 1, 128;" ::: "memory");
+      if (threadIdx.x == 128) {
+        storeTile(&out, c * 64, outAddr + stage * 8192);
+        asm volatile("cp.async.bulk.commit_group;");
+      }
+      stage = stage ^ 1;
   }
-  if (threadIdx.x == 0)
+  if (threadIdx.x == 128)
     asm volatile("cp.async.bulk.wait_group 0;");
+  }
 }
 
 // Three stages stepped `stage = (stage + 1) % 3`: a wait_group.read 2
