@@ -290,11 +290,6 @@ bool BarrierIndex::anyAlias(const BarrierIdentity &Id,
   return false;
 }
 
-static bool isLoop(const Stmt *S) {
-  return isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
-         isa<CXXForRangeStmt>(S);
-}
-
 bool blocksUntilComplete(const Wait &W) {
   const auto *Asm = dyn_cast_or_null<GCCAsmStmt>(W.Site);
   const auto *Text =

@@ -15,6 +15,7 @@
 #define TMA_TIDY_API_KERNELMODELBUILD_H
 
 #include "api/KernelModel.h"
+#include "api/LoopParts.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/StmtCXX.h"
@@ -103,12 +104,6 @@ inline bool isWaitGroupName(llvm::StringRef Name) {
 inline bool isMapWriteName(llvm::StringRef Name) {
   return Name.starts_with("tensormap_replace_") ||
          Name == "tensormap_cp_fenceproxy";
-}
-
-/// Whether \p S is a loop statement (its condition decides how often the
-/// body runs, not which threads run it).
-inline bool isLoop(const Stmt *S) {
-  return isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
 
 } // namespace kmodel

@@ -17,6 +17,11 @@
 
 namespace clang::tidy::tma {
 
+/// Whether \p S is a `for`, range `for`, `while` or `do` loop.
+inline bool isLoop(const Stmt *S) {
+  return isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
 /// The body of a `for`, range `for`, `while` or `do` loop; null for any
 /// other statement.
 inline const Stmt *loopBody(const Stmt *S) {

@@ -51,10 +51,6 @@ std::optional<std::string> builtinVar(const Expr *E) {
     return std::nullopt;
   return (V->first + "." + llvm::StringRef(&V->second, 1)).str();
 }
-
-bool isLoop(const Stmt *S) {
-  return isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
-}
 } // namespace
 
 /// One address being spelled.

@@ -48,11 +48,6 @@ std::optional<Cmp> cmpOf(BinaryOperatorKind K, bool Swapped) {
   }
 }
 
-bool isLoopStmt(const Stmt *S) {
-  return isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
-         isa<CXXForRangeStmt>(S);
-}
-
 void collectJumps(const Stmt *S, std::vector<const Stmt *> &Out) {
   if (!S || isa<LambdaExpr>(S))
     return;
@@ -82,7 +77,7 @@ bool isBlockThreadRank(const CallExpr *Call) {
 /// The innermost loop or switch around \p S (what a break leaves).
 const Stmt *jumpTarget(const ParentMap &PM, const Stmt *S) {
   for (const Stmt *P = PM.getParent(S); P; P = PM.getParent(P))
-    if (isLoopStmt(P) || isa<SwitchStmt>(P))
+    if (isLoop(P) || isa<SwitchStmt>(P))
       return P;
   return nullptr;
 }
@@ -368,7 +363,7 @@ bool ThreadGuards::initialValueAt(const VarDecl *VD, const Expr *Use) {
   for (; P; P = PM.getParent(P)) {
     if (isa<LambdaExpr>(P))
       return false;
-    if (isLoopStmt(P))
+    if (isLoop(P))
       Loops.push_back(P);
   }
   auto [It, Inserted] = Writes.try_emplace(VD);
@@ -743,7 +738,7 @@ bool ThreadGuards::uniformVar(const VarDecl *VD, unsigned Depth) {
           if (Prev != If->getCond() && !If->isConstexpr() &&
               !uniformImpl(If->getCond(), nullptr, Depth + 1))
             return false;
-        } else if (isLoopStmt(P)) {
+        } else if (isLoop(P)) {
           if (isa<CXXForRangeStmt>(P))
             return false;
           if (const auto *F = dyn_cast<ForStmt>(P); F && Prev == F->getInit())
@@ -818,7 +813,7 @@ std::optional<ThreadSet> ThreadGuards::threadsAt(const Stmt *S,
         if (!If->isConstexpr() &&
             (Prev == If->getThen() || Prev == If->getElse()))
           Out.push_back({If->getCond(), Prev == If->getThen()});
-      } else if (isLoopStmt(P)) {
+      } else if (isLoop(P)) {
         if (isa<CXXForRangeStmt>(P))
           return false;
         if (const auto *F = dyn_cast<ForStmt>(P); F && Prev == F->getInit())

@@ -43,10 +43,6 @@ const VarDecl *varOf(const Expr *E) {
   return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
 }
 
-bool isLoop(const Stmt *S) {
-  return isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
-}
-
 /// A local integer of a function body: not static, not a parameter.
 bool isLocalInt(const VarDecl *VD) {
   return VD && !isa<ParmVarDecl>(VD) && VD->hasLocalStorage() &&

@@ -15,6 +15,8 @@
 #ifndef TMA_TIDY_API_WAITPARITYWALKS_H
 #define TMA_TIDY_API_WAITPARITYWALKS_H
 
+#include "api/LoopParts.h"
+
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMap.h"
@@ -29,9 +31,6 @@ using FoldFn = std::function<std::optional<std::int64_t>(const Expr *)>;
 
 /// The variable \p E names (through parentheses and casts), else null.
 const VarDecl *varOf(const Expr *E);
-
-/// Whether \p S is a `for`, range `for`, `while` or `do` loop.
-bool isLoop(const Stmt *S);
 
 /// A local integer of a function body: not static, not a parameter.
 bool isLocalInt(const VarDecl *VD);
