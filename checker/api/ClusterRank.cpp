@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/ClusterRank.h"
+#include "api/LoopParts.h"
 #include "folding/Uses.h"
 
 #include "clang/AST/Decl.h"
@@ -72,24 +73,6 @@ const Stmt *parentOf(const Stmt *S, const ParentMap &PM) {
 bool readByValue(const DeclRefExpr &D, const ParentMap &PM) {
   const auto *C = dyn_cast_or_null<ImplicitCastExpr>(parentOf(&D, PM));
   return C && C->getCastKind() == CK_LValueToRValue;
-}
-
-/// The index in \p Scope of the statement that holds \p S; none when \p S
-/// is not under it.
-std::optional<unsigned> indexIn(const CompoundStmt *Scope, const Stmt *S,
-                                const ParentMap &PM) {
-  const Stmt *Cur = S;
-  for (const Stmt *P = PM.getParent(Cur); P; Cur = P, P = PM.getParent(P))
-    if (P == Scope) {
-      unsigned I = 0;
-      for (const Stmt *Child : Scope->body()) {
-        if (Child == Cur)
-          return I;
-        ++I;
-      }
-      return std::nullopt;
-    }
-  return std::nullopt;
 }
 
 /// The compound statement that declares the local \p VD.

@@ -522,19 +522,7 @@ std::optional<unsigned> WaitParities::passSlot(const Stmt *S, const Stmt *Loop,
   for (const Stmt *Child : Body->body())
     if (Leaves(Child, false))
       return std::nullopt;
-  const ParentMap &PM = Folder.parentsOf(Kernel);
-  const Stmt *C = S;
-  for (const Stmt *P = PM.getParent(S); P; C = P, P = PM.getParent(P))
-    if (P == Body) {
-      unsigned I = 0;
-      for (const Stmt *Child : Body->body()) {
-        if (Child == C)
-          return I;
-        ++I;
-      }
-      return std::nullopt;
-    }
-  return std::nullopt;
+  return indexIn(Body, S, Folder.parentsOf(Kernel));
 }
 
 std::optional<unsigned> WaitParities::passPhase(const VarDecl *Ph,
