@@ -16,6 +16,8 @@
 #                     under `#if __CUDA_ARCH__`: host passes)
 #   other TU          none here, but one of its kernels has a model in
 #                     another TU of the same pass
+#   host pass only    none, and the manifest has no device pass of the file
+#                     (what the device pass would see is not measured)
 #   no copy in reach  kernels, none with a model in any pass run: they
 #                     issue no TMA or bulk copy the model recognises
 #                     (plain kernels, or wrappers it does not know)
@@ -80,6 +82,8 @@ def cause(t):
         return 'pass'
     if any(model_in[k] for k, _ in t['kernels']):
         return 'other TU'
+    if t['pas'] == 'host' and not any(u['path'] == t['path'] and u['pas'] == 'device' for u in tus):
+        return 'host pass only'
     return 'no copy in reach'
 
 print('%-4s %-17s %-6s %-5s %-5s %-16s %s' % ('n', 'repo', 'pass', 'kern', 'model', 'cause', 'TU'))
@@ -100,7 +104,7 @@ for t in tus:
             print('       no model: %s  %s:%d%s' % (key[2], key[0], key[1], other))
 print()
 print('TUs by cause (%d run):' % sum(len(v) for v in by.values()))
-for c in ('modelled', 'pass', 'other TU', 'no copy in reach', 'no kernel'):
+for c in ('modelled', 'pass', 'other TU', 'host pass only', 'no copy in reach', 'no kernel'):
     v = by.get(c, [])
     print('  %-16s %3d  %s' % (c, len(v), ' '.join(sorted({t['repo'] for t in v}))))
 allk = {}
