@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/StageSlices.h"
+#include "api/IntRanges.h"
 #include "api/KernelModel.h"
 #include "api/LoopParts.h"
 #include "api/ThreadGuards.h"
@@ -22,15 +23,6 @@ namespace clang::tidy::tma {
 namespace {
 /// More members than a ring has: no period is followed that far.
 constexpr std::uint64_t MaxPeriod = 64;
-
-std::optional<std::int64_t> foldInt(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || !E->getType()->isIntegerType())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  return R.Val.getInt().getSExtValue();
-}
 
 const VarDecl *varOf(const Expr *E) {
   const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
@@ -97,7 +89,7 @@ struct StageSlices::Walk {
     if (!E || ++Steps > 256)
       return false;
     E = E->IgnoreParens();
-    if (std::optional<std::int64_t> V = foldInt(E, Self.Ctx)) {
+    if (std::optional<std::int64_t> V = foldSigned(E, Self.Ctx)) {
       Out += "#" + std::to_string(*V);
       return true;
     }
@@ -224,7 +216,7 @@ struct StageSlices::Walk {
   bool binary(const BinaryOperator *B, bool Index, std::string &Out) {
     const BinaryOperatorKind Op = B->getOpcode();
     if (Op == BO_Rem && Counter && varOf(B->getLHS()) == Counter) {
-      std::optional<std::int64_t> N = foldInt(B->getRHS(), Self.Ctx);
+      std::optional<std::int64_t> N = foldSigned(B->getRHS(), Self.Ctx);
       if (!N || *N < 1)
         return false;
       ++Rings;
@@ -246,7 +238,7 @@ struct StageSlices::Walk {
           if (F == Loop || !DS || !DS->isSingleDecl() ||
               DS->getSingleDecl() != K)
             continue;
-          std::optional<std::int64_t> N = foldInt(B->getRHS(), Self.Ctx);
+          std::optional<std::int64_t> N = foldSigned(B->getRHS(), Self.Ctx);
           if (!N || *N < 1 || !Self.steppedOnlyBy(K, F, Kernel->getBody()))
             return false;
           ++RingTerms;
@@ -268,7 +260,7 @@ struct StageSlices::Walk {
       LIndex = RIndex = true;
     } else if (Op == BO_Mul && Index) {
       auto NonZero = [&](const Expr *X) {
-        std::optional<std::int64_t> V = foldInt(X, Self.Ctx);
+        std::optional<std::int64_t> V = foldSigned(X, Self.Ctx);
         return V && *V != 0;
       };
       LIndex = NonZero(B->getRHS());
@@ -286,7 +278,7 @@ struct StageSlices::Walk {
     Out += ")";
     // The multiplier of an integer ring term (`s * 8192`, `(k % S) * B`).
     std::optional<std::int64_t> C =
-        foldInt(LIndex ? B->getRHS() : B->getLHS(), Self.Ctx);
+        foldSigned(LIndex ? B->getRHS() : B->getLHS(), Self.Ctx);
     bool Integer = B->getType()->isIntegerType();
     if (RingTerms == Terms)
       Stride = Inner;
@@ -372,7 +364,7 @@ StageSlices::sliceOf(const Expr *Addr, bool Element, const FunctionDecl *Kernel,
       ByOne = U->isIncrementOp() && varOf(U->getSubExpr()) == K;
     else if (const auto *A = dyn_cast_or_null<CompoundAssignOperator>(Inc))
       ByOne = A->getOpcode() == BO_AddAssign && varOf(A->getLHS()) == K &&
-              foldInt(A->getRHS(), Ctx) == 1;
+              foldSigned(A->getRHS(), Ctx) == 1;
     if (K && ByOne && K->getType()->isIntegerType() &&
         steppedOnlyBy(K, F, Kernel->getBody()))
       W.Counter = K;
@@ -411,7 +403,7 @@ StageSlices::sliceOf(const Expr *Addr, bool Element, const FunctionDecl *Kernel,
     if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
       if (const auto *A =
               dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens());
-          A && foldInt(A->getIdx(), Ctx) == 0 &&
+          A && foldSigned(A->getIdx(), Ctx) == 0 &&
           Ctx.getAsConstantArrayType(A->getBase()->IgnoreParenImpCasts()->getType())) {
         E = A->getBase();
         continue;
@@ -458,8 +450,8 @@ StageSlices::sliceOf(const Expr *Addr, bool Element, const FunctionDecl *Kernel,
   const auto *DS = cast<DeclStmt>(F->getInit());
   const Expr *Init = cast<VarDecl>(DS->getSingleDecl())->getInit();
   if (C && varOf(C->getLHS()) == W.Counter && Init)
-    if (auto Hi = foldInt(C->getRHS(), Ctx))
-      if (auto Lo = foldInt(Init, Ctx)) {
+    if (auto Hi = foldSigned(C->getRHS(), Ctx))
+      if (auto Lo = foldSigned(Init, Ctx)) {
         std::int64_t Trips = *Hi - *Lo + (C->getOpcode() == BO_LE ? 1 : 0);
         if (Trips <= static_cast<std::int64_t>(W.Members)) {
           Out.Once = true;
@@ -478,7 +470,7 @@ std::uint64_t ringStep(const Stmt *Step, const VarDecl *VD,
                        const ASTContext &Ctx) {
   if (const auto *A = dyn_cast<CompoundAssignOperator>(Step))
     return A->getOpcode() == BO_XorAssign && varOf(A->getLHS()) == VD &&
-                   foldInt(A->getRHS(), Ctx) == 1
+                   foldSigned(A->getRHS(), Ctx) == 1
                ? 2
                : 0;
   const auto *A = dyn_cast<BinaryOperator>(Step);
@@ -488,8 +480,8 @@ std::uint64_t ringStep(const Stmt *Step, const VarDecl *VD,
   if (!R)
     return 0;
   auto VarAndOne = [&](const Expr *L, const Expr *Rt) {
-    return (varOf(L) == VD && foldInt(Rt, Ctx) == 1) ||
-           (varOf(Rt) == VD && foldInt(L, Ctx) == 1);
+    return (varOf(L) == VD && foldSigned(Rt, Ctx) == 1) ||
+           (varOf(Rt) == VD && foldSigned(L, Ctx) == 1);
   };
   if (R->getOpcode() == BO_Xor)
     return VarAndOne(R->getLHS(), R->getRHS()) ? 2 : 0;
@@ -497,13 +489,13 @@ std::uint64_t ringStep(const Stmt *Step, const VarDecl *VD,
     return 0;
   const auto *Sum =
       dyn_cast<BinaryOperator>(R->getLHS()->IgnoreParenImpCasts());
-  std::optional<std::int64_t> N = foldInt(R->getRHS(), Ctx);
+  std::optional<std::int64_t> N = foldSigned(R->getRHS(), Ctx);
   if (!Sum || Sum->getOpcode() != BO_Add || !N || *N < 1 ||
       *N > static_cast<std::int64_t>(MaxPeriod) ||
       !VarAndOne(Sum->getLHS(), Sum->getRHS()))
     return 0;
   std::optional<std::int64_t> Init =
-      VD->getInit() ? foldInt(VD->getInit(), Ctx) : std::nullopt;
+      VD->getInit() ? foldSigned(VD->getInit(), Ctx) : std::nullopt;
   return Init && *Init >= 0 && *Init < *N ? static_cast<std::uint64_t>(*N) : 0;
 }
 
@@ -619,194 +611,6 @@ bool StageSlices::beforeStep(const RingLocal &R, const Stmt *At,
   return false;
 }
 
-namespace {
-using Interval = std::pair<std::int64_t, std::int64_t>;
-constexpr std::int64_t Cap = std::int64_t(1) << 40;
-
-std::optional<Interval> bounded(std::int64_t Lo, std::int64_t Hi) {
-  if (Lo > Hi || Lo < -Cap || Hi > Cap)
-    return std::nullopt;
-  return Interval{Lo, Hi};
-}
-} // namespace
-
-/// The values an integer offset may take, as far as constants, thread
-/// indices, counted `for` counters around the statement and never-written
-/// locals bound them.
-using Guards = llvm::DenseMap<const VarDecl *, Interval>;
-
-/// The bounds that the conditions of the `if`s whose then-branch holds
-/// \p At put on never-written locals (`warp >= 4 && warp <= 7`), by
-/// conjunctions of comparisons with constants.
-static Guards guardsOf(const Stmt *At, const ParentMap &PM,
-                       const ASTContext &Ctx,
-                       llvm::function_ref<bool(const VarDecl *)> Fixed) {
-  Guards Out;
-  std::function<void(const Expr *)> Conj = [&](const Expr *C) {
-    const auto *B = dyn_cast<BinaryOperator>(C->IgnoreParenImpCasts());
-    if (!B)
-      return;
-    if (B->getOpcode() == BO_LAnd) {
-      Conj(B->getLHS());
-      Conj(B->getRHS());
-      return;
-    }
-    if (!B->isComparisonOp())
-      return;
-    BinaryOperatorKind Op = B->getOpcode();
-    const VarDecl *VD = varOf(B->getLHS());
-    std::optional<std::int64_t> K = foldInt(B->getRHS(), Ctx);
-    if (!VD || !K) {
-      VD = varOf(B->getRHS());
-      K = foldInt(B->getLHS(), Ctx);
-      Op = BinaryOperator::reverseComparisonOp(Op);
-    }
-    if (!VD || !K || !Fixed(VD) || *K <= -Cap || *K >= Cap)
-      return;
-    auto [It, New] = Out.try_emplace(VD, Interval{-Cap, Cap});
-    Interval &I = It->second;
-    switch (Op) {
-    case BO_GE: I.first = std::max(I.first, *K); break;
-    case BO_GT: I.first = std::max(I.first, *K + 1); break;
-    case BO_LE: I.second = std::min(I.second, *K); break;
-    case BO_LT: I.second = std::min(I.second, *K - 1); break;
-    case BO_EQ:
-      I.first = std::max(I.first, *K);
-      I.second = std::min(I.second, *K);
-      break;
-    default: break;
-    }
-  };
-  for (const Stmt *Prev = At, *P = PM.getParent(At); P;
-       Prev = P, P = PM.getParent(P))
-    if (const auto *If = dyn_cast<IfStmt>(P);
-        If && Prev == If->getThen() && If->getCond() && !If->getConditionVariable())
-      Conj(If->getCond());
-  return Out;
-}
-
-static std::optional<Interval>
-rangeOf(const Expr *E, const ASTContext &Ctx, events::Substitution Subst,
-        llvm::ArrayRef<const ForStmt *> Fors, const Guards &G,
-        unsigned Depth = 0) {
-  if (!E || Depth > 32 || !E->getType()->isIntegerType())
-    return std::nullopt;
-  E = E->IgnoreParens();
-  if (std::optional<std::int64_t> V = foldInt(E, Ctx))
-    return bounded(*V, *V);
-  auto Sub = [&](const Expr *X) {
-    return rangeOf(X, Ctx, Subst, Fors, G, Depth + 1);
-  };
-  if (const auto *C = dyn_cast<CastExpr>(E)) {
-    if (C->getCastKind() != CK_IntegralCast &&
-        C->getCastKind() != CK_LValueToRValue && C->getCastKind() != CK_NoOp)
-      return std::nullopt;
-    std::optional<Interval> R = Sub(C->getSubExpr());
-    // A narrowing or sign-changing cast keeps a small non-negative range.
-    if (R && C->getCastKind() == CK_IntegralCast &&
-        (R->first < 0 || R->second >= (std::int64_t(1) << 31)))
-      return std::nullopt;
-    return R;
-  }
-  if (std::optional<std::string> B = builtinVar(E))
-    return llvm::StringRef(*B).starts_with("threadIdx") ? bounded(0, 1023)
-                                                         : std::nullopt;
-  if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
-    const auto *VD = dyn_cast<VarDecl>(D->getDecl());
-    if (!VD)
-      return std::nullopt;
-    std::optional<Interval> Guard;
-    if (auto It = G.find(VD); It != G.end())
-      Guard = It->second;
-    if (const Expr *S = Subst(VD)) {
-      std::optional<Interval> R = Sub(S);
-      if (R && Guard)
-        return bounded(std::max(R->first, Guard->first),
-                       std::min(R->second, Guard->second));
-      if (R)
-        return R;
-    }
-    if (Guard && Guard->first > -Cap && Guard->second < Cap)
-      return bounded(Guard->first, Guard->second);
-    // `for (int i = lo; i < hi; ++i)` around the statement, i stepped
-    // only there (by the caller's check).
-    for (const ForStmt *F : Fors) {
-      const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
-      if (!DS || !DS->isSingleDecl() || DS->getSingleDecl() != VD)
-        continue;
-      const auto *Cond = dyn_cast_or_null<BinaryOperator>(
-          F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
-      const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
-      const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
-      std::optional<std::int64_t> Lo =
-          VD->getInit() ? foldInt(VD->getInit(), Ctx) : std::nullopt;
-      if (!Cond || varOf(Cond->getLHS()) != VD || !Lo || !U ||
-          !U->isIncrementOp() || varOf(U->getSubExpr()) != VD)
-        return std::nullopt;
-      std::optional<std::int64_t> Hi = foldInt(Cond->getRHS(), Ctx);
-      if (!Hi || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
-        return std::nullopt;
-      return bounded(*Lo, Cond->getOpcode() == BO_LT ? *Hi - 1 : *Hi);
-    }
-    return std::nullopt;
-  }
-  const auto *B = dyn_cast<BinaryOperator>(E);
-  if (!B)
-    return std::nullopt;
-  std::optional<Interval> L = Sub(B->getLHS());
-  std::optional<std::int64_t> C = foldInt(B->getRHS(), Ctx);
-  auto Bits = [](std::int64_t V) {
-    std::int64_t P = 1;
-    while (P <= V)
-      P <<= 1;
-    return P - 1;
-  };
-  switch (B->getOpcode()) {
-  case BO_Rem:
-    if (L && L->first >= 0 && C && *C > 0)
-      return bounded(0, std::min(L->second, *C - 1));
-    return std::nullopt;
-  case BO_Div:
-    if (L && L->first >= 0 && C && *C > 0)
-      return bounded(L->first / *C, L->second / *C);
-    return std::nullopt;
-  case BO_Shr:
-    if (L && L->first >= 0 && C && *C >= 0 && *C < 40)
-      return bounded(L->first >> *C, L->second >> *C);
-    return std::nullopt;
-  case BO_Shl:
-    if (L && L->first >= 0 && C && *C >= 0 && *C < 24)
-      return bounded(L->first << *C, L->second << *C);
-    return std::nullopt;
-  default:
-    break;
-  }
-  std::optional<Interval> R = Sub(B->getRHS());
-  if (!L || !R)
-    return std::nullopt;
-  switch (B->getOpcode()) {
-  case BO_Add:
-    return bounded(L->first + R->first, L->second + R->second);
-  case BO_Sub:
-    return bounded(L->first - R->second, L->second - R->first);
-  case BO_Mul:
-    if (L->first < 0 || R->first < 0)
-      return std::nullopt;
-    return bounded(L->first * R->first, L->second * R->second);
-  case BO_And:
-    if (L->first < 0 || R->first < 0)
-      return std::nullopt;
-    return bounded(0, std::min(L->second, R->second));
-  case BO_Or:
-  case BO_Xor:
-    if (L->first < 0 || R->first < 0)
-      return std::nullopt;
-    return bounded(0, Bits(std::max(L->second, R->second)));
-  default:
-    return std::nullopt;
-  }
-}
-
 std::optional<StageSlice>
 StageSlices::sliceWithin(const Expr *Addr, const FunctionDecl *Kernel,
                          const Stmt *At, bool InLoop,
@@ -833,21 +637,21 @@ StageSlices::sliceWithin(const Expr *Addr, const FunctionDecl *Kernel,
       if (K && steppedOnlyBy(K, F, Kernel->getBody()))
         Fors.push_back(F);
     }
-  Guards G = guardsOf(At, PM, Ctx,
+  RangeGuards G = guardsOf(At, PM, Ctx,
                       [this](const VarDecl *VD) { return !written(VD); });
   // Down the left operands of `((member + a) + b)`: the deepest operand
   // that is a ring stage and the sum of the offsets added to it.
   std::optional<StageSlice> Best;
-  Interval Off{0, 0};
+  IntRange Off{0, 0};
   for (unsigned Steps = 0; Steps < 16; ++Steps) {
     const auto *B = dyn_cast_or_null<BinaryOperator>(E);
     if (!B || B->getOpcode() != BO_Add || !B->getType()->isIntegerType())
       break;
-    std::optional<Interval> R = rangeOf(B->getRHS(), Ctx, Subst, Fors, G);
+    std::optional<IntRange> R = rangeOf(B->getRHS(), Ctx, Subst, Fors, G);
     if (!R || R->first < 0)
       break;
     Off = {Off.first + R->first, Off.second + R->second};
-    if (Off.second > Cap)
+    if (Off.second > RangeCap)
       break;
     std::optional<StageSlice> S =
         sliceOf(B->getLHS(), /*Element=*/false, Kernel, At, InLoop, Subst);

@@ -112,23 +112,6 @@ bool forEachNonReadRef(const Stmt *Body, const VarDecl *VD,
 }
 } // namespace
 
-std::optional<std::pair<llvm::StringRef, char>> cudaBuiltinVar(const Expr *E) {
-  if (const auto *P = dyn_cast<PseudoObjectExpr>(E))
-    E = P->getResultExpr();
-  if (!E)
-    return std::nullopt;
-  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
-  const auto *MD =
-      Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
-  if (!MD || !MD->getIdentifier() || !MD->getParent()->getIdentifier())
-    return std::nullopt;
-  llvm::StringRef Name = MD->getName(), Record = MD->getParent()->getName();
-  if (!Name.consume_front("__fetch_builtin_") || Name.size() != 1 ||
-      !Record.consume_front("__cuda_builtin_") || !Record.consume_back("_t"))
-    return std::nullopt;
-  return std::make_pair(Record, Name[0]);
-}
-
 std::optional<std::int64_t> ThreadGuards::constant(const Expr *E) {
   if (!E || E->isValueDependent() ||
       !E->getType()->isIntegralOrEnumerationType())

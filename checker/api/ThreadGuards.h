@@ -29,6 +29,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -42,7 +43,22 @@ namespace clang::tidy::tma {
 /// (clang's __clang_cuda_builtin_vars.h: a property whose getter is
 /// `__cuda_builtin_threadIdx_t::__fetch_builtin_x`): ("threadIdx", 'x').
 /// Its value never changes in a thread.
-std::optional<std::pair<llvm::StringRef, char>> cudaBuiltinVar(const Expr *E);
+inline std::optional<std::pair<llvm::StringRef, char>> cudaBuiltinVar(const Expr *E) {
+  if (const auto *P = dyn_cast<PseudoObjectExpr>(E))
+    E = P->getResultExpr();
+  if (!E)
+    return std::nullopt;
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const auto *MD =
+      Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
+  if (!MD || !MD->getIdentifier() || !MD->getParent()->getIdentifier())
+    return std::nullopt;
+  llvm::StringRef Name = MD->getName(), Record = MD->getParent()->getName();
+  if (!Name.consume_front("__fetch_builtin_") || Name.size() != 1 ||
+      !Record.consume_front("__cuda_builtin_") || !Record.consume_back("_t"))
+    return std::nullopt;
+  return std::make_pair(Record, Name[0]);
+}
 
 class ThreadGuards {
 public:
