@@ -750,6 +750,41 @@ const Expr *thisObject(const CallExpr &C, const Expr *Outer, Substitution Subst,
   return W.any(Obj) ? Obj : nullptr;
 }
 
+namespace {
+/// BarrierName's element of an array that is no extern pool: one index
+/// step, or two into an array of arrays whose inner extent is known (the
+/// outer index counts rows of it), with at most one run-time index. \p
+/// Steps are ordered from the root.
+void elementOf(const llvm::SmallVectorImpl<Step> &Steps, const VarDecl &Root,
+               BarrierName &N) {
+  if (Root.hasExternalStorage() || Steps.empty() || Steps.size() > 2 ||
+      !Root.getType()->isConstantArrayType())
+    return;
+  for (const Step &S : Steps)
+    if (S.Field || !S.Extent)
+      return;
+  const Step &Inner = Steps.back();
+  std::int64_t Offset = Inner.Index, Stride = Inner.Var ? Inner.Scale : 0;
+  const Expr *Index = Inner.Var;
+  if (Steps.size() == 2) {
+    const Step &Outer = Steps.front();
+    if (Outer.Var && Inner.Var)
+      return;
+    auto Row = static_cast<std::int64_t>(Inner.Extent);
+    Offset += Outer.Index * Row;
+    if (Outer.Var) {
+      Stride = Outer.Scale * Row;
+      Index = Outer.Var;
+    }
+  }
+  if (Offset < 0 || Stride < 0)
+    return;
+  N.ElementOffset = Offset;
+  N.ElementStride = Stride;
+  N.ElementIndex = Index;
+}
+} // namespace
+
 std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
                                          const ASTContext &Ctx,
                                          AddressHelper Helper) {
@@ -800,6 +835,7 @@ std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
     N.PoolOffset = W.Steps[0].Index;
     N.PoolStride = W.Steps[0].Var ? W.Steps[0].Scale : 0;
   }
+  elementOf(W.Steps, *Root, N);
   return N;
 }
 

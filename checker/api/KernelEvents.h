@@ -172,6 +172,16 @@ struct BarrierName {
   /// member of its family (0: one barrier).
   std::optional<std::int64_t> PoolOffset;
   std::int64_t PoolStride = 0;
+  /// A barrier of a `__shared__` array that is no `extern` pool, of one
+  /// or two dimensions, named by indices of which at most one is a
+  /// run-time one (`bars[s]`, `base + 56 + s * 8` with `base` the array's
+  /// window address, `pingpong[1][s]`, `bars[s][2]`): its element in the
+  /// array seen as one dimension, as a constant part, the elements per unit
+  /// of the run-time index (0: fixed) and that index. MBAR-UNINIT tells an
+  /// array's barriers apart by it (PoolSlot, in elements).
+  std::optional<std::int64_t> ElementOffset;
+  std::int64_t ElementStride = 0;
+  const Expr *ElementIndex = nullptr;
 };
 
 /// The expression a helper parameter or a local pointer or reference

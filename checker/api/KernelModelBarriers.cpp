@@ -51,6 +51,8 @@ int Builder::barrierObject(const OpValue &V, const VarDecl *&Var, bool &Fixed,
     firstMember(*Id, *E);
   }
   int Obj = objectOf(*Id);
+  if (Id->ElementOffset)
+    elementSlot(*Id, Obj, E);
   if (Id->PoolOffset) {
     if (Out.PoolSlots.size() <= static_cast<std::size_t>(Obj))
       Out.PoolSlots.resize(Obj + 1);
@@ -68,22 +70,56 @@ int Builder::barrierObject(const OpValue &V, const VarDecl *&Var, bool &Fixed,
   return Obj;
 }
 
+void Builder::elementSlot(const events::BarrierName &Id, int Obj, Event *E) {
+  if (Obj < 0)
+    return;
+  if (Out.PoolSlots.size() <= static_cast<std::size_t>(Obj))
+    Out.PoolSlots.resize(Obj + 1);
+  std::optional<PoolSlot> &Slot = Out.PoolSlots[Obj];
+  if (!Slot)
+    Slot = PoolSlot{*Id.ElementOffset, Id.ElementStride, 0};
+  // An init loop makes as many members as it runs passes, when it is known
+  // to reach each one; otherwise it may make any of the family.
+  if (E && E->Kind == EventKind::BarrierInit && Id.ElementIndex) {
+    std::uint64_t N = Model.loopBound(Id.ElementIndex);
+    if (N && !Model.everyMember(Id.ElementIndex, N))
+      N = 0;
+    Slot->InitMembers = std::max(Slot->InitMembers, N);
+    Slot->InitsKnown &= N > 0;
+  }
+}
+
 void Builder::firstMember(const events::BarrierName &Id, Event &E) {
   IndexVar = nullptr;
-  if ((E.Kind != EventKind::BarrierUse && E.Kind != EventKind::BarrierWait) ||
-      !Id.Index || !Id.PoolOffset || !Id.PoolStride || Stack.empty())
+  if (E.Kind != EventKind::BarrierUse && E.Kind != EventKind::BarrierWait)
+    return;
+  // A pool family's index, or an array's (named by its element).
+  const Expr *Index = Id.PoolOffset && Id.PoolStride ? Id.Index : nullptr;
+  if (!Id.PoolOffset && Id.ElementOffset && Id.ElementStride)
+    Index = Id.ElementIndex;
+  if (!Index || Stack.empty())
     return;
   // The index as the kernel's body spells it (a helper's parameter stands
   // for its argument).
-  const Expr *Index = Id.Index;
   for (unsigned I = 0; I < 8; ++I) {
     const Expr *B = bound(Index);
     if (!B || B == Index)
       break;
     Index = B;
   }
+  // Parameters inside it (`i % S` in a lambda called with the kernel's
+  // counter) stand for their arguments too.
+  auto Through = [this](const Expr *X) {
+    for (unsigned I = 0; X && I < 8; ++I) {
+      const Expr *B = bound(X);
+      if (!B || B == X)
+        break;
+      X = B;
+    }
+    return X;
+  };
   std::optional<WaitParities::FirstValue> F =
-      Model.parities().firstValue(Index, Stack.front(), BodyStmt);
+      Model.parities().firstValue(Index, Stack.front(), BodyStmt, Through);
   if (!F)
     return;
   E.FirstMember = F->Value;

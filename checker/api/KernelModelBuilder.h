@@ -145,10 +145,14 @@ private:
   /// its name selects first (none through a union, or when a cast laid
   /// another type over the variable: such a view may overlap any field).
   void regionOf(const events::BarrierName &Id, Event &E);
-  /// A use of a pool family (`base + OFF + s * 8`): the member its index names
+  /// A use of a pool family (`base + OFF + s * 8`) or of an array's
+  /// (`bars[c + s]`, `base + c * 8 + s * 8`): the member its index names
   /// the first time it runs (Event::FirstMember), with the local it reads
   /// (IndexVar, IndexStart).
   void firstMember(const events::BarrierName &Id, Event &E);
+  /// An array's barrier named by its element (BarrierName::ElementOffset):
+  /// its PoolSlot, in elements, with the members an init loop makes.
+  void elementSlot(const events::BarrierName &Id, int Obj, Event *E);
   const VarDecl *IndexVar = nullptr;
   long long IndexStart = 0;
 

@@ -132,9 +132,16 @@ struct KnownUses {
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
       const auto *Text =
           dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr());
-      if (!Text || Text->getString().contains("mbarrier.init") ||
-          Text->getString().contains("call"))
+      if (!Text || Text->getString().contains("call"))
         return !mentions(S, V);
+      // An init: known where it is an event of the group (its operands
+      // are Known).
+      if (Text->getString().contains("mbarrier.init")) {
+        for (const Stmt *Child : S->children())
+          if (!all(Child, Body, V, Depth, Count))
+            return false;
+        return true;
+      }
       for (const Expr *Out : Asm->outputs())
         if (mentions(Out, V))
           return false;
@@ -196,6 +203,9 @@ struct KnownUses {
           Helper && I < C->getNumArgs() && I < Def->getNumParams()
               ? offsetArgument(C->getArg(I), V)
               : nullptr;
+      // `init(cvta(bar), n)`: the address conversion passes V on.
+      if (Whole && !refersTo(Whole, V))
+        Whole = offsetArgument(Finder.lookThrough(C->getArg(I)), V);
       if (refersTo(Whole, V) && !Known.count(Whole)) {
         if (!inside(Def->getBody(), Def->getParamDecl(I), Depth + 1, Count))
           return false;
@@ -447,6 +457,7 @@ ord::PoolSlotFacts poolSlotFacts(const FunctionDecl &Kernel,
     }
     P.Slots.Inits.push_back(*S);
     P.Slots.InitEvents.push_back(I);
+    P.Slots.InitNames.push_back(K.Names[E.Object]);
   }
   llvm::StringSet<> Told;
   for (std::size_t I = 0; I < K.Seq.size(); ++I) {
@@ -463,6 +474,90 @@ ord::PoolSlotFacts poolSlotFacts(const FunctionDecl &Kernel,
       P.Slots.Members.push_back({I, M, Name, K.Names[E.Object]});
     }
   }
+  return P;
+}
+
+/// The name in messages of the barrier (Stride 0) or family \p S of the
+/// array \p VD, in elements of it as one dimension: `bars[3]`,
+/// `bars[7 + s]`, `pingpong[1][s]`, `bars[2 * s][1]`.
+std::string elementName(const VarDecl &VD, const PoolSlot &S) {
+  auto Term = [](std::int64_t C, std::int64_t K) {
+    std::string T = K == 1 ? "s" : std::to_string(K) + " * s";
+    if (!K)
+      return std::to_string(C);
+    return C ? std::to_string(C) + " + " + T : T;
+  };
+  std::string N = VD.getName().str();
+  const auto *Outer =
+      VD.getASTContext().getAsConstantArrayType(VD.getType());
+  const auto *Inner =
+      Outer ? VD.getASTContext().getAsConstantArrayType(Outer->getElementType())
+            : nullptr;
+  auto Row = Inner ? static_cast<std::int64_t>(Inner->getSize().getLimitedValue())
+                   : 0;
+  if (!Row || (S.Stride % Row && S.Stride >= Row))
+    return N + "[" + Term(S.Offset, S.Stride) + "]";
+  bool OuterIndex = S.Stride && S.Stride % Row == 0;
+  return N + "[" + Term(S.Offset / Row, OuterIndex ? S.Stride / Row : 0) +
+         "][" + Term(S.Offset % Row, OuterIndex ? 0 : S.Stride) + "]";
+}
+
+/// The barriers of a `__shared__` array (no extern pool) named by their
+/// elements (BarrierName::ElementOffset), where the group has inits and
+/// some use may reach an element none covers: every init and the first use
+/// of each barrier or family, as for the pool's barriers; std::nullopt when
+/// every use is covered (or the group's events show nothing to judge).
+/// \p AllKnown tells, asked only then, whether every reference to the
+/// array is known (KnownUses).
+std::optional<ord::PoolSlotFacts>
+arraySlotFacts(const VarDecl &VD, const KernelSequence &K,
+               const std::vector<bool> &InGroup,
+               const ord::BarrierGroupEvents &G,
+               llvm::function_ref<bool()> AllKnown) {
+  if (!G.First || G.Buffer || !G.Inits)
+    return std::nullopt;
+  ord::PoolSlotFacts P;
+  P.First = G.First;
+  auto SlotOf = [&](int Obj) -> const PoolSlot * {
+    if (Obj < 0 || static_cast<std::size_t>(Obj) >= InGroup.size() ||
+        !InGroup[Obj] || static_cast<std::size_t>(Obj) >= K.PoolSlots.size() ||
+        !K.PoolSlots[Obj])
+      return nullptr;
+    return &*K.PoolSlots[Obj];
+  };
+  llvm::StringSet<> Told;
+  for (std::size_t I = 0; I < K.Seq.size(); ++I) {
+    const ord::Event &E = K.Seq[I];
+    if (E.Object < 0 || static_cast<std::size_t>(E.Object) >= InGroup.size() ||
+        !InGroup[E.Object])
+      continue;
+    const PoolSlot *S = SlotOf(E.Object);
+    if (E.Kind == ord::EventKind::BarrierInit) {
+      // An init the model cannot place among the array's elements may
+      // initialise any of them.
+      if (!S)
+        return std::nullopt;
+      P.Slots.Inits.push_back(*S);
+      P.Slots.InitEvents.push_back(I);
+      P.Slots.InitNames.push_back(elementName(VD, *S));
+      continue;
+    }
+    if (!S || (E.Kind != ord::EventKind::BarrierUse &&
+               E.Kind != ord::EventKind::BarrierWait))
+      continue;
+    std::string Name = elementName(VD, *S);
+    if (Told.insert(Name).second)
+      P.Slots.Uses.push_back({I, *S, Name});
+    if (S->Stride && E.FirstMember >= 0) {
+      PoolSlot M{S->Offset + S->Stride * E.FirstMember, 0, 0};
+      P.Slots.Members.push_back({I, M, elementName(VD, M), Name});
+    }
+  }
+  if (ord::uninitialisedPoolBarriers(P.Slots).empty() &&
+      ord::uninitialisedPoolMembers(P.Slots).empty())
+    return std::nullopt;
+  if (!AllKnown())
+    P.Hidden = ord::PoolSlotFacts::Hider::UnknownReference;
   return P;
 }
 
@@ -527,27 +622,38 @@ ord::UninitFacts uninitFacts(const FunctionDecl &Kernel,
       G.SeveralMembers = true;
       continue;
     }
-    // The body's references are read only where the rule would report
-    // with every use known.
-    if (!ord::mayBeUninitialised(G.Events))
-      continue;
+    // The operands of the group's events are its known references.
     KnownRefs Known;
-    for (std::size_t I = 0; I < K.Seq.size(); ++I) {
-      int Obj = K.Seq[I].Object;
-      if (Obj < 0 || !InGroup[Obj])
-        continue;
-      const KernelEvent &KE = K.Events[I];
-      if (!KE.Op) {
-        refsOrParamsTo(KE.Operand, Known);
-        continue;
+    auto KnownOperands = [&] {
+      for (std::size_t I = 0; I < K.Seq.size(); ++I) {
+        int Obj = K.Seq[I].Object;
+        if (Obj < 0 || !InGroup[Obj])
+          continue;
+        const KernelEvent &KE = K.Events[I];
+        if (!KE.Op) {
+          refsOrParamsTo(KE.Operand, Known);
+          continue;
+        }
+        // In a helper, the operand names the helper's parameter.
+        if (const OpValue *V = barrierOperand(*KE.Op))
+          refsOrParamsTo(V->Written ? V->Written : V->E, Known);
       }
-      // In a helper, the operand names the helper's parameter.
-      if (const OpValue *V = barrierOperand(*KE.Op))
-        refsOrParamsTo(V->Written ? V->Written : V->E, Known);
-    }
+    };
     unsigned Count = 0;
     const LangOptions &LO = Kernel.getASTContext().getLangOpts();
     KnownUses Refs{Known, Finder, BodyRuns, 0, LO.CUDAIsDevice};
+    // The body's references are read only where the rule would report
+    // with every use known. An array with inits whose barriers are named
+    // by element: an init of some of them leaves the others uninitialised.
+    if (!ord::mayBeUninitialised(G.Events)) {
+      if (!Pool)
+        G.Slots = arraySlotFacts(*VD, K, InGroup, G.Events, [&] {
+          KnownOperands();
+          return Refs.all(Kernel.getBody(), Kernel.getBody(), VD, 0, Count);
+        });
+      continue;
+    }
+    KnownOperands();
     if (Pool) {
       std::string Elsewhere;
       if (!Model.poolPrivate(&Kernel, &Elsewhere)) {

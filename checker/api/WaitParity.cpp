@@ -118,17 +118,22 @@ bool WaitParities::everyMember(const Expr *Index, std::uint64_t Members) {
 
 std::optional<WaitParities::FirstValue>
 WaitParities::firstValue(const Expr *Index, const FunctionDecl *Kernel,
-                         const Stmt *At) {
+                         const Stmt *At,
+                         llvm::function_ref<const Expr *(const Expr *)> Through) {
   if (!Index || !Kernel || !At || !Kernel->getBody())
     return std::nullopt;
-  const Expr *I = localInit(Index);
+  auto Arg = [&](const Expr *X) {
+    X = Through && X ? Through(X) : X;
+    return X ? X->IgnoreParenCasts() : nullptr;
+  };
+  const Expr *I = Arg(localInit(Index));
   std::optional<std::int64_t> Mod;
-  if (const auto *B = dyn_cast<BinaryOperator>(I);
+  if (const auto *B = dyn_cast_or_null<BinaryOperator>(I);
       B && B->getOpcode() == BO_Rem) {
     Mod = fold(B->getRHS());
     if (!Mod || *Mod <= 0)
       return std::nullopt;
-    I = B->getLHS();
+    I = Arg(B->getLHS());
   }
   const VarDecl *V = varOf(I);
   if (!V || !isLocalInt(V) || V->getDeclContext() != Kernel || !V->getInit() ||

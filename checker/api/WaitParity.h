@@ -126,8 +126,12 @@ public:
   /// holds At), and where a loop holds both, At runs on the first pass of
   /// the innermost one: no loop between them, only conditions that hold
   /// the same way on every pass (thread guards), no `continue` before At.
+  /// \p Through, when given, reads a parameter of the helper or lambda
+  /// being walked as its argument (`i % S` with `i` a lambda's parameter
+  /// that the kernel's counter is passed to).
   std::optional<FirstValue>
-  firstValue(const Expr *Index, const FunctionDecl *Kernel, const Stmt *At);
+  firstValue(const Expr *Index, const FunctionDecl *Kernel, const Stmt *At,
+             llvm::function_ref<const Expr *(const Expr *)> Through = {});
 
 private:
   /// Whether no run of the write \p W of a local may precede the first run

@@ -686,7 +686,11 @@ void OrderingCheck::checkUninit(const FunctionDecl &Kernel,
     std::string Msg = "'" + V.Name +
                       "' is used here but no mbarrier.init in this kernel "
                       "initialises it (MBAR-UNINIT)";
-    Report.warnOnce(SM.getFileLoc(K.Events[V.Event].Loc), Msg, SM);
+    // An array's barrier that other inits of the array leave out: those.
+    int Obj = K.Seq[V.Event].Object;
+    if (Report.warnOnce(SM.getFileLoc(K.Events[V.Event].Loc), Msg, SM) &&
+        Obj >= 0 && !K.Objects[Obj]->hasExternalStorage())
+      uninitInits(V, Facts, K, SM);
   }
 }
 
@@ -713,21 +717,33 @@ void OrderingCheck::reportUninitMember(const ord::UninitViolation &V,
                   " here, and no write of it can run before the " + What +
                   " first does; it names '" + V.Name + "' of '" +
                   K.Names[K.Seq[V.Event].Object] + "'");
+  uninitInits(V, Facts, K, SM);
+}
+
+void OrderingCheck::uninitInits(const ord::UninitViolation &V,
+                                const ord::UninitFacts &Facts,
+                                const KernelSequence &K,
+                                const SourceManager &SM) {
   const ord::PoolBarrierFacts *Slots = nullptr;
   for (const ord::UninitGroupFacts &G : Facts.Groups)
-    if (G.Slots)
+    if (G.Slots) {
       for (const ord::PoolBarrierFacts::MemberUse &M : G.Slots->Slots.Members)
         if (M.Event == V.Event)
           Slots = &G.Slots->Slots;
+      for (const ord::PoolBarrierFacts::Use &U : G.Slots->Slots.Uses)
+        if (U.Event == V.Event)
+          Slots = &G.Slots->Slots;
+    }
   if (!Slots)
     return;
   constexpr std::size_t MaxInits = 4;
   for (std::size_t I = 0; I < Slots->InitEvents.size() && I < MaxInits; ++I) {
     std::size_t At = Slots->InitEvents[I];
+    bool Pool = K.Objects[K.Seq[At].Object]->hasExternalStorage();
     Report.noteEvent(K.Events[At],
-                     "the pool's mbarrier.init of '" +
-                         K.Names[K.Seq[At].Object] + "' does not cover '" +
-                         V.Name + "'",
+                     std::string(Pool ? "the pool's " : "the ") +
+                         "mbarrier.init of '" + Slots->InitNames[I] +
+                         "' does not cover '" + V.Name + "'",
                      SM);
   }
 }

@@ -70,12 +70,17 @@ private:
   void checkUninit(const FunctionDecl &Kernel, const KernelSequence &K,
                    const SourceManager &SM,
                    ::tma::rules::ordering::Silences *Why = nullptr);
-  /// An MBAR-UNINIT violation on the member of a pool family that a use
-  /// reaches the first time it runs, with notes: where its index starts,
-  /// the pool's inits that do not cover it.
+  /// An MBAR-UNINIT violation on the member of a pool's or an array's
+  /// family that a use reaches the first time it runs, with notes: where
+  /// its index starts, the inits that do not cover it.
   void reportUninitMember(const ::tma::rules::ordering::UninitViolation &V,
                           const ::tma::rules::ordering::UninitFacts &Facts,
                           const KernelSequence &K, const SourceManager &SM);
+  /// Notes on the inits of the group of \p V's barrier (an array's or the
+  /// pool's) that do not cover it.
+  void uninitInits(const ::tma::rules::ordering::UninitViolation &V,
+                   const ::tma::rules::ordering::UninitFacts &Facts,
+                   const KernelSequence &K, const SourceManager &SM);
   /// ExplainModel: the kernel's model, or why it has none, and why each
   /// rule stayed silent on the events it looked at (\p Why, recorded by
   /// the rules themselves; checks/OrderingExplain.cpp).

@@ -134,7 +134,8 @@ struct Event {
   /// BarrierInit: it initialises every member of Family (an init loop
   /// over the whole array), not only Object.
   bool AllMembers = false;
-  /// BarrierUse or BarrierWait of a pool family (`base + OFF + s * 8`): the
+  /// BarrierUse or BarrierWait of a pool family (`base + OFF + s * 8`) or an
+  /// array's (`bars[c + s]`, api/KernelEvents' ElementOffset): the
   /// member its run-time index names the first time it runs, where the
   /// model proves it (api/WaitParity's firstValue); -1 when unknown.
   long long FirstMember = -1;

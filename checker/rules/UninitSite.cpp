@@ -185,6 +185,12 @@ void checkPoolSlots(const PoolSlotFacts &P, std::vector<UninitViolation> &Out,
           "an mbarrier.init in the pool at an offset the model cannot "
           "fold may initialise any barrier there");
     return;
+  case PoolSlotFacts::Hider::UnknownReference:
+    quiet(Why, *P.First,
+          "some barrier of the array has no init, but a reference to the "
+          "array that no event accounts for (a call or pointer the model "
+          "does not follow) may initialise it");
+    return;
   case PoolSlotFacts::Hider::None:
     break;
   }

@@ -59,8 +59,10 @@ struct PoolBarrierFacts {
   };
   /// The first use of each barrier the model names apart.
   std::vector<Use> Uses;
-  /// The event of each init (parallel to Inits).
+  /// The event of each init, and the name in messages of what it
+  /// initialises (parallel to Inits).
   std::vector<std::size_t> InitEvents;
+  std::vector<std::string> InitNames;
   /// A use of a family whose run-time index is proven to name one member
   /// the first time the use runs (Event::FirstMember): that member.
   struct MemberUse {
@@ -111,7 +113,9 @@ std::optional<std::size_t> unnamedInit(const std::vector<Event> &Seq);
 
 /// MBAR-UNINIT's facts of the barriers of a kernel's own dynamic
 /// shared-memory pool named by their byte offsets (PoolSlot), read in
-/// order, each only when those before it let the rule go on.
+/// order, each only when those before it let the rule go on; or of a
+/// `__shared__` array of the kernel with inits, its barriers named by
+/// their elements (the array seen as one dimension).
 struct PoolSlotFacts {
   /// The pool's first use (none: nothing to judge).
   std::optional<std::size_t> First;
@@ -127,6 +131,8 @@ struct PoolSlotFacts {
     OtherName,
     /// An init at an offset that does not fold.
     UnknownOffset,
+    /// A reference to the array (no pool) that no event accounts for.
+    UnknownReference,
   };
   Hider Hidden = Hider::None;
   unsigned HiderLine = 0;
@@ -145,7 +151,9 @@ struct UninitGroupFacts {
   /// The variable is not declared in the kernel (nor the kernel's pool):
   /// code elsewhere may initialise it.
   bool Foreign = false;
-  /// The group is the pool itself, its barriers named by offset.
+  /// The group is the pool itself, its barriers named by offset; or an
+  /// array with inits of which some use may reach an element no init
+  /// covers, its barriers named by element.
   std::optional<PoolSlotFacts> Slots;
   /// The variable has several members (a shared struct) of which the
   /// barrier is one.

@@ -226,6 +226,7 @@ TEST(UninitSite, EntryPointPoolSlots) {
       {PoolSlotFacts::Hider::Opaque, "does not follow (line 12)"},
       {PoolSlotFacts::Hider::OtherName, "names the same pool"},
       {PoolSlotFacts::Hider::UnknownOffset, "cannot fold"},
+      {PoolSlotFacts::Hider::UnknownReference, "no event accounts for"},
   };
   for (const auto &[H, Says] : Hiders) {
     G.Slots = P;
@@ -322,6 +323,27 @@ TEST(UninitSite, EntryPointPoolMembers) {
   ASSERT_EQ(V.size(), 1u);
   EXPECT_FALSE(V[0].FirstRun);
   EXPECT_EQ(V[0].Name, "smem + 0 + 8 * s");
+}
+
+TEST(UninitSite, ArrayPartsByElement) {
+  // `__shared__ uint64_t bars[2 * 4 + 1]` named by element: an init loop
+  // over the empty barriers (elements 4..7) and the done barrier (8); the
+  // full barriers' loop dropped. A use of the full family whose stage is 0
+  // the first time reaches element 0, which neither covers.
+  PoolBarrierFacts F;
+  F.Inits = {slot(4, 1, 4), slot(8)};
+  F.Uses = {{3, slot(0, 1), "bars[s]"}, {6, slot(4, 1), "bars[4 + s]"}};
+  F.Members = {{3, slot(0), "bars[0]", "bars[s]"},
+               {6, slot(4), "bars[4]", "bars[4 + s]"}};
+  EXPECT_TRUE(uninitialisedPoolBarriers(F).empty());
+  EXPECT_EQ(uninitialisedPoolMembers(F), (std::vector<std::size_t>{0}));
+  // The twin: the full barriers' loop too.
+  F.Inits.push_back(slot(0, 1, 4));
+  EXPECT_TRUE(uninitialisedPoolMembers(F).empty());
+  // The done barrier's init dropped: its fixed use is covered by none.
+  F.Inits = {slot(0, 1, 4), slot(4, 1, 4)};
+  F.Uses.push_back({9, slot(8), "bars[8]"});
+  EXPECT_EQ(uninitialisedPoolBarriers(F), (std::vector<std::size_t>{9}));
 }
 
 } // namespace
