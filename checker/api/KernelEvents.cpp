@@ -782,6 +782,17 @@ void elementOf(const llvm::SmallVectorImpl<Step> &Steps, const VarDecl &Root,
   N.ElementOffset = Offset;
   N.ElementStride = Stride;
   N.ElementIndex = Index;
+  // The elements the family may name: the rest of the array, or of the
+  // row an inner index runs along.
+  std::int64_t End = 1;
+  for (const Step &S : Steps)
+    End *= static_cast<std::int64_t>(S.Extent);
+  if (Steps.size() == 2 && Inner.Var)
+    End = (Offset / static_cast<std::int64_t>(Inner.Extent) + 1) *
+          static_cast<std::int64_t>(Inner.Extent);
+  if (Stride > 0 && Offset < End)
+    N.ElementMembers = static_cast<std::uint64_t>((End - Offset + Stride - 1) /
+                                                  Stride);
 }
 } // namespace
 

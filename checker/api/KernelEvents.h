@@ -182,6 +182,9 @@ struct BarrierName {
   std::optional<std::int64_t> ElementOffset;
   std::int64_t ElementStride = 0;
   const Expr *ElementIndex = nullptr;
+  /// With an index: the members its family has at most, those that lie in
+  /// the array (in the row, for the inner index of an array of arrays).
+  std::uint64_t ElementMembers = 0;
 };
 
 /// The expression a helper parameter or a local pointer or reference

@@ -76,8 +76,10 @@ void Builder::elementSlot(const events::BarrierName &Id, int Obj, Event *E) {
   if (Out.PoolSlots.size() <= static_cast<std::size_t>(Obj))
     Out.PoolSlots.resize(Obj + 1);
   std::optional<PoolSlot> &Slot = Out.PoolSlots[Obj];
-  if (!Slot)
+  if (!Slot) {
     Slot = PoolSlot{*Id.ElementOffset, Id.ElementStride, 0};
+    Slot->Members = Id.ElementMembers;
+  }
   // An init loop makes as many members as it runs passes, when it is known
   // to reach each one; otherwise it may make any of the family.
   if (E && E->Kind == EventKind::BarrierInit && Id.ElementIndex) {

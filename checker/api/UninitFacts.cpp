@@ -64,12 +64,18 @@ bool mentions(const Stmt *S, const ValueDecl *V) {
 
 /// The reference \p E is (wholeArgument), or, for an integer local \p V
 /// holding a shared address, the reference to V that \p E moves by terms
-/// that do not name it (`a + s * 8`, `a + 64 + s * 8`, `a - 8`): an address
-/// among the barriers V points into.
+/// that do not name it (`a + s * 8`, `a + 64 + s * 8`, `a - 8`) or masks
+/// (`(a + s * 8) & 0xFEFFFFFF`, the address in the cluster's first CTA):
+/// an address among the barriers V points into.
 const Expr *offsetArgument(const Expr *E, const ValueDecl *V) {
   const Expr *X = E->IgnoreParenCasts();
   while (V && V->getType()->isIntegerType()) {
     const auto *B = dyn_cast<BinaryOperator>(X);
+    if (B && B->getType()->isIntegerType() && B->getOpcode() == BO_And &&
+        isa<IntegerLiteral>(B->getRHS()->IgnoreParenImpCasts())) {
+      X = B->getLHS()->IgnoreParenCasts();
+      continue;
+    }
     if (!B || !B->getType()->isIntegerType() ||
         (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub))
       break;

@@ -20,12 +20,19 @@ bool mayCover(const PoolSlot &Init, const PoolSlot &Use) {
   };
   if (!Init.Stride && !Use.Stride)
     return Init.Offset == Use.Offset;
+  // Past the used family's last member, where it is bounded.
+  auto PastUse = [&](std::int64_t At) {
+    return Use.Members &&
+           At >= Use.Offset + static_cast<std::int64_t>(Use.Members) * Use.Stride;
+  };
   if (!Init.Stride) // some member of the used family may be it
-    return Member(Init.Offset, Use, /*Bounded=*/false);
+    return Member(Init.Offset, Use, /*Bounded=*/false) && !PastUse(Init.Offset);
   if (!Use.Stride)
     return Member(Use.Offset, Init, /*Bounded=*/true);
   // Two families: apart only when the used one starts past the init
-  // loop's last member.
+  // loop's last member, or ends before its first.
+  if (PastUse(Init.Offset))
+    return false;
   return !Init.InitsKnown ||
          Use.Offset < Init.Offset + static_cast<std::int64_t>(Init.InitMembers *
                                                               Init.Stride);

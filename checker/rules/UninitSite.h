@@ -37,12 +37,16 @@ struct PoolSlot {
   std::int64_t Stride = 0;
   std::uint64_t InitMembers = 0;
   bool InitsKnown = true;
+  /// The members a family has at most, wherever it is used (0: not
+  /// bounded): an array's family lies in the array, and one indexed by the
+  /// inner index of an array of arrays in its row.
+  std::uint64_t Members = 0;
 };
 
 /// Whether an init of the pool's barriers at \p Init may initialise a
 /// barrier at \p Use: the same offset, a member of the init loop's family,
-/// or (a family used) some member of it. Unknown extents count as
-/// reaching.
+/// or (a family used) some member of it, up to its Members where bounded.
+/// Unknown extents count as reaching.
 bool mayCover(const PoolSlot &Init, const PoolSlot &Use);
 
 /// The pool's barriers of one kernel, once every init of them is known

@@ -344,6 +344,19 @@ TEST(UninitSite, ArrayPartsByElement) {
   F.Inits = {slot(0, 1, 4), slot(4, 1, 4)};
   F.Uses.push_back({9, slot(8), "bars[8]"});
   EXPECT_EQ(uninitialisedPoolBarriers(F), (std::vector<std::size_t>{9}));
+  // Rows of `pingpong[2][2]`: row 1's init loop; a use of row 0 by a
+  // per-thread index lies in its row (Members 2), which neither the loop
+  // nor a fixed init of row 1 reaches.
+  PoolSlot Row0 = slot(0, 1);
+  Row0.Members = 2;
+  EXPECT_FALSE(mayCover(slot(2, 1, 2), Row0));
+  EXPECT_FALSE(mayCover(slot(2), Row0));
+  EXPECT_TRUE(mayCover(slot(0, 1, 2), Row0));
+  EXPECT_TRUE(mayCover(slot(1), Row0));
+  // Unbounded, the family may reach row 1.
+  Row0.Members = 0;
+  EXPECT_TRUE(mayCover(slot(2, 1, 2), Row0));
+  EXPECT_TRUE(mayCover(slot(2), Row0));
 }
 
 } // namespace

@@ -306,6 +306,35 @@ __global__ void rowsInit(int tiles) {
   }
 }
 
+// Rows per role, each thread's role its warpgroup: the row the roles use
+// was never initialised, only the other one. The role's index is no counter
+// (no member is proven for the first run), but every member it may name
+// lies in row 0, and no init covers any of them.
+__global__ void roleRowDropped() {
+  __shared__ uint64_t pingpong[2][2];
+  if (threadIdx.x == 0)
+    for (int i = 0; i < 2; ++i)
+      initBar(&pingpong[1][i], 128);
+  __syncthreads();
+  const int role = threadIdx.x / 128;
+  arriveBar(&pingpong[0][role]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'pingpong[0][s]' is used here but no mbarrier.init in this kernel initialises it (MBAR-UNINIT) [tma-ordering]
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: the mbarrier.init of 'pingpong[1][s]' does not cover 'pingpong[0][s]'
+  waitBar(&pingpong[0][role], 0);
+}
+
+// Its twin: the row the roles use initialised.
+__global__ void roleRowInit() {
+  __shared__ uint64_t pingpong[2][2];
+  if (threadIdx.x == 0)
+    for (int i = 0; i < 2; ++i)
+      initBar(&pingpong[0][i], 128);
+  __syncthreads();
+  const int role = threadIdx.x / 128;
+  arriveBar(&pingpong[0][role]);
+  waitBar(&pingpong[0][role], 0);
+}
+
 // Silent: the init loop stops one stage short; the use reaches the last
 // stage only on a later pass of a loop whose passes are not known.
 __global__ void lastStageLater(const __grid_constant__ CUtensorMap map,
