@@ -19,7 +19,8 @@ bound it, in millions of instructions:
     walk-inst      instantiations the scope's walk makes (Bodies::instantiate)
     reach-walk     the rest of widenTraversalScope
     checks         the tma- checks' own work (SharedMatchers::deliver)
-    own-walk       the rest of checkWidenedScope (its finder's traversal)
+    own-walk       the rest of SharedMatchers::run less the widening (the
+                   walk of the widened scope, the checks' end of the file)
   other            the rest of ParsedAST::build
 """
 import re
@@ -59,7 +60,10 @@ def parts(c):
     match = find(c, "clang::ast_matchers::MatchFinder::matchAST(")
     widen = find(c, "clang::tidy::tma::widenTraversalScope(")
     walkinst = find(c, "Bodies::instantiate(")
-    own = find(c, "clang::tidy::tma::SharedMatchers::checkWidenedScope(")
+    # The walk of the widened scope and the checks' end of the file:
+    # SharedMatchers::run on the TU's match, less the widening (its own
+    # walk is inlined there since round 10).
+    own = find(c, "clang::tidy::tma::SharedMatchers::run(") - widen
     checks = find(c, "clang::tidy::tma::SharedMatchers::deliver(")
     return [
         ("total", total),

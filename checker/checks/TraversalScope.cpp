@@ -12,8 +12,11 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/STLExtras.h"
+#include <tuple>
 
 namespace clang::tidy::tma {
 
@@ -116,6 +119,81 @@ private:
   llvm::DenseSet<const FunctionDecl *> Seen;
 };
 
+/// SourceManager::isBeforeInTranslationUnit on the expansion locations of
+/// declarations, with what it computes per question kept per declaration
+/// and per pair of files: each question decomposed both locations again
+/// (a search of the preamble's loaded files, about 1,500 instructions),
+/// and sorting the reached definitions asked it thousands of times.
+class TuOrder {
+public:
+  struct Place {
+    SourceLocation Loc;
+    FileID File;
+    unsigned Offset = 0;
+  };
+
+  explicit TuOrder(const SourceManager &SM) : SM(SM) {}
+
+  const Place &placeOf(const Decl *D) {
+    auto [It, New] = Places.try_emplace(D);
+    if (New) {
+      Place &P = It->second;
+      P.Loc = SM.getExpansionLoc(D->getLocation());
+      if (P.Loc.isValid())
+        std::tie(P.File, P.Offset) = SM.getDecomposedLoc(P.Loc);
+    }
+    return It->second;
+  }
+
+  /// Whether A is before B (false for an invalid location or the same one).
+  bool before(const Place &A, const Place &B) {
+    if (A.Loc.isInvalid() || B.Loc.isInvalid() || A.Loc == B.Loc)
+      return false;
+    if (A.File.isInvalid() || B.File.isInvalid())
+      return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
+    // In one file: the offsets (what SourceManager compares there).
+    if (A.File == B.File)
+      return A.Offset < B.Offset;
+    // Two files neither of which includes the other (directly or not), the
+    // main file and the preamble's set aside: the answer is where their
+    // include chains part, the same for every pair of locations in them.
+    if (!pairOnly(A.File, B.File))
+      return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
+    auto [It, New] = Pairs.try_emplace({A.File, B.File}, false);
+    if (New)
+      It->second = SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
+    return It->second;
+  }
+
+private:
+  /// The files that include \p F, innermost first.
+  const llvm::SmallVector<FileID, 8> &includersOf(FileID F) {
+    auto [It, New] = Includers.try_emplace(F);
+    if (New)
+      for (SourceLocation L = SM.getIncludeLoc(F); L.isValid();) {
+        FileID Up = SM.getFileID(L);
+        if (Up.isInvalid() || llvm::is_contained(It->second, Up))
+          break;
+        It->second.push_back(Up);
+        L = SM.getIncludeLoc(Up);
+      }
+    return It->second;
+  }
+
+  bool pairOnly(FileID A, FileID B) {
+    for (FileID F : {A, B})
+      if (F == SM.getMainFileID() || F == SM.getPreambleFileID())
+        return false;
+    return !llvm::is_contained(includersOf(A), B) &&
+           !llvm::is_contained(includersOf(B), A);
+  }
+
+  const SourceManager &SM;
+  llvm::DenseMap<const Decl *, Place> Places;
+  llvm::DenseMap<FileID, llvm::SmallVector<FileID, 8>> Includers;
+  llvm::DenseMap<std::pair<FileID, FileID>, bool> Pairs;
+};
+
 } // namespace
 
 std::optional<std::vector<Decl *>> widenTraversalScope(ASTContext &Ctx) {
@@ -138,23 +216,21 @@ std::optional<std::vector<Decl *>> widenTraversalScope(ASTContext &Ctx) {
 
   // The order of a walk of the whole TU: the preamble's headers before the
   // main file, a header included later at its place.
+  TuOrder Order(SM);
   auto Before = [&](const Decl *A, const Decl *B) {
-    SourceLocation LA = SM.getExpansionLoc(A->getLocation());
-    SourceLocation LB = SM.getExpansionLoc(B->getLocation());
-    return LA.isValid() && LB.isValid() && LA != LB &&
-           SM.isBeforeInTranslationUnit(LA, LB);
+    return Order.before(Order.placeOf(A), Order.placeOf(B));
   };
   // Ties (functions a macro expands to) in the order they were reached.
-  std::vector<std::pair<Decl *, size_t>> Order;
+  std::vector<std::pair<Decl *, size_t>> Ranked;
   for (size_t I = 0; I < R.Reached.size(); ++I)
-    Order.emplace_back(R.Reached[I], I);
-  llvm::sort(Order, [&](const auto &A, const auto &B) {
+    Ranked.emplace_back(R.Reached[I], I);
+  llvm::sort(Ranked, [&](const auto &A, const auto &B) {
     if (Before(A.first, B.first))
       return true;
     return !Before(B.first, A.first) && A.second < B.second;
   });
-  for (size_t I = 0; I < Order.size(); ++I)
-    R.Reached[I] = Order[I].first;
+  for (size_t I = 0; I < Ranked.size(); ++I)
+    R.Reached[I] = Ranked[I].first;
   std::vector<Decl *> Widened;
   Widened.reserve(Scope.size() + R.Reached.size());
   auto Next = R.Reached.begin();

@@ -216,19 +216,25 @@ void Flow::finish() {
   }
   std::sort(BackEdges.begin(), BackEdges.end());
   HasDom = HasPostDom = false;
-  // Natural loops, one per header.
+  // Natural loops, one per header; each loop's nodes also as a list, so
+  // that the loops of each node are found without a pass over every node
+  // per loop.
   Loops.clear();
+  std::vector<std::vector<std::size_t>> Members;
   for (const auto &[T, H] : BackEdges) {
     auto It = std::find_if(Loops.begin(), Loops.end(),
                            [&, H = H](const Loop &L) { return L.Header == H; });
     if (It == Loops.end()) {
       Loops.push_back({H, Set(N, false), 0});
+      Members.push_back({H});
       It = Loops.end() - 1;
       It->Body[H] = true;
     }
+    std::vector<std::size_t> &In = Members[It - Loops.begin()];
     std::vector<std::size_t> Work;
     if (!It->Body[T]) {
       It->Body[T] = true;
+      In.push_back(T);
       Work.push_back(T);
     }
     while (!Work.empty()) {
@@ -238,17 +244,17 @@ void Flow::finish() {
         // Only nodes the entry reaches (those of the dominator tree).
         if (!It->Body[P] && State[P]) {
           It->Body[P] = true;
+          In.push_back(P);
           Work.push_back(P);
         }
     }
   }
-  for (Loop &L : Loops)
-    L.Size = std::count(L.Body.begin(), L.Body.end(), true);
   LoopsOfNode.assign(N, {});
-  for (std::size_t I = 0; I < Loops.size(); ++I)
-    for (std::size_t X = 0; X < N; ++X)
-      if (Loops[I].Body[X])
-        LoopsOfNode[X].push_back(I);
+  for (std::size_t I = 0; I < Loops.size(); ++I) {
+    Loops[I].Size = Members[I].size();
+    for (std::size_t X : Members[I])
+      LoopsOfNode[X].push_back(I);
+  }
   for (auto &Ls : LoopsOfNode)
     std::sort(Ls.begin(), Ls.end(), [&](std::size_t A, std::size_t B) {
       return Loops[A].Size < Loops[B].Size;
