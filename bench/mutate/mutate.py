@@ -18,6 +18,7 @@ Default: a sample of --per 1 site per (repository, kind), every repository.
 """
 import argparse
 import concurrent.futures as cf
+import functools
 import hashlib
 import json
 import os
@@ -47,6 +48,9 @@ NOT_A_FINDING = re.compile(r'^(coverage: |model: |silent: |encode call|explain|t
 # (docs/nvcc-compat.md), so the TU is checked like one that parses. In the
 # device pass this is what makes kernels that issue their copies through
 # `#if __CUDA_ARCH__` wrappers (TransformerEngine's ptx::) seen at all.
+# How many more TUs that include a file are tried when the first reaches
+# nothing in it (each is one more original run).
+REACH_TRIES = 3
 HARMLESS_XFAIL = re.compile(r'lone % in (inline )?asm')
 
 
@@ -127,6 +131,13 @@ def run_tidy(tu, plugin, config, out_txt, overlay=None):
     return r.returncode, time.time() - t0
 
 
+@functools.lru_cache(maxsize=None)
+def real(path):
+    """A diagnostic's file as deps() names it: clang writes the path it
+    opened (`tile/../../util/sync.cuh`), the files to mutate are real paths."""
+    return os.path.realpath(path)
+
+
 def findings(txt):
     """(tma findings, clang errors, coverage notes, crashed) of one output."""
     tma, errs, cov = set(), set(), []
@@ -138,6 +149,7 @@ def findings(txt):
         if not m:
             continue
         f, ln, col, sev, msg, chk = m.groups()
+        f = real(f)
         if sev == 'warning' and msg.startswith('model: kernel'):
             kernel = re.match(r"model: kernel '([^']*)'", msg).group(1)
             events = {}
@@ -414,14 +426,14 @@ def main():
 
     tus = [t for t in manifest(a.realcode) if re.search(a.repo, t['repo'])
            and not t['xfail'] and os.path.isdir(t['root'])]
-    # file -> the TU that checks it: the device pass, then the smallest TU.
-    by_file = {}
+    # file -> the TUs that include it, best first: the device pass, then the
+    # smallest TU. The first checks it unless it reaches nothing there (below).
+    cands = {}
     for t in tus:
         fs = deps(t, a.cache)
         for p in own_files(t, fs, a.realcode):
-            rank = (t['pas'] != 'device', len(fs), t['n'])
-            if p not in by_file or rank < by_file[p][0]:
-                by_file[p] = (rank, t)
+            cands.setdefault(p, []).append(((t['pas'] != 'device', len(fs), t['n']), t))
+    by_file = {p: sorted(c, key=lambda x: x[0])[0] for p, c in cands.items()}
     plan = []
     for p, (_, t) in sorted(by_file.items()):
         if not re.search(a.file, p):
@@ -470,6 +482,32 @@ def main():
             orig[n] = fnd
             print('original TU %d: %d tma- warnings, %d clang errors%s (%.0fs)' %
                   (n, len(fnd[0]), len(fnd[1]), ', CRASH' if fnd[3] else '', secs), flush=True)
+
+    # A file the first TU reaches nothing in (no model event, no analysed op:
+    # a library file it includes but no kernel of it uses, e.g. ThunderKittens'
+    # ops through the smallest TU, b200 level_03.cu) is checked through the
+    # next TU that includes it and reaches it, of at most REACH_TRIES more.
+    if EXPLAIN_MODEL:
+        moved = {}
+        for idx, (repo, kind, p, s, t) in enumerate(chosen):
+            if p not in moved:
+                moved[p] = t
+                if unreached(p, orig[t['n']][2]):
+                    for _, u in sorted(cands[p], key=lambda x: x[0])[1:1 + REACH_TRIES]:
+                        if u['n'] not in orig:
+                            n, fnd, secs = run_orig(u)
+                            orig[n] = fnd
+                            need.append(u)
+                            print('original TU %d: %d tma- warnings, %d clang errors%s (%.0fs)' %
+                                  (n, len(fnd[0]), len(fnd[1]), ', CRASH' if fnd[3] else '', secs),
+                                  flush=True)
+                        if not unreached(p, orig[u['n']][2]):
+                            print('%s: TU %d reaches nothing there; checked through TU %d' %
+                                  (rel(p), t['n'], u['n']), flush=True)
+                            moved[p] = u
+                            break
+            chosen[idx] = (repo, kind, p, s, moved[p])
+        need.sort(key=lambda t: t['n'])
 
     exit_cfg = exit_config(a.out, a.config)
     exit_orig, exit_lock = {}, threading.Lock()
