@@ -483,30 +483,28 @@ def main():
             print('original TU %d: %d tma- warnings, %d clang errors%s (%.0fs)' %
                   (n, len(fnd[0]), len(fnd[1]), ', CRASH' if fnd[3] else '', secs), flush=True)
 
-    # A file the first TU reaches nothing in (no model event, no analysed op:
-    # a library file it includes but no kernel of it uses, e.g. ThunderKittens'
-    # ops through the smallest TU, b200 level_03.cu) is checked through the
-    # next TU that includes it and reaches it, of at most REACH_TRIES more.
+    # A site whose file (or function around it) the first TU reaches nothing
+    # in (no model event, no analysed op: a library header it includes but no
+    # kernel of it uses, e.g. ThunderKittens' ops through the smallest TU, b200
+    # level_03.cu) is checked through the next TU that includes the file and
+    # reaches the site's function, of at most REACH_TRIES more.
     if EXPLAIN_MODEL:
-        moved = {}
         for idx, (repo, kind, p, s, t) in enumerate(chosen):
-            if p not in moved:
-                moved[p] = t
-                if unreached(p, orig[t['n']][2]):
-                    for _, u in sorted(cands[p], key=lambda x: x[0])[1:1 + REACH_TRIES]:
-                        if u['n'] not in orig:
-                            n, fnd, secs = run_orig(u)
-                            orig[n] = fnd
-                            need.append(u)
-                            print('original TU %d: %d tma- warnings, %d clang errors%s (%.0fs)' %
-                                  (n, len(fnd[0]), len(fnd[1]), ', CRASH' if fnd[3] else '', secs),
-                                  flush=True)
-                        if not unreached(p, orig[u['n']][2]):
-                            print('%s: TU %d reaches nothing there; checked through TU %d' %
-                                  (rel(p), t['n'], u['n']), flush=True)
-                            moved[p] = u
-                            break
-            chosen[idx] = (repo, kind, p, s, moved[p])
+            if s.equivalent or not unreached(p, orig[t['n']][2], s.line):
+                continue
+            for _, u in sorted(cands[p], key=lambda x: x[0])[1:1 + REACH_TRIES]:
+                if u['n'] not in orig:
+                    n, fnd, secs = run_orig(u)
+                    orig[n] = fnd
+                    need.append(u)
+                    print('original TU %d: %d tma- warnings, %d clang errors%s (%.0fs)' %
+                          (n, len(fnd[0]), len(fnd[1]), ', CRASH' if fnd[3] else '', secs),
+                          flush=True)
+                if not unreached(p, orig[u['n']][2], s.line):
+                    print('%s:%d: TU %d reaches nothing there; checked through TU %d' %
+                          (rel(p), s.line, t['n'], u['n']), flush=True)
+                    chosen[idx] = (repo, kind, p, s, u)
+                    break
         need.sort(key=lambda t: t['n'])
 
     exit_cfg = exit_config(a.out, a.config)
