@@ -24,7 +24,7 @@ ExpectTxFacts::ExpectTxFacts(ASTContext &Ctx,
                              std::shared_ptr<DeviceOpsFinder> Finder)
     : Ctx(Ctx), Folder(Folder), Finder(Finder), Linker(*Folder, Ctx),
       Guards(Ctx, Folder), Ranks(*Folder), Peers(*Finder, *Folder),
-      Collector(Ctx, *Folder, *Finder, Peers) {}
+      FieldUses(Ctx), Collector(Ctx, *Folder, *Finder, Peers) {}
 
 rules::Known ExpectTxFacts::foldOperand(const OpValue &V) {
   return ::clang::tidy::tma::foldOperand(V, *Folder);
@@ -111,6 +111,97 @@ std::vector<TxPairing> ExpectTxFacts::pairingsOf(const FunctionDecl *Fn,
     Result.push_back(std::move(P));
   }
   return Result;
+}
+
+/// Why the model does not count what op \p T completes on its barrier,
+/// naming the op and its line (and the helper call it is seen at).
+static std::string uncountedWhy(const TxOp &T, const SourceManager &SM) {
+  auto Line = [&](SourceLocation L) {
+    return std::to_string(SM.getPresumedLineNumber(SM.getFileLoc(L)));
+  };
+  std::string What, How;
+  if (const auto *E = std::get_if<ExpectTx>(&T.Op)) {
+    What = "the expect-tx";
+    if (E->BarrierSpace == device::Space::SharedCluster)
+      How = "names a cluster-window barrier address";
+    else if (E->Predicated)
+      How = "is predicated";
+    else if (E->Incomplete)
+      How = "has operands the model does not read";
+  } else if (const auto *B = std::get_if<BulkCopy>(&T.Op)) {
+    What = "the bulk copy";
+    if (B->Reduce != device::ReduceOp::None)
+      How = "is a reduction";
+    else if (B->Direction != device::BulkDirection::GlobalToShared)
+      How = "is no global-to-shared load";
+    else if (B->CtaMask.Present)
+      How = "is a multicast";
+    else if (B->Predicated)
+      How = "is predicated";
+    else if (B->IgnoreLeft.Present)
+      How = "ignores out-of-bounds bytes (.ignore_oob)";
+    else if (B->Incomplete)
+      How = "has operands the model does not read";
+  } else if (const auto *C = std::get_if<TensorCopy>(&T.Op)) {
+    What = "the tensor copy";
+    if (C->Reduce != device::ReduceOp::None)
+      How = "is a reduction";
+    else if (C->Direction != device::TensorDirection::Load)
+      How = "is no load";
+    else if (C->CtaMask.Present)
+      How = "is a multicast";
+    else if (C->CtaGroup && *C->CtaGroup != 1)
+      How = "is a .cta_group::2 load (its bytes complete on the pair's "
+            "barrier)";
+    else if (C->Predicated)
+      How = "is predicated";
+    else if (C->Report)
+      How = "reports to the barrier (.mbarrier::report)";
+    else if (C->Incomplete)
+      How = "has operands the model does not read";
+    else if (!llvm::is_contained({device::TensorMode::Tile,
+                                  device::TensorMode::TileGather4,
+                                  device::TensorMode::Im2col},
+                                 C->Mode))
+      How = "uses a mode the model does not count";
+  } else {
+    What = "the op";
+  }
+  std::string At = What + " at line " + Line(siteOf(T.Op).Loc);
+  if (const CallExpr *Via = T.via()) {
+    At += " (in '" + T.Frames.back().second->getNameAsString() +
+          "', called at line " + Line(Via->getBeginLoc()) + ")";
+    if (How.empty())
+      How = "does not run straight through its helper (a branch, a loop or "
+            "another call lies between)";
+  }
+  if (How.empty())
+    How = "names another CTA's barrier the model cannot place";
+  return At + " " + How + ": its bytes are not counted";
+}
+
+std::string ExpectTxFacts::helperBarrierWhy(const FunctionDecl *Fn,
+                                            const BarrierIdentity &Id,
+                                            const SourceManager &SM) {
+  const std::string Callers = "a barrier of the callers of this helper";
+  const auto *Param = dyn_cast<ParmVarDecl>(Id.Root);
+  const FieldDecl *Field = barrierField(Id.Object);
+  if (!Param || Param->getDeclContext() != Fn || !Field || Id.ReadsPointer)
+    return Callers;
+  auto Other = FieldUses.otherUse(Field, Fn);
+  if (!Other)
+    return "";
+  const std::string Name = "'" + Field->getName().str() + "'";
+  if (!Other->Use)
+    return Callers + " (the uses of " + Name +
+           " outside it are not all seen here)";
+  SourceLocation At = SM.getFileLoc(Other->Use->getBeginLoc());
+  return Callers + ": " + Name + " is also used at " +
+         (SM.getFileID(At) == SM.getFileID(SM.getFileLoc(Fn->getLocation()))
+              ? ""
+              : SM.getFilename(At).rsplit('/').second.str() + ":") +
+         "line " + std::to_string(SM.getPresumedLineNumber(At)) +
+         ", other than by an init, a wait or a plain arrive";
 }
 
 std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
@@ -201,15 +292,25 @@ std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
       // reasons that counting CTA by CTA of the cluster answers.
       std::string Why;
       bool Lifted = true;
-      auto Unsure = [&](const char *Reason, bool ClusterAnswers = false) {
+      auto Unsure = [&](const std::string &Reason,
+                        bool ClusterAnswers = false) {
         if (Why.empty())
           Why = Reason;
         Lifted &= ClusterAnswers;
       };
       if (InRegion.anyAlias(Id, [](unsigned) { return true; }))
         Unsure("another barrier operand may alias it");
-      if (!Kernel && !(Id.Solid && Id.Root->isLocalVarDecl()))
-        Unsure("a barrier of the callers of this helper");
+      // A helper's barrier of its callers: counted here when it is a
+      // barrier field of a parameter that no code outside the helper
+      // completes bytes on (then the helper's phases are the barrier's).
+      const FieldDecl *HelperField = nullptr;
+      if (!Kernel && !(Id.Solid && Id.Root->isLocalVarDecl())) {
+        std::string Reason = helperBarrierWhy(Fn, Id, SM);
+        if (Reason.empty())
+          HelperField = barrierField(Id.Object);
+        else
+          Unsure(Reason);
+      }
       if (!Id.Root->isLocalVarDeclOrParm())
         Unsure("a barrier outside this function");
       // The same barrier in a loop nested in this region, or around it;
@@ -288,8 +389,7 @@ std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
       for (unsigned I : Group) {
         const TxOp &T = Ops[I];
         if (T.Role == TxRole::Unknown)
-          Unsure(
-              "a tensor, multicast, reduce or predicated op completes on it");
+          Unsure(uncountedWhy(T, SM));
         if (T.Role == TxRole::Multicast)
           Unsure("a multicast completes on it", true);
         if (T.Role == TxRole::Remote)
@@ -374,7 +474,8 @@ std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
       std::string Name =
           textOf(Id.Object, Id, SM, Ctx.getLangOpts()) + Id.Member;
       Result.push_back({std::move(Group), std::move(Name), std::move(Why),
-                        Lifted, HasMulticast, std::move(Issuers), Block});
+                        Lifted, HasMulticast, std::move(Issuers), Block,
+                        HelperField});
     }
   }
   return Result;

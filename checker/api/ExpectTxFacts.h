@@ -17,6 +17,7 @@
 #ifndef TMA_TIDY_API_EXPECTTXFACTS_H
 #define TMA_TIDY_API_EXPECTTXFACTS_H
 
+#include "api/BarrierFieldUses.h"
 #include "api/LaunchCluster.h"
 #include "api/MapLink.h"
 #include "api/ThreadGuards.h"
@@ -49,6 +50,9 @@ struct TxPhase {
   std::vector<unsigned> Issuers;
   /// The kernel's block size (exact or bounded), for notes.
   ::tma::rules::threads::BlockSize Block;
+  /// A helper's phase on a barrier field of its parameter that no code
+  /// outside the helper completes bytes on: the field (for notes).
+  const FieldDecl *HelperField = nullptr;
 };
 
 /// A kernel's `__shared__` barrier over all its phases, and where to report.
@@ -136,6 +140,14 @@ public:
   ConstantFolder &folder() { return *Folder; }
 
 private:
+  /// Why the phase of helper \p Fn on barrier \p Id, a barrier of its
+  /// callers, is not the barrier's whole phase; empty when it is: \p Id is
+  /// an element of a `cuda::barrier` field of Fn's parameter and every use
+  /// of that field outside Fn's instantiations is an init, a wait or a
+  /// plain arrive.
+  std::string helperBarrierWhy(const FunctionDecl *Fn,
+                               const BarrierIdentity &Id,
+                               const SourceManager &SM);
   /// The value of \p V, an operand of \p T, in the CTA of rank \p R.
   ::tma::rules::Known valueIn(const TxOp &T, const OpValue &V, uint64_t R);
   /// Whether \p C holds in the CTA of rank \p R.
@@ -155,6 +167,8 @@ private:
   ClusterRank Ranks;
   /// Barrier addresses mapped to a peer CTA (`mapa`).
   PeerAddresses Peers;
+  /// Who else uses a helper's barrier field.
+  BarrierFieldUses FieldUses;
   TxOpCollector Collector;
 };
 

@@ -123,12 +123,15 @@ bool inCudaNamespace(const DeclContext *DC, llvm::StringRef Inner = "") {
          N->getParent()->getRedeclContext()->isTranslationUnit();
 }
 
+} // namespace
+
 bool isCudaBarrier(const CXXRecordDecl *RD) {
   return RD && RD->getIdentifier() && RD->getName() == "barrier" &&
          inCudaNamespace(RD->getDeclContext());
 }
-bool isCudaBarrier(QualType T) { return isCudaBarrier(T->getAsCXXRecordDecl()); }
-} // namespace
+static bool isCudaBarrier(QualType T) {
+  return isCudaBarrier(T->getAsCXXRecordDecl());
+}
 
 bool ordersNothing(const FunctionDecl &FD) {
   return FD.getIdentifier() && FD.getName() == "fence_mbarrier_init" &&

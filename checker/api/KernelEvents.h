@@ -63,6 +63,9 @@ IntrinsicRole bodylessRole(const FunctionDecl &FD);
 /// body is a stub call).
 bool ordersNothing(const FunctionDecl &FD);
 
+/// Whether \p RD is libcu++'s `cuda::barrier`.
+bool isCudaBarrier(const CXXRecordDecl *RD);
+
 /// libcu++'s `init(&bar, n[, completion])` on a `cuda::barrier`: the
 /// pointer to the barrier; null for any other call.
 const Expr *libcudacxxInitBarrier(const FunctionDecl &FD, const CallExpr &C);

@@ -126,6 +126,9 @@ bool isKnownUse(const ParentMap &PM, const DeclRefExpr *DRE,
        Child = Cur, Cur = PM.getParent(Cur)) {
     if (OpSites.count(Cur))
       return true;
+    // `sizeof(sram.vec)`, `alignof(...)`: an unevaluated operand.
+    if (isa<UnaryExprOrTypeTraitExpr>(Cur))
+      return true;
     if (Derefed && accessesNonAddressValue(Cur, Child))
       return true;
     if (dereferences(Cur, Child))

@@ -227,9 +227,17 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
       if (std::holds_alternative<ExpectTx>(T.Op) && !T.Id && T.Loc.isValid() &&
           !SM.isInSystemHeader(T.Loc)) {
         std::string Text =
-            "silent: MBAR-TX-EQUALS-BYTES: the expect-tx's barrier is not "
-            "identified (an address the model cannot name, such as an "
-            "integer shared-window address): it is in no phase";
+            T.via()
+                ? "silent: MBAR-TX-EQUALS-BYTES: the expect-tx at line " +
+                      std::to_string(SM.getPresumedLineNumber(
+                          SM.getFileLoc(siteOf(T.Op).Loc))) +
+                      " of '" + T.Frames.back().second->getNameAsString() +
+                      "' names no barrier parameter of it (such as a field "
+                      "of one): its phases are judged in the helper, not "
+                      "at this call"
+                : "silent: MBAR-TX-EQUALS-BYTES: the expect-tx's barrier is "
+                  "not identified (an address the model cannot name, such "
+                  "as an integer shared-window address): it is in no phase";
         if (Report.record(T.Loc, Text))
           Report.aid(T.Loc, Text);
       }
@@ -410,6 +418,15 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
             By += " of " + std::to_string(Block.Max) + " threads";
           Report.note(Ops[I].Loc, By);
         }
+        // A helper's phase, counted for one call of the helper.
+        if (P.HelperField && Context)
+          Report.note(SM.getFileLoc(Context->Call->getBeginLoc()),
+                      "counted for this call of '" +
+                          Fn->getNameAsString() + "': no code outside it "
+                          "completes bytes on '" +
+                          P.HelperField->getNameAsString() +
+                          "' (its other uses are inits, waits and plain "
+                          "arrives)");
         if (!Lit && FixTo == V->Limit)
           Report.note(Loc, V->Suggestion);
         else if (!Lit && FixTo && PV.FirstExpected == FixTo)
