@@ -14,6 +14,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Path.h"
 #include <algorithm>
 #include <functional>
 
@@ -167,7 +168,11 @@ static std::string uncountedWhy(const TxOp &T, const SourceManager &SM) {
   } else {
     What = "the op";
   }
-  std::string At = What + " at line " + Line(siteOf(T.Op).Loc);
+  // The op's own line, and its file when that is not the phase's.
+  SourceLocation OpLoc = SM.getFileLoc(siteOf(T.Op).Loc);
+  std::string At = What + " at line " + Line(OpLoc);
+  if (SM.getFileID(OpLoc) != SM.getFileID(T.Loc))
+    At += " of " + llvm::sys::path::filename(SM.getFilename(OpLoc)).str();
   if (const CallExpr *Via = T.via()) {
     At += " (in '" + T.Frames.back().second->getNameAsString() +
           "', called at line " + Line(Via->getBeginLoc()) + ")";
@@ -199,7 +204,7 @@ std::string ExpectTxFacts::helperBarrierWhy(const FunctionDecl *Fn,
   return Callers + ": " + Name + " is also used at " +
          (SM.getFileID(At) == SM.getFileID(SM.getFileLoc(Fn->getLocation()))
               ? ""
-              : SM.getFilename(At).rsplit('/').second.str() + ":") +
+              : llvm::sys::path::filename(SM.getFilename(At)).str() + ":") +
          "line " + std::to_string(SM.getPresumedLineNumber(At)) +
          ", other than by an init, a wait or a plain arrive";
 }
@@ -414,8 +419,16 @@ std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
         return Ops[I].Role == TxRole::Remote &&
                std::holds_alternative<ExpectTx>(Ops[I].Op);
       });
-      if (!HasExpect && !HasRemoteExpect)
-        continue;
+      if (!HasExpect && !HasRemoteExpect) {
+        // Only expect-tx ops the model does not count (a cluster-window
+        // address, a predicate): a phase with its reason, not none.
+        auto Uncounted = llvm::find_if(Group, [&](unsigned I) {
+          return std::holds_alternative<ExpectTx>(Ops[I].Op);
+        });
+        if (Uncounted == Group.end())
+          continue;
+        Unsure(uncountedWhy(Ops[*Uncounted], SM));
+      }
       if (!HasCopy)
         Unsure("no counted copy on it in the phase", HasMulticast);
 

@@ -296,6 +296,31 @@ SourceLocation ConstantFolder::firstNamed(const FunctionDecl *F) {
   return Unknown ? SourceLocation() : Min;
 }
 
+/// The two functions of a never-written local function pointer initialised
+/// with a choice (fast.cu's `auto *kernel = DB ? k<.., true> : k<..,
+/// false>; kernel<<<...>>>(...)`): the call calls one of them, with the
+/// same arguments. Empty for anything else.
+static llvm::SmallVector<const FunctionDecl *, 2>
+chosenFunctions(const Expr *E, ConstantFolder &Folder) {
+  const auto *Ref =
+      E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  const auto *Choice =
+      Var && Var->getInit()
+          ? dyn_cast<ConditionalOperator>(Var->getInit()->IgnoreParenImpCasts())
+          : nullptr;
+  if (!Choice || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+      !Folder.isNeverWritten(Var))
+    return {};
+  const FunctionDecl *T = functionOf(Choice->getTrueExpr());
+  const FunctionDecl *F = functionOf(Choice->getFalseExpr());
+  if (!T || !F)
+    return {};
+  if (T->getCanonicalDecl() == F->getCanonicalDecl())
+    return {T};
+  return {T, F};
+}
+
 void ConstantFolder::indexCallsOf(const FunctionDecl *F) {
   indexCalls(F ? firstNamed(F) : SourceLocation());
 }
@@ -353,9 +378,14 @@ void ConstantFolder::indexCalls(SourceLocation From) {
   // Kept only while a later question may need the bodies left out.
   if (!Partial)
     std::vector<IndexItem>().swap(IndexItems);
-  for (const CallExpr *Call : Indirect)
-    if (const FunctionDecl *F = calledFunction(Call->getCallee()))
+  for (const CallExpr *Call : Indirect) {
+    if (const FunctionDecl *F = calledFunction(Call->getCallee())) {
       (*Callers)[F->getCanonicalDecl()].push_back(Call);
+      continue;
+    }
+    for (const FunctionDecl *F : chosenFunctions(Call->getCallee(), *this))
+      (*Callers)[F->getCanonicalDecl()].push_back(Call);
+  }
   for (auto [Call, Param] : ThroughParams) {
     if (!isNeverWritten(Param))
       continue;

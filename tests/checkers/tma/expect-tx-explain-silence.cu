@@ -119,6 +119,23 @@ void run(bf16 *a, uint32_t rows, int bytes) {
   halfTile<<<1, 128>>>(m);
 }
 
+// The only expect-tx of the phase names its barrier through the cluster
+// window (`.shared::cluster`): not counted, and the reason names it.
+__device__ size_t __cvta_generic_to_shared(const void *);
+__global__ void clusterWindowExpect(const bf16 *g) {
+  __shared__ alignas(128) bf16 s[1024];
+  __shared__ uint64_t bar;
+  if (threadIdx.x == 0) {
+    uint32_t b = static_cast<uint32_t>(__cvta_generic_to_shared(&bar));
+    uint32_t d = static_cast<uint32_t>(__cvta_generic_to_shared(s));
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx"
+                 "::bytes [%0], [%1], %2, [%3];"
+                 :: "r"(d), "l"(g), "r"(2048), "r"(b) : "memory");
+    asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cluster.b64 "
+                 "_, [%0], %1;" :: "r"(b), "r"(2048) : "memory");
+  }
+}
+
 
 
 // Every diagnostic (line numbers of the code above).
@@ -128,3 +145,4 @@ void run(bf16 *a, uint32_t rows, int bytes) {
 // CHECK-MESSAGES: :89:9: warning: silent: MBAR-TX-EQUALS-BYTES: expect-tx on 'bar': the phase is not counted: ops in both branches of one if [tma-expect-tx]
 // CHECK-MESSAGES: :96:5: warning: silent: MBAR-TX-EQUALS-BYTES: the expect-tx's barrier is not identified (an address the model cannot name, such as an integer shared-window address): it is in no phase [tma-expect-tx]
 // CHECK-MESSAGES: :107:17: warning: expect-tx of 4096 bytes on 'bar' but the copies completing on it in this phase deliver 8192 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
+// CHECK-MESSAGES: :134:5: warning: silent: MBAR-TX-EQUALS-BYTES: expect-tx on 'bar': the phase is not counted: the expect-tx at line 134 names a cluster-window barrier address: its bytes are not counted [tma-expect-tx]
