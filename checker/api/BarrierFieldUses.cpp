@@ -10,6 +10,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include <vector>
 
@@ -109,14 +110,18 @@ const FieldDecl *barrierField(const Expr *Object) {
 
 void BarrierFieldUses::gather() {
   Gathered = true;
-  // clangd checks the main file's declarations only: the uses in the
-  // preamble's headers are not seen.
+  // clangd checks the main file's declarations only (a restricted
+  // traversal scope): every top-level declaration is walked here, the
+  // preamble's included, but the bodies of the headers' functions may be
+  // left out of the preamble. Only fields of records the main file
+  // declares are judged there: no header function can name them, and the
+  // headers' templates instantiated with them are instantiated in the main
+  // file's parse.
   std::vector<Decl *> Scope = Ctx.getTraversalScope();
-  Whole = Scope.size() == 1 && isa<TranslationUnitDecl>(Scope.front());
-  if (!Whole)
-    return;
+  Restricted = Scope.size() != 1 || !isa<TranslationUnitDecl>(Scope.front());
   FieldUseVisitor V;
-  V.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    V.TraverseDecl(D);
   for (const FieldUseVisitor::Found &F : V.All) {
     const auto *FD = cast<FieldDecl>(F.E->getMemberDecl());
     Uses[FD].push_back({F.E, F.In, V.Harmless.contains(F.E)});
@@ -127,8 +132,14 @@ std::optional<OtherFieldUse>
 BarrierFieldUses::otherUse(const FieldDecl *FD, const FunctionDecl *Fn) {
   if (!Gathered)
     gather();
-  if (!Whole)
-    return OtherFieldUse{};
+  if (Restricted) {
+    const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent());
+    if (const auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
+      RD = S->getSpecializedTemplate()->getTemplatedDecl();
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (!RD || !SM.isInMainFile(SM.getFileLoc(RD->getLocation())))
+      return OtherFieldUse{};
+  }
   auto It = Uses.find(FD);
   if (It == Uses.end())
     return std::nullopt;

@@ -45,8 +45,9 @@ public:
   /// The first use of \p FD outside the instantiations of \p Fn's pattern
   /// (and outside lambdas in them) that is no libcu++ `init(&x, n)`, no
   /// wait and no plain arrive (`x.wait(t)`, `x.arrive()`); std::nullopt
-  /// when there is none. Its Use is null when the translation unit is not
-  /// seen whole (clangd's restricted traversal scope): nothing is proven.
+  /// when there is none. Its Use is null under clangd's restricted
+  /// traversal scope for a field of a record declared outside the main
+  /// file (the headers' bodies may be left out of the preamble).
   std::optional<OtherFieldUse> otherUse(const FieldDecl *FD,
                                         const FunctionDecl *Fn);
 
@@ -61,7 +62,7 @@ private:
   };
   void gather();
   ASTContext &Ctx;
-  bool Gathered = false, Whole = true;
+  bool Gathered = false, Restricted = false;
   llvm::DenseMap<const FieldDecl *, llvm::SmallVector<Use, 8>> Uses;
 };
 
