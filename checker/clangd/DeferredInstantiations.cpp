@@ -49,6 +49,7 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Parse/Parser.h"
 #include "clang/Sema/ExternalSemaSource.h"
 #include "clang/Sema/Scope.h"
 #include "clang/Sema/Sema.h"
@@ -111,11 +112,19 @@ public:
     DiagnosticsEngine &Diags = S.getDiagnostics();
     bool WasSuppressed = Diags.getSuppressAllDiagnostics();
     Diags.setSuppressAllDiagnostics(true);
-    // The translation unit's scope, as at the end of the file (the parser
-    // has left it: a builtin the body names is declared in it).
-    Scope TU(nullptr, Scope::DeclScope, Diags);
+    // The translation unit's scope, as at the end of the file: the parser
+    // has left it. A builtin the body names is declared in it, and a range
+    // `for` is rebuilt in the current scope, which only a Parser sets
+    // (without one, Sema::BuildCXXForRangeStmt crashed: TransformerEngine's
+    // cast.cu). When the late bodies' parser is in its scope, that one.
+    std::unique_ptr<Parser> P;
     Scope *SavedTU = S.TUScope;
-    S.TUScope = &TU;
+    if (!S.getCurScope()) {
+      P = std::make_unique<Parser>(S.getPreprocessor(), S,
+                                   /*SkipFunctionBodies=*/false);
+      P->EnterScope(Scope::DeclScope);
+      S.TUScope = P->getCurScope();
+    }
     S.InstantiateFunctionDefinition(Point, Fn, /*Recursive=*/false,
                                     /*DefinitionRequired=*/false,
                                     /*AtEndOfTU=*/true);
@@ -125,6 +134,8 @@ public:
     takeWaiting();
     if (!S.PendingInstantiations.empty())
       S.PerformPendingInstantiations();
+    if (P)
+      P->ExitScope();
     S.TUScope = SavedTU;
     Diags.setSuppressAllDiagnostics(WasSuppressed);
     ++Instantiated;

@@ -33,3 +33,18 @@ __global__ void rowsKernel(const float *In, float *Out) {
   Bar.wait(0);
   Out[threadIdx.x] = Rows_[threadIdx.x];
 }
+
+// A range `for` in a template: tma-clangd instantiates it for its walk
+// after the parse has left the file's scope (it crashed there once).
+template <int N> struct ByteCounts {
+  uint32_t V[N];
+  __device__ const uint32_t *begin() const { return V; }
+  __device__ const uint32_t *end() const { return V + N; }
+};
+
+template <int N> __device__ uint32_t totalBytes(const ByteCounts<N> &C) {
+  uint32_t T = 0;
+  for (uint32_t B : C)
+    T += B;
+  return T;
+}

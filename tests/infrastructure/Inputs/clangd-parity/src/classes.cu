@@ -35,8 +35,24 @@ __global__ void viaArray(const float *In, float *Out) {
   Out[threadIdx.x] = A[threadIdx.x % 5] + B[threadIdx.x % 11];
 }
 
+// The expect-tx's bytes summed by a range `for` in a header template: 32,
+// as delivered.
+__global__ void viaRange(const float *In, float *Out) {
+  __shared__ alignas(16) float A[8];
+  __shared__ TxBarrier Bar;
+  if (threadIdx.x == 0) {
+    Bar.init(1);
+    Bar.expect(totalBytes(ByteCounts<2>{{16, 16}}));
+    loadBytes<32>(A, In, Bar);
+  }
+  __syncthreads();
+  Bar.wait(0);
+  Out[threadIdx.x] = A[threadIdx.x % 8];
+}
+
 void launch(const float *In, float *Out) {
   viaClass<<<1, 32>>>(In, Out);
   viaArray<<<1, 32>>>(In, Out);
   rowsKernel<4><<<1, 32>>>(In, Out);
+  viaRange<<<1, 32>>>(In, Out);
 }
