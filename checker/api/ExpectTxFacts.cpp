@@ -115,74 +115,28 @@ std::vector<TxPairing> ExpectTxFacts::pairingsOf(const FunctionDecl *Fn,
 }
 
 /// Why the model does not count what op \p T completes on its barrier,
-/// naming the op and its line (and the helper call it is seen at).
+/// naming the op and its line (and the helper call it is seen at); the
+/// reason is the one recorded with its role (TxOp::Uncounted).
 static std::string uncountedWhy(const TxOp &T, const SourceManager &SM) {
   auto Line = [&](SourceLocation L) {
     return std::to_string(SM.getPresumedLineNumber(SM.getFileLoc(L)));
   };
-  std::string What, How;
-  if (const auto *E = std::get_if<ExpectTx>(&T.Op)) {
+  std::string What = "the op";
+  if (std::holds_alternative<ExpectTx>(T.Op))
     What = "the expect-tx";
-    if (E->BarrierSpace == device::Space::SharedCluster)
-      How = "names a cluster-window barrier address";
-    else if (E->Predicated)
-      How = "is predicated";
-    else if (E->Incomplete)
-      How = "has operands the model does not read";
-  } else if (const auto *B = std::get_if<BulkCopy>(&T.Op)) {
+  else if (std::holds_alternative<BulkCopy>(T.Op))
     What = "the bulk copy";
-    if (B->Reduce != device::ReduceOp::None)
-      How = "is a reduction";
-    else if (B->Direction != device::BulkDirection::GlobalToShared)
-      How = "is no global-to-shared load";
-    else if (B->CtaMask.Present)
-      How = "is a multicast";
-    else if (B->Predicated)
-      How = "is predicated";
-    else if (B->IgnoreLeft.Present)
-      How = "ignores out-of-bounds bytes (.ignore_oob)";
-    else if (B->Incomplete)
-      How = "has operands the model does not read";
-  } else if (const auto *C = std::get_if<TensorCopy>(&T.Op)) {
+  else if (std::holds_alternative<TensorCopy>(T.Op))
     What = "the tensor copy";
-    if (C->Reduce != device::ReduceOp::None)
-      How = "is a reduction";
-    else if (C->Direction != device::TensorDirection::Load)
-      How = "is no load";
-    else if (C->CtaMask.Present)
-      How = "is a multicast";
-    else if (C->CtaGroup && *C->CtaGroup != 1)
-      How = "is a .cta_group::2 load (its bytes complete on the pair's "
-            "barrier)";
-    else if (C->Predicated)
-      How = "is predicated";
-    else if (C->Report)
-      How = "reports to the barrier (.mbarrier::report)";
-    else if (C->Incomplete)
-      How = "has operands the model does not read";
-    else if (!llvm::is_contained({device::TensorMode::Tile,
-                                  device::TensorMode::TileGather4,
-                                  device::TensorMode::Im2col},
-                                 C->Mode))
-      How = "uses a mode the model does not count";
-  } else {
-    What = "the op";
-  }
   // The op's own line, and its file when that is not the phase's.
   SourceLocation OpLoc = SM.getFileLoc(siteOf(T.Op).Loc);
   std::string At = What + " at line " + Line(OpLoc);
   if (SM.getFileID(OpLoc) != SM.getFileID(T.Loc))
     At += " of " + llvm::sys::path::filename(SM.getFilename(OpLoc)).str();
-  if (const CallExpr *Via = T.via()) {
+  if (const CallExpr *Via = T.via())
     At += " (in '" + T.Frames.back().second->getNameAsString() +
           "', called at line " + Line(Via->getBeginLoc()) + ")";
-    if (How.empty())
-      How = "does not run straight through its helper (a branch, a loop or "
-            "another call lies between)";
-  }
-  if (How.empty())
-    How = "names another CTA's barrier the model cannot place";
-  return At + " " + How + ": its bytes are not counted";
+  return At + " " + T.Uncounted.str() + ": its bytes are not counted";
 }
 
 std::string ExpectTxFacts::helperBarrierWhy(const FunctionDecl *Fn,

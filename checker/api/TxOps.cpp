@@ -271,16 +271,71 @@ const OpValue *barrierOf(const DeviceOp &Op) {
   return nullptr;
 }
 
-/// A tensor load whose delivered bytes the model counts: one CTA's copy
-/// (no multicast, no CTA pair) in a mode whose count tma-rules.md gives.
-bool isCountedTensorLoad(const TensorCopy &T) {
-  using device::TensorMode;
-  return T.Direction == device::TensorDirection::Load && !T.Predicated &&
-         !T.Incomplete && !T.Report && !T.CtaMask.Present &&
-         (!T.CtaGroup || *T.CtaGroup == 1) &&
-         llvm::is_contained(
-             {TensorMode::Tile, TensorMode::TileGather4, TensorMode::Im2col},
-             T.Mode);
+/// Why the model does not count what \p Op completes on its barrier as
+/// this CTA's expect-tx or copy: how the op is issued; empty when it
+/// counts it (a tensor load of one CTA, no multicast, no CTA pair, in a mode
+/// whose count tma-rules.md gives; a plain global-to-shared bulk copy; an
+/// expect-tx on this CTA's window). The one place that decides a role.
+llvm::StringRef uncountedReason(const DeviceOp &Op) {
+  if (const auto *E = std::get_if<ExpectTx>(&Op)) {
+    if (E->BarrierSpace == device::Space::SharedCluster)
+      return "names a cluster-window barrier address";
+    if (E->Predicated)
+      return "is predicated";
+    if (E->Incomplete)
+      return "has operands the model does not read";
+    return "";
+  }
+  if (const auto *B = std::get_if<BulkCopy>(&Op)) {
+    if (B->Reduce != device::ReduceOp::None)
+      return "is a reduction";
+    if (B->Direction != device::BulkDirection::GlobalToShared)
+      return "is no global-to-shared load";
+    if (B->CtaMask.Present)
+      return "is a multicast";
+    if (B->Predicated)
+      return "is predicated";
+    // .ignore_oob: what completes on the barrier is not documented.
+    if (B->IgnoreLeft.Present)
+      return "ignores out-of-bounds bytes (.ignore_oob)";
+    if (B->Incomplete)
+      return "has operands the model does not read";
+    return "";
+  }
+  if (const auto *T = std::get_if<TensorCopy>(&Op)) {
+    using device::TensorMode;
+    if (T->Reduce != device::ReduceOp::None)
+      return "is a reduction";
+    if (T->Direction != device::TensorDirection::Load)
+      return "is no load";
+    if (T->CtaMask.Present)
+      return "is a multicast";
+    if (T->CtaGroup && *T->CtaGroup != 1)
+      return "is a .cta_group::2 load (its bytes complete on the pair's "
+             "barrier)";
+    if (T->Predicated)
+      return "is predicated";
+    if (T->Report)
+      return "reports to the barrier (.mbarrier::report)";
+    if (T->Incomplete)
+      return "has operands the model does not read";
+    if (!llvm::is_contained(
+            {TensorMode::Tile, TensorMode::TileGather4, TensorMode::Im2col},
+            T->Mode))
+      return "uses a mode the model does not count";
+    return "";
+  }
+  return "completes bytes the model does not count";
+}
+
+/// \p Op with no CTA mask (a multicast as the load it would be for one
+/// CTA).
+DeviceOp withoutMask(DeviceOp Op) {
+  if (auto *T = std::get_if<TensorCopy>(&Op))
+    T->CtaMask.Present = false;
+  else if (auto *B = std::get_if<BulkCopy>(&Op))
+    B->CtaMask.Present = false;
+  return Op;
 }
 
 /// A multicast load that would be counted but for its CTA mask.
@@ -288,16 +343,39 @@ bool isCountedMulticast(const DeviceOp &Op) {
   if (const auto *T = std::get_if<TensorCopy>(&Op)) {
     if (!T->CtaMask.Present)
       return false;
-    TensorCopy One = *T;
-    One.CtaMask.Present = false;
-    return isCountedTensorLoad(One);
+  } else if (const auto *B = std::get_if<BulkCopy>(&Op)) {
+    if (!B->CtaMask.Present)
+      return false;
+  } else {
+    return false;
   }
-  if (const auto *B = std::get_if<BulkCopy>(&Op))
-    return B->CtaMask.Present &&
-           B->Direction == device::BulkDirection::GlobalToShared &&
-           B->Reduce == device::ReduceOp::None && !B->Predicated &&
-           !B->Incomplete && !B->IgnoreLeft.Present;
-  return false;
+  return uncountedReason(withoutMask(Op)).empty();
+}
+
+/// Why the model does not count \p Op on the barrier of the CTA its mapa
+/// names (a TxRole::Remote op); empty when it counts it: an expect-tx, a
+/// load or DSMEM push (`.cta_group::2` too) whose barrier is the peer's.
+llvm::StringRef uncountedRemoteReason(const DeviceOp &Op) {
+  if (const auto *E = std::get_if<ExpectTx>(&Op)) {
+    if (!E->Predicated && !E->Incomplete)
+      return "";
+  } else if (const auto *B = std::get_if<BulkCopy>(&Op)) {
+    if ((B->Direction == device::BulkDirection::GlobalToShared ||
+         B->Direction == device::BulkDirection::SharedToCluster) &&
+        B->Reduce == device::ReduceOp::None && !B->CtaMask.Present &&
+        !B->Predicated && !B->Incomplete && !B->IgnoreLeft.Present &&
+        !B->OwnsExpectTx)
+      return "";
+  } else if (const auto *T = std::get_if<TensorCopy>(&Op)) {
+    TensorCopy One = *T;
+    One.CtaGroup.reset();
+    if (uncountedReason(One).empty())
+      return "";
+  }
+  // How the op is issued when that is why; else its peer's barrier.
+  llvm::StringRef Own = uncountedReason(Op);
+  return Own.empty() ? "names another CTA's barrier the model cannot place"
+                     : Own;
 }
 
 } // namespace
@@ -467,25 +545,18 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
     const CallExpr *Via = Frames.empty() ? nullptr : Frames.front().first;
     OpSites.insert(S);
     const OpValue *Bar = nullptr;
-    TxRole Role = TxRole::Unknown;
-    if (const auto *E = std::get_if<ExpectTx>(&Op)) {
+    if (const auto *E = std::get_if<ExpectTx>(&Op))
       Bar = &E->Barrier;
-      if (E->BarrierSpace != device::Space::SharedCluster && !E->Predicated &&
-          !E->Incomplete)
-        Role = TxRole::Expect;
-    } else if (const auto *B = std::get_if<BulkCopy>(&Op)) {
+    else if (const auto *B = std::get_if<BulkCopy>(&Op))
       Bar = &B->Barrier;
-      // .ignore_oob: what completes on the barrier is not documented.
-      if (B->Direction == device::BulkDirection::GlobalToShared &&
-          B->Reduce == device::ReduceOp::None && !B->CtaMask.Present &&
-          !B->Predicated && !B->Incomplete && !B->IgnoreLeft.Present)
-        Role = TxRole::Copy;
-    } else if (const auto *T = std::get_if<TensorCopy>(&Op)) {
+    else if (const auto *T = std::get_if<TensorCopy>(&Op))
       Bar = &T->Barrier;
-      if (isCountedTensorLoad(*T))
-        Role = TxRole::Copy;
-    }
-    if (Role == TxRole::Unknown && isCountedMulticast(Op))
+    llvm::StringRef Uncounted = uncountedReason(Op);
+    TxRole Role = TxRole::Unknown;
+    if (Uncounted.empty())
+      Role = std::holds_alternative<ExpectTx>(Op) ? TxRole::Expect
+                                                  : TxRole::Copy;
+    else if (isCountedMulticast(Op))
       Role = TxRole::Multicast;
     // The barrier an op names directly, mapped to a peer CTA (a helper's
     // op comes with its PeerRank from Expand).
@@ -500,26 +571,10 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
         PeerRank = P->Rank;
         RankHere = true;
       }
-    if (PeerRank) {
-      // Counted per CTA of the cluster: an expect-tx, a DSMEM push or a
-      // load (`.cta_group::2` too) whose barrier is the peer's.
-      Role = TxRole::Unknown;
-      if (const auto *E = std::get_if<ExpectTx>(&Op)) {
-        if (!E->Predicated && !E->Incomplete)
-          Role = TxRole::Remote;
-      } else if (const auto *B = std::get_if<BulkCopy>(&Op)) {
-        if ((B->Direction == device::BulkDirection::GlobalToShared ||
-             B->Direction == device::BulkDirection::SharedToCluster) &&
-            B->Reduce == device::ReduceOp::None && !B->CtaMask.Present &&
-            !B->Predicated && !B->Incomplete && !B->IgnoreLeft.Present &&
-            !B->OwnsExpectTx)
-          Role = TxRole::Remote;
-      } else if (const auto *T = std::get_if<TensorCopy>(&Op)) {
-        TensorCopy One = *T;
-        One.CtaGroup.reset();
-        if (isCountedTensorLoad(One))
-          Role = TxRole::Remote;
-      }
+    if (PeerRank && Bar) {
+      // Counted per CTA of the cluster: an op whose barrier is the peer's.
+      Uncounted = uncountedRemoteReason(Op);
+      Role = Uncounted.empty() ? TxRole::Remote : TxRole::Unknown;
     }
     // A wait straight through its helpers, which may return only once its
     // phase completes (below, with the parent map), and an init.
@@ -544,11 +599,17 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
     }
     if (!Bar || !Bar->Present)
       return;
-    if (!Straight)
+    if (!Straight) {
+      // How the op is issued comes first, when that alone rules it out.
+      if (Uncounted.empty() || Role == TxRole::Remote)
+        Uncounted = "does not run straight through its helper (a branch, a "
+                    "loop or another call lies between)";
       Role = TxRole::Unknown;
+    }
     TxOp T{Op,
            S,
            Role,
+           Role == TxRole::Unknown ? Uncounted : llvm::StringRef(),
            MemberId ? std::move(MemberId)
            : BarE   ? Identify(BarE)
                     : std::nullopt,

@@ -50,6 +50,10 @@ struct TxOp {
   DeviceOp Op;
   const Stmt *Site;
   TxRole Role;
+  /// Why an op of role Unknown is not counted, set where its role is: how
+  /// the op is issued ("is predicated", "is a multicast", "does not run
+  /// straight through its helper ..."), for the phase's explanation.
+  llvm::StringRef Uncounted;
   std::optional<BarrierIdentity> Id;
   PhasePlace Place;
   SourceLocation Loc;
