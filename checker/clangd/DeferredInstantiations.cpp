@@ -112,19 +112,7 @@ public:
     DiagnosticsEngine &Diags = S.getDiagnostics();
     bool WasSuppressed = Diags.getSuppressAllDiagnostics();
     Diags.setSuppressAllDiagnostics(true);
-    // The translation unit's scope, as at the end of the file: the parser
-    // has left it. A builtin the body names is declared in it, and a range
-    // `for` is rebuilt in the current scope, which only a Parser sets
-    // (without one, Sema::BuildCXXForRangeStmt crashed: TransformerEngine's
-    // cast.cu). When the late bodies' parser is in its scope, that one.
-    std::unique_ptr<Parser> P;
-    Scope *SavedTU = S.TUScope;
-    if (!S.getCurScope()) {
-      P = std::make_unique<Parser>(S.getPreprocessor(), S,
-                                   /*SkipFunctionBodies=*/false);
-      P->EnterScope(Scope::DeclScope);
-      S.TUScope = P->getCurScope();
-    }
+    enterScope();
     S.InstantiateFunctionDefinition(Point, Fn, /*Recursive=*/false,
                                     /*DefinitionRequired=*/false,
                                     /*AtEndOfTU=*/true);
@@ -134,15 +122,41 @@ public:
     takeWaiting();
     if (!S.PendingInstantiations.empty())
       S.PerformPendingInstantiations();
-    if (P)
-      P->ExitScope();
-    S.TUScope = SavedTU;
     Diags.setSuppressAllDiagnostics(WasSuppressed);
     ++Instantiated;
     return F.hasBody();
   }
 
+  /// Leaves the translation unit's scope that enterScope entered, if it
+  /// did: at the end of the walk, or before the late bodies' parser enters
+  /// its own.
+  void leaveScope() {
+    if (!P)
+      return;
+    P->ExitScope();
+    S.TUScope = SavedTU;
+    P.reset();
+  }
+
 private:
+  /// The translation unit's scope, as at the end of the file: the parser
+  /// has left it. A builtin the body names is declared in it, and a range
+  /// `for` is rebuilt in the current scope, which only a Parser sets
+  /// (without one, Sema::BuildCXXForRangeStmt crashed: TransformerEngine's
+  /// cast.cu). When the late bodies' parser is in its scope, that one.
+  /// Entered once for the walk's instantiations, not once for each: a
+  /// Parser's construction (its pragma handlers) cost 5.9 M instructions
+  /// over mha_sm90's 126 (bench/README.md, issue 25 item 5, round 11).
+  void enterScope() {
+    if (P || S.getCurScope())
+      return;
+    P = std::make_unique<Parser>(S.getPreprocessor(), S,
+                                 /*SkipFunctionBodies=*/false);
+    SavedTU = S.TUScope;
+    P->EnterScope(Scope::DeclScope);
+    S.TUScope = P->getCurScope();
+  }
+
   /// Whether \p F's instantiation may wait: an implicit instantiation whose
   /// pattern the preamble holds with a body that stock clangd skips
   /// (Sema::canSkipFunctionBody: not constexpr, no deduced type; clangd's
@@ -192,6 +206,8 @@ private:
 
   Sema &S;
   const ASTContext *Ctx;
+  std::unique_ptr<Parser> P;
+  Scope *SavedTU = nullptr;
   /// By canonical declaration: the specialization and its point of
   /// instantiation.
   llvm::DenseMap<const FunctionDecl *, std::pair<FunctionDecl *, SourceLocation>>
@@ -231,6 +247,8 @@ public:
   Bodies(Deferral *D, std::unique_ptr<BodyProvider> Late)
       : D(D), Late(std::move(Late)) {}
   ~Bodies() override {
+    if (D)
+      D->leaveScope();
     if (D && std::getenv("TMA_TIDY_STATS"))
       llvm::errs() << "tma-clangd instantiations: " << D->waited()
                    << " waited, " << D->instantiated()
@@ -238,7 +256,12 @@ public:
   }
 
   bool provide(const FunctionDecl &Def) override {
-    return Late && Late->provide(Def);
+    if (!Late)
+      return false;
+    // The late bodies' parser enters its own scope (one Parser at a time).
+    if (D)
+      D->leaveScope();
+    return Late->provide(Def);
   }
   bool instantiate(const FunctionDecl &F) override {
     return D && D->instantiate(F);
