@@ -247,8 +247,8 @@ void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
                       " would complete the copy's group");
   };
 
-  ord::KernelFacts Facts{K->Seq, K->G, K->Block, WaitBeforeExit,
-                         K->UnseenArrives};
+  ord::KernelFacts Facts{K->Seq,           K->G, K->Block, WaitBeforeExit,
+                         K->UnseenArrives, &K->PoolSlots};
   for (const ord::OrderingViolation &F :
        ord::checkKernelOrdering(Facts, Why)) {
     switch (F.Form) {

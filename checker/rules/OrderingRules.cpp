@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rules/OrderingRules.h"
+#include "rules/UninitSite.h"
 
 #include <algorithm>
 #include <memory>
@@ -435,8 +436,10 @@ std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
   return Out;
 }
 
-std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
-                                 threads::BlockSize Block, Silences *Why) {
+std::vector<Finding>
+initVisible(const std::vector<Event> &Seq, const Flow &G,
+            threads::BlockSize Block, Silences *Why,
+            const std::vector<std::optional<PoolSlot>> *Slots) {
   const char *Rule = "MBAR-INIT-VISIBLE";
   std::vector<Finding> Out;
   for (std::size_t I = 0; I < Seq.size(); ++I) {
@@ -461,10 +464,28 @@ std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
              U);
       continue;
     }
-    // The barriers the init makes: its own, or every member of its family.
+    // The barriers the init makes: its own, every member of its family,
+    // or, in one `__shared__` array placed by element, the element or
+    // first-run member of a use that the init (its object's only one)
+    // surely covers.
+    auto SlotOf = [&](int Obj) -> const PoolSlot * {
+      if (!Slots || Obj < 0 || static_cast<std::size_t>(Obj) >= Slots->size() ||
+          !(*Slots)[Obj])
+        return nullptr;
+      return &*(*Slots)[Obj];
+    };
+    const PoolSlot *InitSlot = Init.Region >= 0 ? SlotOf(Init.Object) : nullptr;
+    if (InitSlot && std::count_if(Seq.begin(), Seq.end(), [&](const Event &E) {
+          return E.Kind == EventKind::BarrierInit && E.Object == Init.Object;
+        }) != 1)
+      InitSlot = nullptr;
     auto Made = [&](const Event &E) {
-      return E.Object == Init.Object ||
-             (Init.AllMembers && Init.Family >= 0 && E.Family == Init.Family);
+      if (E.Object == Init.Object ||
+          (Init.AllMembers && Init.Family >= 0 && E.Family == Init.Family))
+        return true;
+      const PoolSlot *UseSlot = InitSlot ? SlotOf(E.Object) : nullptr;
+      return UseSlot && E.Region == Init.Region && E.Part == Init.Part &&
+             surelyCovers(*InitSlot, *UseSlot, E.FirstMember);
     };
     // Some thread that uses the barrier runs no init: any, for a use by
     // all threads; for a role's use, one of its threads that the thread

@@ -235,6 +235,21 @@ bool mayBeSameBarrier(const Event &A, const Event &B);
 /// thread from one to the other.
 bool windowsApart(const Event &A, const Event &B);
 
+/// Where a barrier of an `extern __shared__` byte pool lies (MBAR-UNINIT
+/// tells the pool's barriers apart by it): its offset in bytes, the bytes
+/// per member of its family (0: one barrier), and for the family of an
+/// init loop the members it initialises (0: unknown, any number).
+struct PoolSlot {
+  std::int64_t Offset = 0;
+  std::int64_t Stride = 0;
+  std::uint64_t InitMembers = 0;
+  bool InitsKnown = true;
+  /// The members a family has at most, wherever it is used (0: not
+  /// bounded): an array's family lies in the array, and one indexed by the
+  /// inner index of an array of arrays in its row.
+  std::uint64_t Members = 0;
+};
+
 struct Finding {
   const char *Rule = nullptr;
   /// The two events (indices into the sequence): the earlier and the later
@@ -323,9 +338,15 @@ std::vector<Finding> waitBeforeReuse(const std::vector<Event> &Seq,
 /// barrier orders the use only on the paths through it: one that a path
 /// from the init to such a use skips (it lies only in a loop that may run
 /// no pass, or in another branch) does not count (Other then holds it).
-std::vector<Finding> initVisible(const std::vector<Event> &Seq, const Flow &G,
-                                 threads::BlockSize Block = {},
-                                 Silences *Why = nullptr);
+/// \p Slots (per object id, api/KernelModel's PoolSlots) places the
+/// barriers of one `__shared__` array by element: an init of a part of
+/// the array makes the barrier a use of the same array names where
+/// surelyCovers (rules/UninitSite) proves it, the init being the only one
+/// of its object.
+std::vector<Finding>
+initVisible(const std::vector<Event> &Seq, const Flow &G,
+            threads::BlockSize Block = {}, Silences *Why = nullptr,
+            const std::vector<std::optional<PoolSlot>> *Slots = nullptr);
 
 /// MBAR-REINIT-INVAL: mbarrier.init of one fixed barrier inside a loop that
 /// also uses it, with no mbarrier.inval in that loop.

@@ -115,7 +115,7 @@ std::vector<OrderingViolation> checkKernelOrdering(const KernelFacts &K,
     }
   }
 
-  for (const Finding &F : initVisible(Seq, G, K.Block, Why)) {
+  for (const Finding &F : initVisible(Seq, G, K.Block, Why, K.Slots)) {
     OrderingViolation &V = Add(F, OrderingForm::InitVisible);
     // A role's use: a thread of it that runs no init.
     const Event &Init = Seq[F.First], &Use = Seq[F.Second];

@@ -40,6 +40,9 @@ struct KernelFacts {
   /// (KernelSequence::UnseenArrives): MBAR-WAIT-PARITY's first-lap hang
   /// stays silent.
   bool UnseenArrives = false;
+  /// Per object id, where a barrier lies in its pool or array
+  /// (KernelSequence::PoolSlots); null: not known.
+  const std::vector<std::optional<PoolSlot>> *Slots = nullptr;
 };
 
 /// Which rule function found a violation: several share a rule id

@@ -38,6 +38,23 @@ bool mayCover(const PoolSlot &Init, const PoolSlot &Use) {
                                                               Init.Stride);
 }
 
+bool surelyCovers(const PoolSlot &Init, const PoolSlot &Use,
+                  long long FirstMember) {
+  std::int64_t At = Use.Offset;
+  if (Use.Stride) {
+    if (FirstMember < 0)
+      return false;
+    At += Use.Stride * FirstMember;
+  }
+  if (!Init.Stride)
+    return At == Init.Offset;
+  if (!Init.InitsKnown || !Init.InitMembers || At < Init.Offset ||
+      (At - Init.Offset) % Init.Stride)
+    return false;
+  return static_cast<std::uint64_t>((At - Init.Offset) / Init.Stride) <
+         Init.InitMembers;
+}
+
 std::vector<std::size_t> uninitialisedPoolBarriers(const PoolBarrierFacts &F) {
   std::vector<std::size_t> R;
   for (const PoolBarrierFacts::Use &U : F.Uses) {

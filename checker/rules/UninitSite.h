@@ -28,26 +28,21 @@
 
 namespace tma::rules::ordering {
 
-/// Where a barrier of an `extern __shared__` byte pool lies (MBAR-UNINIT
-/// tells the pool's barriers apart by it): its offset in bytes, the bytes
-/// per member of its family (0: one barrier), and for the family of an
-/// init loop the members it initialises (0: unknown, any number).
-struct PoolSlot {
-  std::int64_t Offset = 0;
-  std::int64_t Stride = 0;
-  std::uint64_t InitMembers = 0;
-  bool InitsKnown = true;
-  /// The members a family has at most, wherever it is used (0: not
-  /// bounded): an array's family lies in the array, and one indexed by the
-  /// inner index of an array of arrays in its row.
-  std::uint64_t Members = 0;
-};
+// PoolSlot (rules/OrderingRules.h): where a barrier of a pool or array lies.
 
 /// Whether an init of the pool's barriers at \p Init may initialise a
 /// barrier at \p Use: the same offset, a member of the init loop's family,
 /// or (a family used) some member of it, up to its Members where bounded.
 /// Unknown extents count as reaching.
 bool mayCover(const PoolSlot &Init, const PoolSlot &Use);
+
+/// Whether an init at \p Init surely initialises the barrier that a use at
+/// \p Use names the first time it runs: the use's fixed element, or the
+/// member \p FirstMember of its family (-1: unknown), is the init's own
+/// element or a member of an init loop known to reach every one of its
+/// members (MBAR-INIT-VISIBLE matches the parts of one array by it).
+bool surelyCovers(const PoolSlot &Init, const PoolSlot &Use,
+                  long long FirstMember);
 
 /// The pool's barriers of one kernel, once every init of them is known
 /// (the check stays silent otherwise: a call the model does not follow,
