@@ -209,8 +209,11 @@ __global__ void __launch_bounds__(256) ringNeverInit(const char *src,
 
 // --- Silent ------------------------------------------------------------------
 
-// The loop initialises member 0 only: whether full[k % S] is that member is
-// not proven.
+// The loop initialises member 0 only: whether every full[k % S] is that
+// member is not proven (no init of the whole family), but the first pass
+// waits on member 0, which thread 0 initialises with no thread barrier
+// before the wait: MBAR-INIT-VISIBLE on the member (the member the second
+// pass reaches is MBAR-UNINIT's, which judges first runs only).
 __global__ void __launch_bounds__(256) partialInitLoop(const char *src,
                                                        float *out, int nk) {
   __shared__ alignas(128) char tile[S][1024];
@@ -225,9 +228,14 @@ __global__ void __launch_bounds__(256) partialInitLoop(const char *src,
       ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, tile[s],
                          src + k * 1024, 1024, &full[s]);
     waitParity(&full[s], (k / S) & 1);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'full' is used by all threads here after its mbarrier.init at line [[#@LINE-8]] with no __syncthreads() in between: other threads may use it before it is initialised (MBAR-INIT-VISIBLE) [tma-ordering]
+    // CHECK-NOTES: :[[@LINE-9]]:7: note: initialised here, by the threads of this branch only
     out[k * 256 + threadIdx.x] = tile[s][threadIdx.x];
     __syncthreads();
   }
+  // CHECK-FIXES: {{^}}      ptx::mbarrier_init(&full[s], 1);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  }{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
 }
 
 // An init under a condition inside the loop: not every member.
