@@ -9,6 +9,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 
@@ -439,6 +440,19 @@ private:
       Off.Const += (Negate ? -*K : *K) * Bytes;
       return true;
     }
+    // `OFF + i` (`barrier_start_ptr + (kNumStages + i)`): the constant
+    // and the run-time part.
+    if (const auto *B = dyn_cast<BinaryOperator>(N->IgnoreParenImpCasts());
+        B && B->getOpcode() == BO_Add) {
+      if (auto K = constant(B->getLHS())) {
+        Off.Const += (Negate ? -*K : *K) * Bytes;
+        return add(Off, B->getRHS(), Bytes, Negate);
+      }
+      if (auto K = constant(B->getRHS())) {
+        Off.Const += (Negate ? -*K : *K) * Bytes;
+        return add(Off, B->getLHS(), Bytes, Negate);
+      }
+    }
     if (Negate || Off.Var)
       return false;
     // An accessor lambda's parameter stands for its argument (`stage`), so
@@ -462,14 +476,24 @@ private:
 
   /// The argument an accessor lambda being followed takes for the
   /// parameter \p E names, or null.
+  /// An argument that is itself a parameter of an outer call being
+  /// followed (the lambda an accessor object's `operator[](i)` calls with
+  /// `i`) stands for that call's argument.
   const Expr *lambdaArgument(const Expr *E) {
-    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    if (!D)
-      return nullptr;
-    for (const auto &[P, Arg] : LambdaArgs)
-      if (D->getDecl() == P)
-        return Arg->IgnoreParenImpCasts();
-    return nullptr;
+    const Expr *Found = nullptr;
+    for (unsigned Hop = 0; Hop < 4; ++Hop) {
+      const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      const Expr *Next = nullptr;
+      for (const auto &[P, Arg] : llvm::reverse(LambdaArgs))
+        if (D && D->getDecl() == P) {
+          Next = Arg->IgnoreParenImpCasts();
+          break;
+        }
+      if (!Next)
+        break;
+      Found = E = Next;
+    }
+    return Found;
   }
   /// Whether \p E reads a parameter of an accessor lambda being followed
   /// (in a form the walk cannot put its argument in).
@@ -626,6 +650,19 @@ private:
         for (unsigned I = 0; I < MD->getNumParams(); ++I)
           LambdaArgs.push_back({MD->getParamDecl(I), C->getArg(I + 1)});
         const VarDecl *Root = address(Ret, Off);
+        LambdaArgs.resize(Saved);
+        return Root;
+      }
+      // An accessor object (`full[i]`, whose `operator[](i) const` returns
+      // `func(i)`, `func` a field holding an accessor lambda): the
+      // lambda's return, for the call's arguments.
+      if (const CallExpr *Inner = accessorClosureCall(*C)) {
+        const auto *MD = cast<CXXMethodDecl>(C->getDirectCallee());
+        std::size_t Saved = LambdaArgs.size();
+        unsigned Shift = isa<CXXOperatorCallExpr>(C) ? 1 : 0;
+        for (unsigned I = 0; I < MD->getNumParams(); ++I)
+          LambdaArgs.push_back({MD->getParamDecl(I), C->getArg(I + Shift)});
+        const VarDecl *Root = address(Inner, Off);
         LambdaArgs.resize(Saved);
         return Root;
       }
@@ -799,6 +836,18 @@ void elementOf(const llvm::SmallVectorImpl<Step> &Steps, const VarDecl &Root,
 }
 } // namespace
 
+namespace {
+/// Whether \p RD has one field and no base with fields (a barrier class
+/// that wraps its mbarrier word).
+bool oneField(const RecordDecl &RD) {
+  if (RD.isUnion() || std::distance(RD.field_begin(), RD.field_end()) != 1)
+    return false;
+  const auto *CRD = dyn_cast<CXXRecordDecl>(&RD);
+  return !CRD || !CRD->hasDefinition() ||
+         (CRD->getNumBases() == 0 && !CRD->isPolymorphic());
+}
+} // namespace
+
 std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
                                          const ASTContext &Ctx,
                                          AddressHelper Helper) {
@@ -813,6 +862,15 @@ std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
   N.Display = Root->getName().str();
   N.Key.AddPointer(Root->getCanonicalDecl());
   std::reverse(W.Steps.begin(), W.Steps.end());
+  // A barrier class of one field laid in a byte pool (`reinterpret_cast<
+  // Barrier *>(smem + OFF) + s`, whose members reach `&this->word`): the
+  // field is the object, named by its byte offset like the pointer cast to
+  // `uint64_t *`.
+  llvm::erase_if(W.Steps, [&, Bytes = false](const Step &S) mutable {
+    bool Wrapper = Bytes && S.Field && oneField(*S.Field->getParent());
+    Bytes = (Bytes && Wrapper) || (S.Bytes && !S.Field);
+    return Wrapper;
+  });
   for (const Step &S : W.Steps) {
     if (S.Field) {
       N.Key.AddInteger(1);
@@ -871,6 +929,19 @@ bool startOfBuffer(const Expr *E, Substitution Subst, const ASTContext &Ctx,
   return !A || !A->getElementType()->isArrayType();
 }
 
+namespace {
+/// Whether \p P is taken by value, or by const reference to a scalar (`const
+/// uint32_t &i`: read once by a one-return body, the same as a copy).
+bool valueLike(const ParmVarDecl &P) {
+  QualType T = P.getType();
+  if (!T->isReferenceType())
+    return true;
+  QualType Pointee = T->getPointeeType();
+  return T->isLValueReferenceType() && Pointee.isConstQualified() &&
+         Pointee->isScalarType();
+}
+} // namespace
+
 const Expr *byValueLambdaReturn(const CallExpr &C) {
   const auto *Op = dyn_cast<CXXOperatorCallExpr>(&C);
   const auto *MD = Op && Op->getOperator() == OO_Call
@@ -880,13 +951,53 @@ const Expr *byValueLambdaReturn(const CallExpr &C) {
       C.getNumArgs() != MD->getNumParams() + 1)
     return nullptr;
   for (const ParmVarDecl *P : MD->parameters())
-    if (P->getType()->isReferenceType())
+    if (!valueLike(*P))
       return nullptr;
   const auto *Body = dyn_cast_or_null<CompoundStmt>(MD->getBody());
   const auto *Ret = Body && Body->size() == 1
                         ? dyn_cast<ReturnStmt>(Body->body_front())
                         : nullptr;
   return Ret ? Ret->getRetValue() : nullptr;
+}
+
+const CallExpr *accessorClosureCall(const CallExpr &C) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(C.getDirectCallee());
+  if (!MD || MD->isStatic() || !MD->isConst() || MD->getParent()->isLambda())
+    return nullptr;
+  unsigned Shift = isa<CXXOperatorCallExpr>(C) ? 1 : 0;
+  if (!Shift && !isa<CXXMemberCallExpr>(C))
+    return nullptr;
+  if (C.getNumArgs() != MD->getNumParams() + Shift)
+    return nullptr;
+  for (const ParmVarDecl *P : MD->parameters())
+    if (!valueLike(*P))
+      return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(MD->getBody());
+  const auto *Ret = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_front())
+                        : nullptr;
+  const Expr *V = Ret && Ret->getRetValue()
+                      ? Ret->getRetValue()->IgnoreImplicit()
+                      : nullptr;
+  const auto *Inner = dyn_cast_or_null<CXXOperatorCallExpr>(V);
+  if (!Inner || Inner->getOperator() != OO_Call || !byValueLambdaReturn(*Inner))
+    return nullptr;
+  // The closure is a field of the object (`this->func`).
+  const auto *Field =
+      dyn_cast<MemberExpr>(Inner->getArg(0)->IgnoreParenImpCasts());
+  if (!Field || !isa<FieldDecl>(Field->getMemberDecl()) ||
+      !isa<CXXThisExpr>(Field->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  // Its arguments are the member's parameters or constants.
+  for (unsigned I = 1; I < Inner->getNumArgs(); ++I) {
+    const Expr *A = Inner->getArg(I)->IgnoreParenImpCasts();
+    const auto *D = dyn_cast<DeclRefExpr>(A);
+    if (!(D && isa<ParmVarDecl>(D->getDecl()) &&
+          cast<ParmVarDecl>(D->getDecl())->getDeclContext() == MD) &&
+        !A->isIntegerConstantExpr(MD->getASTContext()))
+      return nullptr;
+  }
+  return Inner;
 }
 
 } // namespace clang::tidy::tma::events

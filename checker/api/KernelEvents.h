@@ -235,6 +235,13 @@ bool startOfBuffer(const Expr *E, Substitution Subst, const ASTContext &Ctx,
 /// arguments by value (`[&](int s) { return &full[s]; }`), or null.
 const Expr *byValueLambdaReturn(const CallExpr &C);
 
+/// For a call of a const member of an accessor object whose body is one
+/// `return func(i);`, `func` a field that holds a lambda with such a return
+/// (`auto full = Visitor([=](const uint32_t &i) { return bars + i; });`,
+/// then `full[s]`), called with the member's parameters or constants: that
+/// inner call (the lambda's closure type names its body), or null.
+const CallExpr *accessorClosureCall(const CallExpr &C);
+
 } // namespace clang::tidy::tma::events
 
 #endif // TMA_TIDY_API_KERNELEVENTS_H

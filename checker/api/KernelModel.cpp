@@ -492,6 +492,30 @@ bool KernelModel::passInvariant(const Stmt *S) {
   return true;
 }
 
+namespace {
+/// Whether \p Arg is an argument of \p C bound to a `const T &` parameter
+/// of scalar T (an accessor object's `operator[](const uint32_t &i)`): a
+/// read of it.
+bool constRefArgument(const CallExpr *C, const Expr *Arg) {
+  const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr;
+  if (!FD)
+    return false;
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  unsigned Shift = isa<CXXOperatorCallExpr>(C) && MD && !MD->isStatic() ? 1 : 0;
+  for (unsigned I = Shift; I < C->getNumArgs(); ++I) {
+    if (C->getArg(I)->IgnoreParens() != Arg)
+      continue;
+    if (I - Shift >= FD->getNumParams())
+      return false;
+    QualType T = FD->getParamDecl(I - Shift)->getType();
+    return T->isLValueReferenceType() &&
+           T->getPointeeType().isConstQualified() &&
+           T->getPointeeType()->isScalarType();
+  }
+  return false;
+}
+} // namespace
+
 bool KernelModel::everyMember(const Expr *Index, std::uint64_t Members) {
   const auto *Ref = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts());
   const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
@@ -570,9 +594,16 @@ bool KernelModel::everyMember(const Expr *Index, std::uint64_t Members) {
             CXXThrowExpr>(S))
       return false;
     if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == V) {
-      const auto *Cast =
-          dyn_cast_or_null<ImplicitCastExpr>(PM.getParentIgnoreParens(D));
-      if (!Cast || Cast->getCastKind() != CK_LValueToRValue)
+      const Stmt *P = PM.getParentIgnoreParens(D);
+      const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
+      // `f(s)` binding s to a `const uint32_t &` (through a cast to const).
+      const Expr *Arg = D;
+      if (Cast && Cast->getCastKind() == CK_NoOp) {
+        Arg = Cast;
+        P = PM.getParentIgnoreParens(Cast);
+      }
+      if ((!Cast || Cast->getCastKind() != CK_LValueToRValue) &&
+          !constRefArgument(dyn_cast_or_null<CallExpr>(P), Arg))
         return false;
     }
     for (const Stmt *Child : S->children())
@@ -842,6 +873,23 @@ bool KernelModel::silent(const FunctionDecl *Def, unsigned Depth, Chain &Scan,
   return Quiet;
 }
 
+namespace {
+/// Whether \p Fn is the call operator of a lambda written in \p Kernel's
+/// body (or in a lambda there): its references to the pool are the
+/// kernel's own, walked where the lambda is called.
+bool lambdaOf(const FunctionDecl *Fn, const FunctionDecl *Kernel) {
+  for (unsigned Depth = 0; Fn && Depth < 8; ++Depth) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(Fn);
+    if (!MD || !MD->getParent()->isLambda())
+      return false;
+    Fn = dyn_cast<FunctionDecl>(MD->getParent()->getDeclContext());
+    if (Fn == Kernel)
+      return true;
+  }
+  return false;
+}
+} // namespace
+
 bool KernelModel::poolPrivate(const FunctionDecl *Kernel, std::string *Why) {
   auto [It, Inserted] = PoolNamers.try_emplace(Kernel);
   if (Inserted) {
@@ -862,7 +910,7 @@ bool KernelModel::poolPrivate(const FunctionDecl *Kernel, std::string *Why) {
       if (!Root)
         continue;
       const DeviceOpsFinder::BodyExtras &X = Finder->extrasOf(Root);
-      if (X.NamesPool && Fn != Kernel) {
+      if (X.NamesPool && Fn != Kernel && !lambdaOf(Fn, Kernel)) {
         Namer = (Fn ? "'" + Fn->getNameAsString() + "'"
                     : std::string("a default argument")) +
                 ", which the kernel may run, names an extern __shared__ "

@@ -338,6 +338,12 @@ void Builder::call(const CallExpr &C) {
       C, This.empty() ? nullptr : This.back(),
       [this](const VarDecl *V) { return substitute(V); }, Ctx);
   SharedArg |= ThisObj != nullptr;
+  // A static member or a free function has no `this` of its own: a `this`
+  // its walk meets is in an argument of this call (`Bar::init(&this->word,
+  // n)` in a member of a barrier class), the caller's.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      !ThisObj && (!MD || MD->isStatic()) && !This.empty())
+    ThisObj = This.back();
   // A helper that showed no event and gets no shared buffer now shows
   // none again (its events other than buffer accesses do not depend on
   // its arguments): the walk of math and index helpers is done once.

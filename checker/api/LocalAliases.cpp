@@ -440,6 +440,12 @@ const VarDecl *sharedRoot(const Expr *E, bool &Whole,
         E = Ret;
         continue;
       }
+      // An accessor object's `full[i]`: the lambda call it returns.
+      if (const CallExpr *Inner = events::accessorClosureCall(*C);
+          Inner && C->getDirectCallee()->getReturnType()->isPointerType()) {
+        E = Inner;
+        continue;
+      }
       // `__cvta_generic_to_shared(p)`, `smem_u32(p)`: p's buffer.
       const Expr *Arg = Aliases ? Aliases->helperArgument(*C) : nullptr;
       if (!Arg)
