@@ -48,6 +48,8 @@ rules::Known ExpectTxFacts::deliveredBy(const TxOp &T) {
   Folder->enterContext(opContext(*Folder, T, Saved));
   rules::Known K = delivered(T.Op);
   Folder->enterContext(Saved);
+  if (K)
+    *K *= T.Times;
   return K;
 }
 
@@ -515,6 +517,9 @@ rules::PhaseFacts ExpectTxFacts::phaseFactsIn(const TxPhase &P, const TxOps &Tx,
       O.Bytes = foldOperand(E->Bytes);
     } else {
       O.Bytes = delivered(Op.Op);
+      // Every iteration of its helper's loop.
+      if (O.Bytes)
+        *O.Bytes *= Op.Times;
       if (const auto *B = std::get_if<BulkCopy>(&Op.Op))
         O.OwnsExpectTx = B->OwnsExpectTx;
     }

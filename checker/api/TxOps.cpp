@@ -427,6 +427,111 @@ bool leavesEarly(const Stmt *S) {
 /// nested ones.
 constexpr size_t MaxHelperDepth = 4;
 
+/// How an op or a nested call runs in its helper's call: straight (every
+/// if between it and the helper's body folds, the same in every context, and
+/// at most one counted loop of a folded trip count lies between), whether
+/// it runs at all (an if not taken, a loop of no iteration), and the loop.
+struct HelperRun {
+  bool Straight = false;
+  bool Runs = true;
+  const ForStmt *Loop = nullptr;
+  const FunctionDecl *LoopIn = nullptr;
+  uint64_t Times = 1;
+};
+
+/// Whether \p Cond folds, in the helper frames \p Frames called from the
+/// checked body with nothing known of its parameters (the null context: so
+/// the same in every context the body runs in), and to what.
+std::optional<bool>
+foldedInCall(const Expr *Cond,
+             llvm::ArrayRef<std::pair<const CallExpr *, const FunctionDecl *>>
+                 Frames,
+             ConstantFolder &Folder) {
+  const CallContext *Saved = Folder.currentContext();
+  const CallContext *C = nullptr;
+  for (const auto &[Call, Callee] : Frames)
+    C = Folder.contextFor(Call, Callee, C);
+  Folder.enterContext(C);
+  std::optional<FoldedInt> V = Cond ? Folder.foldInt(Cond) : std::nullopt;
+  Folder.enterContext(Saved);
+  if (!V)
+    return std::nullopt;
+  return V->Value != 0;
+}
+
+/// How the op or nested call \p HS of the helper whose body is \p HBody
+/// (the innermost of \p Frames) runs in the helper's call.
+HelperRun
+helperRun(const ParentMap &HPM, const Stmt *HS, const Stmt *HBody,
+          llvm::ArrayRef<std::pair<const CallExpr *, const FunctionDecl *>>
+              Frames,
+          ConstantFolder &Folder) {
+  HelperRun R;
+  PhasePlace HP = phasePlaceOf(HPM, HS, HBody);
+  if (HP.Unclear)
+    return R;
+  llvm::SmallVector<std::pair<const IfStmt *, bool>, 4> Branches =
+      HP.Branches;
+  if (HP.Region != HBody) {
+    // One counted loop, straight through its body, of a trip count that
+    // folds in the call; the loop itself under folded ifs only.
+    const auto *F = dyn_cast_or_null<ForStmt>(HPM.getParent(HP.Region));
+    if (!F || F->getBody() != HP.Region || !countedLoopVar(F, HPM) ||
+        leavesEarly(F->getBody()))
+      return R;
+    PhasePlace LP = phasePlaceOf(HPM, F, HBody);
+    if (LP.Unclear || LP.Region != HBody)
+      return R;
+    Branches.append(LP.Branches.begin(), LP.Branches.end());
+    const CallContext *Saved = Folder.currentContext();
+    const CallContext *C = nullptr;
+    for (const auto &[Call, Callee] : Frames)
+      C = Folder.contextFor(Call, Callee, C);
+    Folder.enterContext(C);
+    std::optional<uint64_t> N = tripCount(F, HPM, Folder);
+    Folder.enterContext(Saved);
+    if (!N)
+      return R;
+    R.Loop = F;
+    R.LoopIn = Frames.back().second;
+    R.Times = *N;
+    R.Runs = *N != 0;
+  }
+  // Each if folds, the same in every context; one not taken (whatever the
+  // others): HS never runs in the call.
+  bool Folded = true;
+  for (const auto &[If, Else] : Branches) {
+    std::optional<bool> Taken;
+    if (!If->getInit() && !If->getConditionVariable() && !If->isConsteval())
+      Taken = foldedInCall(If->getCond(), Frames, Folder);
+    if (!Taken)
+      Folded = false;
+    else if (*Taken == Else)
+      R.Runs = false;
+  }
+  if (!R.Runs) {
+    R.Loop = nullptr;
+    R.LoopIn = nullptr;
+    R.Times = 1;
+    return R;
+  }
+  if (!Folded)
+    return HelperRun();
+  // Past an if or a loop, nothing may leave the helper early (`if (n == 1)
+  // { copy(); return; }` skips what follows): no return but a last one, no
+  // goto, no throw, no break or continue outside the counted loop.
+  if (!Branches.empty() || R.Loop) {
+    const auto *CS = dyn_cast<CompoundStmt>(HBody);
+    if (!CS)
+      return HelperRun();
+    for (const Stmt *C : CS->body())
+      if (leavesEarly(C) && !(C == CS->body_back() && isa<ReturnStmt>(C)))
+        return HelperRun();
+  }
+  R.Straight = true;
+  return R;
+}
+
 /// The identity of a barrier of an `extern __shared__` byte pool given as
 /// an integer shared-window address (`base + OFF + s * 8`, through locals
 /// never written after their initialisation), as the ordering model names
@@ -541,9 +646,16 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
   auto Add = [&](const DeviceOp &Op, const Stmt *S, bool Straight,
                  llvm::ArrayRef<Frame> Frames, const Expr *BarrierArg,
                  std::optional<BarrierIdentity> MemberId = std::nullopt,
-                 const Expr *PeerRank = nullptr) {
+                 const Expr *PeerRank = nullptr,
+                 const HelperRun &Run = HelperRun()) {
     const CallExpr *Via = Frames.empty() ? nullptr : Frames.front().first;
     OpSites.insert(S);
+    // In a loop of its helpers only a copy is followed (counted per
+    // iteration below when its role is Copy); a wait or init there is not
+    // straight.
+    if (Run.Loop && !std::holds_alternative<BulkCopy>(Op) &&
+        !std::holds_alternative<TensorCopy>(Op))
+      Straight = false;
     const OpValue *Bar = nullptr;
     if (const auto *E = std::get_if<ExpectTx>(&Op))
       Bar = &E->Barrier;
@@ -599,6 +711,9 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
     }
     if (!Bar || !Bar->Present)
       return;
+    // Only a counted copy is counted once per iteration of its helper's loop.
+    if (Run.Loop && Role != TxRole::Copy)
+      Straight = false;
     if (!Straight) {
       // How the op is issued comes first, when that alone rules it out.
       if (Uncounted.empty() || Role == TxRole::Remote)
@@ -618,6 +733,11 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
            {Frames.begin(), Frames.end()}};
     T.PeerRank = Role == TxRole::Remote ? PeerRank : nullptr;
     T.PeerRankHere = RankHere;
+    if (Straight && Run.Loop) {
+      T.HelperLoop = Run.Loop;
+      T.HelperLoopIn = Run.LoopIn;
+      T.Times = Run.Times;
+    }
     Ops.push_back(std::move(T));
   };
   // The ops of a __device__ helper called at Call, seen at the call. An op
@@ -644,6 +764,7 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
   struct PendingOp {
     DeviceOp Op;
     bool Straight;
+    HelperRun Run;
     llvm::SmallVector<Frame, 2> Frames;
     const Expr *Arg;
     std::optional<BarrierIdentity> MemberId;
@@ -659,9 +780,12 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
   // bar); std::nullopt for other frames.
   using FieldPath = llvm::SmallVector<const FieldDecl *, 4>;
   std::vector<std::optional<FieldPath>> Prefixes;
-  std::function<void(llvm::SmallVectorImpl<Frame> &, bool, const Expr *)>
-      Expand = [&](llvm::SmallVectorImpl<Frame> &Frames, bool ParentStraight,
-                   const Expr *Object) {
+  // ParentRun: how the call of this frame runs in its caller's frames (its
+  // loop, if it lies in one).
+  std::function<void(llvm::SmallVectorImpl<Frame> &, const HelperRun &,
+                     const Expr *)>
+      Expand = [&](llvm::SmallVectorImpl<Frame> &Frames,
+                   const HelperRun &ParentRun, const Expr *Object) {
         const FunctionDecl *Helper = Frames.back().second;
         const std::optional<FieldPath> Prefix = Prefixes.back();
         const Stmt *HBody = Helper->getBody();
@@ -729,13 +853,26 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
         if (Found.empty() && Nested.empty())
           return;
         const ParentMap &HPM = Folder.parentsOf(HBody);
-        auto StraightHere = [&](const Stmt *HS) {
-          PhasePlace HP = phasePlaceOf(HPM, HS, HBody);
-          return ParentStraight && !OtherCalls && HP.Region == HBody &&
-                 HP.Branches.empty() && !HP.Unclear;
+        // How HS runs in the helper: straight through it, or under ifs and
+        // a counted loop that fold in this call (helperRun).
+        auto RunHere = [&](const Stmt *HS) {
+          HelperRun R = helperRun(HPM, HS, HBody, Frames, Folder);
+          R.Straight &= ParentRun.Straight && !OtherCalls;
+          // One loop in all the frames: the caller's, or this one's.
+          if (ParentRun.Loop) {
+            R.Straight &= !R.Loop;
+            R.Loop = ParentRun.Loop;
+            R.LoopIn = ParentRun.LoopIn;
+            R.Times = ParentRun.Times;
+          }
+          return R;
         };
         for (const auto &[Op, HS] : Found) {
-          bool Straight = StraightHere(HS);
+          HelperRun Run = RunHere(HS);
+          // Under an if that this call never takes: not an op of the call.
+          if (!Run.Runs)
+            continue;
+          bool Straight = Run.Straight;
           const Expr *Arg = nullptr;
           const OpValue *Bar = barrierOf(Op);
           // An init's barrier is followed too (for the waits' phases), but
@@ -807,6 +944,7 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
           // (A wait's barrier is no transaction op's: NestedUnknown below.)
           Pending.push_back({Op,
                              Straight,
+                             Run,
                              {Frames.begin(), Frames.end()},
                              Arg,
                              std::move(MemberId),
@@ -817,7 +955,11 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
         for (size_t N = 0; N < Nested.size(); ++N) {
           const auto &[NC, FD] = Nested[N];
           const auto &Fields = NestedFields[N];
-          bool Straight = StraightHere(NC);
+          // A nested call in a loop: its ops count once per iteration when
+          // they are counted copies (Add).
+          HelperRun Run = RunHere(NC);
+          if (!Run.Runs)
+            continue;
           std::optional<FieldPath> Inner;
           if (Fields) {
             Inner = *Prefix;
@@ -826,11 +968,11 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
             // method's ops and nested calls.
             if (!Fields->empty() &&
                 !onlyFeeds(HBody, Fields->front(), HPM, HSites))
-              Straight = false;
+              Run.Straight = false;
           }
           Frames.emplace_back(NC, FD);
           Prefixes.push_back(std::move(Inner));
-          Expand(Frames, Straight, Object);
+          Expand(Frames, Run, Object);
           Prefixes.pop_back();
           Frames.pop_back();
         }
@@ -857,7 +999,9 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
     Pending.clear();
     Prefixes.assign(1, Object ? std::optional<FieldPath>(FieldPath())
                               : std::nullopt);
-    Expand(Frames, true, Object);
+    HelperRun Top;
+    Top.Straight = true;
+    Expand(Frames, Top, Object);
     // A nested helper's op on a barrier that is not the caller's: the
     // nested helpers are other code, as they were before being followed.
     const bool NestedUnknown = llvm::any_of(Pending, [](const PendingOp &P) {
@@ -867,7 +1011,7 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
       if (NestedUnknown && P.Frames.size() > 1)
         continue;
       Add(P.Op, &Call, P.Straight && !(NestedUnknown && P.Frames.size() == 1),
-          P.Frames, P.Arg, std::move(P.MemberId), P.PeerRank);
+          P.Frames, P.Arg, std::move(P.MemberId), P.PeerRank, P.Run);
     }
   };
   // A statement outside system headers. Asked after the finder's memoised

@@ -66,6 +66,13 @@ struct TxOp {
   /// A copy of an inner counted loop, counted in the region around the loop
   /// once per iteration.
   const ForStmt *Loop = nullptr;
+  /// A copy in a counted loop of its helper (DeepGEMM's `for (i = 0; i <
+  /// BLOCK_INNER / ATOM; ++i)` in tma::copy), whose trip count folds in the
+  /// helper's call the same in every context: the loop and its trip count,
+  /// the copy counted that many times per call.
+  const ForStmt *HelperLoop = nullptr;
+  const FunctionDecl *HelperLoopIn = nullptr;
+  uint64_t Times = 1;
   /// A Remote op: the rank of the CTA whose barrier it names (in the
   /// function that holds the op: the innermost frame's).
   const Expr *PeerRank = nullptr;

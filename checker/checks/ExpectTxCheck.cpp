@@ -375,6 +375,8 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
               return Fixed ? rules::tensorCopyBytes(*Fixed, copyModeOf(T->Mode))
                            : std::nullopt;
             });
+            if (Bytes)
+              *Bytes *= Ops[I].Times;
             if (Bytes && Ops[I].Loop) {
               auto N = tripCount(Ops[I].Loop, PM, *Folder);
               Bytes = N ? rules::Known(*Bytes * *N) : std::nullopt;
@@ -404,6 +406,12 @@ void ExpectTxCheck::check(const MatchFinder::MatchResult &Result) {
               noteCopy(Ops[I].Op, Ops[I].Loc, Name, *Result.Context);
               return 0;
             });
+          if (const ForStmt *F = Ops[I].HelperLoop)
+            Report.note(SM.getFileLoc(F->getForLoc()),
+                        "in each of the " + std::to_string(Ops[I].Times) +
+                            " iterations of this loop of '" +
+                            Ops[I].HelperLoopIn->getNameAsString() +
+                            "'");
           if (const ForStmt *F = Ops[I].Loop)
             if (auto N = tripCount(F, PM, *Folder))
               Report.note(SM.getFileLoc(F->getForLoc()),

@@ -478,8 +478,16 @@ std::optional<FoldedInt> ConstantFolder::foldIntImpl(const Expr *E,
 
   if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
     auto Cond = foldIntImpl(CO->getCond(), Depth + 1);
-    if (!Cond)
-      return std::nullopt;
+    if (!Cond) {
+      // `c ? 1 : 1` (DeepGEMM's `(kOnA and valid) ? kNumTMAMulticast : 1`
+      // with one CTA per cluster): the value both arms fold to.
+      auto T = foldIntImpl(CO->getTrueExpr(), Depth + 1);
+      auto F = T ? foldIntImpl(CO->getFalseExpr(), Depth + 1) : std::nullopt;
+      if (!T || !F || T->Value.getBitWidth() != F->Value.getBitWidth() ||
+          T->Value.isSigned() != F->Value.isSigned() || T->Value != F->Value)
+        return std::nullopt;
+      return T;
+    }
     return foldIntImpl(
         Cond->Value != 0 ? CO->getTrueExpr() : CO->getFalseExpr(), Depth + 1);
   }
