@@ -929,9 +929,6 @@ bool startOfBuffer(const Expr *E, Substitution Subst, const ASTContext &Ctx,
   return !A || !A->getElementType()->isArrayType();
 }
 
-namespace {
-/// Whether \p P is taken by value, or by const reference to a scalar (`const
-/// uint32_t &i`: read once by a one-return body, the same as a copy).
 bool valueLike(const ParmVarDecl &P) {
   QualType T = P.getType();
   if (!T->isReferenceType())
@@ -939,6 +936,16 @@ bool valueLike(const ParmVarDecl &P) {
   QualType Pointee = T->getPointeeType();
   return T->isLValueReferenceType() && Pointee.isConstQualified() &&
          Pointee->isScalarType();
+}
+
+namespace {
+/// The returned value of a body that is one `return E;`, or null.
+const Expr *soleReturnValue(const FunctionDecl &F) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(F.getBody());
+  const auto *Ret = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_front())
+                        : nullptr;
+  return Ret ? Ret->getRetValue() : nullptr;
 }
 } // namespace
 
@@ -953,11 +960,7 @@ const Expr *byValueLambdaReturn(const CallExpr &C) {
   for (const ParmVarDecl *P : MD->parameters())
     if (!valueLike(*P))
       return nullptr;
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(MD->getBody());
-  const auto *Ret = Body && Body->size() == 1
-                        ? dyn_cast<ReturnStmt>(Body->body_front())
-                        : nullptr;
-  return Ret ? Ret->getRetValue() : nullptr;
+  return soleReturnValue(*MD);
 }
 
 const CallExpr *accessorClosureCall(const CallExpr &C) {
@@ -972,13 +975,8 @@ const CallExpr *accessorClosureCall(const CallExpr &C) {
   for (const ParmVarDecl *P : MD->parameters())
     if (!valueLike(*P))
       return nullptr;
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(MD->getBody());
-  const auto *Ret = Body && Body->size() == 1
-                        ? dyn_cast<ReturnStmt>(Body->body_front())
-                        : nullptr;
-  const Expr *V = Ret && Ret->getRetValue()
-                      ? Ret->getRetValue()->IgnoreImplicit()
-                      : nullptr;
+  const Expr *V = soleReturnValue(*MD);
+  V = V ? V->IgnoreImplicit() : nullptr;
   const auto *Inner = dyn_cast_or_null<CXXOperatorCallExpr>(V);
   if (!Inner || Inner->getOperator() != OO_Call || !byValueLambdaReturn(*Inner))
     return nullptr;

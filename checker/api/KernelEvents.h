@@ -231,6 +231,10 @@ std::optional<BarrierName> barrierNameOf(const Expr *E, Substitution Subst,
 bool startOfBuffer(const Expr *E, Substitution Subst, const ASTContext &Ctx,
                    const VarDecl *Root);
 
+/// Whether \p P is taken by value, or by const reference to a scalar (`const
+/// uint32_t &i`: read once by a one-return body, the same as a copy).
+bool valueLike(const ParmVarDecl &P);
+
 /// The one returned expression of a call of a lambda that takes its
 /// arguments by value (`[&](int s) { return &full[s]; }`), or null.
 const Expr *byValueLambdaReturn(const CallExpr &C);

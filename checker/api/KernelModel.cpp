@@ -507,10 +507,8 @@ bool constRefArgument(const CallExpr *C, const Expr *Arg) {
       continue;
     if (I - Shift >= FD->getNumParams())
       return false;
-    QualType T = FD->getParamDecl(I - Shift)->getType();
-    return T->isLValueReferenceType() &&
-           T->getPointeeType().isConstQualified() &&
-           T->getPointeeType()->isScalarType();
+    const ParmVarDecl &P = *FD->getParamDecl(I - Shift);
+    return P.getType()->isReferenceType() && events::valueLike(P);
   }
   return false;
 }
