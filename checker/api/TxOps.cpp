@@ -439,6 +439,18 @@ struct HelperRun {
   uint64_t Times = 1;
 };
 
+/// The context of the helper frames \p Frames (outermost first) called
+/// from the checked body with nothing known of its parameters.
+const CallContext *
+helperContext(llvm::ArrayRef<std::pair<const CallExpr *, const FunctionDecl *>>
+                  Frames,
+              ConstantFolder &Folder) {
+  const CallContext *C = nullptr;
+  for (const auto &[Call, Callee] : Frames)
+    C = Folder.contextFor(Call, Callee, C);
+  return C;
+}
+
 /// Whether \p Cond folds, in the helper frames \p Frames called from the
 /// checked body with nothing known of its parameters (the null context: so
 /// the same in every context the body runs in), and to what.
@@ -448,10 +460,7 @@ foldedInCall(const Expr *Cond,
                  Frames,
              ConstantFolder &Folder) {
   const CallContext *Saved = Folder.currentContext();
-  const CallContext *C = nullptr;
-  for (const auto &[Call, Callee] : Frames)
-    C = Folder.contextFor(Call, Callee, C);
-  Folder.enterContext(C);
+  Folder.enterContext(helperContext(Frames, Folder));
   std::optional<FoldedInt> V = Cond ? Folder.foldInt(Cond) : std::nullopt;
   Folder.enterContext(Saved);
   if (!V)
@@ -484,10 +493,7 @@ helperRun(const ParentMap &HPM, const Stmt *HS, const Stmt *HBody,
       return R;
     Branches.append(LP.Branches.begin(), LP.Branches.end());
     const CallContext *Saved = Folder.currentContext();
-    const CallContext *C = nullptr;
-    for (const auto &[Call, Callee] : Frames)
-      C = Folder.contextFor(Call, Callee, C);
-    Folder.enterContext(C);
+    Folder.enterContext(helperContext(Frames, Folder));
     std::optional<uint64_t> N = tripCount(F, HPM, Folder);
     Folder.enterContext(Saved);
     if (!N)
