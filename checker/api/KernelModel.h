@@ -72,6 +72,10 @@ struct KernelEvent {
   const Expr *Operand = nullptr;
   /// The event lies in the kernel's own body, not in a helper.
   bool InBody = true;
+  /// For an event of a helper that a helper calls: the calls in helper
+  /// bodies between Loc and the op, outermost first (ExplainModel's
+  /// "through here" notes: which helpers a kernel reaches).
+  llvm::SmallVector<SourceLocation, 2> Through;
   /// A barrier use with a FirstMember: the local its index reads, and the
   /// value that local starts at.
   const VarDecl *IndexVar = nullptr;

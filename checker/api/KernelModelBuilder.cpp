@@ -65,6 +65,8 @@ void Builder::emit(Event E, SourceLocation OpLoc, std::optional<DeviceOp> Op,
   K.OpLoc = OpLoc;
   K.Loc = InHelper ? ViaLoc : OpLoc;
   K.InBody = !InHelper;
+  if (InHelper && CallLocs.size() > 1)
+    K.Through.assign(CallLocs.begin() + 1, CallLocs.end());
   K.Op = std::move(Op);
   K.Var = Var;
   if (E.Kind == EventKind::BarrierWait) {
@@ -432,6 +434,7 @@ void Builder::callee(const FunctionDecl *FD, SourceLocation Loc, bool Bound) {
   auto SavedSet = Set, SavedMost = Most;
   bool SavedGuarded = Guarded;
   Stack.push_back(Def);
+  CallLocs.push_back(Loc);
   Calls.push_back(++CallCount);
   const Stmt *SavedStmt = HelperStmt;
   HelperStmt = nullptr;
@@ -441,6 +444,7 @@ void Builder::callee(const FunctionDecl *FD, SourceLocation Loc, bool Bound) {
   LoopyHelpers -= Loops;
   HelperStmt = SavedStmt;
   Calls.pop_back();
+  CallLocs.pop_back();
   Stack.pop_back();
   InHelper = Outer;
   Set = std::move(SavedSet);

@@ -442,6 +442,8 @@ private:
   /// Per frame: the object `this` stands for (events::thisObject).
   std::vector<const Expr *> This;
   SourceLocation ViaLoc;
+  /// The calls of the helpers being walked, outermost (ViaLoc) first.
+  llvm::SmallVector<SourceLocation, 8> CallLocs;
   /// The writes of the stage and the phase bit of the wait parity() just
   /// read, when they count two different things: for the wait emitted
   /// next (KernelEvent::ParityStep, ParityFlip).

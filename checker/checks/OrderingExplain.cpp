@@ -184,6 +184,12 @@ void OrderingCheck::explainModel(const FunctionDecl &Kernel,
       diag(SM.getFileLoc(KE.OpLoc), "model: event %0 issued here",
            DiagnosticIDs::Note)
           << static_cast<unsigned>(I);
+    // The helpers' calls on the way to it: a kernel reaches them too.
+    for (SourceLocation L : KE.Through)
+      if (L.isValid() && !SM.isInSystemHeader(SM.getFileLoc(L)))
+        diag(SM.getFileLoc(L), "model: event %0 through here",
+             DiagnosticIDs::Note)
+            << static_cast<unsigned>(I);
   }
   // Why each rule stayed silent on the events it looked at, in the rules'
   // own words, at the event (and, for one in a helper, at its op).
