@@ -99,13 +99,15 @@ def deps(tu, cache):
     """Files the TU includes (clang -MM), cached per manifest line."""
     cf_ = os.path.join(cache, tu['key'] + '.deps')
     if os.path.exists(cf_):
-        return open(cf_).read().split('\n')
+        # Once each: clang names one file by two spellings
+        # (`tile/../../util/sync.cuh`, `../util/sync.cuh`), one real path.
+        return list(dict.fromkeys(open(cf_).read().split('\n')))
     cmd = [CLANG] + BASE + [pass_flag(tu)] + tu['flags'] + ['-MM', '-MG', tu['path']]
     r = subprocess.run(['nice', '-n', '10'] + cmd, cwd=tu['root'], capture_output=True, text=True)
     files = []
     for w in r.stdout.replace('\\\n', ' ').split()[1:]:
         p = os.path.realpath(os.path.join(tu['root'], w))
-        if os.path.isfile(p):
+        if os.path.isfile(p) and p not in files:
             files.append(p)
     os.makedirs(cache, exist_ok=True)
     with open(cf_, 'w') as f:
@@ -171,8 +173,13 @@ def findings(txt):
                 continue
             # ExplainModel: a note per event of the kernel above, and one at
             # the op of an event issued in a helper.
-            e = re.match(r'model: event (\d+)(: .*| issued here)$', msg)
-            if e and e.group(2) != ' issued here':
+            # "through here": a helper's call on the way from the kernel
+            # to the op (the kernel reaches the helper around it).
+            e = re.match(r'model: event (\d+)(: .*| issued here| through here)$', msg)
+            if e and e.group(2) == ' through here':
+                cov.append((f, int(ln), "model: event of '%s': %s (through this call)" %
+                            (kernel, events.get(e.group(1), '?'))))
+            elif e and e.group(2) != ' issued here':
                 events[e.group(1)] = e.group(2)[2:]
                 cov.append((f, int(ln), "model: event of '%s': %s" % (kernel, events[e.group(1)])))
             elif e:
@@ -402,6 +409,29 @@ HELPER_ONLY = re.compile(r'folded in 0 of \d+ context|no value operand|'
                          r'a barrier of the callers of this helper')
 
 
+def names_call(path, name):
+    """Whether the source file \\p path writes a call of \\p name
+    (`name(`, `name<...>(`, qualified or a member)."""
+    try:
+        text = open(path, errors='replace').read()
+    except OSError:
+        return False
+    return re.search(r'(?<![\w~])%s\s*(<[^;{}()]*>)?\s*\(' % re.escape(name), text) is not None
+
+
+def retries(p, line, first, cands):
+    """The TUs that include \\p p to try after \\p first reaches nothing at
+    \\p line: every one whose own source (the manifest's path) calls the
+    function around the line by name, then at most REACH_TRIES more, each
+    group in the candidates' order (device pass, smallest)."""
+    fn = M.enclosing_function(open(p, errors='replace').read(), line, named=True)
+    rest = [u for _, u in sorted(cands, key=lambda x: x[0]) if u['n'] != first['n']]
+    if not fn or not fn[2]:
+        return rest[:REACH_TRIES]
+    calling = [u for u in rest if names_call(u['path'], fn[2])]
+    return calling + [u for u in rest if u not in calling][:REACH_TRIES]
+
+
 def sample(sites, per):
     if per <= 0 or len(sites) <= per:
         return sites
@@ -500,7 +530,7 @@ def main():
         for idx, (repo, kind, p, s, t) in enumerate(chosen):
             if s.equivalent or not unreached(p, orig[t['n']][2], s.line):
                 continue
-            for _, u in sorted(cands[p], key=lambda x: x[0])[1:1 + REACH_TRIES]:
+            for u in retries(p, s.line, t, cands[p]):
                 if u['n'] not in orig:
                     n, fnd, secs = run_orig(u)
                     orig[n] = fnd

@@ -224,11 +224,12 @@ def statement(ns, pos):
     return start, j + 1
 
 
-def enclosing_function(text, line):
+def enclosing_function(text, line, named=False):
     """(first, last) lines of the function or lambda body around \\p line,
     or None: the innermost enclosing brace whose head (the text since the
     previous `;`, `{` or `}`) has a parameter list and is no control
-    statement."""
+    statement. With \\p named, (first, last, name): the name before the
+    parameter list (None for a lambda)."""
     nc, ns = masks(text)
     pos = 0
     for _ in range(line - 1):
@@ -255,12 +256,14 @@ def enclosing_function(text, line):
                     break
                 l -= 1
             name = re.search(r'(\w+)\s*$', ns[:l]) if l > 0 else None
-            if name and name.group(1) in CONTROL + ('catch',):
+            # `if constexpr (c) {` is a control statement too.
+            if name and name.group(1) in CONTROL + ('catch', 'constexpr'):
                 continue
             close = match_brace(ns, k)
             if close is None:
                 return None
-            return (ns.count('\n', 0, l) + 1, ns.count('\n', 0, close) + 1)
+            span = (ns.count('\n', 0, l) + 1, ns.count('\n', 0, close) + 1)
+            return span + (name.group(1) if name else None,) if named else span
     return None
 
 
