@@ -16,6 +16,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <array>
 #include <functional>
 
 namespace clang::tidy::tma {
@@ -326,18 +327,23 @@ std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
         }
         Issuers.push_back(*N);
       }
+      // Per if statement around the group's ops, how many ops of the
+      // group sit in its then and its else branch: counted once, so that
+      // the questions below cost the group's size, not its square (an
+      // unrolled phase of N expect-tx ops).
+      llvm::DenseMap<const IfStmt *, std::array<unsigned, 2>> OpsUnder;
+      for (unsigned I : Group) {
+        const auto &Branches = Ops[I].Place.Branches;
+        for (auto B = Branches.begin(); B != Branches.end(); ++B)
+          if (!llvm::is_contained(llvm::make_range(Branches.begin(), B), *B))
+            ++OpsUnder[B->first][B->second];
+      }
       // Guards that only some ops of the group have must tell threads
       // apart: a condition that is the same in every thread (`if (k == 0)`)
       // decides whether an op runs in this phase at all.
       for (unsigned I : Group)
         for (const auto &[If, Else] : Ops[I].Place.Branches)
-          if (!Issuers.empty() &&
-              llvm::any_of(Group,
-                           [&, If = If, Else = Else](unsigned J) {
-                             return !llvm::is_contained(
-                                 Ops[J].Place.Branches,
-                                 std::make_pair(If, Else));
-                           }) &&
+          if (!Issuers.empty() && OpsUnder[If][Else] < Group.size() &&
               !Guards.threadOnly(If->getCond()))
             Issuers.clear();
       const bool Counted = !Issuers.empty();
@@ -360,11 +366,9 @@ std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
         HasExpect |= T.Role == TxRole::Expect;
         HasCopy |= T.Role == TxRole::Copy;
         // Both branches of one if.
-        for (unsigned J : Group)
-          for (const auto &BI : T.Place.Branches)
-            for (const auto &BJ : Ops[J].Place.Branches)
-              if (BI.first == BJ.first && BI.second != BJ.second)
-                Unsure("ops in both branches of one if", HasMulticast);
+        for (const auto &[If, Else] : T.Place.Branches)
+          if (OpsUnder[If][!Else] > 0)
+            Unsure("ops in both branches of one if", HasMulticast);
         // Under different guards the ops may run on different numbers of
         // threads (a copy per lane, one expect-tx): the sums do not compare.
         // Unless the issuing threads of every op are counted.
