@@ -395,6 +395,8 @@ struct Offset {
   std::int64_t Scale = 0;
 };
 
+const Expr *referenceAccessorReturn(const CXXMemberCallExpr &C);
+
 class Walk {
 public:
   Walk(Substitution Subst, const ASTContext &Ctx, AddressHelper Helper)
@@ -632,6 +634,16 @@ private:
       return Init ? address(Init, Off) : nullptr;
     }
     if (isa<CXXThisExpr>(E)) {
+      // Inside an accessor member's return (lvalue): the object it was
+      // called on, read where the call is (its own `this` is the outer one).
+      if (!AccessorObjects.empty()) {
+        const Expr *Obj = AccessorObjects.pop_back_val();
+        const VarDecl *Root = Obj->getType()->isPointerType() ? address(Obj, Off)
+                              : Off.Const == 0 && !Off.Var ? lvalue(Obj)
+                                                            : nullptr;
+        AccessorObjects.push_back(Obj);
+        return Root;
+      }
       // The barrier class's object at the member call being walked.
       const Expr *Obj = Subst(nullptr);
       if (!Obj)
@@ -722,6 +734,16 @@ private:
         return nullptr;
       return address(U->getSubExpr(), {});
     }
+    // An accessor member (tilelang's `Barrier::storage()`, `return
+    // *const_cast<uint64_t *>(&barrier_);`): the object its one return
+    // designates, `this` standing for the object it is called on.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+      if (const Expr *Ret = referenceAccessorReturn(*MC)) {
+        AccessorObjects.push_back(MC->getImplicitObjectArgument());
+        const VarDecl *Root = lvalue(Ret);
+        AccessorObjects.pop_back();
+        return Root;
+      }
     if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(D->getDecl());
       if (!VD)
@@ -746,6 +768,9 @@ private:
   /// arguments.
   llvm::SmallVector<std::pair<const ParmVarDecl *, const Expr *>, 2>
       LambdaArgs;
+  /// The objects of the accessor members being followed (lvalue), the
+  /// innermost last.
+  llvm::SmallVector<const Expr *, 2> AccessorObjects;
 };
 } // namespace
 
@@ -946,6 +971,22 @@ const Expr *soleReturnValue(const FunctionDecl &F) {
                         ? dyn_cast<ReturnStmt>(Body->body_front())
                         : nullptr;
   return Ret ? Ret->getRetValue() : nullptr;
+}
+
+/// The one return of a member that takes no argument and returns an
+/// lvalue reference (`T &storage() const { return *const_cast<T *>(&f); }`),
+/// or null: the call designates what that return designates.
+const Expr *referenceAccessorReturn(const CXXMemberCallExpr &C) {
+  const CXXMethodDecl *MD = C.getMethodDecl();
+  if (!MD || MD->isStatic() || MD->getNumParams() != 0 ||
+      !MD->getReturnType()->isLValueReferenceType() ||
+      !C.getImplicitObjectArgument())
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!MD->hasBody(Def) || !Def)
+    return nullptr;
+  const Expr *V = soleReturnValue(*Def);
+  return V && V->isGLValue() ? V : nullptr;
 }
 } // namespace
 
