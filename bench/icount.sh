@@ -10,7 +10,11 @@
 #           (a pass the manifest does not list takes the flags of the
 #           other), or
 #           a file name ending in .cu/.cpp with GEN_FLAGS (generated shapes);
-#           default: the TUs of issue 15's table (device and host passes).
+#           default: the TUs of issue 15's table (device and host passes),
+#           and the heaviest ones that table lacks by REAL=scan of
+#           2026-12-07 (DeepGEMM's sm100 GEMM instance, TU 108, device;
+#           flashinfer's quantization.cu, host, an xfail TU that
+#           real-code runs check all the same).
 #
 # For each TU, two runs under valgrind --tool=callgrind:
 #   baseline: clang-tidy --load=PLUGIN --checks='-*,CHEAP'
@@ -60,9 +64,11 @@ if (($# == 0)); then
     $'DeepGEMM\t${TU}/deepgemm_sm90_bf16_gemm.cu\tdevice' \
     $'DeepGEMM\tdeep_gemm/include/deep_gemm/impls/sm100_bf16_gemm.cuh\tdevice' \
     $'DeepGEMM\tdeep_gemm/include/deep_gemm/impls/sm100_fp8_fp4_gemm_1d1d.cuh\tdevice' \
+    $'DeepGEMM\t${TU}/deepgemm_sm100_bf16_gemm.cu\tdevice' \
     $'ThunderKittens\tkernels/gemm/bf16_h100/bf16_h100_gemm.cu\thost' \
     $'fast.cu\t${TU}/fastcu_matmul_8.cu\thost' \
     $'DeepGEMM\tcsrc/python_api.cpp\thost' \
+    $'flashinfer\tcsrc/nv_internal/cpp/kernels/quantization.cu\thost' \
     $'flashinfer\tcsrc/xqa/mha_sm90.cu\tdevice' \
     $'flashinfer\tcsrc/xqa/mha_sm90.cu\thost' \
     $'cutlass\texamples/cute/tutorial/hopper/wgmma_tma_sm90.cu\thost' \
