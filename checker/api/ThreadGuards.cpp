@@ -28,6 +28,9 @@ using ::tma::rules::threads::ThreadSet;
 
 namespace {
 constexpr unsigned MaxDepth = 16;
+/// uniformImpl's own bound: a member call on a uniform object reads the
+/// method's body and the helpers it calls (ThreadGuardsObjects.cpp).
+constexpr unsigned MaxUniformDepth = 32;
 
 std::optional<Cmp> cmpOf(BinaryOperatorKind K, bool Swapped) {
   switch (K) {
@@ -565,7 +568,7 @@ bool ThreadGuards::uniform(const Expr *E, Resolver R) {
 }
 
 bool ThreadGuards::uniformImpl(const Expr *E, Resolver R, unsigned Depth) {
-  if (!E || Depth > MaxDepth)
+  if (!E || Depth > MaxUniformDepth)
     return false;
   E = E->IgnoreParenCasts();
   if (E->isValueDependent())
@@ -610,14 +613,34 @@ bool ThreadGuards::uniformImpl(const Expr *E, Resolver R, unsigned Depth) {
     }
     return false;
   }
-  if (const auto *M = dyn_cast<MemberExpr>(E))
-    // A field of a by-value object that is uniform (`params.k`).
-    return !M->isArrow() && isa<FieldDecl>(M->getMemberDecl()) &&
-           uniformImpl(M->getBase(), R, Depth + 1);
-  if (const auto *U = dyn_cast<UnaryOperator>(E))
+  if (const auto *M = dyn_cast<MemberExpr>(E)) {
+    if (!isa<FieldDecl>(M->getMemberDecl()))
+      return false;
+    const Expr *Base = M->getBase()->IgnoreParenImpCasts();
+    // A field of the object whose method is being read (uniform objects).
+    if (isa<CXXThisExpr>(Base))
+      return ThisObject &&
+             cast<FieldDecl>(M->getMemberDecl())->getParent() == ThisObject;
+    if (M->isArrow())
+      return false;
+    // A field of a by-value object that is uniform (`params.k`), or of a
+    // kernel local whose state is alike where it is read (`sched.iter`).
+    if (uniformImpl(M->getBase(), R, Depth + 1))
+      return true;
+    const auto *D = dyn_cast<DeclRefExpr>(Base);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    return V && V->getType()->isRecordType() && objectAlikeAt(V, *M, Depth + 1);
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    // `++iter` in a method of a uniform object: the field's next value.
+    if (U->isIncrementDecrementOp() && ThisObject)
+      if (const auto *M = dyn_cast<MemberExpr>(U->getSubExpr()->IgnoreParens());
+          M && isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+        return uniformImpl(M, R, Depth + 1);
     return (U->getOpcode() == UO_LNot || U->getOpcode() == UO_Minus ||
             U->getOpcode() == UO_Plus || U->getOpcode() == UO_Not) &&
            uniformImpl(U->getSubExpr(), R, Depth + 1);
+  }
   if (const auto *B = dyn_cast<BinaryOperator>(E))
     return !B->isAssignmentOp() && B->getOpcode() != BO_Comma &&
            uniformImpl(B->getLHS(), R, Depth + 1) &&
@@ -637,6 +660,22 @@ bool ThreadGuards::uniformImpl(const Expr *E, Resolver R, unsigned Depth) {
         Call->getNumArgs() == 1 &&
         FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
       return uniformImpl(Call->getArg(0), R, Depth + 1);
+    // The CUDA headers' integer min/max (`min`, `umin`, libdevice's
+    // `__nv_umin`): pure functions of their arguments.
+    if (FD && FD->getIdentifier() && FD->getReturnType()->isIntegerType() &&
+        FD->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
+        Ctx.getSourceManager().isInSystemHeader(FD->getLocation()) &&
+        llvm::is_contained({"min", "max", "umin", "umax", "llmin", "llmax",
+                            "ullmin", "ullmax", "__nv_min", "__nv_max",
+                            "__nv_umin", "__nv_umax", "__nv_llmin",
+                            "__nv_llmax", "__nv_ullmin", "__nv_ullmax"},
+                           FD->getName()))
+      return llvm::all_of(Call->arguments(), [&](const Expr *A) {
+        return uniformImpl(A, R, Depth + 1);
+      });
+    // A member call on a uniform object (`sched.next(m, n)`).
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      return uniformMemberCall(*MC, R, Depth + 1);
     // A one-return helper of uniform arguments (`min(a, b)`, `ceil_div`).
     if (!FD || (isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic()))
       return false;
@@ -674,6 +713,8 @@ bool ThreadGuards::uniformVar(const VarDecl *VD, unsigned Depth) {
   auto [It, Inserted] = UniformVars.try_emplace(VD, true);
   if (!Inserted)
     return It->second;
+  std::size_t Mark = Assumed.size();
+  Assumed.push_back({VD, nullptr});
   auto Decide = [&]() -> bool {
     // `uint32_t r; asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));`: a
     // register that every thread of the CTA reads alike.
@@ -759,6 +800,8 @@ bool ThreadGuards::uniformVar(const VarDecl *VD, unsigned Depth) {
   };
   bool Result = Decide();
   UniformVars[VD] = Result;
+  if (!Result)
+    forgetSince(Mark + 1);
   return Result;
 }
 

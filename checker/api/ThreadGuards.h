@@ -33,6 +33,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <memory>
 #include <optional>
 #include <vector>
@@ -120,6 +121,33 @@ private:
   bool initialValueAt(const VarDecl *VD, const Expr *Use);
   bool uniformImpl(const Expr *E, Resolver R, unsigned Depth);
   bool uniformVar(const VarDecl *VD, unsigned Depth);
+  // Uniform objects (ThreadGuardsObjects.cpp).
+  /// Whether the member call \p MC returns one value in every thread that
+  /// makes it: on `this` of the object being proven, or on a kernel local
+  /// whose state is alike in every thread that reaches the call.
+  bool uniformMemberCall(const CXXMemberCallExpr &MC, Resolver R,
+                         unsigned Depth);
+  /// Whether the kernel local \p V has one state in every thread that
+  /// reaches \p At.
+  bool objectAlikeAt(const VarDecl *V, const Expr &At, unsigned Depth);
+  bool alikeAt(const VarDecl *V, const Expr &At, unsigned Depth);
+  /// The calls on \p V that write its fields, when it starts alike in every
+  /// thread and every use is a field read or a member call that writes
+  /// uniform values under uniform control; std::nullopt otherwise.
+  std::optional<std::vector<const CXXMemberCallExpr *>>
+  objectWrites(const VarDecl *V, unsigned Depth);
+  /// Whether the method \p MD, its parameters standing for \p R, writes
+  /// only uniform values to the fields of its object, under uniform
+  /// control, lets no field escape and (\p Returns) returns uniform values.
+  bool fieldsKept(const FunctionDecl *MD, Resolver R, unsigned Depth,
+                  bool Returns);
+  bool methodBody(const FunctionDecl *Def, Resolver R, unsigned Depth,
+                  bool Returns);
+  /// Whether the statement \p P, the parent of \p Prev, runs Prev under a
+  /// uniform condition (or none).
+  bool controlUniform(const Stmt *P, const Stmt *Prev, unsigned Depth);
+  /// Drops the cached answers given since \p Mark in Assumed.
+  void forgetSince(std::size_t Mark);
   bool isElect(const Expr *E, unsigned Depth = 0);
   /// The parameter whose lane-0 value the asm `shfl.sync.idx` wrapper \p FD
   /// returns (`make_warp_uniform(x)`), or null.
@@ -129,8 +157,24 @@ private:
 
   ASTContext &Ctx;
   std::shared_ptr<ConstantFolder> Folder;
-  /// Locals known uniform (true) or not; false while being decided.
+  /// Locals known uniform (true) or not; true while being decided (the
+  /// hypothesis of an induction over the run).
   llvm::DenseMap<const VarDecl *, bool> UniformVars;
+  /// Kernel locals of class type: uniform objects, as UniformVars; and the
+  /// calls that write the fields of those proven.
+  llvm::DenseMap<const VarDecl *, bool> UniformObjects;
+  llvm::DenseMap<const VarDecl *, std::vector<const CXXMemberCallExpr *>>
+      ObjectSites;
+  /// The locals and objects decided, in order: an answer given while an
+  /// earlier one was assumed is dropped when that one is refuted.
+  std::vector<std::pair<const VarDecl *, const VarDecl *>> Assumed;
+  /// The class whose method is being read: the fields of `*this` are
+  /// uniform there (null outside such a method).
+  const CXXRecordDecl *ThisObject = nullptr;
+  /// The uses of objects being decided by objectAlikeAt.
+  llvm::SmallPtrSet<const Expr *, 8> AlikeAsked;
+  /// Set when a method read by fieldsKept writes a field.
+  bool WroteField = false;
   llvm::DenseMap<const FunctionDecl *, ::tma::rules::threads::BlockSize> Blocks;
   /// Per kernel: the block's x, y, z when all its launches fold to one.
   struct Dim3 {
