@@ -13,8 +13,9 @@
 #           default: the TUs of issue 15's table (device and host passes),
 #           and the heaviest ones that table lacks by REAL=scan of
 #           2026-12-07 (DeepGEMM's sm100 GEMM instance, TU 108, device;
-#           flashinfer's quantization.cu, host, an xfail TU that
-#           real-code runs check all the same).
+#           flashinfer's tinygemm2.cu, device, 2.05 % then; flashinfer's
+#           quantization.cu, host, an xfail TU that real-code runs check
+#           all the same).
 #
 # For each TU, two runs under valgrind --tool=callgrind:
 #   baseline: clang-tidy --load=PLUGIN --checks='-*,CHEAP'
@@ -65,6 +66,7 @@ if (($# == 0)); then
     $'DeepGEMM\tdeep_gemm/include/deep_gemm/impls/sm100_bf16_gemm.cuh\tdevice' \
     $'DeepGEMM\tdeep_gemm/include/deep_gemm/impls/sm100_fp8_fp4_gemm_1d1d.cuh\tdevice' \
     $'DeepGEMM\t${TU}/deepgemm_sm100_bf16_gemm.cu\tdevice' \
+    $'flashinfer\tcsrc/tinygemm2.cu\tdevice' \
     $'ThunderKittens\tkernels/gemm/bf16_h100/bf16_h100_gemm.cu\thost' \
     $'fast.cu\t${TU}/fastcu_matmul_8.cu\thost' \
     $'DeepGEMM\tcsrc/python_api.cpp\thost' \
