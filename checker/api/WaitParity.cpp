@@ -44,6 +44,20 @@ std::optional<std::int64_t> WaitParities::fold(const Expr *E) {
 }
 
 /// A never-written local's initialiser (`const int s = k % S;`), else E.
+llvm::ArrayRef<const DeclRefExpr *> WaitParities::refsIn(const Stmt *Body,
+                                                         const VarDecl *VD) {
+  auto [It, New] = Refs.try_emplace(Body);
+  if (New)
+    forEachRef(Body, nullptr, [&](const DeclRefExpr *D) {
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+        It->second[V].push_back(D);
+    });
+  auto Found = It->second.find(VD);
+  if (Found == It->second.end())
+    return {};
+  return Found->second;
+}
+
 const Expr *WaitParities::localInit(const Expr *E) {
   const VarDecl *VD = varOf(E);
   if (isLocalInt(VD) && VD->getInit() && Folder.isNeverWritten(VD))
@@ -149,7 +163,7 @@ WaitParities::firstValue(const Expr *Index, const FunctionDecl *Kernel,
   if (New) {
     llvm::SmallVector<const Stmt *, 4> Writes;
     bool Known = true;
-    forEachRef(Kernel->getBody(), V, [&](const DeclRefExpr *D) {
+    eachRef(Kernel->getBody(), V, [&](const DeclRefExpr *D) {
       const Stmt *C = nullptr;
       const Stmt *P = parentThroughParens(PM, D, C);
       if (!Known || readsOnly(PM, P, C))
@@ -316,7 +330,7 @@ bool WaitParities::stepsOnceAPass(const VarDecl *V, const FunctionDecl *Kernel,
   // a reset; Bad for any other write.
   bool Bad = false;
   llvm::SmallVector<const Stmt *, 2> Steps;
-  forEachRef(Kernel->getBody(), V, [&](const DeclRefExpr *D) {
+  eachRef(Kernel->getBody(), V, [&](const DeclRefExpr *D) {
     const Stmt *C = nullptr;
     const Stmt *P = parentThroughParens(PM, D, C);
     if (V->getType()->isIntegerType()) {
@@ -396,7 +410,7 @@ const VarDecl *WaitParities::stageOfPhase(const VarDecl *Ph,
   const ParentMap &PM = Folder.parentsOf(F);
   // The ifs whose then-branch flips Ph: their conditions name the stage.
   llvm::SmallVector<const VarDecl *, 4> Candidates;
-  forEachRef(F->getBody(), Ph, [&](const DeclRefExpr *D) {
+  eachRef(F->getBody(), Ph, [&](const DeclRefExpr *D) {
     const Stmt *C = nullptr;
     for (const Stmt *P = parentThroughParens(PM, D, C); P;
          P = parentThroughParens(PM, P, C)) {

@@ -48,6 +48,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -263,6 +264,16 @@ private:
   std::optional<std::uint64_t> trips(const Stmt *Loop);
   std::optional<std::int64_t> fold(const Expr *E);
   const Expr *localInit(const Expr *E);
+  /// The references to \p VD in \p Body, in the order a walk of it meets
+  /// them (forEachRef's): one walk of each body indexes all its variables,
+  /// instead of a walk of the whole kernel per question.
+  llvm::ArrayRef<const DeclRefExpr *> refsIn(const Stmt *Body,
+                                             const VarDecl *VD);
+  template <typename Fn>
+  void eachRef(const Stmt *Body, const VarDecl *VD, Fn &&F) {
+    for (const DeclRefExpr *D : refsIn(Body, VD))
+      F(D);
+  }
 
   ASTContext &Ctx;
   ConstantFolder &Folder;
@@ -281,6 +292,11 @@ private:
   llvm::DenseMap<const VarDecl *,
                  std::optional<llvm::SmallVector<const Stmt *, 4>>>
       IndexWrites;
+  /// refsIn's index: per body, the references to each variable.
+  llvm::DenseMap<const Stmt *,
+                 llvm::DenseMap<const VarDecl *,
+                                llvm::SmallVector<const DeclRefExpr *, 4>>>
+      Refs;
 };
 
 } // namespace clang::tidy::tma

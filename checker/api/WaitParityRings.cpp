@@ -401,7 +401,7 @@ bool WaitParities::fixedIn(const Expr *Index, const FunctionDecl *Kernel,
   // a reference that may write it.
   const ParentMap &PM = Folder.parentsOf(Kernel);
   bool Ok = true;
-  forEachRef(Kernel->getBody(), VD, [&](const DeclRefExpr *R) {
+  eachRef(Kernel->getBody(), VD, [&](const DeclRefExpr *R) {
     const Stmt *C = nullptr;
     const Stmt *P = parentThroughParens(PM, R, C);
     if (!Ok || readsOnly(PM, P, C))
