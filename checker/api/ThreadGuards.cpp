@@ -128,14 +128,55 @@ std::optional<std::int64_t> ThreadGuards::constant(const Expr *E) {
   return std::nullopt;
 }
 
+namespace {
+/// The one statement \p S runs, past constant `if constexpr` branches and
+/// declarations that run nothing (constexpr locals, static_asserts): the
+/// return of `if constexpr (N == 0) { return a; } else { constexpr int W =
+/// N / 32; static_assert(W > 0); return b; }` in an instantiation. Null
+/// for anything else.
+const ReturnStmt *soleReturn(const Stmt *S, const ASTContext &Ctx,
+                             unsigned Depth = 0) {
+  if (!S || Depth > 8)
+    return nullptr;
+  if (const auto *Ret = dyn_cast<ReturnStmt>(S))
+    return Ret;
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    bool Taken = false;
+    if (!If->isConstexpr() || If->getInit() || If->getConditionVariable() ||
+        If->getCond()->isValueDependent() ||
+        !If->getCond()->EvaluateAsBooleanCondition(Taken, Ctx))
+      return nullptr;
+    return soleReturn(Taken ? If->getThen() : If->getElse(), Ctx, Depth + 1);
+  }
+  const auto *Body = dyn_cast<CompoundStmt>(S);
+  if (!Body)
+    return nullptr;
+  auto RunsNothing = [](const Stmt *X) {
+    if (isa<NullStmt>(X))
+      return true;
+    const auto *D = dyn_cast<DeclStmt>(X);
+    return D && llvm::all_of(D->decls(), [](const Decl *Y) {
+             const auto *V = dyn_cast<VarDecl>(Y);
+             return isa<StaticAssertDecl>(Y) || (V && V->isConstexpr());
+           });
+  };
+  const Stmt *One = nullptr;
+  for (const Stmt *X : Body->body()) {
+    if (RunsNothing(X))
+      continue;
+    if (One)
+      return nullptr;
+    One = X;
+  }
+  return soleReturn(One, Ctx, Depth + 1);
+}
+} // namespace
+
 const Expr *ThreadGuards::returnedBy(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def)
     return nullptr;
-  const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
-  if (!Body || Body->size() != 1)
-    return nullptr;
-  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  const ReturnStmt *Ret = soleReturn(Def->getBody(), Ctx);
   return Ret ? Ret->getRetValue() : nullptr;
 }
 
@@ -440,6 +481,30 @@ std::optional<Cond> ThreadGuards::condition(const Expr *C, Resolver R) {
   }
   if (isElect(C))
     return Cond::elect();
+  // A helper that returns a condition on the thread, its parameters
+  // standing for the call's arguments: tilelang's `tl_shuffle_elect<N>()`
+  // is `elect_one_sync() && canonical_warp_idx() % W == 0` (one elected
+  // lane in every W-th warp) past its `if constexpr` branches.
+  if (const auto *Call = dyn_cast<CallExpr>(C); Call && CondDepth < MaxDepth) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+    const Expr *Ret = FD && !(MD && !MD->isStatic()) ? returnedBy(FD) : nullptr;
+    if (Ret) {
+      auto Inner = [&](const ParmVarDecl *P) -> const Expr * {
+        if (P->getDeclContext() == FD->getDefinition() ||
+            P->getDeclContext() == FD)
+          return P->getFunctionScopeIndex() < Call->getNumArgs()
+                     ? Call->getArg(P->getFunctionScopeIndex())
+                     : nullptr;
+        return R ? R(P) : nullptr;
+      };
+      ++CondDepth;
+      auto Sub = condition(Ret, Inner);
+      --CondDepth;
+      if (Sub)
+        return Sub;
+    }
+  }
   // A flag computed once (`bool leader = elect_one_sync();`, `bool first =
   // threadIdx.x == 0;`), or a helper's flag parameter.
   // An integer flag (`uint32_t leader = elect_sync(); if (leader)`) is

@@ -8,7 +8,8 @@
 // `threadIdx.x == 0`, `warp_idx == 0 && lane == 0` with `warp_idx =
 // threadIdx.x / 32` (also through `__shfl_sync(~0u, x, 0)` and one-return
 // helpers such as `canonical_warp_idx_sync()`), `elect_one_sync()` and
-// helpers wrapping `elect.sync`; conditions that have one value in every
+// helpers wrapping `elect.sync`, helpers that return such a condition (a
+// one return past `if constexpr` branches: `tl_shuffle_elect<N>()`); conditions that have one value in every
 // thread of the block (kernel parameters, constants, blockIdx, gridDim,
 // blockDim, loop counters written only with such values) are no guard at
 // all. Anything else is unknown, and so are the threads of what it guards.
