@@ -9,6 +9,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
@@ -132,6 +133,24 @@ bool isCudaBarrier(const CXXRecordDecl *RD) {
 }
 static bool isCudaBarrier(QualType T) {
   return isCudaBarrier(T->getAsCXXRecordDecl());
+}
+
+const FieldDecl *oneWordField(const RecordDecl &R) {
+  const RecordDecl *RD = R.getDefinition();
+  if (!RD || RD->isInvalidDecl() || RD->isDependentType() || RD->isUnion() ||
+      RD->field_empty() || std::next(RD->field_begin()) != RD->field_end())
+    return nullptr;
+  if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD);
+      CRD && (CRD->getNumBases() || CRD->isPolymorphic()))
+    return nullptr;
+  const FieldDecl *FD = *RD->field_begin();
+  const ASTContext &Ctx = RD->getASTContext();
+  QualType T = FD->getType();
+  if (FD->isBitField() || T->isDependentType() || !T->isIntegerType() ||
+      Ctx.getTypeSizeInChars(T).getQuantity() != 8 ||
+      Ctx.getASTRecordLayout(RD).getSize().getQuantity() != 8)
+    return nullptr;
+  return FD;
 }
 
 bool ordersNothing(const FunctionDecl &FD) {
@@ -300,9 +319,95 @@ llvm::SmallVector<AsmLine, 4> asmLines(llvm::StringRef Text) {
 }
 
 namespace {
+bool holdsGroupAsm(const Stmt *S, unsigned &Budget) {
+  if (!S || ++Budget > 512)
+    return false;
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+    const auto *Text = dyn_cast_or_null<StringLiteral>(Asm->getAsmStringExpr());
+    return Text &&
+           llvm::any_of(asmLines(Text->getString()), [](const AsmLine &L) {
+             return L.Kind == AsmLineKind::Commit ||
+                    L.Kind == AsmLineKind::WaitGroup;
+           });
+  }
+  for (const Stmt *C : S->children())
+    if (holdsGroupAsm(C, Budget))
+      return true;
+  return false;
+}
+} // namespace
+
+bool groupBodyDecides(const FunctionDecl &FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD.hasBody(Def) || !Def)
+    return false;
+  const FunctionDecl *Written = Def->getTemplateInstantiationPattern();
+  const Stmt *Body =
+      Written && Written->getBody() ? Written->getBody() : Def->getBody();
+  unsigned Budget = 0;
+  return holdsGroupAsm(Body, Budget);
+}
+
+namespace {
 /// Whether \p E is a glvalue of class type: the source of a copy or move.
 bool classLValue(const Expr *E) {
   return E && E->isGLValue() && E->getType()->isRecordType();
+}
+
+/// Whether \p S, part of a member's body, reads the object `this` points
+/// to: `*this`, or a field of it that is no array, used other than by its
+/// address. A budget bounds the walk (spent: not known, no).
+bool readsThis(const Stmt *S, const Stmt *Parent, unsigned &Budget) {
+  if (!S || ++Budget > 256)
+    return false;
+  const auto *Up = dyn_cast_or_null<UnaryOperator>(Parent);
+  const bool Addressed = Up && Up->getOpcode() == UO_AddrOf;
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && U->getOpcode() == UO_Deref &&
+      isa<CXXThisExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
+    return !Addressed;
+  if (const auto *M = dyn_cast<MemberExpr>(S);
+      M && isa<FieldDecl>(M->getMemberDecl()) &&
+      isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+    return !Addressed && !M->getType()->isArrayType();
+  for (const Stmt *C : S->children())
+    if (readsThis(C, S, Budget))
+      return true;
+  return false;
+}
+
+/// The object that \p C reads by value through a member of a small value
+/// class (a cutlass `half_t`'s `operator float()`, a const `to_half()` or
+/// `operator*`): a conversion operator or a const member that returns a
+/// value (no reference, pointer or void) of a trivially copyable class of
+/// at most 16 bytes, whose body reads `*this` or a field of it. The call
+/// reads its object as a copy would; null for any other call (a barrier's
+/// members, an index or address helper, a non-const member: walked).
+const Expr *valueMemberObject(const CallExpr &C) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(C.getDirectCallee());
+  if (!MD || MD->isStatic() || !(MD->isConst() || isa<CXXConversionDecl>(MD)))
+    return nullptr;
+  const Expr *Obj = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&C))
+    Obj = MC->getImplicitObjectArgument();
+  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&C);
+           Op && !Op->isAssignmentOp() && Op->getNumArgs() >= 1)
+    Obj = Op->getArg(0);
+  if (!classLValue(Obj))
+    return nullptr;
+  QualType Ret = MD->getReturnType();
+  if (Ret->isVoidType() || Ret->isReferenceType() || Ret->isPointerType())
+    return nullptr;
+  const CXXRecordDecl *RD = MD->getParent()->getDefinition();
+  if (!RD || RD->isInvalidDecl() || RD->isDependentType() ||
+      !RD->isTriviallyCopyable() || isCudaBarrier(RD) ||
+      MD->getASTContext().getASTRecordLayout(RD).getSize().getQuantity() > 16)
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!MD->hasBody(Def) || !Def)
+    return nullptr;
+  unsigned Budget = 0;
+  return readsThis(Def->getBody(), nullptr, Budget) ? Obj : nullptr;
 }
 } // namespace
 
@@ -327,6 +432,11 @@ llvm::SmallVector<Access, 2> accessesOf(const Stmt *S) {
       Out.push_back({C->getSubExpr(), false, C->getBeginLoc()});
     return Out;
   }
+  if (const auto *C = dyn_cast<CallExpr>(S))
+    if (const Expr *Obj = valueMemberObject(*C)) {
+      Out.push_back({Obj, false, Obj->getBeginLoc()});
+      return Out;
+    }
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
     if (!Op->isAssignmentOp() || Op->getNumArgs() != 2)
       return Out;
@@ -989,6 +1099,10 @@ const Expr *referenceAccessorReturn(const CXXMemberCallExpr &C) {
   return V && V->isGLValue() ? V : nullptr;
 }
 } // namespace
+
+const Expr *accessorReturn(const CXXMemberCallExpr &C) {
+  return referenceAccessorReturn(C);
+}
 
 const Expr *byValueLambdaReturn(const CallExpr &C) {
   const auto *Op = dyn_cast<CXXOperatorCallExpr>(&C);

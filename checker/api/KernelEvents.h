@@ -66,6 +66,12 @@ bool ordersNothing(const FunctionDecl &FD);
 /// Whether \p RD is libcu++'s `cuda::barrier`.
 bool isCudaBarrier(const CXXRecordDecl *RD);
 
+/// The one field of \p RD when it is a class that only wraps a 64-bit
+/// integer, an mbarrier word (ThunderKittens' `semaphore`, tilelang's
+/// `Barrier`): one field, no base, no virtual member, the class's size;
+/// else null.
+const FieldDecl *oneWordField(const RecordDecl &RD);
+
 /// libcu++'s `init(&bar, n[, completion])` on a `cuda::barrier`: the
 /// pointer to the barrier; null for any other call.
 const Expr *libcudacxxInitBarrier(const FunctionDecl &FD, const CallExpr &C);
@@ -129,6 +135,14 @@ struct AsmLine {
 /// left out): a text for which it is empty shows no event but its ops.
 llvm::SmallVector<AsmLine, 4> asmLines(llvm::StringRef Text);
 
+/// Whether a bulk-group commit or wait that the model knows by its name
+/// (`tl::tma_store_wait<N, Read>`, `cute::tma_store_arrive`) is told by its
+/// body instead: \p FD has one, and the body as written (the template's,
+/// before `if constexpr` drops a branch) holds an asm commit or wait_group.
+/// The walk of the body decides then (an emptied branch is no wait); the
+/// name is the fallback for a body without one (a host pass's stub).
+bool groupBodyDecides(const FunctionDecl &FD);
+
 /// A memory access of one CFG element: the lvalue it reads or writes.
 struct Access {
   const Expr *LValue;
@@ -141,8 +155,10 @@ struct Access {
 /// assignment (read and write) or increment; the copy or move of a
 /// class-typed object (`uint4 v = buf[i]`, a `__nv_bfloat16` passed by
 /// value, `a[i] = b[j]` on `float4`), whose constructor or assignment
-/// operator reads its source. The operands of \p S are elements of their
-/// own, so nothing is reported twice.
+/// operator reads its source; a conversion operator or const member of a
+/// small value class that reads its object (cutlass `half_t`'s
+/// `operator float()`, `to_half()`), read as a copy reads it. The operands of
+/// \p S are elements of their own, so nothing is reported twice.
 llvm::SmallVector<Access, 2> accessesOf(const Stmt *S);
 
 /// Whether the member \p M selects a part of one element of a buffer (the
@@ -234,6 +250,12 @@ bool startOfBuffer(const Expr *E, Substitution Subst, const ASTContext &Ctx,
 /// Whether \p P is taken by value, or by const reference to a scalar (`const
 /// uint32_t &i`: read once by a one-return body, the same as a copy).
 bool valueLike(const ParmVarDecl &P);
+
+/// The one return of the accessor member \p C calls (no argument, an
+/// lvalue reference returned by one `return E;`: tilelang's
+/// `Barrier::storage()`), in the member's terms (`this` is C's object), or
+/// null: the call designates what E designates.
+const Expr *accessorReturn(const CXXMemberCallExpr &C);
 
 /// The one returned expression of a call of a lambda that takes its
 /// arguments by value (`[&](int s) { return &full[s]; }`), or null.

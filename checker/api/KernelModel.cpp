@@ -728,7 +728,8 @@ bool KernelModel::silentCallee(const FunctionDecl *FD, unsigned Depth,
   // Builder::callee's order: named events, builtins, body-less functions,
   // the inlining depth and recursion, then the body.
   if (FD->getIdentifier() &&
-      (isCommitName(FD->getName()) || isWaitGroupName(FD->getName())))
+      (isCommitName(FD->getName()) || isWaitGroupName(FD->getName())) &&
+      !events::groupBodyDecides(*FD))
     return false;
   if (events::ordersNothing(*FD))
     return true;

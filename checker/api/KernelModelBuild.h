@@ -91,8 +91,9 @@ firstIntegral(const TemplateArgumentList *Args) {
   return std::nullopt;
 }
 
-/// Library functions without a visible body that stand for a bulk-group
-/// commit or wait (Builder::namedEvent).
+/// Library functions that stand for a bulk-group commit or wait by their
+/// name (Builder::namedEvent), unless their body holds the asm
+/// (events::groupBodyDecides).
 inline bool isCommitName(llvm::StringRef Name) {
   return Name == "cp_async_bulk_commit_group" || Name == "tma_store_arrive";
 }

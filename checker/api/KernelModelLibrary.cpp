@@ -26,6 +26,10 @@ bool Builder::namedEvent(const FunctionDecl &FD, SourceLocation Loc) {
   if (!FD.getIdentifier())
     return false;
   llvm::StringRef Name = FD.getName();
+  // A body that holds the recognised asm tells what the call does.
+  if ((isCommitName(Name) || isWaitGroupName(Name)) &&
+      events::groupBodyDecides(FD))
+    return false;
   if (isCommitName(Name)) {
     simple(EventKind::Commit, Loc);
     return true;

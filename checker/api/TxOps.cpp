@@ -906,6 +906,24 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
             if (!Object || !Prefixes[K] || !BE)
               return;
             BE = BE->IgnoreParenCasts();
+            // An accessor of the same object (tilelang's `storage()`,
+            // `return *const_cast<uint64_t *>(&barrier_);`): the field its
+            // return designates.
+            bool Accessed = false;
+            if (const auto *MC = dyn_cast<CXXMemberCallExpr>(BE);
+                MC &&
+                isa<CXXThisExpr>(
+                    MC->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+              if (const Expr *Ret = events::accessorReturn(*MC)) {
+                BE = Ret->IgnoreParenCasts();
+                Accessed = true;
+                if (const auto *D = dyn_cast<UnaryOperator>(BE);
+                    D && D->getOpcode() == UO_Deref)
+                  if (const auto *A = dyn_cast<UnaryOperator>(
+                          D->getSubExpr()->IgnoreParenCasts());
+                      A && A->getOpcode() == UO_AddrOf)
+                    BE = A->getSubExpr()->IgnoreParenCasts();
+              }
             const auto *U = dyn_cast<UnaryOperator>(BE);
             const bool AddrOf = U && U->getOpcode() == UO_AddrOf;
             if (AddrOf)
@@ -916,7 +934,16 @@ TxOps TxOpCollector::collect(const Stmt *Body, const SourceManager &SM) {
               return;
             FieldPath Full = *Prefixes[K];
             Full.append(Path.begin(), Path.end());
-            MemberId = memberBarrierIdentity(Object, Full, Ctx, PointerField);
+            // The one word of a class that wraps it (`struct Barrier {
+            // uint64_t barrier_; }`) is the object itself, as the copies
+            // given the object name it.
+            if (Accessed && !PointerField &&
+                events::oneWordField(*Full.back()->getParent()) == Full.back())
+              Full.pop_back();
+            if (Full.empty())
+              MemberId = Identify(Object);
+            else
+              MemberId = memberBarrierIdentity(Object, Full, Ctx, PointerField);
             // The field must only feed the method's ops.
             const Stmt *KBody = Frames[K].second->getBody();
             if (!onlyFeeds(KBody, Path.front(), Folder.parentsOf(KBody),

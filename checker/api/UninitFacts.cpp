@@ -6,6 +6,7 @@
 
 #include "api/UninitFacts.h"
 #include "api/CuteTensors.h"
+#include "api/KernelEvents.h"
 #include "api/OpAddressFacts.h"
 #include "rules/OrderingRules.h"
 
@@ -622,9 +623,12 @@ ord::UninitFacts uninitFacts(const FunctionDecl &Kernel,
     while (const ArrayType *A = T->getAsArrayTypeUnsafe())
       T = A->getElementType();
     const auto *RD = T->getAsCXXRecordDecl();
+    // A class that wraps one mbarrier word (ThunderKittens' `semaphore`)
+    // is one barrier, as a class named for one is.
     if (!Pool && !T->isIntegerType() &&
-        !(RD && RD->getIdentifier() &&
-          RD->getName().contains_insensitive("barrier"))) {
+        !(RD && ((RD->getIdentifier() &&
+                  RD->getName().contains_insensitive("barrier")) ||
+                 events::oneWordField(*RD)))) {
       G.SeveralMembers = true;
       continue;
     }
