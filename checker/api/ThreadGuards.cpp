@@ -1035,6 +1035,14 @@ BlockSize ThreadGuards::blockOf(const FunctionDecl *Kernel) {
         B = M->getSubExpr()->IgnoreParenImpCasts();
       if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(B))
         B = F->getSubExpr()->IgnoreParenImpCasts();
+      // A local `dim3 block(32, n)` passed by value: the copy of it.
+      if (const auto *Copy = dyn_cast<CXXConstructExpr>(B);
+          Copy && Copy->getNumArgs() == 1 &&
+          Copy->getConstructor()->isCopyOrMoveConstructor()) {
+        B = Copy->getArg(0)->IgnoreParenImpCasts();
+        if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(B))
+          B = M->getSubExpr()->IgnoreParenImpCasts();
+      }
       if (const auto *D = dyn_cast<DeclRefExpr>(B))
         if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
             V && V->isLocalVarDecl() && V->getInit() &&
