@@ -401,6 +401,49 @@ def unreached(p, orig_cov, line=None):
     return None
 
 
+DISCARDED = re.compile(r'model: discarded: the `if constexpr` branch at (\d+):(\d+)-(\d+):(\d+) '
+                       r'.*?(?:; the statement from (\d+):(\d+) has no other branch)?$')
+
+
+def offset(text, line, col):
+    """The offset in \\p text of clang's 1-based \\p line and byte column."""
+    start = 0
+    for _ in range(line - 1):
+        start = text.index('\n', start) + 1
+    end = text.find('\n', start)
+    row = text[start:end if end >= 0 else len(text)]
+    return start + len(row.encode()[:col - 1].decode(errors='replace'))
+
+
+def discarded(p, s, orig_cov):
+    """Why the mutant \\p s changes nothing its TU compiles, or None: its
+    span lies inside an `if constexpr` branch that every resolution of the
+    statement in the TU drops (tma-ordering.ExplainModel's `model:
+    discarded` warnings of the original; a branch of one statement alone
+    also covers the `;` after it), or it removes the whole statement of
+    such a branch when the statement has no other branch (not an edit of
+    its condition alone: that could keep the branch)."""
+    text = None
+    for f, ln, m in orig_cov:
+        q = DISCARDED.match(m)
+        first = int(q.group(5) or q.group(1)) if q else 0
+        if f != p or not q or not first <= s.line <= int(q.group(3)):
+            continue
+        text = text or open(p, errors='replace').read()
+        b = offset(text, int(q.group(1)), int(q.group(2)))
+        e0 = e = offset(text, int(q.group(3)), int(q.group(4)))
+        semi = re.match(r'[ \t]*;', text[e:])
+        if semi:
+            e += semi.end()
+        whole = q.group(5) and s.start == offset(text, int(q.group(5)), int(q.group(6))) \
+            and e0 <= s.end <= e
+        if (b <= s.start and s.end <= e) or whole:
+            return ('equivalent in this TU: inside the `if constexpr` branch at lines %s-%s, which '
+                    'every instantiation of the TU drops (nothing it compiles changes)'
+                    % (q.group(1), q.group(3)))
+    return None
+
+
 # Coverage notes that a helper's op gives whether or not a kernel reaches
 # it: no context of a caller folds its operand, it has none, or its barrier
 # is a parameter. A file with only these (and no model event) is a library
@@ -528,7 +571,8 @@ def main():
     # reaches the site's function, of at most REACH_TRIES more.
     if EXPLAIN_MODEL:
         for idx, (repo, kind, p, s, t) in enumerate(chosen):
-            if s.equivalent or not unreached(p, orig[t['n']][2], s.line):
+            o = orig[t['n']][2]
+            if s.equivalent or not (unreached(p, o, s.line) or discarded(p, s, o)):
                 continue
             for u in retries(p, s.line, t, cands[p]):
                 if u['n'] not in orig:
@@ -538,8 +582,9 @@ def main():
                     print('original TU %d: %d tma- warnings, %d clang errors%s (%.0fs)' %
                           (n, len(fnd[0]), len(fnd[1]), ', CRASH' if fnd[3] else '', secs),
                           flush=True)
-                if not unreached(p, orig[u['n']][2], s.line):
-                    print('%s:%d: TU %d reaches nothing there; checked through TU %d' %
+                ou = orig[u['n']][2]
+                if not unreached(p, ou, s.line) and not discarded(p, s, ou):
+                    print('%s:%d: TU %d reaches nothing there or drops it; checked through TU %d' %
                           (rel(p), s.line, t['n'], u['n']), flush=True)
                     chosen[idx] = (repo, kind, p, s, u)
                     break
@@ -561,11 +606,13 @@ def main():
         i, (repo, kind, p, s, t) = i_item
         d = os.path.join(a.out, 'm%03d' % i)
         os.makedirs(d)
-        if s.equivalent:
-            # The edit plants no bug: not run, in no rate.
+        dropped = discarded(p, s, orig[t['n']][2])
+        if s.equivalent or dropped:
+            # The edit plants no bug (or none the TU compiles): not run, in
+            # no rate.
             res = dict(i=i, repo=repo, kind=kind, file=rel(p), line=s.line, snippet=s.snippet,
                        tu='%d %s %s' % (t['n'], os.path.basename(t['path']), t['pas']), secs=0,
-                       status='equivalent', why=s.equivalent)
+                       status='equivalent', why=s.equivalent or dropped)
             with open(os.path.join(d, 'result.json'), 'w') as f:
                 json.dump(res, f)
             return res
@@ -653,6 +700,8 @@ def rereport(a):
             r['status'], r['why'] = 'equivalent', 'no longer a site of this kind'
         elif site[0].equivalent:
             r['status'], r['why'] = 'equivalent', site[0].equivalent
+        elif discarded(p, site[0], orig[n][2]):
+            r['status'], r['why'] = 'equivalent', discarded(p, site[0], orig[n][2])
         elif site:
             cov = findings(os.path.join(d, 'm%03d' % r['i'], 'out.txt'))[2]
             r['why'] = reason(r['kind'], p, site[0], cov, rel, rules_in_plugin, orig[n][2])

@@ -6,6 +6,7 @@
 
 #include "checks/OrderingCheck.h"
 #include "api/UninitFacts.h"
+#include "checks/DiscardedBranches.h"
 #include "checks/SharedMatchers.h"
 #include "checks/OrderingFixes.h"
 #include "rules/OrderingRules.h"
@@ -29,11 +30,32 @@ namespace ord = tma::rules::ordering;
 namespace clang::tidy::tma {
 
 static constexpr llvm::StringLiteral FnId = SharedMatchers::FunctionId;
+static constexpr llvm::StringLiteral TuId = "discarded-tu";
 
 void OrderingCheck::registerMatchers(MatchFinder *F) {
   Rules.diagnoseUnknown(*this, getID());
   Shared =
       SharedMatchers::functions(F, this, SharedMatchers::Functions::Kernels);
+  // ExplainModel: the `if constexpr` branches the TU compiles nowhere.
+  if (ExplainModel)
+    F->addMatcher(translationUnitDecl().bind(TuId), this);
+}
+
+void OrderingCheck::explainDiscarded(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto At = [&](SourceLocation L) {
+    return std::to_string(SM.getSpellingLineNumber(L)) + ":" +
+           std::to_string(SM.getSpellingColumnNumber(L));
+  };
+  for (const DiscardedBranch &B : discardedBranches(Ctx))
+    diag(B.Begin, "model: discarded: the `if constexpr` branch at %0-%1 is "
+                  "dropped in each of the %2 resolution(s) of its statement "
+                  "in this TU: none of its code is compiled here%3")
+        << At(B.Begin) << At(B.End) << B.Instances
+        << (B.Statement.isValid()
+                ? "; the statement from " + At(B.Statement) +
+                      " has no other branch: it compiles to nothing"
+                : std::string());
 }
 
 namespace {
@@ -153,6 +175,10 @@ std::optional<FixItHint> syncFix(const KernelSequence &K,
 } // namespace
 
 void OrderingCheck::check(const MatchFinder::MatchResult &Result) {
+  if (Result.Nodes.getNodeAs<TranslationUnitDecl>(TuId)) {
+    explainDiscarded(*Result.Context);
+    return;
+  }
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>(FnId);
   const SourceManager &SM = *Result.SourceManager;
   if (isDependentFunction(*Fn) || !Fn->getBody() ||

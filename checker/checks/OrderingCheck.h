@@ -87,6 +87,11 @@ private:
   void explainModel(const FunctionDecl &Kernel, const KernelSequence *K,
                     const SourceManager &SM,
                     const ::tma::rules::ordering::Silences &Why = {});
+  /// ExplainModel: a `model: discarded:` warning per `if constexpr` branch
+  /// that no resolution of its statement in the TU keeps
+  /// (checks/DiscardedBranches.h; bench/mutate calls a mutant inside one
+  /// equivalent).
+  void explainDiscarded(ASTContext &Ctx);
   /// Also report copies not waited for before the kernel exits (the
   /// catalogue marks the outcome of that UNCONFIRMED; real pipelines skip
   /// the final wait), not only before their source is overwritten.
