@@ -402,7 +402,7 @@ def unreached(p, orig_cov, line=None):
 
 
 DISCARDED = re.compile(r'model: discarded: the `if constexpr` branch at (\d+):(\d+)-(\d+):(\d+) '
-                       r'.*?(?:; the statement from (\d+):(\d+) has no other branch)?$')
+                       r'(?:.*; the statement from (\d+):(\d+) has no other branch)?')
 
 
 def offset(text, line, col):
@@ -583,6 +583,13 @@ def main():
                           (n, len(fnd[0]), len(fnd[1]), ', CRASH' if fnd[3] else '', secs),
                           flush=True)
                 ou = orig[u['n']][2]
+                if not unreached(p, ou, s.line) and discarded(p, s, ou) and \
+                        unreached(p, chosen[idx][4] and orig[chosen[idx][4]['n']][2], s.line):
+                    # Better than a TU that reaches nothing there: equivalent
+                    # in a TU that compiles the function, unless a later
+                    # TU keeps the branch.
+                    chosen[idx] = (repo, kind, p, s, u)
+                    continue
                 if not unreached(p, ou, s.line) and not discarded(p, s, ou):
                     print('%s:%d: TU %d reaches nothing there or drops it; checked through TU %d' %
                           (rel(p), s.line, t['n'], u['n']), flush=True)
