@@ -325,6 +325,23 @@ def value_silences(kind, s, cov):
     return res[:2]
 
 
+CALLER = re.compile(r'first call: line (\d+) of ([^)\s]+)\)')
+
+
+def at_callers(msg, cov, depth=3):
+    """A helper's phase on its callers' barrier is judged in the caller's
+    phase (tma-expect-tx names the first call): that phase's silence, the
+    fact missing there, following the helpers up to \p depth calls."""
+    m = CALLER.search(msg)
+    if not m or depth == 0:
+        return ''
+    line, name = int(m.group(1)), m.group(2)
+    for f, ln, text in cov:
+        if ln == line and os.path.basename(f) == name and text.startswith('silent: MBAR-TX'):
+            return ' | at the call (%s:%d): %s%s' % (name, line, text, at_callers(text, cov, depth - 1))
+    return ''
+
+
 def reason(kind, p, s, cov, rel, rules_in_plugin, orig_cov=()):
     claimed = M.KIND[kind].rules.split()
     if not set(claimed) & rules_in_plugin:
@@ -338,7 +355,7 @@ def reason(kind, p, s, cov, rel, rules_in_plugin, orig_cov=()):
         near = sorted((abs(ln - s.line), m) for f, ln, m in cov
                       if f == p and abs(ln - s.line) <= 2 and m.startswith('silent: MBAR-TX'))
         if near:
-            return near[0][1]
+            return near[0][1] + at_callers(near[0][1], cov)
     pre = EXPLAINED_BY.get(kind)
     near = sorted((abs(ln - s.line), m) for f, ln, m in cov
                   if pre and f == p and abs(ln - s.line) <= 2 and m.startswith(pre))

@@ -17,6 +17,7 @@
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <functional>
 
 namespace clang::tidy::tma {
@@ -142,6 +143,53 @@ static std::string uncountedWhy(const TxOp &T, const SourceManager &SM) {
   return At + " " + T.Uncounted.str() + ": its bytes are not counted";
 }
 
+/// The reference member of a parameter that \p Object reads
+/// (`args.bar`, `args.bars[i]`), with the parameter; null otherwise.
+static const FieldDecl *referenceMember(const Expr *Object,
+                                        const ParmVarDecl *&Param) {
+  const Expr *E = Object ? Object->IgnoreParenImpCasts() : nullptr;
+  while (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E))
+    E = A->getBase()->IgnoreParenImpCasts();
+  const auto *M = dyn_cast_or_null<MemberExpr>(E);
+  if (!M || M->isArrow())
+    return nullptr;
+  const auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+  const auto *D = dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts());
+  Param = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+  return FD && Param && FD->getType()->isReferenceType() ? FD : nullptr;
+}
+
+std::string ExpectTxFacts::callersWhy(const FunctionDecl *Fn,
+                                      const BarrierIdentity &Id,
+                                      const SourceManager &SM) {
+  // What the barrier is to the helper, and where its callers' phases (which
+  // hold the helper's ops at the call) are judged: the first call.
+  std::string What;
+  const ParmVarDecl *Param = nullptr;
+  if (const FieldDecl *FD = referenceMember(Id.Object, Param))
+    What = "the reference member '" + FD->getNameAsString() +
+           "' of its parameter '" + Param->getNameAsString() +
+           "', bound where its callers build '" + Param->getNameAsString() +
+           "': the model does not follow a reference member to its "
+           "binding";
+  else if ((Param = dyn_cast<ParmVarDecl>(Id.Root)) &&
+           Param->getDeclContext() == Fn)
+    What = "its parameter '" + Param->getNameAsString() + "'";
+  else
+    return "";
+  std::string Where;
+  for (const CallContext *C : Folder->contextsOf(Fn))
+    if (C && C->Call) {
+      SourceLocation At = SM.getFileLoc(C->Call->getBeginLoc());
+      Where = "; judged in the phases of its callers, with this helper's "
+              "ops (first call: line " +
+              std::to_string(SM.getPresumedLineNumber(At)) + " of " +
+              llvm::sys::path::filename(SM.getFilename(At)).str() + ")";
+      break;
+    }
+  return " (" + What + ")" + Where;
+}
+
 std::string ExpectTxFacts::helperBarrierWhy(const FunctionDecl *Fn,
                                             const BarrierIdentity &Id,
                                             const SourceManager &SM) {
@@ -149,7 +197,7 @@ std::string ExpectTxFacts::helperBarrierWhy(const FunctionDecl *Fn,
   const auto *Param = dyn_cast<ParmVarDecl>(Id.Root);
   const FieldDecl *Field = barrierField(Id.Object);
   if (!Param || Param->getDeclContext() != Fn || !Field || Id.ReadsPointer)
-    return Callers;
+    return Callers + callersWhy(Fn, Id, SM);
   auto Other = FieldUses.otherUse(Field, Fn);
   if (!Other)
     return "";
@@ -454,6 +502,68 @@ std::vector<TxPhase> ExpectTxFacts::phasesOf(const FunctionDecl *Fn,
   return Result;
 }
 
+/// The argument that call \p C passes for parameter \p P of its callee.
+static const Expr *argumentFor(const CallExpr *C, const ParmVarDecl *P) {
+  unsigned I = P->getFunctionScopeIndex();
+  // A method called as an operator passes its object first.
+  if (isa<CXXOperatorCallExpr>(C) &&
+      isa_and_nonnull<CXXMethodDecl>(C->getDirectCallee()))
+    ++I;
+  return I < C->getNumArgs() ? C->getArg(I) : nullptr;
+}
+
+void ExpectTxFacts::runTimeInputs(const Expr *E, const CallContext *Context,
+                                  std::vector<std::string> &Out,
+                                  unsigned Depth) {
+  // The leaves of the count the Why names: kernel parameters, variables
+  // that are written, calls. Helper parameters are followed to the
+  // argument of the call in \p Context, const locals to their initialiser.
+  if (!E || Depth > 8 || Out.size() >= 4)
+    return;
+  auto Add = [&](std::string Name) {
+    if (!llvm::is_contained(Out, Name))
+      Out.push_back(std::move(Name));
+  };
+  E = E->IgnoreParenImpCasts();
+  if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+    if (!VD)
+      return;
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+      const auto *Fn = dyn_cast<FunctionDecl>(P->getDeclContext());
+      if (Fn && Fn->hasAttr<CUDAGlobalAttr>())
+        return Add("the kernel parameter '" + P->getNameAsString() + "'");
+      if (Context && Context->Call && Fn &&
+          Context->Callee->getCanonicalDecl() == Fn->getCanonicalDecl())
+        if (const Expr *Arg = argumentFor(Context->Call, P))
+          return runTimeInputs(Arg, Context->Parent, Out, Depth + 1);
+      return Add("the parameter '" + P->getNameAsString() + "'" +
+                 (Fn ? " of '" + Fn->getNameAsString() + "'" : ""));
+    }
+    if (VD->isLocalVarDecl() && VD->getInit() &&
+        (VD->getType().isConstQualified() ||
+         VD->getType()->isReferenceType()))
+      return runTimeInputs(VD->getInit(), Context, Out, Depth + 1);
+    if (VD->isLocalVarDecl())
+      return Add("the variable '" + VD->getNameAsString() + "'");
+    return;
+  }
+  if (isa<CallExpr>(E) && !isa<CXXOperatorCallExpr>(E)) {
+    const auto *C = cast<CallExpr>(E);
+    const FunctionDecl *F = C->getDirectCallee();
+    // blockIdx.x and its kin: the CTA's coordinates.
+    if (F && F->getName().starts_with("__fetch_builtin"))
+      return;
+    if (F && !F->isConstexpr())
+      return Add("the result of '" + F->getNameAsString() + "'");
+  }
+  if (isa<UnaryExprOrTypeTraitExpr>(E))
+    return;
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      runTimeInputs(CE, Context, Out, Depth + 1);
+}
+
 std::string ExpectTxFacts::unknownBytesWhy(const TxOps &Tx, unsigned I,
                                            const CallContext *Context,
                                            const ParentMap &PM,
@@ -465,8 +575,30 @@ std::string ExpectTxFacts::unknownBytesWhy(const TxOps &Tx, unsigned I,
   const std::string At = " at line " + Line(Op.Loc);
   Folder->enterContext(Op.via() ? opContext(*Folder, Op, Context) : Context);
   std::string Why;
-  if (std::holds_alternative<ExpectTx>(Op.Op)) {
+  if (const auto *E = std::get_if<ExpectTx>(&Op.Op)) {
     Why = "the count of the expect-tx" + At + " is not folded";
+    std::vector<std::string> Inputs;
+    runTimeInputs(E->Bytes.Written, Folder->currentContext(), Inputs, 0);
+    // The kernel parameters named together, first.
+    std::vector<std::string> Params, Parts;
+    for (const std::string &I : Inputs)
+      if (llvm::StringRef(I).starts_with("the kernel parameter '"))
+        Params.push_back(I.substr(strlen("the kernel parameter ")));
+      else
+        Parts.push_back(I);
+    auto Join = [](const std::vector<std::string> &L) {
+      std::string J;
+      for (unsigned K = 0; K < L.size(); ++K)
+        J += (K ? K + 1 == L.size() ? " and " : ", " : "") + L[K];
+      return J;
+    };
+    if (!Params.empty())
+      Parts.insert(Parts.begin(), (Params.size() == 1
+                                       ? "the kernel parameter "
+                                       : "the kernel parameters ") +
+                                      Join(Params));
+    if (!Parts.empty())
+      Why += " (it reads " + Join(Parts) + ")";
   } else if (const auto *B = std::get_if<BulkCopy>(&Op.Op)) {
     if (!foldOperand(B->Size))
       Why = "the size of the bulk copy" + At + " is not folded";

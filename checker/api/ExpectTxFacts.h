@@ -148,6 +148,16 @@ private:
   std::string helperBarrierWhy(const FunctionDecl *Fn,
                                const BarrierIdentity &Id,
                                const SourceManager &SM);
+  /// What barrier \p Id is to helper \p Fn (its parameter, a reference
+  /// member of one) and the first call of Fn, whose caller's phase holds
+  /// the helper's ops: for the Why of a phase on its callers' barrier.
+  /// The run-time values the expression \p E reads (kernel parameters,
+  /// written variables, calls), for a Why; through the parameters of the
+  /// helpers of \p Context and const locals.
+  void runTimeInputs(const Expr *E, const CallContext *Context,
+                     std::vector<std::string> &Out, unsigned Depth);
+  std::string callersWhy(const FunctionDecl *Fn, const BarrierIdentity &Id,
+                         const SourceManager &SM);
   /// The value of \p V, an operand of \p T, in the CTA of rank \p R.
   ::tma::rules::Known valueIn(const TxOp &T, const OpValue &V, uint64_t R);
   /// Whether \p C holds in the CTA of rank \p R.

@@ -80,6 +80,9 @@ struct KernelEvent {
   /// value that local starts at.
   const VarDecl *IndexVar = nullptr;
   long long IndexStart = 0;
+  /// A copy whose buffer the model cannot name (Object < 0): what the
+  /// address is rooted at instead, for the rules' silences; empty otherwise.
+  std::string Unnamed;
   /// An opaque event that is an inline PTX instruction the model lacks,
   /// none of the mbarrier ones, or a toolkit intrinsic (a fence, an
   /// atomic) not named for barriers: it initialises no barrier.

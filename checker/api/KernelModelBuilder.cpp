@@ -69,6 +69,8 @@ void Builder::emit(Event E, SourceLocation OpLoc, std::optional<DeviceOp> Op,
     K.Through.assign(CallLocs.begin() + 1, CallLocs.end());
   K.Op = std::move(Op);
   K.Var = Var;
+  K.Unnamed = std::move(PendingUnnamed);
+  PendingUnnamed.clear();
   if (E.Kind == EventKind::BarrierWait) {
     K.ParityStep = ParityStep;
     K.ParityFlip = ParityFlip;

@@ -66,6 +66,11 @@ public:
 private:
   void emit(Event E, SourceLocation OpLoc, std::optional<DeviceOp> Op = {},
             const VarDecl *Var = nullptr);
+  /// Why a copy's buffer \p Buf has no name: the variable its address is
+  /// rooted at, when that is no `__shared__` variable (KernelEvent::Unnamed).
+  std::string unnamedWhy(const Expr *Buf);
+  /// Set by copyEvent for the event emit makes next.
+  std::string PendingUnnamed;
   void simple(EventKind Kind, SourceLocation Loc);
 
   /// A buffer: the variable, the region of a dynamic pool and the fields

@@ -37,9 +37,73 @@ const VarDecl *Builder::copyEvent(Event &E, EventKind Kind, bool Tensor,
           : nullptr;
   if (VD)
     E.Object = objectOf(VD, Path, Region);
+  PendingUnnamed = !VD && Buf ? unnamedWhy(Buf) : "";
   if (At)
     *At = Path.empty() ? Region : PoolRegion{0, true, false};
   return VD;
+}
+
+std::string Builder::unnamedWhy(const Expr *Buf) {
+  // Down the address to the variable it starts from, through the helpers'
+  // parameters and the locals that stand for their initialiser.
+  const Expr *E = Buf;
+  for (unsigned Steps = 0; E && Steps < 32; ++Steps) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = A->getBase();
+    } else if (const auto *M = dyn_cast<MemberExpr>(E)) {
+      E = M->getBase();
+    } else if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      E = U->getSubExpr();
+    } else if (const auto *C = dyn_cast<CastExpr>(E)) {
+      E = C->getSubExpr();
+    } else if (const auto *B = dyn_cast<BinaryOperator>(E);
+               B && B->isAdditiveOp() && B->getType()->isPointerType()) {
+      E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+    } else if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      if (!VD)
+        return "";
+      if (const auto *P = dyn_cast<ParmVarDecl>(VD))
+        if (const Expr *Arg = bindings() ? bindings()->lookup(P) : nullptr) {
+          E = Arg;
+          continue;
+        }
+      const std::string Name = "'" + VD->getNameAsString() + "'";
+      if (VD->hasAttr<CUDASharedAttr>())
+        return "";
+      if (isa<ParmVarDecl>(VD))
+        return "its address comes from the parameter " + Name +
+               ", no __shared__ variable of the kernel";
+      const Expr *Init = VD->getInit();
+      const auto *Call =
+          Init ? dyn_cast<CallExpr>(Init->IgnoreParenImpCasts()) : nullptr;
+      if (Call && Call->getDirectCallee() && VD->hasLocalStorage() &&
+          (VD->getType()->isReferenceType() ||
+           VD->getType()->isPointerType())) {
+        std::string Callee = Call->getDirectCallee()->getNameAsString();
+        return "it is " + Name + ", bound to what '" + Callee +
+               "' returns" +
+               (Callee == "allocate"
+                    ? " (a block of an allocator over the dynamic pool: the "
+                      "model names __shared__ variables and what casts, "
+                      "offsets and accessors derive from them, not an "
+                      "allocator's blocks)"
+                    : "");
+      }
+      if (Init && VD->hasLocalStorage() &&
+          (VD->getType()->isReferenceType() ||
+           VD->getType()->isPointerType())) {
+        E = Init;
+        continue;
+      }
+      return "its address comes from " + Name +
+             ", no __shared__ variable the model follows it to";
+    } else {
+      return "";
+    }
+  }
+  return "";
 }
 
 void Builder::loadEvent(const OpValue &Dst, const OpValue &Barrier, bool Tensor,

@@ -200,6 +200,10 @@ void OrderingCheck::explainModel(const FunctionDecl &Kernel,
     if (namesObject(K->Seq[S.Site].Kind) && O >= 0)
       Msg += " ('" + K->Names[O] + "')";
     Msg += ": " + S.Why;
+    // What the unnamed buffer's address is rooted at.
+    if (llvm::StringRef(S.Why).starts_with("buffer unknown") &&
+        !K->Events[S.Site].Unnamed.empty())
+      Msg += " (" + K->Events[S.Site].Unnamed + ")";
     if (S.At)
       Msg += " (event " + std::to_string(*S.At) + ", line " +
              std::to_string(

@@ -200,7 +200,7 @@ void launchEarlyReturn(bf16 *a) {
 // gemmEarlyReturn;
 // and the helper
 // expectBytes on its own, whose barrier is its callers').
-// CHECK-MESSAGES-WHY: :76:3: warning: silent: MBAR-TX-EQUALS-BYTES: expect-tx on 'bar': the phase is not counted: a barrier of the callers of this helper [tma-expect-tx]
+// CHECK-MESSAGES-WHY: :76:3: warning: silent: MBAR-TX-EQUALS-BYTES: expect-tx on 'bar': the phase is not counted: a barrier of the callers of this helper (its parameter 'bar'); judged in the phases of its callers, with this helper's ops (first call: line 98 of {{.*}}) [tma-expect-tx]
 // CHECK-MESSAGES-WHY: :98:7: warning: expect-tx of 32768 bytes on 'full' but the copies completing on it in this phase deliver 65536 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
 // CHECK-MESSAGES-WHY: :98:7: warning: silent: MBAR-TX-EQUALS-BYTES: expect-tx on 'full': the phase is not counted: the tensor copy at line 28 (in 'copy', called at line 96) does not run straight through its helper (a branch, a loop or another call lies between): its bytes are not counted [tma-expect-tx]
 // CHECK-MESSAGES-WHY: :110:7: warning: silent: MBAR-TX-EQUALS-BYTES: expect-tx on 'full': the phase is not counted: the tensor copy at line 28 (in 'copy', called at line 109) does not run straight through its helper (a branch, a loop or another call lies between): its bytes are not counted [tma-expect-tx]

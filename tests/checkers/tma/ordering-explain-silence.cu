@@ -97,6 +97,6 @@ __global__ void unknownSource(float *dst) {
 // CHECK-NOTES: :[[@LINE-5]]:17: warning: model: kernel 'unknownSource': 2 event(s), block size 1..1024 [tma-ordering]
 // CHECK-NOTES: :[[@LINE-5]]:19: note: model: event 0: opaque (the model cannot follow it: rules stay silent across it); all threads
 // CHECK-NOTES: :[[@LINE-4]]:5: note: model: event 1: copy out of shared memory on an object the model cannot name, under a condition; 1 thread(s)
-// CHECK-NOTES: :[[@LINE-5]]:5: note: model: silent: BULK-S2G-FENCE-BEFORE on event 1: buffer unknown: the model cannot name the copy's source
+// CHECK-NOTES: :[[@LINE-5]]:5: note: model: silent: BULK-S2G-FENCE-BEFORE on event 1: buffer unknown: the model cannot name the copy's source (it is 'staged', bound to what 'stagingBuffer' returns)
 // CHECK-NOTES: :[[@LINE-6]]:5: note: model: silent: BULK-S2G-WAIT-BEFORE-REUSE on event 1: option WaitBeforeExit is off: a copy not waited for before the kernel exits is not reported
-// CHECK-NOTES: :[[@LINE-7]]:5: note: model: silent: BULK-S2G-WAIT-BEFORE-REUSE on event 1: buffer unknown: the model cannot name the copy's source
+// CHECK-NOTES: :[[@LINE-7]]:5: note: model: silent: BULK-S2G-WAIT-BEFORE-REUSE on event 1: buffer unknown: the model cannot name the copy's source (it is 'staged', bound to what 'stagingBuffer' returns)
