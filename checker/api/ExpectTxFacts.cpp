@@ -518,7 +518,7 @@ void ExpectTxFacts::runTimeInputs(const Expr *E, const CallContext *Context,
   // The leaves of the count the Why names: kernel parameters, variables
   // that are written, calls. Helper parameters are followed to the
   // argument of the call in \p Context, const locals to their initialiser.
-  if (!E || Depth > 8 || Out.size() >= 4)
+  if (!E || Depth > 24 || Out.size() >= 4)
     return;
   auto Add = [&](std::string Name) {
     if (!llvm::is_contained(Out, Name))
