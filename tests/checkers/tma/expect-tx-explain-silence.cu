@@ -141,7 +141,7 @@ __global__ void clusterWindowExpect(const bf16 *g) {
 // Every diagnostic (line numbers of the code above).
 // CHECK-MESSAGES: :52:9: warning: silent: MBAR-TX-EQUALS-BYTES: expect-tx on 'bar': the box of the copy at line 50 is not folded (boxDim[1] of the encode call at line 26) [tma-expect-tx]
 // CHECK-MESSAGES: :63:9: warning: silent: MBAR-TX-EQUALS-BYTES: expect-tx on 'bar': the tensor map of the copy at line 61 is not linked to a host encode call [tma-expect-tx]
-// CHECK-MESSAGES: :75:9: warning: silent: MBAR-TX-EQUALS-BYTES: expect-tx on 'bar': the count of the expect-tx at line 75 is not folded [tma-expect-tx]
+// CHECK-MESSAGES: :75:9: warning: silent: MBAR-TX-EQUALS-BYTES: expect-tx on 'bar': the count of the expect-tx at line 75 is not folded (it reads the kernel parameter 'bytes') [tma-expect-tx]
 // CHECK-MESSAGES: :89:9: warning: silent: MBAR-TX-EQUALS-BYTES: expect-tx on 'bar': the phase is not counted: ops in both branches of one if [tma-expect-tx]
 // CHECK-MESSAGES: :96:5: warning: silent: MBAR-TX-EQUALS-BYTES: the expect-tx's barrier is not identified (an address the model cannot name, such as an integer shared-window address): it is in no phase [tma-expect-tx]
 // CHECK-MESSAGES: :107:17: warning: expect-tx of 4096 bytes on 'bar' but the copies completing on it in this phase deliver 8192 bytes (MBAR-TX-EQUALS-BYTES) [tma-expect-tx]
