@@ -170,6 +170,16 @@ const ReturnStmt *soleReturn(const Stmt *S, const ASTContext &Ctx,
   }
   return soleReturn(One, Ctx, Depth + 1);
 }
+// The argument of \p Call that a parameter \p P of its callee \p FD stands
+// for; a parameter of an outer function goes to the outer resolver \p R.
+const Expr *boundArgument(const FunctionDecl *FD, const CallExpr *Call,
+                          ThreadGuards::Resolver R, const ParmVarDecl *P) {
+  if (P->getDeclContext() == FD->getDefinition() || P->getDeclContext() == FD)
+    return P->getFunctionScopeIndex() < Call->getNumArgs()
+               ? Call->getArg(P->getFunctionScopeIndex())
+               : nullptr;
+  return R ? R(P) : nullptr;
+}
 } // namespace
 
 const Expr *ThreadGuards::returnedBy(const FunctionDecl *FD) {
@@ -336,13 +346,8 @@ std::optional<ThreadExpr> ThreadGuards::threadExpr(const Expr *E, Resolver R,
     if (!Ret ||
         (isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic()))
       return std::nullopt;
-    auto Inner = [&](const ParmVarDecl *P) -> const Expr * {
-      if (P->getDeclContext() == FD->getDefinition() ||
-          P->getDeclContext() == FD)
-        return P->getFunctionScopeIndex() < Call->getNumArgs()
-                   ? Call->getArg(P->getFunctionScopeIndex())
-                   : nullptr;
-      return R ? R(P) : nullptr;
+    auto Inner = [&](const ParmVarDecl *P) {
+      return boundArgument(FD, Call, R, P);
     };
     return threadExpr(Ret, Inner, Depth + 1);
   }
@@ -490,13 +495,8 @@ std::optional<Cond> ThreadGuards::condition(const Expr *C, Resolver R) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
     const Expr *Ret = FD && !(MD && !MD->isStatic()) ? returnedBy(FD) : nullptr;
     if (Ret) {
-      auto Inner = [&](const ParmVarDecl *P) -> const Expr * {
-        if (P->getDeclContext() == FD->getDefinition() ||
-            P->getDeclContext() == FD)
-          return P->getFunctionScopeIndex() < Call->getNumArgs()
-                     ? Call->getArg(P->getFunctionScopeIndex())
-                     : nullptr;
-        return R ? R(P) : nullptr;
+      auto Inner = [&](const ParmVarDecl *P) {
+        return boundArgument(FD, Call, R, P);
       };
       ++CondDepth;
       auto Sub = condition(Ret, Inner);
@@ -750,13 +750,8 @@ bool ThreadGuards::uniformImpl(const Expr *E, Resolver R, unsigned Depth) {
     for (const Expr *A : Call->arguments())
       if (!uniformImpl(A, R, Depth + 1))
         return false;
-    auto Inner = [&](const ParmVarDecl *P) -> const Expr * {
-      if (P->getDeclContext() == FD->getDefinition() ||
-          P->getDeclContext() == FD)
-        return P->getFunctionScopeIndex() < Call->getNumArgs()
-                   ? Call->getArg(P->getFunctionScopeIndex())
-                   : nullptr;
-      return R ? R(P) : nullptr;
+    auto Inner = [&](const ParmVarDecl *P) {
+      return boundArgument(FD, Call, R, P);
     };
     return uniformImpl(Ret, Inner, Depth + 1);
   }
